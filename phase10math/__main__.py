@@ -1,0 +1,5 @@
+import sys
+
+from phase10math.cli import main
+
+sys.exit(main())

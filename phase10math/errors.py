@@ -1,0 +1,36 @@
+"""Exceptions raised for bad input.
+
+Every error the kit raises for bad input is a :class:`Phase10MathError`, which is a
+``ValueError``; the command line turns it into a message on stderr and exit code 2.
+
+>>> issubclass(InvalidDiceError, ValueError)
+True
+"""
+
+
+class Phase10MathError(ValueError):
+    """Base class of every bad-input error in phase10math."""
+
+
+class InvalidDiceError(Phase10MathError):
+    """A die, face or roll that is not allowed (names the die, the value and what is allowed)."""
+
+
+class InvalidLayoutError(Phase10MathError):
+    """A dice layout that does not describe ten valid dice."""
+
+
+class InvalidPhaseError(Phase10MathError):
+    """An unknown phase number or a phrase that does not describe a phase."""
+
+
+class InvalidRulesError(Phase10MathError):
+    """An unknown rule option or a value it does not accept."""
+
+
+class InvalidHoldError(Phase10MathError):
+    """A hold that is not a sub-multiset of the dice in front of the player."""
+
+
+class StateSpaceTooLargeError(Phase10MathError):
+    """A computation whose state space would not fit in this machine's memory."""

@@ -1,0 +1,123 @@
+"""The rules of 10,000 (RULES.md section 3) as one immutable value.
+
+All point values are multiples of 50, so every score and turn total is one too; the
+solvers count in units of 50.
+
+>>> r = TenKRules()
+>>> r.straight, r.three_pairs, r.extra_of_a_kind, r.open_score, r.target
+(3000, 1500, 'none', 0, 10000)
+>>> r.wipe, r.six_wins
+(True, True)
+>>> TenKRules(extra_of_a_kind="double").triple_value(1)
+1000
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from phase10math.tenthousand.errors import TenKRulesError
+
+EXTRA_OF_A_KIND = ("none", "double", "add")
+UNIT = 50  # every score is a multiple of this
+
+
+@dataclass(frozen=True)
+class TenKRules:
+    """Options of 10,000 (defaults as in RULES.md section 3 and issue 7).
+
+    - ``straight``: points for 1-2-3-4-5-6 in one roll (3000); 0 = not a scoring combination.
+    - ``three_pairs``: points for three different pairs in one roll of six (1500); 0 = none.
+    - ``extra_of_a_kind``: how four, five or six of a kind score: ``"none"`` (three of a kind
+      plus the extra dice as singles, so extra 2s/3s/4s/6s score nothing; the RULES.md
+      default), ``"double"`` (each die beyond three doubles the triple), ``"add"`` (each die
+      beyond three adds the triple's value again).
+    - ``open_score``: points needed in one turn to get on the board (0 = no such rule; the
+      variant is 500).
+    - ``wipe``: rolling four or more 2s in one roll wipes the player's whole score (and ends
+      the turn with nothing).
+    - ``six_wins``: rolling six of a kind (all six dice in one roll) wins the game at once.
+    - ``target``: the score that wins (10,000; variant 5,000).
+    - ``dice``: dice in play (6); fewer dice give the *reduced games* used to check the solvers
+      by brute force (straight and three pairs then cannot occur).
+
+    RULES.md names the opening score, the wipe and six-of-a-kind as variants without a
+    default; we follow the issue's command line (``--open`` switches the opening rule on,
+    ``--no-wipe``/``--no-six-wins`` switch the other two off).
+    """
+
+    straight: int = 3000
+    three_pairs: int = 1500
+    extra_of_a_kind: str = "none"
+    open_score: int = 0
+    wipe: bool = True
+    six_wins: bool = True
+    target: int = 10000
+    dice: int = 6
+
+    def __post_init__(self) -> None:
+        for name in ("straight", "three_pairs", "open_score"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v % UNIT:
+                raise TenKRulesError(
+                    f"{name}={v!r}; allowed: a whole number >= 0 that is a multiple of {UNIT}"
+                )
+        if isinstance(self.target, bool) or not isinstance(self.target, int):
+            raise TenKRulesError(f"target={self.target!r}; allowed: a multiple of {UNIT} >= 100")
+        if self.target < 2 * UNIT or self.target % UNIT:
+            raise TenKRulesError(f"target={self.target!r}; allowed: a multiple of {UNIT} >= 100")
+        if self.extra_of_a_kind not in EXTRA_OF_A_KIND:
+            raise TenKRulesError(
+                f"extra_of_a_kind={self.extra_of_a_kind!r}; allowed: {', '.join(EXTRA_OF_A_KIND)}"
+            )
+        for name in ("wipe", "six_wins"):
+            if not isinstance(getattr(self, name), bool):
+                raise TenKRulesError(f"{name}={getattr(self, name)!r}; allowed: True, False")
+        if isinstance(self.dice, bool) or not isinstance(self.dice, int) or not 1 <= self.dice <= 6:
+            raise TenKRulesError(f"dice={self.dice!r}; allowed: a whole number 1..6")
+
+    # -- scoring values -------------------------------------------------------------------
+    @staticmethod
+    def single_value(face: int) -> int:
+        """Points of one die on its own: 1 -> 100, 5 -> 50, others 0."""
+        return {1: 100, 5: 50}.get(face, 0)
+
+    @staticmethod
+    def triple_value(face: int) -> int:
+        """Points of three of a kind: three 1s = 1000, three n = 100 n."""
+        return 1000 if face == 1 else 100 * face
+
+    def of_a_kind_value(self, face: int, k: int) -> int | None:
+        """Points for setting aside ``k`` dice of ``face`` from one roll (None: not allowed).
+
+        >>> r = TenKRules()
+        >>> r.of_a_kind_value(1, 4), r.of_a_kind_value(2, 4), r.of_a_kind_value(2, 2)
+        (1100, None, None)
+        >>> TenKRules(extra_of_a_kind="add").of_a_kind_value(2, 5)
+        600
+        """
+        single = self.single_value(face)
+        if k == 0:
+            return 0
+        if k < 3:
+            return k * single if single else None
+        triple = self.triple_value(face)
+        as_singles = triple + (k - 3) * single
+        if self.extra_of_a_kind == "none":
+            return as_singles if (single or k == 3) else None
+        if self.extra_of_a_kind == "double":
+            return max(as_singles, triple * 2 ** (k - 3))
+        return max(as_singles, triple * (k - 2))
+
+    def replace(self, **changes: Any) -> TenKRules:
+        """A copy with some options changed (validated)."""
+        return replace(self, **changes)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The options as a plain dict (for cache keys and JSON)."""
+        return asdict(self)
+
+    def scoring_key(self) -> tuple:
+        """The options that decide how a single roll scores."""
+        return (self.straight, self.three_pairs, self.extra_of_a_kind, self.wipe, self.dice)

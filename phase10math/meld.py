@@ -120,21 +120,26 @@ def _top_k_score(avail: np.ndarray, k: int) -> np.ndarray:
     return score
 
 
-def _placement_scores(counts: np.ndarray, pl: Placement, color: int | None, k: int) -> np.ndarray:
-    """Best score of every profile under one placement (and color group), or -1."""
-    tot = counts.sum(axis=2, dtype=np.int64)  # (P, 11)
+def _placement_scores(counts: np.ndarray, pl: Placement, color: int | None, k: int,
+                      tot: np.ndarray | None = None) -> np.ndarray:
+    """Best score of every profile under one placement (and color group), or -1.
+
+    ``tot`` (the per-value totals ``counts.sum(axis=2)``) may be passed in when it is reused."""
+    if tot is None:
+        tot = counts.sum(axis=2, dtype=np.int32)  # (P, 11)
     w = tot[:, 0]
-    d = np.asarray(pl.demand[1:], dtype=np.int64)
-    used = np.minimum(tot[:, 1:], d)
-    deficit = int(d.sum()) - used.sum(axis=1)
-    score = used @ np.arange(1, 11)
+    d = np.asarray(pl.demand[1:], dtype=np.int32)
+    nz = np.flatnonzero(d)
+    used = np.minimum(tot[:, 1:][:, nz], d[nz])
+    deficit = int(d.sum()) - used.sum(axis=1, dtype=np.int32)
+    score = used @ (nz + 1).astype(np.int32)
     if color is None:
         ok = deficit <= w
     else:
-        b = counts[:, 1:, color].astype(np.int64)
+        b = counts[:, 1:, color].astype(np.int32)
         surplus = np.clip(np.minimum(b, tot[:, 1:] - d), 0, None)
-        s = surplus.sum(axis=1)
-        contested = b.sum(axis=1) - s
+        s = surplus.sum(axis=1, dtype=np.int32)
+        contested = b.sum(axis=1, dtype=np.int32) - s
         short = np.clip(k - s, 0, None)
         ok = (deficit + short <= w) & (short <= contested + counts[:, 0, color])
         score = score + _top_k_score(surplus, k)
@@ -156,10 +161,12 @@ def best_scores(ph: Phase | int | str, counts: np.ndarray, rules: Rules = DEFAUL
     colors = [g.size for g in ph.groups if g.kind == "color"]
     if len(colors) > 1:
         return np.array([_generic_best(ph, c, rules) for c in counts], dtype=np.int64)
+    tot = counts.sum(axis=2, dtype=np.int32)
     best = np.full(counts.shape[0], NOT_COMPLETE, dtype=np.int64)
     for pl in placements(ph, rules.sets_may_share_number):
         for x in (range(4) if colors else [None]):
-            np.maximum(best, _placement_scores(counts, pl, x, colors[0] if colors else 0), out=best)
+            k = colors[0] if colors else 0
+            np.maximum(best, _placement_scores(counts, pl, x, k, tot), out=best)
     return best
 
 

@@ -1,0 +1,363 @@
+"""The exact optimal turn: dynamic programming over holds.
+
+After a roll with ``r`` rerolls left, the player keeps a hold ``K`` (a sub-multiset of the ten
+dice) and rerolls the rest. With ``U`` the utility of the final ten dice:
+
+- ``V_0(S) = U(S)`` for a final roll ``S``;
+- ``W_r(K) = E[V_{r-1}(K + roll of the other dice)]`` - the value of holding ``K``;
+- ``V_r(S) = max over K within S of W_r(K)`` (free holds).
+
+``W_r`` is computed by adding one die at a time (the expectation over one die of the first
+type that is not complete), ``V_r`` by a running maximum along each face count. With sticky
+holds the dice already set aside stay, so the maximum runs only over dice added to them.
+
+Exactness: every number is an integer numerator over a known power of 6 (``W_r`` over
+``6**(10 r)``, times the common denominator of the utility), held in int64 when it provably
+fits and in Python integers otherwise; all comparisons are exact, so the holds reported as
+optimal are optimal and equal values are reported as ties.
+
+>>> sol = solve_turn(1, objective="complete")
+>>> sol.value()            # P(completing phase 1 in a turn of three rolls)
+Fraction(...)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from phase10math.dice import Face, Layout
+from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
+from phase10math.layouts import DEFAULT_LAYOUT
+from phase10math.meld import best_scores
+from phase10math.phases import Phase, phase as as_phase
+from phase10math.projection import FULL, Projection, projection_for
+from phase10math.rules import DEFAULT_RULES, Rules
+from phase10math.statespace import StateSpace
+
+OBJECTIVES = ("complete", "score")
+INT64_LIMIT = 2**62
+MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
+
+
+# --------------------------------------------------------------------------- utilities
+
+
+def phase_utility(ph: Phase, objective: str, rules: Rules) -> Callable[[np.ndarray], np.ndarray]:
+    """Utility of final profiles: 1/0 for 'complete', the best score (0 if not made) for 'score'."""
+    if objective not in OBJECTIVES:
+        raise InvalidRulesError(f"objective {objective!r}; allowed: {', '.join(OBJECTIVES)}")
+
+    def utility(profiles: np.ndarray) -> np.ndarray:
+        best = best_scores(ph, profiles, rules)
+        return (best >= 0).astype(np.int64) if objective == "complete" else np.maximum(best, 0)
+
+    return utility
+
+
+def _evaluate_on_unique(space: StateSpace, ids: np.ndarray, fn) -> np.ndarray:
+    prof = space.profiles(ids).reshape(len(ids), -1)
+    cols = np.flatnonzero(prof.any(axis=0))
+    # pack the used cells (each count <= 10 fits in 4 bits) into int64 keys for np.unique
+    packed = np.zeros((len(ids), (len(cols) + 15) // 16), dtype=np.int64)
+    for j, c in enumerate(cols):
+        packed[:, j // 16] |= prof[:, c].astype(np.int64) << (4 * (j % 16))
+    view = np.ascontiguousarray(packed).view([("", np.int64)] * packed.shape[1]).ravel()
+    _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
+    vals = np.asarray(fn(prof[first].reshape(-1, 11, 4)))
+    return vals[inverse.ravel()]
+
+
+# --------------------------------------------------------------------------- the solution
+
+
+@dataclass
+class TurnSolution:
+    """Values of every hold with every number of rolls left, for one phase and objective.
+
+    ``hold_num[r][gid] / denominator(r)`` is the exact value of holding state ``gid`` when
+    ``r`` rolls remain after the hold (r = 1 .. rolls-1); ``roll_num[r]`` likewise the value
+    of a roll state when ``r`` rerolls remain after it (r = 0 .. rolls-1), over full-state order.
+    """
+
+    space: StateSpace
+    rules: Rules
+    label: str
+    utility_den: int
+    hold_num: dict[int, np.ndarray] = field(repr=False)
+    roll_num: dict[int, np.ndarray] = field(repr=False)
+    turn_num: int = 0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rolls(self) -> int:
+        return self.rules.rolls
+
+    def denominator(self, r: int) -> int:
+        return self.utility_den * 6 ** (10 * r)
+
+    def value(self) -> Fraction:
+        """The exact value of a turn before the first roll."""
+        return Fraction(self.turn_num, self.utility_den * 6 ** (10 * self.rolls))
+
+    def hold_value(self, gid: int, rolls_left: int) -> Fraction:
+        """Exact value of holding ``gid`` when ``rolls_left`` rerolls remain (rolls_left >= 1)."""
+        return Fraction(int(self.hold_num[rolls_left][gid]), self.denominator(rolls_left))
+
+    def roll_value(self, gid: int, rolls_left: int) -> Fraction:
+        """Exact value of facing roll state ``gid`` with ``rolls_left`` rerolls still allowed."""
+        pos = int(np.searchsorted(self.space.full_ids, gid))
+        return Fraction(int(self.roll_num[rolls_left][pos]), self.denominator(rolls_left))
+
+
+# --------------------------------------------------------------------------- kernels
+
+
+def _expect(space: StateSpace, top: np.ndarray) -> np.ndarray:
+    """T(K) = sum over faces f of the first incomplete type of w_f T(K+f); T(full) = top.
+
+    Returns the array T over all states (numerators scaled by 6**(missing dice))."""
+    n = space.n_states
+    dtype = top.dtype
+    T = np.zeros(n, dtype=dtype)
+    T[space.full_ids] = top
+    size = space.size
+    ntypes = len(space.types)
+    for level in range(int(size.max()) - 1, -1, -1):
+        ids = np.flatnonzero(size == level)
+        # the first type that still misses dice
+        first = np.full(len(ids), -1, dtype=np.int16)
+        for t in range(ntypes - 1, -1, -1):
+            missing = space.type_sizes[t][ids] < space.types[t].count
+            first[missing] = t
+        acc = np.zeros(len(ids), dtype=dtype)
+        for t in range(ntypes):
+            sel = first == t
+            if not sel.any():
+                continue
+            sid = ids[sel]
+            d = space.digits[t][sid]
+            part = np.zeros(len(sid), dtype=dtype)
+            for f, wt in enumerate(space.types[t].weights):
+                nxt = sid + (space.add_tables[t][d, f].astype(np.int64) - d) * space.strides[t]
+                part += wt * T[nxt]
+            acc[sel] = part
+        T[ids] = acc
+    return T
+
+
+def _normalise(space: StateSpace, T: np.ndarray) -> np.ndarray:
+    """N(K) = T(K) * 6**|K|: every hold's value over one common denominator."""
+    pow6 = np.array([6**k for k in range(11)], dtype=object if T.dtype == object else np.int64)
+    return T * pow6[space.size]
+
+
+def _subset_max(space: StateSpace, N: np.ndarray, ids: np.ndarray | None = None) -> np.ndarray:
+    """M(K) = max over holds J within K of N(J), by a running maximum along each face count."""
+    M = N.copy()
+    for t, typ in enumerate(space.types):
+        sub = space.sub[t]
+        d = space.digits[t]
+        for f in range(len(typ.faces)):
+            cnt = sub[:, f][d]
+            for v in range(1, typ.count + 1):
+                sel = np.flatnonzero(cnt == v)
+                if len(sel) == 0:
+                    break
+                dd = d[sel]
+                prev = sel + (space.remove_tables[t][dd, f].astype(np.int64) - dd) * space.strides[t]
+                M[sel] = np.maximum(M[sel], M[prev])
+    return M if ids is None else M[ids]
+
+
+def _check_size(space: StateSpace, sticky: bool) -> None:
+    n = space.n_states
+    if sticky:
+        n = _sticky_pairs(space)
+    if n > MAX_STATES:
+        raise StateSpaceTooLargeError(
+            f"this turn has {n:,} {'(held, rolled) pairs' if sticky else 'holds'} under this "
+            f"layout ({space.describe()[:200]}); the limit on this machine is {MAX_STATES:,}. "
+            "Use a layout with more identical dice or the other hold rule."
+        )
+
+
+def _sticky_pairs(space: StateSpace) -> int:
+    total = 1
+    for t in space.types:
+        total *= math.comb(t.count + 2 * len(t.faces), 2 * len(t.faces))
+    return total
+
+
+# --------------------------------------------------------------------------- sticky
+
+
+def _sticky_layer(space: StateSpace, N_prev: np.ndarray, dtype) -> np.ndarray:
+    """For sticky holds: for every set-aside hold A, E over the roll B of the other dice of
+    max over K within B of N_prev(A + K). Returns numerators T(A) scaled like _expect."""
+    out = np.zeros(space.n_states, dtype=dtype)
+    # Group the holds A by how many dice of each type they hold; within a group the rolled
+    # dice B range over the same sub-multisets, so the work is vectorised over A.
+    keys = np.stack(space.type_sizes, axis=1)
+    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    for g, sizes in enumerate(uniq):
+        A = np.flatnonzero(inv == g)  # holds with these per-type sizes
+        free = [t.count - int(s) for t, s in zip(space.types, sizes)]
+        # sub-multisets of the free dice, per type, as (rows of sub) with size <= free
+        opts = [np.flatnonzero(space.sub[t].sum(axis=1) <= free[t]) for t in range(len(free))]
+        # enumerate B as the product of per-type options
+        grids = np.meshgrid(*opts, indexing="ij")
+        Bdig = [gr.ravel() for gr in grids]
+        nb = len(Bdig[0])
+        Bsize_t = [space.sub[t].sum(axis=1)[Bdig[t]] for t in range(len(free))]
+        # value of A + B for every A (rows) and B (cols)
+        Adig = [space.digits[t][A] for t in range(len(free))]
+        sum_ids = np.zeros((len(A), nb), dtype=np.int64)
+        for t in range(len(free)):
+            comb = _add_multiset_table(space, t)[Adig[t][:, None], Bdig[t][None, :]]
+            sum_ids += comb.astype(np.int64) * space.strides[t]
+        G = N_prev[sum_ids]  # (A, B)
+        # running max over sub-multisets of B (within B's lattice), per type and face
+        bpos = {tuple(int(Bdig[t][j]) for t in range(len(free))): j for j in range(nb)}
+        for t in range(len(free)):
+            for f in range(len(space.types[t].faces)):
+                cnt = space.sub[t][Bdig[t], f]
+                for v in range(1, free[t] + 1):
+                    cols = np.flatnonzero(cnt == v)
+                    if len(cols) == 0:
+                        break
+                    prev = []
+                    for j in cols:
+                        key = [int(Bdig[u][j]) for u in range(len(free))]
+                        key[t] = int(space.remove_tables[t][key[t], f])
+                        prev.append(bpos[tuple(key)])
+                    G[:, cols] = np.maximum(G[:, cols], G[:, prev])
+        # expectation over full B (every free die rolled): weights per B
+        full_cols = np.flatnonzero(np.all([Bsize_t[t] == free[t] for t in range(len(free))],
+                                          axis=0))
+        wts = np.ones(len(full_cols), dtype=object)
+        for t in range(len(free)):
+            rows = space.sub[t][Bdig[t][full_cols]]
+            m = free[t]
+            mult = np.array([_multinomial(m, r, space.types[t].weights) for r in rows],
+                            dtype=object)
+            wts = wts * mult
+        if dtype == object:
+            out[A] = G[:, full_cols].astype(object).dot(wts)
+        else:
+            out[A] = G[:, full_cols] @ wts.astype(np.int64)
+    return out
+
+
+def _multinomial(m: int, row, weights) -> int:
+    out = math.factorial(m)
+    for c, w in zip(row, weights):
+        out = out // math.factorial(int(c)) * w ** int(c)
+    return out
+
+
+_ADD_MS_CACHE: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _add_multiset_table(space: StateSpace, t: int) -> np.ndarray:
+    key = (id(space), t)
+    if key not in _ADD_MS_CACHE:
+        sub = space.sub[t]
+        idx = space._indexes[t]
+        n = len(sub)
+        tab = np.full((n, n), 0, dtype=np.int32)
+        for i in range(n):
+            for j in range(n):
+                s = tuple(int(x) for x in sub[i] + sub[j])
+                tab[i, j] = idx.get(s, 0)
+        _ADD_MS_CACHE[key] = tab
+    return _ADD_MS_CACHE[key]
+
+
+# --------------------------------------------------------------------------- driver
+
+
+def solve_utility(
+    space: StateSpace,
+    final_values: Sequence[int | Fraction] | np.ndarray,
+    rules: Rules = DEFAULT_RULES,
+    label: str = "utility",
+    progress: Callable[[str], None] | None = None,
+) -> TurnSolution:
+    """Solve a turn for any utility given on the roll states of ``space`` (in ``full_ids``
+    order): ints or Fractions. Values are exact."""
+    sticky = rules.holds == "sticky"
+    _check_size(space, sticky)
+    fr = [Fraction(v) for v in final_values] if not isinstance(final_values, np.ndarray) or (
+        final_values.dtype == object) else None
+    if fr is not None:
+        den = math.lcm(*[f.denominator for f in fr]) if fr else 1
+        nums = [int(f * den) for f in fr]
+    else:
+        den = 1
+        nums = [int(v) for v in np.asarray(final_values)]
+    umax = max((abs(v) for v in nums), default=0)
+    R = rules.rolls
+    fits = umax * 6 ** (10 * (R - 1)) * 6 < INT64_LIMIT
+    dtype = np.int64 if fits else object
+    top = np.array(nums, dtype=dtype)
+    hold_num: dict[int, np.ndarray] = {}
+    roll_num: dict[int, np.ndarray] = {0: top}
+    for r in range(1, R):
+        if progress:
+            progress(f"rolls left {r}")
+        if sticky and r >= 2:
+            N_prev = hold_num[r - 1]
+            T = _sticky_layer(space, N_prev, dtype)
+        else:
+            T = _expect(space, roll_num[r - 1])
+        N = _normalise(space, T)
+        hold_num[r] = N
+        roll_num[r] = _subset_max(space, N, space.full_ids)
+    weights = space.roll_weights
+    last = roll_num[R - 1]
+    turn = int(np.dot(last.astype(object), weights))
+    return TurnSolution(space, rules, label, den, hold_num, roll_num, turn)
+
+
+def solve_turn(
+    ph: Phase | int | str,
+    objective: str = "complete",
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    projection: Projection | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> TurnSolution:
+    """The optimal turn for a phase: objective 'complete' (probability of making the phase)
+    or 'score' (expected score, 0 when the phase is not made)."""
+    ph = as_phase(ph)
+    util = phase_utility(ph, objective, rules)
+    proj = projection or projection_for(ph, objective)
+    space = StateSpace.build(layout, proj)
+    _check_size(space, rules.holds == "sticky")
+    finals = _evaluate_on_unique(space, space.full_ids, util)
+    sol = solve_utility(space, finals, rules, label=f"{ph} {objective}", progress=progress)
+    sol.meta.update(phase=ph, objective=objective, layout=layout)
+    return sol
+
+
+def solve_custom(
+    utility: Callable[[Sequence[Face]], int | Fraction],
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    projection: Projection = FULL,
+) -> TurnSolution:
+    """The optimal turn for any utility of the final ten dice (a callable on faces)."""
+    space = StateSpace.build(layout, projection)
+    _check_size(space, rules.holds == "sticky")
+    vals = []
+    for gid in space.full_ids:
+        faces = [projection.representative(k) for _, k in space.faces_of(int(gid))]
+        vals.append(Fraction(utility(faces)))
+    return solve_utility(space, vals, rules, label="custom utility")

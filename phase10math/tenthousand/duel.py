@@ -1,0 +1,235 @@
+"""Optimal two-player 10,000: maximise the probability of winning.
+
+State (my banked score ``a``, opponent's ``b``, turn total ``t``, dice ``n``), all in units of
+50; ``P(a, b)`` is the chance that the player about to start a turn wins. Within a turn the
+values follow from ``P`` by backward induction over ``t`` (every scoring roll raises ``t``):
+
+- bank: win at once if ``a + t >= target``, else ``1 - P(b, a + t)``;
+- bust: ``1 - P(b, a)``; wipe (four or more 2s): ``1 - P(b, 0)``; six of a kind: win;
+- otherwise the best set-aside (the most points for each number of dice left).
+
+A player who is not on the board (``a == 0``) may not bank less than the opening score; they
+may stop with nothing, which is worth the same as a bust. Six of a kind that is also four or
+more 2s counts as six of a kind (the game is over before any score is wiped).
+
+The turn-start values are found by value iteration (Jacobi sweeps, each one a full backward
+pass over the turn, vectorised in numpy float64 over all score pairs) until no value changes by
+more than ``tol`` (1e-9). The first player's chance is ``P(0, 0)``. Results are cached on disk.
+
+>>> sol = solve_duel(TenKRules(target=200, dice=2), progress=False)
+>>> 0.5 < sol.first_player_wins < 1
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from phase10math.tenthousand.errors import TenKStateError
+from phase10math.tenthousand.odds import roll_groups
+from phase10math.tenthousand.rules import UNIT, TenKRules
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The roll data of one number of dice, in units of 50 (data for the sweeps)."""
+
+    n: int
+    total: int  # 6**n
+    w_none: int
+    w_wipe: int
+    w_win: int  # six of a kind with the six-wins rule
+    groups: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]  # (weight, ((s, next n), ...))
+
+
+def _plans(rules: TenKRules) -> list[_Plan]:
+    plans = []
+    for n in range(1, rules.dice + 1):
+        w_none = w_wipe = w_win = 0
+        groups = []
+        for g in roll_groups(n, rules):
+            if g.six and rules.six_wins:
+                w_win += g.weight
+            elif g.kind == "wipe":
+                w_wipe += g.weight
+            elif g.kind == "none":
+                w_none += g.weight
+            else:
+                opts = tuple((p // UNIT, m if m else rules.dice) for p, m in g.options)
+                groups.append((g.weight, opts))
+        plans.append(_Plan(n, 6**n, w_none, w_wipe, w_win, tuple(groups)))
+    return plans
+
+
+def _turn_pass(P: np.ndarray, rules: TenKRules, plans: list[_Plan], keep: bool = False):
+    """One backward pass over the turn given turn-start values ``P`` (shape U x U).
+
+    Returns the new turn-start values and, with ``keep``, the within-turn values
+    ``V[t, n - 1, a, b]`` and roll values ``R`` (same shape).
+    """
+    U = P.shape[0]
+    D = rules.dice
+    open_u = rules.open_score // UNIT
+    Pt = P.T  # Pt[x, y] = P(y, x): the opponent's chance when I have x and they have y
+    bust = 1.0 - Pt  # [a, b]
+    wipe = np.broadcast_to(1.0 - P[:, 0], (U, U))  # [a, b] = 1 - P(b, 0)
+    ext = np.ones((2 * U + 1, U))
+    ext[:U] = 1.0 - Pt  # ext[a + t, b] = bank value
+    V = np.ones((U + 1, D, U, U))
+    R = np.ones((U + 1, D, U, U)) if keep else None
+    new = np.empty_like(P)
+    maxg = max(len(p.groups) for p in plans)
+    buf = np.empty((maxg, U, U))
+    for t in range(U - 1, -1, -1):
+        r = U - t  # rows a < r are still playing at this turn total
+        for plan in plans:
+            if t == 0 and plan.n != D:
+                continue
+            G = len(plan.groups)
+            for gi, (_, opts) in enumerate(plan.groups):
+                out = buf[gi, :r]
+                s, m = opts[0]
+                np.copyto(out, V[min(t + s, U), m - 1, :r])
+                for s, m in opts[1:]:
+                    np.maximum(out, V[min(t + s, U), m - 1, :r], out=out)
+            w = np.array([g[0] for g in plan.groups], dtype=float)
+            roll = np.tensordot(w, buf[:G, :r], axes=1)
+            if plan.w_none:
+                roll += plan.w_none * bust[:r]
+            if plan.w_wipe:
+                roll += plan.w_wipe * wipe[:r]
+            if plan.w_win:
+                roll += plan.w_win
+            roll /= plan.total
+            if t == 0:
+                new[:] = roll
+                continue
+            bank = ext[t : t + r].copy()
+            if open_u and t < open_u:
+                bank[0] = bust[0]  # not on the board: stopping banks nothing
+            if keep:
+                R[t, plan.n - 1, :r] = roll
+            np.maximum(roll, bank, out=V[t, plan.n - 1, :r])
+    if keep:
+        V[0, D - 1] = new
+        R[0, D - 1] = new
+        return new, V, R
+    return new, None, None
+
+
+@dataclass
+class DuelSolution:
+    """Optimal two-player play; ``P[a, b]`` is the chance that the player to start a turn
+    with ``50 a`` points against ``50 b`` wins."""
+
+    rules: TenKRules
+    P: np.ndarray = field(repr=False)
+    sweeps: int
+    last_change: float
+    seconds: float
+    _V: Any = field(default=None, repr=False)
+    _R: Any = field(default=None, repr=False)
+
+    @property
+    def first_player_wins(self) -> float:
+        """The first player's chance of winning under optimal play by both."""
+        return float(self.P[0, 0])
+
+    @property
+    def states(self) -> int:
+        """Number of (my score, opponent score, turn total, dice) states below the target."""
+        U = self.P.shape[0]
+        return U * (U * (U + 1) // 2) * self.rules.dice
+
+    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._V is None:
+            _, self._V, self._R = _turn_pass(self.P, self.rules, _plans(self.rules), keep=True)
+        return self._V, self._R
+
+    def _index(self, my: int, opp: int, turn_total: int, dice: int) -> tuple[int, ...]:
+        T = self.rules.target
+        for name, v in (("my", my), ("opp", opp), ("turn_total", turn_total)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v % UNIT:
+                raise TenKStateError(f"{name}={v!r}; allowed: a multiple of {UNIT} >= 0")
+        if my >= T or opp >= T:
+            raise TenKStateError(f"scores {my}, {opp}; allowed: below the target {T}")
+        if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= self.rules.dice:
+            raise TenKStateError(f"dice={dice!r}; allowed: 1..{self.rules.dice}")
+        return my // UNIT, opp // UNIT, min(turn_total // UNIT, T // UNIT), dice
+
+    def win_probability(self, my: int = 0, opp: int = 0, turn_total: int = 0, dice: int = 6):
+        """Chance to win from a state, playing optimally (turn start: ``turn_total=0``)."""
+        dice = min(dice, self.rules.dice)
+        a, b, t, n = self._index(my, opp, turn_total, dice)
+        if t == 0:
+            return float(self.P[a, b]) if n == self.rules.dice else float(self._tables()[1][0, n - 1, a, b])
+        return float(self._tables()[0][t, n - 1, a, b])
+
+    def should_roll(self, my: int, opp: int, turn_total: int, dice: int) -> bool:
+        """True when rolling beats banking in win probability (ties bank)."""
+        a, b, t, n = self._index(my, opp, turn_total, dice)
+        if t == 0 or a + t >= self.P.shape[0]:
+            return t == 0
+        V, R = self._tables()
+        return bool(R[t, n - 1, a, b] > V[t, n - 1, a, b] - 0.0) and bool(
+            R[t, n - 1, a, b] >= V[t, n - 1, a, b]
+        )
+
+
+def _solve(rules: TenKRules, tol: float, progress: bool, max_sweeps: int) -> DuelSolution:
+    U = rules.target // UNIT
+    plans = _plans(rules)
+    P = np.full((U, U), 0.5)
+    start = time.perf_counter()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(desc=f"10,000 duel to {rules.target}", unit="sweep")
+    change = np.inf
+    sweeps = 0
+    try:
+        while change > tol:
+            if sweeps >= max_sweeps:
+                raise TenKStateError(f"no convergence after {max_sweeps} sweeps (change {change})")
+            new, _, _ = _turn_pass(P, rules, plans)
+            change = float(np.max(np.abs(new - P)))
+            P = new
+            sweeps += 1
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(change=f"{change:.1e}")
+    finally:
+        if bar is not None:
+            bar.close()
+    return DuelSolution(rules, P, sweeps, change, time.perf_counter() - start)
+
+
+def solve_duel(
+    rules: TenKRules | None = None,
+    target: int | None = None,
+    tol: float = 1e-9,
+    progress: bool = True,
+    use_cache: bool = True,
+    max_sweeps: int = 10_000,
+) -> DuelSolution:
+    """Solve the two-player game by value iteration (cached on disk; tqdm progress)."""
+    rules = rules or TenKRules()
+    if target is not None:
+        rules = rules.replace(target=target)
+    if not use_cache:
+        return _solve(rules, tol, progress, max_sweeps)
+    from phase10math.cache import cache_key, cached
+
+    key = cache_key(kind="tenk-duel", rules=rules.as_dict(), tol=tol, algo=1)
+
+    def compute() -> dict:
+        s = _solve(rules, tol, progress, max_sweeps)
+        return {"P": s.P, "sweeps": s.sweeps, "last_change": s.last_change, "seconds": s.seconds}
+
+    d = cached(key, compute)
+    return DuelSolution(rules, d["P"], d["sweeps"], d["last_change"], d["seconds"])

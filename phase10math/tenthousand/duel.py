@@ -159,25 +159,63 @@ class DuelSolution:
             raise TenKStateError(f"scores {my}, {opp}; allowed: below the target {T}")
         if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= self.rules.dice:
             raise TenKStateError(f"dice={dice!r}; allowed: 1..{self.rules.dice}")
+        if turn_total == 0 and dice != self.rules.dice:
+            raise TenKStateError(
+                f"dice={dice} at turn total 0; a turn starts with all {self.rules.dice} dice"
+            )
         return my // UNIT, opp // UNIT, min(turn_total // UNIT, T // UNIT), dice
 
     def win_probability(self, my: int = 0, opp: int = 0, turn_total: int = 0, dice: int = 6):
-        """Chance to win from a state, playing optimally (turn start: ``turn_total=0``)."""
-        dice = min(dice, self.rules.dice)
+        """Chance to win from a state with optimal play (turn start: ``turn_total=0``)."""
         a, b, t, n = self._index(my, opp, turn_total, dice)
         if t == 0:
-            return float(self.P[a, b]) if n == self.rules.dice else float(self._tables()[1][0, n - 1, a, b])
+            return float(self.P[a, b])
         return float(self._tables()[0][t, n - 1, a, b])
 
-    def should_roll(self, my: int, opp: int, turn_total: int, dice: int) -> bool:
-        """True when rolling beats banking in win probability (ties bank)."""
+    def bank_value(self, my: int, opp: int, turn_total: int) -> float:
+        """Chance to win if the player banks now (stopping below the opening banks nothing)."""
+        a, b, t, _ = self._index(my, opp, turn_total, self.rules.dice)
+        U = self.P.shape[0]
+        if a + t >= U:
+            return 1.0
+        if a == 0 and t * UNIT < self.rules.open_score:
+            return float(1.0 - self.P[b, a])
+        return float(1.0 - self.P[b, a + t])
+
+    def roll_value(self, my: int, opp: int, turn_total: int, dice: int) -> float:
+        """Chance to win if the player rolls ``dice`` dice now, then plays optimally."""
         a, b, t, n = self._index(my, opp, turn_total, dice)
-        if t == 0 or a + t >= self.P.shape[0]:
-            return t == 0
-        V, R = self._tables()
-        return bool(R[t, n - 1, a, b] > V[t, n - 1, a, b] - 0.0) and bool(
-            R[t, n - 1, a, b] >= V[t, n - 1, a, b]
+        if t == 0:
+            return float(self.P[a, b])
+        if a + t >= self.P.shape[0]:
+            return 1.0
+        return float(self._tables()[1][t, n - 1, a, b])
+
+    def should_roll(self, my: int, opp: int, turn_total: int, dice: int) -> bool:
+        """True when rolling beats banking in win probability (ties bank; a turn starts with a
+        roll)."""
+        if turn_total == 0:
+            return True
+        return self.roll_value(my, opp, turn_total, dice) > self.bank_value(my, opp, turn_total)
+
+    def choose(self, roll: tuple[int, ...], my: int, opp: int, turn_total: int):
+        """Best set-aside for ``roll``: (points, dice left); None on a bust, wipe or win."""
+        from phase10math.tenthousand.scoring import (
+            check_roll,
+            is_six_of_a_kind,
+            is_wipe,
+            score_options,
         )
+
+        dice = check_roll(roll, self.rules)
+        if (self.rules.six_wins and is_six_of_a_kind(dice)) or is_wipe(dice, self.rules):
+            return None
+        best = None
+        for o in score_options(dice, self.rules):
+            v = self.win_probability(my, opp, turn_total + o.points, o.next_dice(self.rules))
+            if best is None or v > best[0]:
+                best = (v, (o.points, o.dice_left))
+        return None if best is None else best[1]
 
 
 def _solve(rules: TenKRules, tol: float, progress: bool, max_sweeps: int) -> DuelSolution:

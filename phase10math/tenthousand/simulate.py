@@ -1,0 +1,126 @@
+"""Seeded Monte Carlo checks of the exact results (a second way to get every number).
+
+>>> from phase10math.tenthousand.turn import solve_turn
+>>> m, se = simulate_turns(solve_turn(TenKRules(dice=1)), 4000, seed=1)
+>>> abs(m - 25) < 4 * se
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from phase10math.tenthousand.rules import UNIT, TenKRules
+from phase10math.tenthousand.scoring import _options, is_six_of_a_kind, is_wipe, roll_outcomes
+
+
+@lru_cache(maxsize=64)
+def _lookup(n: int, key: tuple) -> dict[tuple[int, ...], tuple[str, bool, tuple]]:
+    """sorted roll -> (kind, six of a kind, ((points, dice_left), ...)) for ``n`` dice."""
+    rules = TenKRules(straight=key[0], three_pairs=key[1], extra_of_a_kind=key[2], wipe=key[3])
+    out = {}
+    for dice, _ in roll_outcomes(n):
+        opts = tuple((o.points, o.dice_left) for o in _options(dice, key))
+        kind = "wipe" if is_wipe(dice, rules) else ("score" if opts else "none")
+        out[dice] = (kind, is_six_of_a_kind(dice), opts)
+    return out
+
+
+def _roll(rng: np.random.Generator, n: int) -> tuple[int, ...]:
+    return tuple(sorted(int(x) for x in rng.integers(1, 7, size=n)))
+
+
+def roll_frequencies(
+    n: int, rules: TenKRules | None = None, samples: int = 100_000, seed: int = 0
+) -> dict[str, float]:
+    """Simulated single-roll statistics of ``n`` dice (compare with :func:`roll_stats`)."""
+    rules = rules or TenKRules()
+    rng = np.random.default_rng(seed)
+    rolls = np.sort(rng.integers(1, 7, size=(samples, n)), axis=1)
+    table = _lookup(n, rules.scoring_key())
+    none = bust = 0
+    best = 0.0
+    for row in map(tuple, rolls.tolist()):
+        kind, _, opts = table[row]
+        if kind == "none":
+            none += 1
+        if kind != "score":
+            bust += 1
+        else:
+            best += max(p for p, _ in opts)
+    return {"p_no_score": none / samples, "p_bust": bust / samples, "expected_best": best / samples}
+
+
+def simulate_turns(
+    solution, turns: int = 10_000, seed: int = 0, turn_total: int = 0, dice: int | None = None
+) -> tuple[float, float]:
+    """Play ``turns`` turns with the optimal policy of a :class:`TurnSolution`; returns the mean
+    points banked and its standard error."""
+    rules: TenKRules = solution.rules
+    rng = np.random.default_rng(seed)
+    D = rules.dice
+    key = rules.scoring_key()
+    results = np.empty(turns)
+    for i in range(turns):
+        t, n = turn_total, dice or D
+        first = True
+        while True:
+            if not first and not solution.should_roll(t, n):
+                break
+            first = False
+            kind, _, opts = _lookup(n, key)[_roll(rng, n)]
+            if kind != "score":
+                t = None
+                break
+            p, m = max(opts, key=lambda o: solution.value(t + o[0], o[1] or D))
+            t, n = t + p, (m or D)
+        results[i] = 0 if t is None else solution.bank_value(t)
+    return float(results.mean()), float(results.std(ddof=1) / np.sqrt(turns))
+
+
+def simulate_duels(solution, games: int = 10_000, seed: int = 0) -> tuple[float, float]:
+    """Play ``games`` games between two optimal players (a :class:`DuelSolution`); returns the
+    first player's share of wins and its standard error."""
+    rules: TenKRules = solution.rules
+    rng = np.random.default_rng(seed)
+    V, R = solution._tables()
+    P = solution.P
+    U = P.shape[0]
+    D = rules.dice
+    key = rules.scoring_key()
+    open_u = rules.open_score // UNIT
+    wins = 0
+    for _ in range(games):
+        scores = [0, 0]
+        player = 0
+        while True:
+            a, b = scores[player], scores[1 - player]
+            t, n = 0, D
+            won = False
+            while True:
+                kind, six, opts = _lookup(n, key)[_roll(rng, n)]
+                if six and rules.six_wins:
+                    won = True
+                    break
+                if kind == "wipe":
+                    scores[player] = 0
+                    break
+                if kind == "none":
+                    break
+                s, m = max(opts, key=lambda o: V[min(t + o[0] // UNIT, U), (o[1] or D) - 1, a, b])
+                t, n = min(t + s // UNIT, U), (m or D)
+                if a + t >= U:
+                    won = True
+                    break
+                can_bank = not (a == 0 and t < open_u)
+                if can_bank and R[t, n - 1, a, b] <= 1.0 - P[b, a + t]:
+                    scores[player] = a + t
+                    break
+            if won:
+                wins += player == 0
+                break
+            player = 1 - player
+    p = wins / games
+    return p, float(np.sqrt(p * (1 - p) / games))

@@ -192,9 +192,7 @@ def _check_phase(ph: Phase, deck: DeckSpec) -> None:
                 f"{g} is too small: a {g.kind} has at least {MIN_SIZE[g.kind]} cards"
             )
         if g.kind == "run" and g.size > deck.numbers:
-            raise InvalidCardPhaseError(
-                f"{g} cannot be made: numbers are 1..{deck.numbers}"
-            )
+            raise InvalidCardPhaseError(f"{g} cannot be made: numbers are 1..{deck.numbers}")
 
 
 @lru_cache(maxsize=64)

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from phase10math.cards.deck import STANDARD, Card, DeckSpec, format_cards, parse_card
+from phase10math.cards.deck import STANDARD, Card, DeckSpec, format_cards, parse_card, parse_hand
 from phase10math.cards.errors import InvalidHitError, InvalidLayDownError
 from phase10math.cards.phases import Group, Phase, parse_phase
 
@@ -69,8 +69,9 @@ def make_group(
     cards = list(cards)
     text = format_cards(cards)
     if len(cards) < min_size:
-        raise InvalidLayDownError(f"{label}: {text or 'no cards'} is {len(cards)} cards, "
-                                  f"at least {min_size} are needed")
+        raise InvalidLayDownError(
+            f"{label}: {text or 'no cards'} is {len(cards)} cards, at least {min_size} are needed"
+        )
     skips = [c for c in cards if c.is_skip]
     if skips:
         raise InvalidLayDownError(f"{label}: a Skip can never be part of a phase ({text})")
@@ -122,7 +123,7 @@ def _order_run(cards: Sequence[Card], start: int) -> list[Card]:
 
 def validate_laydown(
     ph: int | str | Phase,
-    groups: Sequence[Iterable[Card | str]],
+    groups: Sequence[Iterable[Card | str] | str],
     hand: Iterable[Card] | None = None,
     deck: DeckSpec = STANDARD,
 ) -> list[LaidGroup]:
@@ -132,7 +133,10 @@ def validate_laydown(
     the reason, or :class:`~phase10math.cards.errors.InvalidCardError` for an unknown card.
     """
     ph = parse_phase(ph, deck)
-    cards = [[parse_card(c, deck) for c in g] for g in groups]
+    cards = [
+        list(parse_hand(g, deck)) if isinstance(g, str) else [parse_card(c, deck) for c in g]
+        for g in groups
+    ]
     total = sum(len(g) for g in cards)
     if total > MAX_LAYDOWN:
         raise InvalidLayDownError(
@@ -186,7 +190,9 @@ def _hit_target(group: LaidGroup, card: Card, deck: DeckSpec, end: str | None = 
     if group.kind == "set":
         if card.is_wild or group.value is None or card.number == group.value:
             return None
-        raise InvalidHitError(f"{card} does not fit the {group}: it needs a {group.value} or a Wild")
+        raise InvalidHitError(
+            f"{card} does not fit the {group}: it needs a {group.value} or a Wild"
+        )
     if group.kind == "color":
         if card.is_wild or group.value is None or card.color == group.value:
             return None

@@ -244,3 +244,71 @@ def parse_layout(spec: str | Mapping | Sequence, name: str = "custom") -> Layout
                 faces = faces.replace(",", " ").split()
             dice.append(_die_from(faces, f"die {len(dice) + 1}" if i else ""))
     return Layout(tuple(dice), name=name)
+
+
+def match_roll(faces: Sequence[Face], layout: Layout) -> list[int]:
+    """Which die of ``layout`` shows each face: a list of die indices, one per face.
+
+    A face without a color matches any die showing its number. Raises InvalidDiceError, naming
+    the die and value, when the faces cannot all show at once (more than six 5-10s, more than
+    four 1-4/W, a color no die has for that number, ...).
+
+    >>> from phase10math.layouts import DEFAULT_LAYOUT
+    >>> len(match_roll(parse_faces("5 6 7 8 9 10 1 2 3 4"), DEFAULT_LAYOUT))
+    10
+    """
+    n_dice = len(layout.dice)
+    if len(faces) > n_dice:
+        raise InvalidDiceError(f"a roll has at most {n_dice} dice; got {len(faces)}")
+    for i, f in enumerate(faces, 1):
+        if not (f.value == WILD or 1 <= f.value <= 10):
+            raise InvalidDiceError(f"die {i}: value {f.value} is not 1-10 or W")
+    n_low = sum(1 for f in faces if f.value == WILD or f.value <= 4)
+    n_high = len(faces) - n_low
+    if n_high > 6:
+        raise InvalidDiceError(
+            f"{n_high} dice show 5-10 but only the 6 high dice show those numbers "
+            f"(high dice: 5, 6, 7, 8, 9, 10; low dice: 1, 2, 3, 4, W, W)"
+        )
+    if n_low > 4:
+        first = [i for i, f in enumerate(faces, 1) if f.value == WILD or f.value <= 4][4]
+        raise InvalidDiceError(
+            f"die {first} ({faces[first - 1]}): {n_low} dice show 1-4 or W but only the 4 low "
+            "dice show those (a high die shows 5, 6, 7, 8, 9 or 10)"
+        )
+
+    def can_show(die: Die, f: Face) -> bool:
+        return any(g.value == f.value and (f.color is None or g.color == f.color)
+                   for g in die.faces)
+
+    owner: dict[int, int] = {}  # die index -> face index
+
+    def augment(fi: int, seen: set[int]) -> bool:
+        for di, die in enumerate(layout.dice):
+            if di in seen or not can_show(die, faces[fi]):
+                continue
+            seen.add(di)
+            if di not in owner or augment(owner[di], seen):
+                owner[di] = fi
+                return True
+        return False
+
+    for fi, f in enumerate(faces):
+        if not augment(fi, set()):
+            holders = [str(i + 1) for i, d in enumerate(layout.dice) if can_show(d, f)]
+            if not holders:
+                shown = "W" if f.value == WILD else str(f.value)
+                colors = sorted({COLOR_NAMES[g.color] for d in layout.dice for g in d.faces
+                                 if g.value == f.value})
+                raise InvalidDiceError(
+                    f"die {fi + 1} ({f}): no die of layout {layout.name!r} shows {shown} in "
+                    f"{COLOR_NAMES.get(f.color, f.color)}; {shown} comes in {', '.join(colors)}"
+                )
+            raise InvalidDiceError(
+                f"die {fi + 1} ({f}): only dice {', '.join(holders)} of layout {layout.name!r} "
+                "show this face, and the other faces of the roll already need them"
+            )
+    result = [0] * len(faces)
+    for di, fi in owner.items():
+        result[fi] = di
+    return result

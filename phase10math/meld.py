@@ -14,7 +14,7 @@ wild (an x-colored die moves over from a number slot and a wild takes its place,
 x-colored wild joins the group directly). The best score is the maximum over placements.
 
 >>> from phase10math.dice import parse_faces
->>> m = explain(1, parse_faces("8 8 8 10 W W 1 2 3 4"))
+>>> m = explain(1, parse_faces("8 8 8 10 W W 1 2 5 6"))
 >>> m.complete, m.score
 (True, 34)
 >>> print(m)
@@ -150,7 +150,7 @@ def best_scores(ph: Phase | int | str, counts: np.ndarray, rules: Rules = DEFAUL
                 ) -> np.ndarray:
     """Best score of each profile in ``counts`` (shape ``(P, 11, 4)``), -1 where not complete.
 
-    >>> c = profile(parse_faces("8 8 8 10 W W 1 2 3 4"))[None]
+    >>> c = profile(parse_faces("8 8 8 10 W W 1 2 5 6"))[None]
     >>> best_scores(1, c).tolist()
     [34]
     """

@@ -62,19 +62,28 @@ def simulate_turns(
     rng = np.random.default_rng(seed)
     D = rules.dice
     key = rules.scoring_key()
+    top = solution.cap // UNIT
+    fv = [[float(v) for v in row] for row in solution.values]  # float copy for choosing
+    roll_on = [
+        [False] + [solution.should_roll(u * UNIT, n) for n in range(1, D + 1)] for u in range(top)
+    ]
+
+    def value(total: int, n: int) -> float:
+        return fv[total // UNIT][n] if total < solution.cap else float(total)
+
     results = np.empty(turns)
     for i in range(turns):
         t, n = turn_total, dice or D
         first = True
         while True:
-            if not first and not solution.should_roll(t, n):
+            if not first and (t >= solution.cap or not roll_on[t // UNIT][n]):
                 break
             first = False
             kind, _, opts = _lookup(n, key)[_roll(rng, n)]
             if kind != "score":
                 t = None
                 break
-            p, m = max(opts, key=lambda o: solution.value(t + o[0], o[1] or D))
+            p, m = max(opts, key=lambda o: value(t + o[0], o[1] or D))
             t, n = t + p, (m or D)
         results[i] = 0 if t is None else solution.bank_value(t)
     return float(results.mean()), float(results.std(ddof=1) / np.sqrt(turns))

@@ -24,6 +24,7 @@ def triple(f):
     return 1000 if f == 1 else 100 * f
 
 
+@lru_cache(maxsize=None)
 def ref_points(kept, rules):
     """Most points for setting aside exactly ``kept`` (a sorted tuple), None if not allowed."""
     best = None
@@ -83,11 +84,20 @@ def ref_roll(roll, rules):
 
 
 @lru_cache(maxsize=None)
+def ref_sorted_roll(roll, rules):
+    kind, opts = ref_roll(roll, rules)
+    return kind, frozenset(opts)
+
+
 def ref_table(n, rules):
     """Counter of (kind, frozenset(options)) over the 6**n ordered rolls."""
+    return _ref_table(n, rules.replace(target=10000, open_score=0))
+
+
+@lru_cache(maxsize=None)
+def _ref_table(n, rules):
     return Counter(
-        (k, frozenset(o))
-        for k, o in (ref_roll(r, rules) for r in itertools.product(range(1, 7), repeat=n))
+        ref_sorted_roll(tuple(sorted(r)), rules) for r in itertools.product(range(1, 7), repeat=n)
     )
 
 
@@ -260,15 +270,10 @@ def test_duel_equals_brute_force(rules):
 
 
 def test_duel_one_die_by_hand():
-    # one die, target 100: a 1 wins at once (1/6); a 5 gives 50 and then the player must roll
-    # again (banking 50 would leave the opponent to move needing 100 just like us, worse);
-    # p = P(win from the start) satisfies p = 1/6 + 1/6 * q + 4/6 * (1 - p) where
-    # q = chance from (0, 50, one fresh die): q = 1/6 + 1/6 * 1 + 4/6 * (1 - p) ... solved below
+    """One die, target 100. A 1 wins at once; a 5 makes 50 with hot dice (one fresh die).
+    If the player then rolls on (2/6 to win, else the opponent starts at 0-0),
+    q = 2/6 + 4/6 (1 - p) and p = 1/6 + q/6 + 4/6 (1 - p), so p = 36/64 = 9/16."""
     rules = TenKRules(dice=1, target=100)
     sol = solve_duel(rules, tol=1e-14, progress=False, use_cache=False)
-    # with 50 banked-or-turn, any scoring die wins: q = 2/6 + 4/6 * (1 - p)
-    # p = 1/6 + 1/6 * q + 4/6 * (1 - p)  =>  solve the 2x2 linear system exactly
-    p = Fraction(1, 6) + Fraction(1, 6) * (Fraction(2, 6) + Fraction(4, 6)) + Fraction(4, 6)
-    # p = 1/6 + q/6 + 4/6 - 4p/6 with q = 2/6 + 4/6 - 4p/6 = 1 - 2p/3
-    p = (Fraction(1, 6) + Fraction(1, 6) + Fraction(4, 6)) / (1 + Fraction(4, 6) + Fraction(1, 9))
-    assert sol.first_player_wins == pytest.approx(float(p), abs=1e-12)
+    assert sol.should_roll(0, 0, 50, 1)
+    assert sol.first_player_wins == pytest.approx(9 / 16, abs=1e-12)

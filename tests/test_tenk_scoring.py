@@ -92,8 +92,13 @@ def test_four_or_more_of_a_kind_variants():
 
 
 def test_hot_dice_gives_six_fresh_dice():
-    banked, steps = play_turn([((1, 5, 5, 5, 2, 3), (1, 5, 5, 5)), ((1, 5), (1, 5)),
-                               ((2, 2, 3, 3, 4, 4), (2, 2, 3, 3, 4, 4))])
+    banked, steps = play_turn(
+        [
+            ((1, 5, 5, 5, 2, 3), (1, 5, 5, 5)),
+            ((1, 5), (1, 5)),
+            ((2, 2, 3, 3, 4, 4), (2, 2, 3, 3, 4, 4)),
+        ]
+    )
     assert banked == 600 + 150 + 1500
     assert steps[1].dice_left == 0
 

@@ -9,7 +9,7 @@ over dicts. It shares no code with the package apart from the rules value.
 import itertools
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -24,7 +24,7 @@ def triple(f):
     return 1000 if f == 1 else 100 * f
 
 
-@lru_cache(maxsize=None)
+@cache
 def ref_points(kept, rules):
     """Most points for setting aside exactly ``kept`` (a sorted tuple), None if not allowed."""
     best = None
@@ -83,7 +83,7 @@ def ref_roll(roll, rules):
     return ("score" if opts else "bust"), opts
 
 
-@lru_cache(maxsize=None)
+@cache
 def ref_sorted_roll(roll, rules):
     kind, opts = ref_roll(roll, rules)
     return kind, frozenset(opts)
@@ -94,7 +94,7 @@ def ref_table(n, rules):
     return _ref_table(n, rules.replace(target=10000, open_score=0))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ref_table(n, rules):
     return Counter(
         ref_sorted_roll(tuple(sorted(r)), rules) for r in itertools.product(range(1, 7), repeat=n)
@@ -105,7 +105,7 @@ def ref_turn(rules, cap, on_board=True):
     """V(T, n) by recursion; banking is forced only at T >= cap (a generous cap)."""
     D = rules.dice
 
-    @lru_cache(maxsize=None)
+    @cache
     def V(T, n):
         bank = T if on_board or T >= rules.open_score else 0
         if T >= cap:
@@ -234,7 +234,7 @@ def ref_duel(rules, tol=1e-13):
             total += w * v
         return total / 6**n
 
-    @lru_cache(maxsize=None)
+    @cache
     def cont(a, b, t, n):
         if a + t >= U:
             return 1.0

@@ -92,6 +92,7 @@ class TurnSolution:
     hold_num: dict[int, np.ndarray] = field(repr=False)
     roll_num: dict[int, np.ndarray] = field(repr=False)
     turn_num: int = 0
+    roll_arg: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     meta: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -99,11 +100,17 @@ class TurnSolution:
         return self.rules.rolls
 
     def denominator(self, r: int) -> int:
-        return self.utility_den * 6 ** (10 * r)
+        return self.utility_den * 6 ** (self.space.n_dice * r)
 
     def value(self) -> Fraction:
         """The exact value of a turn before the first roll."""
-        return Fraction(self.turn_num, self.utility_den * 6 ** (10 * self.rolls))
+        return Fraction(self.turn_num, self.denominator(self.rolls))
+
+    def best_hold_id(self, gid: int, rolls_left: int) -> int:
+        """The optimal hold (state id) for roll state ``gid`` with ``rolls_left`` >= 1 rerolls
+        (free holds; ties go to the hold found first, which favours keeping more dice)."""
+        pos = int(np.searchsorted(self.space.full_ids, gid))
+        return int(self.roll_arg[rolls_left][pos])
 
     def hold_value(self, gid: int, rolls_left: int) -> Fraction:
         """Exact value of holding ``gid`` when ``rolls_left`` rerolls remain (rolls_left >= 1)."""
@@ -153,13 +160,17 @@ def _expect(space: StateSpace, top: np.ndarray) -> np.ndarray:
 
 def _normalise(space: StateSpace, T: np.ndarray) -> np.ndarray:
     """N(K) = T(K) * 6**|K|: every hold's value over one common denominator."""
-    pow6 = np.array([6**k for k in range(11)], dtype=object if T.dtype == object else np.int64)
+    pow6 = np.array([6**k for k in range(space.n_dice + 1)],
+                    dtype=object if T.dtype == object else np.int64)
     return T * pow6[space.size]
 
 
-def _subset_max(space: StateSpace, N: np.ndarray, ids: np.ndarray | None = None) -> np.ndarray:
-    """M(K) = max over holds J within K of N(J), by a running maximum along each face count."""
+def _subset_max(space: StateSpace, N: np.ndarray, ids: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """M(K) = max over holds J within K of N(J), by a running maximum along each face count,
+    and the arg-max J. A smaller hold replaces the current best only when strictly better."""
     M = N.copy()
+    arg = np.arange(space.n_states, dtype=np.int64)
     for t, typ in enumerate(space.types):
         sub = space.sub[t]
         d = space.digits[t]
@@ -171,8 +182,12 @@ def _subset_max(space: StateSpace, N: np.ndarray, ids: np.ndarray | None = None)
                     break
                 dd = d[sel]
                 prev = sel + (space.remove_tables[t][dd, f].astype(np.int64) - dd) * space.strides[t]
-                M[sel] = np.maximum(M[sel], M[prev])
-    return M if ids is None else M[ids]
+                better = M[prev] > M[sel]
+                if better.any():
+                    tgt, src = sel[better], prev[better]
+                    M[tgt] = M[src]
+                    arg[tgt] = arg[src]
+    return (M, arg) if ids is None else (M[ids], arg[ids])
 
 
 def _check_size(space: StateSpace, sticky: bool) -> None:
@@ -304,11 +319,12 @@ def solve_utility(
         nums = [int(v) for v in np.asarray(final_values)]
     umax = max((abs(v) for v in nums), default=0)
     R = rules.rolls
-    fits = umax * 6 ** (10 * (R - 1)) * 6 < INT64_LIMIT
+    fits = umax * 6 ** (space.n_dice * (R - 1)) * 6 < INT64_LIMIT
     dtype = np.int64 if fits else object
     top = np.array(nums, dtype=dtype)
     hold_num: dict[int, np.ndarray] = {}
     roll_num: dict[int, np.ndarray] = {0: top}
+    roll_arg: dict[int, np.ndarray] = {}
     for r in range(1, R):
         if progress:
             progress(f"rolls left {r}")
@@ -319,11 +335,11 @@ def solve_utility(
             T = _expect(space, roll_num[r - 1])
         N = _normalise(space, T)
         hold_num[r] = N
-        roll_num[r] = _subset_max(space, N, space.full_ids)
+        roll_num[r], roll_arg[r] = _subset_max(space, N, space.full_ids)
     weights = space.roll_weights
     last = roll_num[R - 1]
     turn = int(np.dot(last.astype(object), weights))
-    return TurnSolution(space, rules, label, den, hold_num, roll_num, turn)
+    return TurnSolution(space, rules, label, den, hold_num, roll_num, turn, roll_arg)
 
 
 def solve_turn(

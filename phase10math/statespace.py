@@ -25,7 +25,7 @@ from functools import cached_property
 
 import numpy as np
 
-from phase10math.dice import COLORS, Face, Layout
+from phase10math.dice import COLORS, Die, Face, Layout
 from phase10math.projection import Projection
 
 
@@ -55,9 +55,12 @@ class StateSpace:
     strides: np.ndarray = field(repr=False)
 
     @classmethod
-    def build(cls, layout: Layout, projection: Projection) -> StateSpace:
+    def build(cls, layout: Layout | Sequence[Die], projection: Projection) -> StateSpace:
+        """Group the dice of a layout (or any list of dice, e.g. a reduced game) by their
+        projected faces."""
+        dice = layout.dice if isinstance(layout, Layout) else tuple(layout)
         groups: Counter = Counter()
-        for die in layout.dice:
+        for die in dice:
             w: Counter = Counter(projection.key(f) for f in die.faces)
             keys = tuple(sorted(w, key=_sort_key))
             groups[(keys, tuple(w[k] for k in keys))] += 1
@@ -89,14 +92,28 @@ class StateSpace:
         """How many dice every state holds."""
         return np.sum(self.type_sizes, axis=0).astype(np.int8)
 
+    @property
+    def n_dice(self) -> int:
+        return sum(t.count for t in self.types)
+
     @cached_property
     def full(self) -> np.ndarray:
-        """Mask of the roll states (all ten dice present)."""
-        return self.size == sum(t.count for t in self.types)
+        """Mask of the roll states (all dice present)."""
+        return self.size == self.n_dice
 
     @cached_property
     def full_ids(self) -> np.ndarray:
         return np.flatnonzero(self.full)
+
+    def type_index(self, t: int) -> np.ndarray:
+        """Lookup array: mixed-radix code of a count vector (base count+1) -> sub-multiset
+        index of type t (used to turn sampled counts into state ids quickly)."""
+        typ = self.types[t]
+        base = typ.count + 1
+        codes = (self.sub[t].astype(np.int64) * base ** np.arange(len(typ.faces))).sum(axis=1)
+        table = np.full(base ** len(typ.faces), -1, dtype=np.int64)
+        table[codes] = np.arange(len(self.sub[t]))
+        return table
 
     def _index_of(self, t: int) -> dict[tuple[int, ...], int]:
         return {tuple(int(x) for x in row): i for i, row in enumerate(self.sub[t])}
@@ -169,7 +186,7 @@ class StateSpace:
 
     @cached_property
     def roll_weights(self) -> np.ndarray:
-        """For every roll state, the number of the 6**10 equally likely rolls giving it."""
+        """For every roll state, the number of the 6**n_dice equally likely rolls giving it."""
         ids = self.full_ids
         w = np.ones(len(ids), dtype=object)
         for t, typ in enumerate(self.types):

@@ -15,7 +15,7 @@ Policies:
 * ``'random'``: discard a random card (a baseline).
 
 >>> r = simulate_draws(4, draws=5, trials=400, seed=1)
->>> r.p[0] < r.p[5]
+>>> bool(r.p[0] < r.p[5])
 True
 """
 

@@ -36,7 +36,7 @@ def test_bank_at_target_and_values_consistent(sol):
 def test_policy_choices(sol):
     assert sol.choose((1, 1, 1, 1, 1, 1), 0, 0, 0) is None  # six of a kind wins
     assert sol.choose((2, 2, 2, 2, 3, 4), 0, 0, 0) is None  # wipe
-    assert sol.choose((1, 2, 3, 4, 5, 6), 0, 0, 0) == (3000 // 1, 0)
+    assert sol.choose((1, 2, 3, 4, 5, 6), 0, 0, 0) == (3000, 0)
     assert sol.choose((1, 3, 3, 4, 6, 6), 0, 0, 0) == (100, 5)
 
 

@@ -29,7 +29,7 @@ def test_single_roll_odds_by_simulation(n):
 )
 def test_turn_value_by_simulation(rules, on_board):
     sol = solve_turn(rules, on_board)
-    mean, se = simulate_turns(sol, 12_000, seed=7)
+    mean, se = simulate_turns(sol, 8_000, seed=7)
     assert abs(mean - float(sol.value(0, 6))) < 4 * se
 
 

@@ -30,11 +30,19 @@ class Projection:
     def __repr__(self) -> str:
         return f"Projection({self.name})"
 
+    def __reduce__(self):  # pickle the shipped projections by name
+        return (by_name, (self.name,))
+
 
 FULL = Projection("full", lambda f: f, lambda k: k)
 VALUE = Projection("value", lambda f: f.value, lambda k: Face(k, "r"))
 # for completion of pure color phases: a W and a number of the same color count alike
 COLOR = Projection("color", lambda f: f.color, lambda k: Face(1, k))
+
+
+def by_name(name: str) -> Projection:
+    """One of the shipped projections: 'full', 'value' or 'color'."""
+    return {"full": FULL, "value": VALUE, "color": COLOR}[name]
 
 
 def projection_for(ph: Phase, objective: str) -> Projection:

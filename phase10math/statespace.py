@@ -71,6 +71,13 @@ class StateSpace:
         strides = np.cumprod([1] + sizes[::-1])[:-1][::-1].astype(np.int64)
         return cls(types, projection, sub, strides)
 
+    def __getstate__(self) -> dict:
+        # cached tables are rebuilt on demand; only the definition is stored
+        return {k: self.__dict__[k] for k in ("types", "projection", "sub", "strides")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
     # ------------------------------------------------------------------ basic tables
     @cached_property
     def n_states(self) -> int:

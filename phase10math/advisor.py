@@ -1,0 +1,318 @@
+"""The hold advisor: every distinct hold of the dice in front of the player, ranked by its
+exact value, with the best marked and a one-line reason.
+
+>>> from phase10math.dice import parse_faces
+>>> adv = advise(parse_faces("10 10 W 5 6 7 1 2 3 8"), rolls_left=2, phase=1)
+>>> adv.best.keep_text, adv.best.rerolled
+('10 10 W', 7)
+>>> print(adv.reason)  # doctest: +ELLIPSIS
+keeps 10, 10, W: ...
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+
+from phase10math.dice import Face, Layout, match_roll, parse_faces
+from phase10math.errors import InvalidDiceError, InvalidHoldError
+from phase10math.exact import percent, to_json
+from phase10math.layouts import DEFAULT_LAYOUT
+from phase10math.phases import Phase, phase as as_phase
+from phase10math.progress import describe_progress
+from phase10math.rules import DEFAULT_RULES, Rules
+from phase10math.statespace import StateSpace
+
+
+class AmbiguousRollError(InvalidDiceError):
+    """The faces of a roll could lie on different kinds of dice, which changes the advice."""
+
+
+@lru_cache(maxsize=64)
+def turn_solution(ph: Phase, objective: str, rules: Rules, layout: Layout):
+    """The solved turn for a phase (memory- and disk-cached)."""
+    from phase10math.tables import cached_solution
+
+    return cached_solution(ph, objective, rules, layout)
+
+
+# --------------------------------------------------------------------------- faces -> states
+
+
+def type_counts(space: StateSpace, faces: Sequence[Face], layout: Layout,
+                by_die: bool = False) -> list[list[int]]:
+    """Per-type face counts of a roll, in the projected space of the solver.
+
+    Raises AmbiguousRollError when the faces could lie on different kinds of dice (give the
+    faces in layout order with ``by_die=True`` then)."""
+    proj = space.projection
+    if by_die:
+        if len(faces) != len(layout.dice):
+            raise InvalidDiceError(f"by_die needs one face per die ({len(layout.dice)})")
+        owners = []
+        for i, (f, die) in enumerate(zip(faces, layout.dice), 1):
+            if not any(g.value == f.value and (f.color is None or g.color == f.color)
+                       for g in die.faces):
+                raise InvalidDiceError(f"die {i} ({die}) has no face {f}")
+            owners.append(i - 1)
+    else:
+        owners = match_roll(faces, layout)
+    type_of_die = {}
+    for di, die in enumerate(layout.dice):
+        w = Counter(proj.key(f) for f in die.faces)
+        type_of_die[di] = next(t for t, typ in enumerate(space.types)
+                               if dict(zip(typ.faces, typ.weights)) == w)
+    counts = [[0] * len(t.faces) for t in space.types]
+    for f, di in zip(faces, owners):
+        t = type_of_die[di]
+        counts[t][space.types[t].faces.index(proj.key(_complete(f, layout.dice[di])))] += 1
+    if not by_die:
+        alternatives = _alternative_types(space, faces, layout, type_of_die)
+        if len(alternatives) > 1:
+            raise AmbiguousRollError(
+                "these faces could lie on different kinds of dice, which changes the advice; "
+                "give the ten faces in the order of the layout's dice (by_die=True, "
+                "--by-die on the command line)"
+            )
+    return counts
+
+
+def _complete(f: Face, die) -> Face:
+    """The die's own face for a possibly color-less face."""
+    return next(g for g in die.faces if g.value == f.value and (f.color is None or
+                                                                 g.color == f.color))
+
+
+def _alternative_types(space, faces, layout, type_of_die) -> set:
+    """Distinct per-type projected counts over all ways to put the faces on the dice (stops
+    at two)."""
+    proj = space.projection
+    dice = layout.dice
+    # candidate (type, key) per face
+    options = []
+    for f in faces:
+        opts = set()
+        for di, die in enumerate(dice):
+            for g in die.faces:
+                if g.value == f.value and (f.color is None or g.color == f.color):
+                    opts.add((type_of_die[di], proj.key(g)))
+        options.append(sorted(opts, key=str))
+    cap = Counter(type_of_die.values())
+    found: set = set()
+
+    def rec(i, used: Counter, acc: tuple):
+        if len(found) > 1:
+            return
+        if i == len(faces):
+            found.add(tuple(sorted(Counter(acc).items(), key=str)))
+            return
+        for t, k in options[i]:
+            if used[t] < cap[t]:
+                used[t] += 1
+                rec(i + 1, used, acc + ((t, k),))
+                used[t] -= 1
+
+    rec(0, Counter(), ())
+    return found
+
+
+# --------------------------------------------------------------------------- advice
+
+
+@dataclass(frozen=True)
+class HoldOption:
+    """One hold: the faces kept, how many dice are rerolled, and its exact value."""
+
+    keep: tuple[Face, ...]
+    rerolled: int
+    value: Fraction
+    state: int
+    best: bool = False
+    tie: bool = False  # equal in value to the best
+
+    @property
+    def keep_text(self) -> str:
+        return " ".join(str(f) for f in self.keep) or "(nothing)"
+
+    def to_dict(self) -> dict:
+        return {"keep": [str(f) for f in self.keep], "rerolled": self.rerolled,
+                "value": to_json(self.value), "best": self.best, "tie_with_best": self.tie}
+
+
+@dataclass
+class Advice:
+    """Ranked holds for one roll."""
+
+    phase: Phase
+    objective: str
+    rolls_left: int
+    dice: tuple[Face, ...]
+    options: list[HoldOption]
+    reason: str
+    set_aside: tuple[Face, ...] = field(default=())
+
+    @property
+    def best(self) -> HoldOption:
+        return self.options[0]
+
+    @property
+    def ties(self) -> list[HoldOption]:
+        return [o for o in self.options if o.tie]
+
+    def value_of(self, keep: Sequence[Face | str] | str) -> HoldOption:
+        """The option that keeps exactly these faces (a sub-multiset of the roll)."""
+        keep = parse_faces(keep) if isinstance(keep, str) else parse_faces(list(keep))
+        want = Counter(_display_key(f, self.dice) for f in keep)
+        have = Counter(self.dice)
+        for f in keep:
+            if not any(_matches(f, g) for g in have):
+                raise InvalidHoldError(
+                    f"cannot keep {f}: the roll is {' '.join(map(str, self.dice))}")
+        for o in self.options:
+            if Counter(_display_key(f, self.dice) for f in o.keep) == want:
+                return o
+        raise InvalidHoldError(
+            f"cannot keep {' '.join(map(str, keep))} from {' '.join(map(str, self.dice))}"
+            + (f" (dice set aside must stay: {' '.join(map(str, self.set_aside))})"
+               if self.set_aside else ""))
+
+    def to_dict(self) -> dict:
+        return {"phase": self.phase.number, "phase_text": self.phase.text,
+                "objective": self.objective, "rolls_left": self.rolls_left,
+                "dice": [str(f) for f in self.dice], "reason": self.reason,
+                "options": [o.to_dict() for o in self.options]}
+
+    def table(self, top: int | None = 10) -> str:
+        unit = "P(complete)" if self.objective == "complete" else "E[score]"
+        lines = [f"phase {self.phase.number or ''} ({self.phase.text}), roll "
+                 f"{' '.join(map(str, self.dice))}, {self.rolls_left} roll(s) left",
+                 f"{'rank':>4}  {'keep':<32} {'reroll':>6}  {unit:>12}  exact"]
+        shown = self.options if top is None else self.options[:top]
+        for i, o in enumerate(shown, 1):
+            mark = "*" if o.best else ("=" if o.tie else " ")
+            val = percent(o.value) if self.objective == "complete" else f"{float(o.value):.4f}"
+            lines.append(f"{i:>3}{mark}  {o.keep_text:<32} {o.rerolled:>6}  {val:>12}  {o.value}")
+        if top is not None and len(self.options) > top:
+            lines.append(f"  ... {len(self.options) - top} more holds")
+        lines.append(f"best: {self.reason}")
+        return "\n".join(lines)
+
+    __str__ = table
+
+
+def _matches(f: Face, g: Face) -> bool:
+    return f.value == g.value and (f.color is None or g.color is None or f.color == g.color)
+
+
+def _display_key(f: Face, dice) -> Hashable:
+    # a face written without color matches the roll's faces of that number
+    return f.value if f.color is None or all(g.color is None for g in dice) else (f.value,
+                                                                                 f.color)
+
+
+def advise(dice: Sequence[Face | str] | str, rolls_left: int, phase: Phase | int | str,
+           objective: str = "complete", rules: Rules = DEFAULT_RULES,
+           layout: Layout = DEFAULT_LAYOUT, set_aside: Sequence[Face | str] | str = (),
+           by_die: bool = False) -> Advice:
+    """Rank every distinct hold of the ten dice in front of the player.
+
+    ``rolls_left`` is how many rolls the player still has (1 or 2 in a 3-roll turn); with
+    sticky holds, ``set_aside`` are the dice set aside before (they stay).
+    """
+    ph = as_phase(phase)
+    faces = parse_faces(dice) if isinstance(dice, str) else parse_faces(list(dice))
+    aside = parse_faces(set_aside) if isinstance(set_aside, str) else parse_faces(list(set_aside))
+    if len(faces) != len(layout.dice):
+        raise InvalidDiceError(f"give the {len(layout.dice)} dice in front of the player; "
+                               f"got {len(faces)}")
+    if not isinstance(rolls_left, int) or not 1 <= rolls_left <= rules.rolls - 1:
+        raise InvalidDiceError(
+            f"rolls_left={rolls_left!r}: after a roll the player has 1 to {rules.rolls - 1} "
+            "rolls left (with 0 the roll is final: use check)")
+    if ph.uses_color:
+        for i, f in enumerate(faces, 1):
+            if f.color is None:
+                raise InvalidDiceError(f"die {i} ({f}) has no color; phase {ph.number or ph.text}"
+                                       " counts colors: write r/o/b/g after each number")
+    if aside and rules.holds != "sticky":
+        raise InvalidHoldError("set_aside only applies with sticky holds; with free holds "
+                               "every die may be rerolled")
+    sol = turn_solution(ph, objective, rules, layout)
+    space = sol.space
+    counts = type_counts(space, faces, layout, by_die)
+    base = [[0] * len(t.faces) for t in space.types]
+    if aside:
+        rem = Counter(faces)
+        for f in aside:
+            g = next((x for x in rem if _matches(f, x) and rem[x] > 0), None)
+            if g is None:
+                raise InvalidHoldError(f"set-aside die {f} is not among the dice {faces}")
+            rem[g] -= 1
+        base = _aside_counts(space, aside, counts)
+    # enumerate sub-multisets per type (at least the set-aside dice)
+    per_type = []
+    for t, (cnt, lo) in enumerate(zip(counts, base)):
+        per_type.append(list(itertools.product(*[range(a, c + 1) for a, c in zip(lo, cnt)])))
+    options = []
+    n_total = space.n_dice
+    for combo in itertools.product(*per_type):
+        gid = space.state_id(combo)
+        val = sol.hold_value(gid, rolls_left)
+        keep = _faces_for(space, combo, faces)
+        options.append(HoldOption(keep, n_total - len(keep), val, gid))
+    options.sort(key=lambda o: (-o.value, o.rerolled, o.keep_text))
+    top = options[0].value
+    options = [HoldOption(o.keep, o.rerolled, o.value, o.state, best=(i == 0),
+                          tie=(i > 0 and o.value == top)) for i, o in enumerate(options)]
+    reason = describe_progress(ph, options[0].keep, faces, rules)
+    return Advice(ph, objective, rolls_left, tuple(faces), options, reason, tuple(aside))
+
+
+def _aside_counts(space, aside, counts):
+    """Per-type counts of the set-aside dice: the projected keys of those faces, placed on
+    the types the roll's faces were matched to."""
+    proj = space.projection
+    need = Counter(_key_of(proj, f) for f in aside)
+    base = [[0] * len(t.faces) for t in space.types]
+    for t, typ in enumerate(space.types):
+        for j, k in enumerate(typ.faces):
+            take = min(need[k], counts[t][j])
+            base[t][j] = take
+            need[k] -= take
+    if any(v > 0 for v in need.values()):
+        raise InvalidHoldError("the set-aside dice are not among the dice of the roll")
+    return base
+
+
+def _key_of(proj, f: Face):
+    if proj.name == "value":
+        return f.value
+    if proj.name == "color":
+        return f.color
+    return f
+
+
+def _faces_for(space: StateSpace, combo, faces: Sequence[Face]) -> tuple[Face, ...]:
+    """Faces of the roll that make up a hold (projected keys mapped back to real faces)."""
+    pool = list(faces)
+    out = []
+    proj = space.projection
+    for t, cnt in enumerate(combo):
+        for k, c in zip(space.types[t].faces, cnt):
+            for _ in range(c):
+                f = next(g for g in pool if _key_of(proj, g) == k)
+                pool.remove(f)
+                out.append(f)
+    return tuple(sorted(out, key=lambda f: (-f.value if f.value else -0.5, f.color or "")))
+
+
+def best_hold(dice: Sequence[Face | str] | str, rolls_left: int, phase: Phase | int | str,
+              objective: str = "complete", rules: Rules = DEFAULT_RULES,
+              layout: Layout = DEFAULT_LAYOUT, set_aside: Sequence[Face | str] | str = ()
+              ) -> tuple[Face, ...]:
+    """The faces to keep (an optimal hold) - the call strategies use."""
+    return advise(dice, rolls_left, phase, objective, rules, layout, set_aside).best.keep

@@ -77,8 +77,17 @@ def _rules(args: argparse.Namespace):
     )
 
 
+def _fmt(x) -> str:
+    """``show(x)``, with a long exact fraction moved after its float."""
+    from phase10math.exact import show
+
+    if len(str(x)) <= 40:
+        return show(x)
+    return f"{float(x):.6f}  (exact: {x})"
+
+
 def _ev(args: argparse.Namespace) -> int:
-    from phase10math.exact import show, to_json
+    from phase10math.exact import to_json
     from phase10math.tenthousand.turn import solve_turn
 
     rules = _rules(args)
@@ -103,15 +112,14 @@ def _ev(args: argparse.Namespace) -> int:
         return 0
     who = "not yet on the board" if args.off_board else "on the board"
     print(f"10,000: {args.dice} dice to roll, turn total {args.turn_total}, player {who}")
-    print(f"optimal expected points banked: {show(value)}")
-    print(f"  if the player rolls now:      {show(roll)}")
+    print(f"optimal expected points banked: {_fmt(value)}")
+    print(f"  if the player rolls now:      {_fmt(roll)}")
     print(f"  if the player banks now:      {bank}")
     print(f"best action: {action}")
     return 0
 
 
 def _thresholds(args: argparse.Namespace) -> int:
-    from phase10math.exact import show
     from phase10math.tenthousand.turn import solve_turn
 
     rules = _rules(args)
@@ -154,7 +162,7 @@ def _thresholds(args: argparse.Namespace) -> int:
         print(f"10,000, {title}: bank once the turn total reaches")
         for n, t in v["thresholds"].items():
             print(f"  {n} dice: {t:>6}")
-        print(f"  expected points of a whole turn: {show(v['value_at_start'])}")
+        print(f"  expected points of a whole turn: {_fmt(v['value_at_start'])}")
         note = "" if v["contiguous"] else " (rolling is NOT optimal at every smaller total)"
         print(f"  banking is proven optimal at every total >= {v['cap']}{note}")
     return 0

@@ -64,7 +64,7 @@ class RandomDice:
     def roll(self, dice: Sequence[int]) -> list[Face]:
         """Faces shown by the dice with these indices (layout order)."""
         picks = self.rng.integers(0, 6, size=len(dice))
-        return [self.layout.dice[i].faces[int(k)] for i, k in zip(dice, picks)]
+        return [self.layout.dice[i].faces[int(k)] for i, k in zip(dice, picks, strict=True)]
 
     def high_die(self) -> int:
         """One roll of a high die (5..10) for the turn-order roll-off."""
@@ -344,7 +344,7 @@ class Game:
             if len(keep) == n:
                 break
             reroll = [i for i in range(n) if i not in keep]
-            for i, f in zip(reroll, self.dice.roll(reroll)):
+            for i, f in zip(reroll, self.dice.roll(reroll), strict=True):
                 faces[i] = f
             held = keep
         meld = explain(ph, faces, self.rules)

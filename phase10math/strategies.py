@@ -65,7 +65,7 @@ class SpaceMap:
         for die in layout.dice:
             w = Counter(proj.key(f) for f in die.faces)
             self.die_type.append(next(t for t, typ in enumerate(space.types)
-                                      if dict(zip(typ.faces, typ.weights)) == w))
+                                      if dict(zip(typ.faces, typ.weights, strict=True)) == w))
         self.face_pos = [{k: j for j, k in enumerate(t.faces)} for t in space.types]
 
     def counts(self, faces: Sequence[Face], dice: Sequence[int] | None = None
@@ -86,7 +86,7 @@ class SpaceMap:
         proj = self.space.projection
         want = self.space.counts_of(hold_id)
         need = {(t, k): c for t, cs in enumerate(want)
-                for k, c in zip(self.space.types[t].faces, cs) if c}
+                for k, c in zip(self.space.types[t].faces, cs, strict=True) if c}
         keep = []
         order = sorted(range(len(faces)), key=lambda i: i not in prefer)
         for i in order:

@@ -1,0 +1,224 @@
+"""Widget logic, tested by driving the widgets (buttons, values) and reading the game state
+and the advisor panel."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("ipywidgets")
+
+from phase10math.advisor import advise  # noqa: E402
+from phase10math.dice import match_roll, parse_faces  # noqa: E402
+from phase10math.layouts import DEFAULT_LAYOUT  # noqa: E402
+from phase10math.rules import Rules  # noqa: E402
+from phase10math.widgets import DIE_COLORS, TurnState, TurnWidget, split_faces  # noqa: E402
+
+
+def faces_on_dice(w: TurnWidget) -> list[str]:
+    return [b.description for b in w.dice_buttons]
+
+
+def a_roll(seed: int = 0) -> str:
+    """Ten faces that can be rolled with the default layout (never hard-coded)."""
+    import random
+
+    rng = random.Random(seed)
+    return " ".join(str(rng.choice(d.faces)) for d in DEFAULT_LAYOUT.dice)
+
+
+def test_seeded_rolls_are_reproducible_and_valid():
+    a, b = TurnWidget(phase=1, seed=11), TurnWidget(phase=1, seed=11)
+    a.roll_button.click()
+    b.roll_button.click()
+    assert a.state.dice == b.state.dice
+    assert faces_on_dice(a) == faces_on_dice(b)
+    match_roll(a.state.faces, DEFAULT_LAYOUT)  # raises if the roll is impossible
+    for i, f in enumerate(a.state.dice):
+        assert f in DEFAULT_LAYOUT.dice[i].faces
+
+
+def test_dice_buttons_show_value_and_color():
+    w = TurnWidget(phase=1, seed=1)
+    assert faces_on_dice(w) == ["?"] * 10
+    w.roll()
+    for b, f in zip(w.dice_buttons, w.state.dice, strict=True):
+        assert b.description == ("W" if f.value == 0 else str(f.value))
+        assert b.style.button_color == DIE_COLORS[f.color]
+        assert "p10-die" in b._dom_classes
+    assert "p10-roll" in w.roll_button._dom_classes
+    assert "p10-advice" in w.advice._dom_classes
+
+
+def test_roll_shows_advice_matching_the_advisor():
+    w = TurnWidget(phase=1, seed=5)
+    assert "Roll to start" in w.advice.value
+    w.roll()
+    adv = advise(w.state.dice, 2, 1, by_die=True)
+    text = w.advice.value
+    assert "Best holds" in text
+    assert adv.best.keep_text in text
+    assert str(adv.best.value) in text  # exact fraction shown
+    assert w.state.rolls_done == 1 and w.state.rolls_left == 2
+
+
+def test_clicking_dice_holds_them_and_highlights_the_choice():
+    w = TurnWidget(phase=1, seed=5)
+    w.roll()
+    # nothing held yet: the highlighted hold is "(nothing)"
+    assert re.search(r'class="p10-current".*\(nothing\)', w.advice.value)
+    w.click_die(0)
+    w.click_die(1)
+    assert w.state.held == {0, 1}
+    assert "p10-held" in w.dice_buttons[0]._dom_classes
+    assert "p10-held" not in w.dice_buttons[2]._dom_classes
+    rank, opt = w.state.current_option()
+    kept = sorted(str(f) for f in (w.state.dice[0], w.state.dice[1]))
+    assert sorted(str(f) for f in opt.keep) == kept
+    assert f"rank {rank} of" in w.advice.value
+    assert str(opt.value) in w.advice.value
+    w.click_die(1)  # release
+    assert w.state.held == {0}
+
+
+def test_hold_the_best_then_roll_keeps_held_dice():
+    w = TurnWidget(phase=7, seed=2)
+    w.roll()
+    best = w.state.advice().best
+    w.best_button.click()
+    rank, opt = w.state.current_option()
+    assert opt.value == best.value and "the best hold" in w.advice.value or opt.tie
+    held = {i: w.state.dice[i] for i in w.state.held}
+    if len(held) < 10:
+        w.roll()
+        assert w.state.rolls_done == 2
+        assert all(w.state.dice[i] == f for i, f in held.items())
+
+
+def test_turn_ends_after_three_rolls_with_meld_result():
+    ended = []
+    w = TurnWidget(phase=1, seed=3, on_turn_end=ended.append)
+    for _ in range(3):
+        w.roll()
+    assert w.state.over and w.roll_button.disabled
+    assert "Turn over" in w.advice.value
+    assert len(ended) == 1
+    w.roll()  # refused: the state does not change and a message is shown
+    assert w.state.rolls_done == 3
+    assert "turn is over" in w.message.value
+    w.new_button.click()
+    assert w.state.rolls_done == 0 and not w.state.over
+
+
+def test_stop_ends_the_turn_and_scores():
+    w = TurnWidget(phase=1, seed=0)
+    w.type_roll("8 8 8 10 W W 1 2 5 6")
+    w.stop_button.click()
+    assert w.state.over
+    assert "complete, score 34" in w.advice.value
+
+
+def test_typed_roll_is_used_and_advised():
+    w = TurnWidget(phase=1, seed=0)
+    w.type_roll("10 10 W 5 6 7 1 2 3 8")
+    assert w.message.value == ""
+    assert w.state.rolls_done == 1 and w.state.typed
+    assert sorted(faces_on_dice(w)) == sorted("10 10 W 5 6 7 1 2 3 8".split())
+    assert "10 10 W" in w.advice.value or "10r 10" in w.advice.value
+    assert w.roll_button.disabled  # typing mode: the player rolls real dice
+
+
+@pytest.mark.parametrize("bad, words", [
+    ("11 10 10 W 5 6 7 1 2 3", "cannot read '11'"),
+    ("10 10 W 5 6 7 1 2 3", "type the 10 dice"),
+    ("10 10 10 10 10 10 10 1 2 3", "only the 6 high dice"),
+    ("10 10 W 5 6 7 1 2 3 8x", "unknown color"),
+    ("10 10 W W W 7 1 2 3 8", "only the 4 low"),
+])
+def test_bad_typed_roll_shows_message_and_changes_nothing(bad, words):
+    w = TurnWidget(phase=1, seed=4)
+    w.roll()
+    w.click_die(3)
+    before = w.state.snapshot()
+    shown = faces_on_dice(w)
+    advice = w.advice.value
+    w.type_roll(bad)
+    assert words in w.message.value
+    assert w.state.snapshot() == before
+    assert faces_on_dice(w) == shown
+    assert w.advice.value == advice
+
+
+def test_typed_roll_must_contain_held_dice():
+    w = TurnWidget(phase=1, seed=0)
+    w.type_roll("10 10 W 5 6 7 1 2 3 8")
+    i = next(i for i, f in enumerate(w.state.dice) if f.value == 10)
+    w.click_die(i)
+    before = w.state.snapshot()
+    w.type_roll("9 9 W 5 6 7 1 2 3 8")
+    assert "you hold 10" in w.message.value
+    assert w.state.snapshot() == before
+    w.type_roll("10 9 W 5 6 7 1 2 3 8")
+    assert w.message.value == "" and w.state.rolls_done == 2
+    assert any(w.state.dice[j].value == 10 for j in w.state.held)
+
+
+def test_color_phase_needs_colors_when_typed():
+    w = TurnWidget(phase=8, seed=0)
+    w.type_roll("10 10 W 5 6 7 1 2 3 8")
+    assert "has no color" in w.message.value
+    assert w.state.rolls_done == 0
+    w.type_roll(a_roll(3))
+    assert w.message.value == "" and w.state.rolls_done == 1
+    assert "Best holds" in w.advice.value
+
+
+def test_sticky_holds_keep_set_aside_dice():
+    w = TurnWidget(rules=Rules(holds="sticky"), phase=1, seed=8)
+    w.roll()
+    w.click_die(0)
+    w.roll()
+    assert w.state.aside == {0}
+    before = w.state.snapshot()
+    w.click_die(0)
+    assert "stays set aside" in w.message.value
+    assert w.state.snapshot() == before
+    assert w.dice_buttons[0].layout.border.startswith("4px dashed")
+
+
+def test_changing_phase_or_objective_starts_a_new_turn():
+    w = TurnWidget(phase=1, seed=8)
+    w.roll()
+    w.phase_select.value = 2
+    assert w.state.phase.number == 2 and w.state.rolls_done == 0
+    w.objective_select.value = "score"
+    w.roll()
+    assert "E[score]" in w.advice.value
+    assert "pts" in w.advice.value
+
+
+def test_roll_with_every_die_held_is_refused():
+    w = TurnWidget(phase=1, seed=9)
+    w.roll()
+    for i in range(10):
+        w.click_die(i)
+    before = w.state.snapshot()
+    w.roll()
+    assert "every die is held" in w.message.value
+    assert w.state.snapshot() == before
+
+
+def test_state_without_widgets():
+    st = TurnState(phase=1, seed=1)
+    st.enter("10 10 W 5 6 7 1 2 3 8")
+    st.hold(parse_faces("10 10 W"))
+    assert sorted(str(f) for f in st.held_faces()) == sorted(["10r", "10r", "Wr"]) or \
+        sorted(f.value for f in st.held_faces()) == [0, 10, 10]
+    rank, opt = st.current_option()
+    assert opt.value == st.advice().value_of("10 10 W").value
+
+
+def test_split_faces():
+    assert split_faces("10 o, W green 7") == ["10o", "Wgreen", "7"]
+    assert split_faces("11") == ["11"]

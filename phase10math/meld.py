@@ -146,9 +146,10 @@ def _placement_scores(counts: np.ndarray, pl: Placement, color: int | None, k: i
     return np.where(ok, score, NOT_COMPLETE)
 
 
-def best_scores(ph: Phase | int | str, counts: np.ndarray, rules: Rules = DEFAULT_RULES
-                ) -> np.ndarray:
+def best_scores(ph: Phase | int | str, counts: np.ndarray, rules: Rules = DEFAULT_RULES,
+                complete_only: bool = False, chunk: int = 1 << 18) -> np.ndarray:
     """Best score of each profile in ``counts`` (shape ``(P, 11, 4)``), -1 where not complete.
+    With ``complete_only`` the result is 0 (complete) or -1, without the scoring work.
 
     >>> c = profile(parse_faces("8 8 8 10 W W 1 2 5 6"))[None]
     >>> best_scores(1, c).tolist()
@@ -160,14 +161,56 @@ def best_scores(ph: Phase | int | str, counts: np.ndarray, rules: Rules = DEFAUL
         counts = counts[None]
     colors = [g.size for g in ph.groups if g.kind == "color"]
     if len(colors) > 1:
-        return np.array([_generic_best(ph, c, rules) for c in counts], dtype=np.int64)
-    tot = counts.sum(axis=2, dtype=np.int32)
-    best = np.full(counts.shape[0], NOT_COMPLETE, dtype=np.int64)
-    for pl in placements(ph, rules.sets_may_share_number):
-        for x in (range(4) if colors else [None]):
-            k = colors[0] if colors else 0
-            np.maximum(best, _placement_scores(counts, pl, x, k, tot), out=best)
-    return best
+        out = np.array([_generic_best(ph, c, rules) for c in counts], dtype=np.int64)
+        return np.where(out >= 0, 0, -1) if complete_only else out
+    pls = placements(ph, rules.sets_may_share_number)
+    out = np.empty(counts.shape[0], dtype=np.int64)
+    for lo in range(0, counts.shape[0], chunk):
+        part = counts[lo:lo + chunk].astype(np.int16)
+        out[lo:lo + chunk] = _best_chunk(part, pls, colors[0] if colors else 0, complete_only)
+    return out
+
+
+def _best_chunk(counts: np.ndarray, pls, k: int, complete_only: bool) -> np.ndarray:
+    """:func:`best_scores` on one chunk of int16 profiles: the formulas of
+    :func:`_placement_scores`, on value-major contiguous rows (one array per number), with the
+    per-color arrays computed once."""
+    P = counts.shape[0]
+    cv = np.ascontiguousarray(counts.transpose(1, 2, 0))  # (11, 4, P)
+    num = cv.sum(axis=1, dtype=np.int16)  # (11, P), num[0] = wilds
+    w = num[0]
+    best = np.full(P, NOT_COMPLETE, dtype=np.int16)
+    colors = range(4) if k else [None]
+    btot = {x: cv[1:, x].sum(axis=0, dtype=np.int16) for x in colors if x is not None}
+    zero = np.zeros(P, dtype=np.int16)
+    for pl in pls:
+        d = pl.demand
+        nz = [n for n in range(1, 11) if d[n]]
+        used = {n: np.minimum(num[n], np.int16(d[n])) for n in nz}
+        deficit = np.int16(sum(d)) - sum(used.values(), zero)
+        numscore = None if complete_only else sum((np.int16(n) * used[n] for n in nz), zero)
+        for x in colors:
+            if x is None:
+                ok = deficit <= w
+                score = numscore
+            else:
+                b = cv[:, x]
+                sur = {n: np.maximum(np.minimum(b[n], num[n] - np.int16(d[n])), 0) for n in nz}
+                s = btot[x] - sum((b[n] - sur[n] for n in nz), zero)
+                short = np.maximum(np.int16(k) - s, 0)
+                ok = (deficit + short <= w) & (short <= (btot[x] - s) + b[0])
+                if not complete_only:
+                    left = np.full(P, k, dtype=np.int16)
+                    score = numscore.copy()
+                    for n in range(10, 0, -1):
+                        take = np.minimum(sur[n] if n in sur else b[n], left)
+                        score += np.int16(n) * take
+                        left -= take
+            if complete_only:
+                best[ok] = 0
+            else:
+                np.maximum(best, np.where(ok, score, np.int16(NOT_COMPLETE)), out=best)
+    return best.astype(np.int64)
 
 
 # --------------------------------------------------------------------------- explanation

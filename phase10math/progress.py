@@ -176,8 +176,8 @@ def _greedy_cells(counts: np.ndarray, d: np.ndarray, x: int | None, k: int) -> n
     return keep
 
 
-def greedy_keep(ph: Phase | int | str, profiles: np.ndarray, rules: Rules = DEFAULT_RULES
-                ) -> np.ndarray:
+def greedy_keep(ph: Phase | int | str, profiles: np.ndarray, rules: Rules = DEFAULT_RULES,
+                chunk: int = 1 << 18) -> np.ndarray:
     """The greedy baseline hold for many rolls at once: keep the dice that fit the placement
     using the most dice (ties: the most points), reroll the rest. Returns kept counts with the
     shape of ``profiles`` ``(P, 11, 4)``.
@@ -188,44 +188,55 @@ def greedy_keep(ph: Phase | int | str, profiles: np.ndarray, rules: Rules = DEFA
     (2, 1, 1)
     """
     ph = as_phase(ph)
-    counts = np.asarray(profiles).astype(np.int32)
-    P = counts.shape[0]
-    tot = counts.sum(axis=2)
-    w = tot[:, 0]
+    profiles = np.asarray(profiles)
     k = sum(g.size for g in ph.groups if g.kind == "color")
     choices = [(pl, x) for pl in placements(ph, rules.sets_may_share_number)
                for x in (range(4) if k else [None])]
-    best_key = np.full(P, -1, dtype=np.int64)
-    best_choice = np.zeros(P, dtype=np.int64)
-    values = np.arange(1, 11)
+    keep = np.zeros(profiles.shape, dtype=np.int16)
+    for lo in range(0, profiles.shape[0], chunk):
+        counts = profiles[lo:lo + chunk].astype(np.int16)
+        best_choice = _greedy_choice(counts, choices, k)
+        part = np.zeros_like(counts)
+        for ci in np.unique(best_choice):
+            rows = np.flatnonzero(best_choice == ci)
+            pl, x = choices[ci]
+            part[rows] = _greedy_cells(counts[rows], np.asarray(pl.demand, dtype=np.int16), x, k)
+        keep[lo:lo + chunk] = part
+    return keep
+
+
+def _greedy_choice(counts: np.ndarray, choices, k: int) -> np.ndarray:
+    """Index of the greedy placement for every profile (value-major arrays, as in meld)."""
+    P = counts.shape[0]
+    cv = np.ascontiguousarray(counts.transpose(1, 2, 0))  # (11, 4, P)
+    num = cv.sum(axis=1, dtype=np.int16)
+    w = num[0]
+    zero = np.zeros(P, dtype=np.int32)
+    best_key = np.full(P, -1, dtype=np.int32)
+    best_choice = np.zeros(P, dtype=np.int32)
     for ci, (pl, x) in enumerate(choices):
-        d = np.asarray(pl.demand[1:], dtype=np.int32)
-        used_num = np.minimum(tot[:, 1:], d)
-        slots_left = int(d.sum()) - used_num.sum(axis=1)
-        used = used_num.sum(axis=1)
-        pts = used_num @ values
+        d = pl.demand
+        nz = [n for n in range(1, 11) if d[n]]
+        used_n = {n: np.minimum(num[n], np.int16(d[n])) for n in nz}
+        slots_left = sum(d) - sum(used_n.values(), zero)
+        used = sum(used_n.values(), zero)
+        pts = sum((n * used_n[n].astype(np.int32) for n in nz), zero)
         wild_left = w
         if x is not None:
-            nonx = tot[:, 1:] - counts[:, 1:, x]
-            x_in_slots = np.clip(used_num - nonx, 0, None)
-            spare = counts[:, 1:, x] - x_in_slots
-            room = np.full(P, k)
+            b = cv[:, x]
+            room = np.full(P, k, dtype=np.int16)
             for n in range(10, 0, -1):
-                take = np.minimum(spare[:, n - 1], room)
+                spare = b[n] - np.maximum(used_n[n] - (num[n] - b[n]), 0) if n in used_n else b[n]
+                take = np.minimum(spare, room)
                 used = used + take
-                pts = pts + n * take
+                pts = pts + n * take.astype(np.int32)
                 room -= take
-            xw = np.minimum(counts[:, 0, x], room)
+            xw = np.minimum(b[0], room)
             used = used + xw
             wild_left = w - xw
         used = used + np.minimum(wild_left, slots_left)
-        key = used.astype(np.int64) * 1000 + pts
+        key = used * 1000 + pts
         better = key > best_key
         best_key[better] = key[better]
         best_choice[better] = ci
-    keep = np.zeros_like(counts)
-    for ci in np.unique(best_choice):
-        rows = np.flatnonzero(best_choice == ci)
-        pl, x = choices[ci]
-        keep[rows] = _greedy_cells(counts[rows], np.asarray(pl.demand, dtype=np.int32), x, k)
-    return keep
+    return best_choice

@@ -61,16 +61,50 @@ def phase_utility(ph: Phase, objective: str, rules: Rules) -> Callable[[np.ndarr
 
 
 def _evaluate_on_unique(space: StateSpace, ids: np.ndarray, fn) -> np.ndarray:
+    """``fn`` on the meld profiles of states ``ids``, evaluated once per distinct profile."""
     prof = space.profiles(ids).reshape(len(ids), -1)
     cols = np.flatnonzero(prof.any(axis=0))
-    # pack the used cells (each count <= 10 fits in 4 bits) into int64 keys for np.unique
+    # pack the used cells (each count <= 10 fits in 4 bits) into int64 keys
     packed = np.zeros((len(ids), (len(cols) + 15) // 16), dtype=np.int64)
     for j, c in enumerate(cols):
         packed[:, j // 16] |= prof[:, c].astype(np.int64) << (4 * (j % 16))
-    view = np.ascontiguousarray(packed).view([("", np.int64)] * packed.shape[1]).ravel()
-    _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
+    if packed.shape[1] == 1:
+        _, first, inverse = np.unique(packed[:, 0], return_index=True, return_inverse=True)
+    else:
+        # distinct hashes prove distinct profiles; only on a clash is the exact grouping run
+        mult = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9][
+            : packed.shape[1]], dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            h = (packed.astype(np.uint64) * mult).sum(axis=1)
+        hs = np.sort(h)
+        if len(hs) < 2 or bool((hs[1:] != hs[:-1]).all()):
+            return np.asarray(fn(prof.reshape(-1, 11, 4)))
+        view = np.ascontiguousarray(packed).view([("", np.int64)] * packed.shape[1]).ravel()
+        _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
     vals = np.asarray(fn(prof[first].reshape(-1, 11, 4)))
     return vals[inverse.ravel()]
+
+
+_FINALS: dict[tuple, np.ndarray] = {}
+
+
+def final_scores(ph: Phase, space: StateSpace, rules: Rules, layout_key: str) -> np.ndarray:
+    """Best score (-1 = not made) of every roll state of ``space``; memoised so that both
+    objectives and policy evaluations share one meld pass."""
+    key = (ph.key(), space.projection.name, layout_key, rules.sets_may_share_number)
+    if key not in _FINALS:
+        if len(_FINALS) > 8:
+            _FINALS.clear()
+        _FINALS[key] = _evaluate_on_unique(
+            space, space.full_ids, lambda prof: best_scores(ph, prof, rules))
+    return _FINALS[key]
+
+
+def utility_from_scores(best: np.ndarray, objective: str) -> np.ndarray:
+    """1/0 completion or the score (0 when not made) from best scores."""
+    if objective not in OBJECTIVES:
+        raise InvalidRulesError(f"objective {objective!r}; allowed: {', '.join(OBJECTIVES)}")
+    return (best >= 0).astype(np.int64) if objective == "complete" else np.maximum(best, 0)
 
 
 # --------------------------------------------------------------------------- the solution
@@ -125,37 +159,34 @@ class TurnSolution:
 # --------------------------------------------------------------------------- kernels
 
 
-def _expect(space: StateSpace, top: np.ndarray) -> np.ndarray:
-    """T(K) = sum over faces f of the first incomplete type of w_f T(K+f); T(full) = top.
+def _axis(arr: np.ndarray, t: int, i) -> tuple:
+    """Index selecting sub-multiset(s) ``i`` of type ``t`` in an array shaped per type."""
+    return (slice(None),) * t + (i,)
 
-    Returns the array T over all states (numerators scaled by 6**(missing dice))."""
-    n = space.n_states
-    dtype = top.dtype
-    T = np.zeros(n, dtype=dtype)
+
+def _expect(space: StateSpace, top: np.ndarray) -> np.ndarray:
+    """T(K) = expectation of ``top`` over rolling the dice missing from K, as an integer
+    numerator scaled by 6**(missing dice); T(full) = top.
+
+    The dice of different types are independent, so the expectation is a product of one
+    operator per type, applied along that type's axis of the state array: within a type,
+    T(i) = sum over faces f of w_f T(i + f), from the fullest sub-multisets down."""
+    shape = [len(s) for s in space.sub]
+    T = np.zeros(space.n_states, dtype=top.dtype)
     T[space.full_ids] = top
-    size = space.size
-    ntypes = len(space.types)
-    for level in range(int(size.max()) - 1, -1, -1):
-        ids = np.flatnonzero(size == level)
-        # the first type that still misses dice
-        first = np.full(len(ids), -1, dtype=np.int16)
-        for t in range(ntypes - 1, -1, -1):
-            missing = space.type_sizes[t][ids] < space.types[t].count
-            first[missing] = t
-        acc = np.zeros(len(ids), dtype=dtype)
-        for t in range(ntypes):
-            sel = first == t
-            if not sel.any():
+    T = T.reshape(shape)
+    for t, typ in enumerate(space.types):
+        sizes = space.sub[t].sum(axis=1)
+        add = space.add_tables[t]
+        for i in np.argsort(-sizes, kind="stable"):
+            if sizes[i] == typ.count:
                 continue
-            sid = ids[sel]
-            d = space.digits[t][sid]
-            part = np.zeros(len(sid), dtype=dtype)
-            for f, wt in enumerate(space.types[t].weights):
-                nxt = sid + (space.add_tables[t][d, f].astype(np.int64) - d) * space.strides[t]
-                part += wt * T[nxt]
-            acc[sel] = part
-        T[ids] = acc
-    return T
+            acc = None
+            for f, wt in enumerate(typ.weights):
+                term = T[_axis(T, t, int(add[i, f]))]
+                acc = wt * term if acc is None else acc + wt * term
+            T[_axis(T, t, int(i))] = acc
+    return T.reshape(-1)
 
 
 def _normalise(space: StateSpace, T: np.ndarray) -> np.ndarray:
@@ -167,26 +198,30 @@ def _normalise(space: StateSpace, T: np.ndarray) -> np.ndarray:
 
 def _subset_max(space: StateSpace, N: np.ndarray, ids: np.ndarray | None = None
                 ) -> tuple[np.ndarray, np.ndarray]:
-    """M(K) = max over holds J within K of N(J), by a running maximum along each face count,
-    and the arg-max J. A smaller hold replaces the current best only when strictly better."""
-    M = N.copy()
-    arg = np.arange(space.n_states, dtype=np.int64)
+    """M(K) = max over holds J within K of N(J), and the arg-max J.
+
+    Sub-multisets of K are reached by removing dice type by type, so the maximum is a
+    product of one running maximum per type along that type's axis (sub-multisets in order
+    of size). A smaller hold replaces the current best only when strictly better, so ties go
+    to the larger hold."""
+    shape = [len(s) for s in space.sub]
+    M = N.reshape(shape).copy()
+    arg = np.arange(space.n_states, dtype=np.int64).reshape(shape)
     for t, typ in enumerate(space.types):
-        sub = space.sub[t]
-        d = space.digits[t]
-        for f in range(len(typ.faces)):
-            cnt = sub[:, f][d]
-            for v in range(1, typ.count + 1):
-                sel = np.flatnonzero(cnt == v)
-                if len(sel) == 0:
-                    break
-                dd = d[sel]
-                prev = sel + (space.remove_tables[t][dd, f].astype(np.int64) - dd) * space.strides[t]
-                better = M[prev] > M[sel]
+        sizes = space.sub[t].sum(axis=1)
+        rem = space.remove_tables[t]
+        for i in np.argsort(sizes, kind="stable"):
+            dst = _axis(M, t, int(i))
+            for f in range(len(typ.faces)):
+                j = int(rem[i, f])
+                if j < 0:
+                    continue
+                src = _axis(M, t, j)
+                better = M[src] > M[dst]
                 if better.any():
-                    tgt, src = sel[better], prev[better]
-                    M[tgt] = M[src]
-                    arg[tgt] = arg[src]
+                    M[dst] = np.where(better, M[src], M[dst])
+                    arg[dst] = np.where(better, arg[src], arg[dst])
+    M, arg = M.reshape(-1), arg.reshape(-1)
     return (M, arg) if ids is None else (M[ids], arg[ids])
 
 
@@ -309,15 +344,14 @@ def solve_utility(
     order): ints or Fractions. Values are exact."""
     sticky = rules.holds == "sticky"
     _check_size(space, sticky)
-    fr = [Fraction(v) for v in final_values] if not isinstance(final_values, np.ndarray) or (
-        final_values.dtype == object) else None
-    if fr is not None:
+    if isinstance(final_values, np.ndarray) and final_values.dtype.kind in "iu":
+        den, nums = 1, final_values.astype(np.int64)
+        umax = int(np.abs(nums).max()) if len(nums) else 0
+    else:
+        fr = [Fraction(v) for v in final_values]
         den = math.lcm(*[f.denominator for f in fr]) if fr else 1
         nums = [int(f * den) for f in fr]
-    else:
-        den = 1
-        nums = [int(v) for v in np.asarray(final_values)]
-    umax = max((abs(v) for v in nums), default=0)
+        umax = max((abs(v) for v in nums), default=0)
     R = rules.rolls
     fits = umax * 6 ** (space.n_dice * (R - 1)) * 6 < INT64_LIMIT
     dtype = np.int64 if fits else object
@@ -336,7 +370,7 @@ def solve_utility(
         N = _normalise(space, T)
         hold_num[r] = N
         roll_num[r], roll_arg[r] = _subset_max(space, N, space.full_ids)
-    weights = space.roll_weights
+    weights = space.roll_weights.astype(object)
     last = roll_num[R - 1]
     turn = int(np.dot(last.astype(object), weights))
     return TurnSolution(space, rules, label, den, hold_num, roll_num, turn, roll_arg)
@@ -353,11 +387,10 @@ def solve_turn(
     """The optimal turn for a phase: objective 'complete' (probability of making the phase)
     or 'score' (expected score, 0 when the phase is not made)."""
     ph = as_phase(ph)
-    util = phase_utility(ph, objective, rules)
     proj = projection or projection_for(ph, objective)
     space = StateSpace.build(layout, proj)
     _check_size(space, rules.holds == "sticky")
-    finals = _evaluate_on_unique(space, space.full_ids, util)
+    finals = utility_from_scores(final_scores(ph, space, rules, layout.fingerprint()), objective)
     sol = solve_utility(space, finals, rules, label=f"{ph} {objective}", progress=progress)
     sol.meta.update(phase=ph, objective=objective, layout=layout)
     return sol

@@ -193,21 +193,23 @@ class StateSpace:
 
     @cached_property
     def roll_weights(self) -> np.ndarray:
-        """For every roll state, the number of the 6**n_dice equally likely rolls giving it."""
+        """For every roll state, the number of the 6**n_dice equally likely rolls giving it
+        (exact integers: int64 when they fit, else Python ints)."""
         ids = self.full_ids
-        w = np.ones(len(ids), dtype=object)
+        tables = []
         for t, typ in enumerate(self.types):
-            cnt = self.sub[t][self.digits[t][ids]]
-            table = {}
+            table = np.zeros(len(self.sub[t]), dtype=np.int64)
             for i, row in enumerate(self.sub[t]):
                 if row.sum() == typ.count:
                     mult = math.factorial(typ.count)
                     for c, wt in zip(row, typ.weights):
                         mult = mult // math.factorial(int(c)) * wt ** int(c)
                     table[i] = mult
-            d = self.digits[t][ids]
-            w = w * np.array([table[int(x)] for x in d], dtype=object)
-            del cnt
+            tables.append(table)
+        fits = 6 ** self.n_dice < 2**62
+        w = np.ones(len(ids), dtype=np.int64 if fits else object)
+        for t, table in enumerate(tables):
+            w = w * table[self.digits[t][ids]].astype(w.dtype)
         return w
 
     def describe(self) -> str:

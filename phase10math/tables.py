@@ -26,11 +26,11 @@ from phase10math.progress import greedy_keep
 from phase10math.rules import DEFAULT_RULES, Rules
 from phase10math.solver import (
     TurnSolution,
-    _evaluate_on_unique,
     _expect,
     _normalise,
-    phase_utility,
+    final_scores,
     solve_turn,
+    utility_from_scores,
 )
 from phase10math.statespace import StateSpace
 
@@ -95,7 +95,7 @@ def evaluate_free_policy(space: StateSpace, finals: np.ndarray, holds: dict[int,
     for r in range(1, rolls):
         N = _normalise(space, _expect(space, roll_val))
         roll_val = N[holds[r]]
-    total = int(np.dot(roll_val.astype(object), space.roll_weights))
+    total = int(np.dot(roll_val.astype(object), space.roll_weights.astype(object)))
     return Fraction(total, 6 ** (space.n_dice * rolls))
 
 
@@ -105,13 +105,13 @@ def evaluate_free_policy(space: StateSpace, finals: np.ndarray, holds: dict[int,
 def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fraction]:
     comp = cached_solution(ph, "complete", rules, layout, progress)
     score = cached_solution(ph, "score", rules, layout, progress)
-    weights = comp.space.roll_weights
+    weights = comp.space.roll_weights.astype(object)
     single = Fraction(int(np.dot(comp.roll_num[0].astype(object), weights)),
                       6 ** comp.space.n_dice * comp.utility_den)
     row = {"p_single_roll": single, "p_optimal": comp.value(), "e_score_optimal": score.value()}
     # completion probability of the score-optimal policy, evaluated on the score's space
     sp = score.space
-    finals = _evaluate_on_unique(sp, sp.full_ids, phase_utility(ph, "complete", rules))
+    finals = utility_from_scores(final_scores(ph, sp, rules, layout.fingerprint()), "complete")
     if rules.holds == "free":
         row["p_score_policy"] = evaluate_free_policy(sp, finals, score.roll_arg, rules.rolls)
         gp = greedy_policy(comp.space, ph, rules)

@@ -1,5 +1,8 @@
+"""``python -m phase10math``: the command line."""
+
 import sys
 
 from phase10math.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

@@ -22,7 +22,8 @@ from phase10math.dice import Face, Layout, match_roll, parse_faces
 from phase10math.errors import InvalidDiceError, InvalidHoldError
 from phase10math.exact import percent, to_json
 from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.phases import Phase, phase as as_phase
+from phase10math.phases import Phase
+from phase10math.phases import phase as as_phase
 from phase10math.progress import describe_progress
 from phase10math.rules import DEFAULT_RULES, Rules
 from phase10math.statespace import StateSpace
@@ -43,8 +44,9 @@ def turn_solution(ph: Phase, objective: str, rules: Rules, layout: Layout):
 # --------------------------------------------------------------------------- faces -> states
 
 
-def type_counts(space: StateSpace, faces: Sequence[Face], layout: Layout,
-                by_die: bool = False) -> list[list[int]]:
+def type_counts(
+    space: StateSpace, faces: Sequence[Face], layout: Layout, by_die: bool = False
+) -> list[list[int]]:
     """Per-type face counts of a roll, in the projected space of the solver.
 
     Raises AmbiguousRollError when the faces could lie on different kinds of dice (give the
@@ -55,8 +57,9 @@ def type_counts(space: StateSpace, faces: Sequence[Face], layout: Layout,
             raise InvalidDiceError(f"by_die needs one face per die ({len(layout.dice)})")
         owners = []
         for i, (f, die) in enumerate(zip(faces, layout.dice), 1):
-            if not any(g.value == f.value and (f.color is None or g.color == f.color)
-                       for g in die.faces):
+            if not any(
+                g.value == f.value and (f.color is None or g.color == f.color) for g in die.faces
+            ):
                 raise InvalidDiceError(f"die {i} ({die}) has no face {f}")
             owners.append(i - 1)
     else:
@@ -64,8 +67,9 @@ def type_counts(space: StateSpace, faces: Sequence[Face], layout: Layout,
     type_of_die = {}
     for di, die in enumerate(layout.dice):
         w = Counter(proj.key(f) for f in die.faces)
-        type_of_die[di] = next(t for t, typ in enumerate(space.types)
-                               if dict(zip(typ.faces, typ.weights)) == w)
+        type_of_die[di] = next(
+            t for t, typ in enumerate(space.types) if dict(zip(typ.faces, typ.weights)) == w
+        )
     counts = [[0] * len(t.faces) for t in space.types]
     for f, di in zip(faces, owners):
         t = type_of_die[di]
@@ -83,8 +87,9 @@ def type_counts(space: StateSpace, faces: Sequence[Face], layout: Layout,
 
 def _complete(f: Face, die) -> Face:
     """The die's own face for a possibly color-less face."""
-    return next(g for g in die.faces if g.value == f.value and (f.color is None or
-                                                                 g.color == f.color))
+    return next(
+        g for g in die.faces if g.value == f.value and (f.color is None or g.color == f.color)
+    )
 
 
 def _alternative_types(space, faces, layout, type_of_die) -> set:
@@ -139,8 +144,13 @@ class HoldOption:
         return " ".join(str(f) for f in self.keep) or "(nothing)"
 
     def to_dict(self) -> dict:
-        return {"keep": [str(f) for f in self.keep], "rerolled": self.rerolled,
-                "value": to_json(self.value), "best": self.best, "tie_with_best": self.tie}
+        return {
+            "keep": [str(f) for f in self.keep],
+            "rerolled": self.rerolled,
+            "value": to_json(self.value),
+            "best": self.best,
+            "tie_with_best": self.tie,
+        }
 
 
 @dataclass
@@ -171,26 +181,38 @@ class Advice:
         for f in keep:
             if not any(_matches(f, g) for g in have):
                 raise InvalidHoldError(
-                    f"cannot keep {f}: the roll is {' '.join(map(str, self.dice))}")
+                    f"cannot keep {f}: the roll is {' '.join(map(str, self.dice))}"
+                )
         for o in self.options:
             if Counter(_display_key(f, self.dice) for f in o.keep) == want:
                 return o
         raise InvalidHoldError(
             f"cannot keep {' '.join(map(str, keep))} from {' '.join(map(str, self.dice))}"
-            + (f" (dice set aside must stay: {' '.join(map(str, self.set_aside))})"
-               if self.set_aside else ""))
+            + (
+                f" (dice set aside must stay: {' '.join(map(str, self.set_aside))})"
+                if self.set_aside
+                else ""
+            )
+        )
 
     def to_dict(self) -> dict:
-        return {"phase": self.phase.number, "phase_text": self.phase.text,
-                "objective": self.objective, "rolls_left": self.rolls_left,
-                "dice": [str(f) for f in self.dice], "reason": self.reason,
-                "options": [o.to_dict() for o in self.options]}
+        return {
+            "phase": self.phase.number,
+            "phase_text": self.phase.text,
+            "objective": self.objective,
+            "rolls_left": self.rolls_left,
+            "dice": [str(f) for f in self.dice],
+            "reason": self.reason,
+            "options": [o.to_dict() for o in self.options],
+        }
 
     def table(self, top: int | None = 10) -> str:
         unit = "P(complete)" if self.objective == "complete" else "E[score]"
-        lines = [f"phase {self.phase.number or ''} ({self.phase.text}), roll "
-                 f"{' '.join(map(str, self.dice))}, {self.rolls_left} roll(s) left",
-                 f"{'rank':>4}  {'keep':<32} {'reroll':>6}  {unit:>12}  exact"]
+        lines = [
+            f"phase {self.phase.number or ''} ({self.phase.text}), roll "
+            f"{' '.join(map(str, self.dice))}, {self.rolls_left} roll(s) left",
+            f"{'rank':>4}  {'keep':<32} {'reroll':>6}  {unit:>12}  exact",
+        ]
         shown = self.options if top is None else self.options[:top]
         for i, o in enumerate(shown, 1):
             mark = "*" if o.best else ("=" if o.tie else " ")
@@ -210,14 +232,19 @@ def _matches(f: Face, g: Face) -> bool:
 
 def _display_key(f: Face, dice) -> Hashable:
     # a face written without color matches the roll's faces of that number
-    return f.value if f.color is None or all(g.color is None for g in dice) else (f.value,
-                                                                                 f.color)
+    return f.value if f.color is None or all(g.color is None for g in dice) else (f.value, f.color)
 
 
-def advise(dice: Sequence[Face | str] | str, rolls_left: int, phase: Phase | int | str,
-           objective: str = "complete", rules: Rules = DEFAULT_RULES,
-           layout: Layout = DEFAULT_LAYOUT, set_aside: Sequence[Face | str] | str = (),
-           by_die: bool = False) -> Advice:
+def advise(
+    dice: Sequence[Face | str] | str,
+    rolls_left: int,
+    phase: Phase | int | str,
+    objective: str = "complete",
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    set_aside: Sequence[Face | str] | str = (),
+    by_die: bool = False,
+) -> Advice:
     """Rank every distinct hold of the ten dice in front of the player.
 
     ``rolls_left`` is how many rolls the player still has (1 or 2 in a 3-roll turn); with
@@ -227,20 +254,25 @@ def advise(dice: Sequence[Face | str] | str, rolls_left: int, phase: Phase | int
     faces = parse_faces(dice) if isinstance(dice, str) else parse_faces(list(dice))
     aside = parse_faces(set_aside) if isinstance(set_aside, str) else parse_faces(list(set_aside))
     if len(faces) != len(layout.dice):
-        raise InvalidDiceError(f"give the {len(layout.dice)} dice in front of the player; "
-                               f"got {len(faces)}")
+        raise InvalidDiceError(
+            f"give the {len(layout.dice)} dice in front of the player; got {len(faces)}"
+        )
     if not isinstance(rolls_left, int) or not 1 <= rolls_left <= rules.rolls - 1:
         raise InvalidDiceError(
             f"rolls_left={rolls_left!r}: after a roll the player has 1 to {rules.rolls - 1} "
-            "rolls left (with 0 the roll is final: use check)")
+            "rolls left (with 0 the roll is final: use check)"
+        )
     if ph.uses_color:
         for i, f in enumerate(faces, 1):
             if f.color is None:
-                raise InvalidDiceError(f"die {i} ({f}) has no color; phase {ph.number or ph.text}"
-                                       " counts colors: write r/o/b/g after each number")
+                raise InvalidDiceError(
+                    f"die {i} ({f}) has no color; phase {ph.number or ph.text}"
+                    " counts colors: write r/o/b/g after each number"
+                )
     if aside and rules.holds != "sticky":
-        raise InvalidHoldError("set_aside only applies with sticky holds; with free holds "
-                               "every die may be rerolled")
+        raise InvalidHoldError(
+            "set_aside only applies with sticky holds; with free holds every die may be rerolled"
+        )
     sol = turn_solution(ph, objective, rules, layout)
     space = sol.space
     counts = type_counts(space, faces, layout, by_die)
@@ -255,7 +287,7 @@ def advise(dice: Sequence[Face | str] | str, rolls_left: int, phase: Phase | int
         base = _aside_counts(space, aside, counts)
     # enumerate sub-multisets per type (at least the set-aside dice)
     per_type = []
-    for t, (cnt, lo) in enumerate(zip(counts, base)):
+    for cnt, lo in zip(counts, base):
         per_type.append(list(itertools.product(*[range(a, c + 1) for a, c in zip(lo, cnt)])))
     options = []
     n_total = space.n_dice
@@ -266,8 +298,12 @@ def advise(dice: Sequence[Face | str] | str, rolls_left: int, phase: Phase | int
         options.append(HoldOption(keep, n_total - len(keep), val, gid))
     options.sort(key=lambda o: (-o.value, o.rerolled, o.keep_text))
     top = options[0].value
-    options = [HoldOption(o.keep, o.rerolled, o.value, o.state, best=(i == 0),
-                          tie=(i > 0 and o.value == top)) for i, o in enumerate(options)]
+    options = [
+        HoldOption(
+            o.keep, o.rerolled, o.value, o.state, best=(i == 0), tie=(i > 0 and o.value == top)
+        )
+        for i, o in enumerate(options)
+    ]
     reason = describe_progress(ph, options[0].keep, faces, rules)
     return Advice(ph, objective, rolls_left, tuple(faces), options, reason, tuple(aside))
 
@@ -310,9 +346,14 @@ def _faces_for(space: StateSpace, combo, faces: Sequence[Face]) -> tuple[Face, .
     return tuple(sorted(out, key=lambda f: (-f.value if f.value else -0.5, f.color or "")))
 
 
-def best_hold(dice: Sequence[Face | str] | str, rolls_left: int, phase: Phase | int | str,
-              objective: str = "complete", rules: Rules = DEFAULT_RULES,
-              layout: Layout = DEFAULT_LAYOUT, set_aside: Sequence[Face | str] | str = ()
-              ) -> tuple[Face, ...]:
+def best_hold(
+    dice: Sequence[Face | str] | str,
+    rolls_left: int,
+    phase: Phase | int | str,
+    objective: str = "complete",
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    set_aside: Sequence[Face | str] | str = (),
+) -> tuple[Face, ...]:
     """The faces to keep (an optimal hold) - the call strategies use."""
     return advise(dice, rolls_left, phase, objective, rules, layout, set_aside).best.keep

@@ -7,11 +7,17 @@ import json
 
 
 def add_layout_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--layout", metavar="FILE",
-                   help="a file with your own dice layout (one die a line, e.g. '5r 6o 7b 8g 9r "
-                        "10o'; 'N x' before a line repeats it)")
-    p.add_argument("--no-shared-sets", action="store_true",
-                   help="two sets of one phase may not show the same number")
+    p.add_argument(
+        "--layout",
+        metavar="FILE",
+        help="a file with your own dice layout (one die a line, e.g. '5r 6o 7b 8g 9r "
+        "10o'; 'N x' before a line repeats it)",
+    )
+    p.add_argument(
+        "--no-shared-sets",
+        action="store_true",
+        help="two sets of one phase may not show the same number",
+    )
 
 
 def rules_from(args: argparse.Namespace, **extra):
@@ -31,7 +37,9 @@ def layout_from(args: argparse.Namespace):
         with open(args.layout, encoding="utf-8") as fh:
             text = fh.read()
     except OSError as exc:
-        raise InvalidLayoutError(f"cannot read layout file {args.layout!r}: {exc.strerror}")
+        raise InvalidLayoutError(
+            f"cannot read layout file {args.layout!r}: {exc.strerror}"
+        ) from None
     return parse_layout(text, name=args.layout)
 
 
@@ -43,8 +51,8 @@ def parse_roll(dice: list[str], ph, layout):
     faces = parse_faces(" ".join(dice))
     if len(faces) != 10:
         raise InvalidDiceError(
-            f"give the 10 dice of the roll; got {len(faces)}" + (
-                "" if faces else " (write e.g. 10o Wg 7 5 6 8 9 1 2 3)")
+            f"give the 10 dice of the roll; got {len(faces)}"
+            + ("" if faces else " (write e.g. 10o Wg 7 5 6 8 9 1 2 3)")
         )
     if ph.uses_color:
         for i, f in enumerate(faces, 1):
@@ -84,10 +92,19 @@ def cmd_maxscore(args: argparse.Namespace) -> int:
     maxima = phase_maxima(phases, layout, rules)
     total = game_maximum(layout, rules)
     if args.json:
-        print(json.dumps({"phase_maxima": {str(k): v for k, v in maxima.items()},
-                          "game_maximum_phases_1_10": total,
-                          "bonuses": {"five_phase": rules.five_phase_bonus,
-                                      "first_finish": rules.first_finish_bonus}}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "phase_maxima": {str(k): v for k, v in maxima.items()},
+                    "game_maximum_phases_1_10": total,
+                    "bonuses": {
+                        "five_phase": rules.five_phase_bonus,
+                        "first_finish": rules.first_finish_bonus,
+                    },
+                },
+                indent=2,
+            )
+        )
         return 0
     from phase10math.phases import PHASES
 
@@ -99,8 +116,11 @@ def cmd_maxscore(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser("check", help="does a final roll complete a phase, and its best score",
-                       description="Check a final roll of ten dice against a phase.")
+    p = sub.add_parser(
+        "check",
+        help="does a final roll complete a phase, and its best score",
+        description="Check a final roll of ten dice against a phase.",
+    )
     p.add_argument("--phase", required=True, help="phase number 1-20 or a phrase")
     p.add_argument("dice", nargs="*", help="ten dice: number or W, optional color r/o/b/g")
     p.add_argument("--json", action="store_true")

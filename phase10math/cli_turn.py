@@ -19,7 +19,9 @@ def _phase_range(text: str) -> range:
         lo, _, hi = text.partition("-")
         r = range(int(lo), int(hi or lo) + 1)
     except ValueError:
-        raise InvalidPhaseError(f"--phases {text!r}: write 1-10, 11-20, 1-20 or e.g. 3-5")
+        raise InvalidPhaseError(
+            f"--phases {text!r}: write 1-10, 11-20, 1-20 or e.g. 3-5"
+        ) from None
     if not r or r.start < 1 or r.stop > 21:
         raise InvalidPhaseError(f"--phases {text!r}: phases are numbered 1 to 20")
     return r
@@ -30,8 +32,12 @@ def cmd_table(args: argparse.Namespace) -> int:
 
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
-    rows = phase_table(_phase_range(args.phases), rules, layout,
-                       show_progress=not args.json and sys.stderr.isatty() or args.progress)
+    rows = phase_table(
+        _phase_range(args.phases),
+        rules,
+        layout,
+        show_progress=not args.json and sys.stderr.isatty() or args.progress,
+    )
     if args.json:
         print(json.dumps(table_json(rows, rules), indent=2))
     else:
@@ -49,8 +55,9 @@ def cmd_advise(args: argparse.Namespace) -> int:
     layout = layout_from(args)
     faces = parse_roll(args.dice, ph, layout)
     aside = parse_faces(args.set_aside) if args.set_aside else ()
-    adv = advise(faces, args.rolls_left, ph, args.objective, rules, layout, aside,
-                 by_die=args.by_die)
+    adv = advise(
+        faces, args.rolls_left, ph, args.objective, rules, layout, aside, by_die=args.by_die
+    )
     if args.keep:
         chosen = adv.value_of(args.keep)
     if args.json:
@@ -63,16 +70,21 @@ def cmd_advise(args: argparse.Namespace) -> int:
     else:
         print(adv.table(top=args.top or None))
         if args.keep:
-            print(f"your hold {chosen.keep_text}: {chosen.value} ({float(chosen.value):.6f})"
-                  f"{' - optimal' if chosen.value == adv.best.value else ''}")
+            print(
+                f"your hold {chosen.keep_text}: {chosen.value} ({float(chosen.value):.6f})"
+                f"{' - optimal' if chosen.value == adv.best.value else ''}"
+            )
     return 0
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser("table", help="exact per-phase probabilities and expected scores",
-                       description="The exact per-phase table: probability of completing each "
-                       "phase in one roll and in a turn played optimally, the optimal expected "
-                       "score, and a greedy baseline.")
+    p = sub.add_parser(
+        "table",
+        help="exact per-phase probabilities and expected scores",
+        description="The exact per-phase table: probability of completing each "
+        "phase in one roll and in a turn played optimally, the optimal expected "
+        "score, and a greedy baseline.",
+    )
     p.add_argument("--phases", default="1-10", help="1-10 (default), 11-20, 1-20 or e.g. 3-5")
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--json", action="store_true")
@@ -80,18 +92,26 @@ def add_commands(sub) -> None:
     add_layout_args(p)
     p.set_defaults(func=cmd_table)
 
-    p = sub.add_parser("advise", help="rank the holds for a roll",
-                       description="Rank every distinct hold of ten dice by its exact value.")
+    p = sub.add_parser(
+        "advise",
+        help="rank the holds for a roll",
+        description="Rank every distinct hold of ten dice by its exact value.",
+    )
     p.add_argument("--phase", required=True)
-    p.add_argument("--rolls-left", type=int, required=True,
-                   help="rolls still allowed after this one (2 after the first roll)")
+    p.add_argument(
+        "--rolls-left",
+        type=int,
+        required=True,
+        help="rolls still allowed after this one (2 after the first roll)",
+    )
     p.add_argument("--objective", choices=["complete", "score"], default="complete")
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--set-aside", default="", help="sticky holds: the dice set aside before")
     p.add_argument("--keep", default="", help="also show the value of this hold")
     p.add_argument("--top", type=int, default=10, help="how many holds to list (0 = all)")
-    p.add_argument("--by-die", action="store_true",
-                   help="the dice are given in the order of the layout's dice")
+    p.add_argument(
+        "--by-die", action="store_true", help="the dice are given in the order of the layout's dice"
+    )
     p.add_argument("--json", action="store_true")
     p.add_argument("dice", nargs="*")
     add_layout_args(p)

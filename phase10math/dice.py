@@ -95,8 +95,11 @@ def parse_faces(texts: str | Iterable[str | Face]) -> tuple[Face, ...]:
     """
     if isinstance(texts, str):
         # join a separated color word to its number ("W g" -> "Wg")
-        tokens = re.findall(r"(?:10|[1-9]|[wW])\s*(?:red|orange|blue|green|[robgROBG])?(?![a-z])"
-                            r"|\S+", texts.replace(",", " "))
+        tokens = re.findall(
+            r"(?:10|[1-9]|[wW])\s*(?:red|orange|blue|green|[robgROBG])?(?![a-z])"
+            r"|\S+",
+            texts.replace(",", " "),
+        )
         texts = tokens
     return tuple(parse_face(t, where=f"die {i + 1}") for i, t in enumerate(texts))
 
@@ -205,7 +208,9 @@ def _die_from(faces: Sequence[str | Face], where: str) -> Die:
             raise InvalidLayoutError(str(exc)) from None
     for j, f in enumerate(fs, 1):
         if f.color is None:
-            raise InvalidLayoutError(f"{where}, face {j} ({f}): every face of a layout needs a color")
+            raise InvalidLayoutError(
+                f"{where}, face {j} ({f}): every face of a layout needs a color"
+            )
     values = sorted(f.value for f in fs)
     kind = "low" if WILD in values or (values and values[0] < 5) else "high"
     return Die(kind, tuple(fs))
@@ -278,8 +283,9 @@ def match_roll(faces: Sequence[Face], layout: Layout) -> list[int]:
         )
 
     def can_show(die: Die, f: Face) -> bool:
-        return any(g.value == f.value and (f.color is None or g.color == f.color)
-                   for g in die.faces)
+        return any(
+            g.value == f.value and (f.color is None or g.color == f.color) for g in die.faces
+        )
 
     owner: dict[int, int] = {}  # die index -> face index
 
@@ -298,8 +304,14 @@ def match_roll(faces: Sequence[Face], layout: Layout) -> list[int]:
             holders = [str(i + 1) for i, d in enumerate(layout.dice) if can_show(d, f)]
             if not holders:
                 shown = "W" if f.value == WILD else str(f.value)
-                colors = sorted({COLOR_NAMES[g.color] for d in layout.dice for g in d.faces
-                                 if g.value == f.value})
+                colors = sorted(
+                    {
+                        COLOR_NAMES[g.color]
+                        for d in layout.dice
+                        for g in d.faces
+                        if g.value == f.value
+                    }
+                )
                 raise InvalidDiceError(
                     f"die {fi + 1} ({f}): no die of layout {layout.name!r} shows {shown} in "
                     f"{COLOR_NAMES.get(f.color, f.color)}; {shown} comes in {', '.join(colors)}"

@@ -15,7 +15,8 @@ import numpy as np
 from phase10math.dice import COLORS, Layout
 from phase10math.layouts import DEFAULT_LAYOUT
 from phase10math.meld import best_scores
-from phase10math.phases import PHASES, Phase, phase as as_phase
+from phase10math.phases import PHASES, Phase
+from phase10math.phases import phase as as_phase
 from phase10math.projection import projection_for
 from phase10math.rules import DEFAULT_RULES, Rules
 from phase10math.statespace import StateSpace, _sub_multisets
@@ -27,7 +28,7 @@ def roll_profiles(layout: Layout, ph: Phase, chunk: int = CHUNK):
     """Yield ``(P, 11, 4)`` profiles of every distinct final roll that matters for ``ph``."""
     space = StateSpace.build(layout, projection_for(ph, "score"))
     per_type = []
-    for t, typ in enumerate(space.types):
+    for typ in space.types:
         subs = _sub_multisets(len(typ.faces), typ.count)
         full = subs[subs.sum(axis=1) == typ.count]
         prof = np.zeros((len(full), 11, 4), dtype=np.int16)
@@ -52,8 +53,9 @@ def roll_profiles(layout: Layout, ph: Phase, chunk: int = CHUNK):
         yield np.concatenate(buf)
 
 
-def max_phase_score(ph: Phase | int | str, layout: Layout = DEFAULT_LAYOUT,
-                    rules: Rules = DEFAULT_RULES) -> int:
+def max_phase_score(
+    ph: Phase | int | str, layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
+) -> int:
     """The best score of a phase over every possible final roll (-1 if it cannot be made)."""
     ph = as_phase(ph)
     best = -1
@@ -62,14 +64,16 @@ def max_phase_score(ph: Phase | int | str, layout: Layout = DEFAULT_LAYOUT,
     return best
 
 
-def phase_maxima(phases=range(1, 11), layout: Layout = DEFAULT_LAYOUT,
-                 rules: Rules = DEFAULT_RULES) -> dict[int, int]:
+def phase_maxima(
+    phases=range(1, 11), layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
+) -> dict[int, int]:
     """``{phase number: maximum score}``."""
     return {n: max_phase_score(PHASES[n], layout, rules) for n in phases}
 
 
-def game_maximum(layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES,
-                 phases=range(1, 11)) -> int:
+def game_maximum(
+    layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES, phases=range(1, 11)
+) -> int:
     """Highest possible game score: every phase at its maximum plus both bonuses.
 
     The five-phase bonus counts when the total after phase 5 is over the threshold; the

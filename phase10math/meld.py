@@ -28,13 +28,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
 from phase10math.dice import COLORS, WILD, Face, parse_faces
 from phase10math.errors import InvalidDiceError
-from phase10math.phases import Phase, phase as as_phase
+from phase10math.phases import Phase
+from phase10math.phases import phase as as_phase
 from phase10math.rules import DEFAULT_RULES, Rules
 
 VALUES = np.arange(11)  # value index 0 (W) .. 10
@@ -53,7 +54,7 @@ class Placement:
     demand: tuple[int, ...]  # length 11, index 0 unused
 
 
-@lru_cache(maxsize=None)
+@cache
 def placements(ph: Phase, sets_may_share_number: bool = True) -> tuple[Placement, ...]:
     """Every distinct placement of a phase's sets and runs (one per distinct demand vector).
 
@@ -120,8 +121,9 @@ def _top_k_score(avail: np.ndarray, k: int) -> np.ndarray:
     return score
 
 
-def _placement_scores(counts: np.ndarray, pl: Placement, color: int | None, k: int,
-                      tot: np.ndarray | None = None) -> np.ndarray:
+def _placement_scores(
+    counts: np.ndarray, pl: Placement, color: int | None, k: int, tot: np.ndarray | None = None
+) -> np.ndarray:
     """Best score of every profile under one placement (and color group), or -1.
 
     ``tot`` (the per-value totals ``counts.sum(axis=2)``) may be passed in when it is reused."""
@@ -146,8 +148,13 @@ def _placement_scores(counts: np.ndarray, pl: Placement, color: int | None, k: i
     return np.where(ok, score, NOT_COMPLETE)
 
 
-def best_scores(ph: Phase | int | str, counts: np.ndarray, rules: Rules = DEFAULT_RULES,
-                complete_only: bool = False, chunk: int = 1 << 18) -> np.ndarray:
+def best_scores(
+    ph: Phase | int | str,
+    counts: np.ndarray,
+    rules: Rules = DEFAULT_RULES,
+    complete_only: bool = False,
+    chunk: int = 1 << 18,
+) -> np.ndarray:
     """Best score of each profile in ``counts`` (shape ``(P, 11, 4)``), -1 where not complete.
     With ``complete_only`` the result is 0 (complete) or -1, without the scoring work.
 
@@ -166,8 +173,8 @@ def best_scores(ph: Phase | int | str, counts: np.ndarray, rules: Rules = DEFAUL
     pls = placements(ph, rules.sets_may_share_number)
     out = np.empty(counts.shape[0], dtype=np.int64)
     for lo in range(0, counts.shape[0], chunk):
-        part = counts[lo:lo + chunk].astype(np.int16)
-        out[lo:lo + chunk] = _best_chunk(part, pls, colors[0] if colors else 0, complete_only)
+        part = counts[lo : lo + chunk].astype(np.int16)
+        out[lo : lo + chunk] = _best_chunk(part, pls, colors[0] if colors else 0, complete_only)
     return out
 
 
@@ -235,7 +242,9 @@ class GroupMeld:
             f"{f}(={s})" if f.is_wild and s is not None else str(f)
             for f, s in zip(self.dice, self.stands_for)
         )
-        name = f"{self.size} of one color" if self.kind == "color" else f"{self.kind} of {self.size}"
+        name = (
+            f"{self.size} of one color" if self.kind == "color" else f"{self.kind} of {self.size}"
+        )
         return f"{name}: {shown}"
 
 
@@ -256,22 +265,32 @@ class Meld:
             "complete": self.complete,
             "score": self.score,
             "groups": [
-                {"kind": g.kind, "size": g.size, "label": g.label,
-                 "dice": [str(f) for f in g.dice],
-                 "wild_stands_for": [s if f.is_wild else None
-                                     for f, s in zip(g.dice, g.stands_for)],
-                 "score": g.score}
+                {
+                    "kind": g.kind,
+                    "size": g.size,
+                    "label": g.label,
+                    "dice": [str(f) for f in g.dice],
+                    "wild_stands_for": [
+                        s if f.is_wild else None for f, s in zip(g.dice, g.stands_for)
+                    ],
+                    "score": g.score,
+                }
                 for g in self.groups
             ],
             "unused": [str(f) for f in self.unused],
         }
 
     def __str__(self) -> str:
-        head = f"phase {self.phase.number} ({self.phase.text})" if self.phase.number else (
-            f"phase ({self.phase.text})")
+        head = (
+            f"phase {self.phase.number} ({self.phase.text})"
+            if self.phase.number
+            else (f"phase ({self.phase.text})")
+        )
         if not self.complete:
             return f"{head}: not complete"
-        return "\n".join([f"{head}: complete, score {self.score}"] + [f"  {g}" for g in self.groups])
+        return "\n".join(
+            [f"{head}: complete, score {self.score}"] + [f"  {g}" for g in self.groups]
+        )
 
 
 def _check_roll(faces: Sequence[Face], ph: Phase) -> None:
@@ -286,8 +305,9 @@ def _check_roll(faces: Sequence[Face], ph: Phase) -> None:
                 )
 
 
-def explain(ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
-            ) -> Meld:
+def explain(
+    ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
+) -> Meld:
     """Check a final roll of ten dice: complete?, best score, and the dice of each group."""
     ph = as_phase(ph)
     faces = parse_faces(faces) if isinstance(faces, str) else parse_faces(list(faces))
@@ -298,7 +318,7 @@ def explain(ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rul
     counts = profile(faces)[None]
     best, choice = NOT_COMPLETE, None
     for pl in placements(ph, rules.sets_may_share_number):
-        for x in (range(4) if colors else [None]):
+        for x in range(4) if colors else [None]:
             s = int(_placement_scores(counts, pl, x, colors[0].size if colors else 0)[0])
             if s > best:
                 best, choice = s, (pl, x)
@@ -324,7 +344,9 @@ def _assign(ph: Phase, faces: Sequence[Face], pl: Placement, x: int | None, best
     color_dice: list[Face] = []
     if x is not None:
         k = next(g.size for g in ph.groups if g.kind == "color")
-        surplus = sorted([f for f in pool if f.color == xc and not f.is_wild], key=lambda f: -f.value)
+        surplus = sorted(
+            [f for f in pool if f.color == xc and not f.is_wild], key=lambda f: -f.value
+        )
         color_dice = surplus[:k]
         for f in color_dice:
             pool.remove(f)
@@ -351,24 +373,35 @@ def _assign(ph: Phase, faces: Sequence[Face], pl: Placement, x: int | None, best
         if g.kind == "set":
             n = next(set_iter)
             dice = [slots[n].pop(0) for _ in range(g.size)]
-            groups.append(GroupMeld("set", g.size, tuple(dice),
-                                    tuple(n if f.is_wild else None for f in dice), n))
+            groups.append(
+                GroupMeld(
+                    "set", g.size, tuple(dice), tuple(n if f.is_wild else None for f in dice), n
+                )
+            )
         elif g.kind == "run":
             s = next(run_iter)
             dice = [slots[n].pop(0) for n in range(s, s + g.size)]
-            groups.append(GroupMeld("run", g.size, tuple(dice),
-                                    tuple(s + i if f.is_wild else None for i, f in enumerate(dice)),
-                                    s))
+            groups.append(
+                GroupMeld(
+                    "run",
+                    g.size,
+                    tuple(dice),
+                    tuple(s + i if f.is_wild else None for i, f in enumerate(dice)),
+                    s,
+                )
+            )
         else:
-            groups.append(GroupMeld("color", g.size, tuple(color_dice),
-                                    tuple(None for _ in color_dice), xc))
+            groups.append(
+                GroupMeld("color", g.size, tuple(color_dice), tuple(None for _ in color_dice), xc)
+            )
     meld = Meld(ph, True, best, tuple(groups), tuple(pool))
     assert sum(gm.score for gm in groups) == best, "internal error: assignment does not match score"
     return meld
 
 
-def score(ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
-          ) -> int | None:
+def score(
+    ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
+) -> int | None:
     """Best score of a final roll, or None when the phase is not complete.
 
     >>> score(4, "1 2 3 4 5 6 7 8 8 8")  # the run 2..8
@@ -422,8 +455,12 @@ def _generic_search(ph: Phase, faces: Sequence[Face], rules: Rules):
 
 
 def _generic_best(ph: Phase, counts: np.ndarray, rules: Rules) -> int:
-    faces = [Face(int(v), COLORS[c]) for v in range(11) for c in range(4)
-             for _ in range(int(counts[v, c]))]
+    faces = [
+        Face(int(v), COLORS[c])
+        for v in range(11)
+        for c in range(4)
+        for _ in range(int(counts[v, c]))
+    ]
     return _generic_search(ph, faces, rules)[0]
 
 

@@ -3,8 +3,8 @@
 >>> p = phase(3)
 >>> p
 Phase(3: 1 set of 4 + 1 run of 4)
->>> parse_phase("4 sets of 2").groups
-(Group(kind='set', size=2), Group(kind='set', size=2), Group(kind='set', size=2), Group(kind='set', size=2))
+>>> [g.describe() for g in parse_phase("4 sets of 2").groups]
+['set of 2', 'set of 2', 'set of 2', 'set of 2']
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ class Group:
             raise InvalidPhaseError(f"a run has at most 10 dice (numbers 1..10); got {self.size}")
 
     def describe(self) -> str:
-        return f"{self.size} of one color" if self.kind == "color" else f"{self.kind} of {self.size}"
+        return (
+            f"{self.size} of one color" if self.kind == "color" else f"{self.kind} of {self.size}"
+        )
 
 
 @dataclass(frozen=True)
@@ -111,8 +113,20 @@ PHASE_TEXTS: dict[int, str] = {
     20: "1 set of 6 + 1 set of 3",
 }
 
-_NUM_WORDS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-              "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_NUM_WORDS = {
+    "one": 1,
+    "a": 1,
+    "an": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
 _SETRUN = re.compile(r"^(?:(\w+)\s+)?(set|sets|run|runs)\s+of\s+(\w+)$")
 _COLOR = re.compile(
     r"^(\w+)\s+(?:(?:cards|card|dice|die)\s+)?(?:of|in)\s+(?:all\s+)?(?:one|1|a\s+single|the\s+same)"

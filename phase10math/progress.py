@@ -15,7 +15,8 @@ import numpy as np
 
 from phase10math.dice import COLOR_NAMES, COLORS, Face
 from phase10math.meld import Placement, placements, profile
-from phase10math.phases import Phase, phase as as_phase
+from phase10math.phases import Phase
+from phase10math.phases import phase as as_phase
 from phase10math.rules import DEFAULT_RULES, Rules
 
 ORDINALS = ["first", "second", "third", "fourth", "fifth"]
@@ -37,8 +38,9 @@ def _color_choices(ph: Phase):
     return list(range(4)) if ph.uses_color else [None]
 
 
-def partial(ph: Phase | int | str, faces: Sequence[Face], rules: Rules = DEFAULT_RULES
-            ) -> list[GroupProgress]:
+def partial(
+    ph: Phase | int | str, faces: Sequence[Face], rules: Rules = DEFAULT_RULES
+) -> list[GroupProgress]:
     """The placement that uses the most of ``faces`` (ties: more points), per group."""
     ph = as_phase(ph)
     counts = profile(faces)
@@ -109,8 +111,9 @@ def _group_name(ph: Phase, i: int) -> str:
     return f"{ORDINALS[same.index(i)]} {kind}"
 
 
-def describe_progress(ph: Phase | int | str, keep: Sequence[Face], dice: Sequence[Face],
-                      rules: Rules = DEFAULT_RULES) -> str:
+def describe_progress(
+    ph: Phase | int | str, keep: Sequence[Face], dice: Sequence[Face], rules: Rules = DEFAULT_RULES
+) -> str:
     """One line in plain words: what a hold keeps, what it already makes, what is rerolled."""
     ph = as_phase(ph)
     keep = list(keep)
@@ -137,8 +140,7 @@ def describe_progress(ph: Phase | int | str, keep: Sequence[Face], dice: Sequenc
     shown = ", ".join(str(f) for f in keep)
     status = "; ".join(parts) if parts else "a start"
     if not todo:
-        tail = "phase complete" + (f"; rerolls {rerolled} dice for more points"
-                                   if rerolled else "")
+        tail = "phase complete" + (f"; rerolls {rerolled} dice for more points" if rerolled else "")
         return f"keeps {shown}: {tail}"
     need = " and ".join(todo)
     if rerolled == 0:
@@ -176,8 +178,9 @@ def _greedy_cells(counts: np.ndarray, d: np.ndarray, x: int | None, k: int) -> n
     return keep
 
 
-def greedy_keep(ph: Phase | int | str, profiles: np.ndarray, rules: Rules = DEFAULT_RULES,
-                chunk: int = 1 << 18) -> np.ndarray:
+def greedy_keep(
+    ph: Phase | int | str, profiles: np.ndarray, rules: Rules = DEFAULT_RULES, chunk: int = 1 << 18
+) -> np.ndarray:
     """The greedy baseline hold for many rolls at once: keep the dice that fit the placement
     using the most dice (ties: the most points), reroll the rest. Returns kept counts with the
     shape of ``profiles`` ``(P, 11, 4)``.
@@ -190,18 +193,21 @@ def greedy_keep(ph: Phase | int | str, profiles: np.ndarray, rules: Rules = DEFA
     ph = as_phase(ph)
     profiles = np.asarray(profiles)
     k = sum(g.size for g in ph.groups if g.kind == "color")
-    choices = [(pl, x) for pl in placements(ph, rules.sets_may_share_number)
-               for x in (range(4) if k else [None])]
+    choices = [
+        (pl, x)
+        for pl in placements(ph, rules.sets_may_share_number)
+        for x in (range(4) if k else [None])
+    ]
     keep = np.zeros(profiles.shape, dtype=np.int16)
     for lo in range(0, profiles.shape[0], chunk):
-        counts = profiles[lo:lo + chunk].astype(np.int16)
+        counts = profiles[lo : lo + chunk].astype(np.int16)
         best_choice = _greedy_choice(counts, choices, k)
         part = np.zeros_like(counts)
         for ci in np.unique(best_choice):
             rows = np.flatnonzero(best_choice == ci)
             pl, x = choices[ci]
             part[rows] = _greedy_cells(counts[rows], np.asarray(pl.demand, dtype=np.int16), x, k)
-        keep[lo:lo + chunk] = part
+        keep[lo : lo + chunk] = part
     return keep
 
 

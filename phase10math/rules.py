@@ -48,8 +48,12 @@ class Rules:
             )
         if not isinstance(self.rolls, int) or not 1 <= self.rolls <= 6:
             raise InvalidRulesError(f"rolls={self.rolls!r}; allowed: a whole number 1..6")
-        for name in ("five_phase_bonus", "five_phase_threshold", "first_finish_bonus",
-                     "solitaire_penalty"):
+        for name in (
+            "five_phase_bonus",
+            "five_phase_threshold",
+            "first_finish_bonus",
+            "solitaire_penalty",
+        ):
             v = getattr(self, name)
             if not isinstance(v, int) or v < 0:
                 raise InvalidRulesError(f"{name}={v!r}; allowed: a whole number >= 0")

@@ -64,8 +64,12 @@ class StateSpace:
             w: Counter = Counter(projection.key(f) for f in die.faces)
             keys = tuple(sorted(w, key=_sort_key))
             groups[(keys, tuple(w[k] for k in keys))] += 1
-        types = [DieType(k, w, n) for (k, w), n in sorted(groups.items(), key=lambda kv: (
-            -kv[1], [_sort_key(x) for x in kv[0][0]], kv[0][1]))]
+        types = [
+            DieType(k, w, n)
+            for (k, w), n in sorted(
+                groups.items(), key=lambda kv: (-kv[1], [_sort_key(x) for x in kv[0][0]], kv[0][1])
+            )
+        ]
         sub = [_sub_multisets(len(t.faces), t.count) for t in types]
         sizes = [len(s) for s in sub]
         strides = np.cumprod([1] + sizes[::-1])[:-1][::-1].astype(np.int64)
@@ -170,8 +174,10 @@ class StateSpace:
 
     def counts_of(self, gid: int) -> list[tuple[int, ...]]:
         """Per-type face counts of a state id."""
-        return [tuple(int(x) for x in self.sub[t][(gid // int(st)) % len(self.sub[t])])
-                for t, st in enumerate(self.strides)]
+        return [
+            tuple(int(x) for x in self.sub[t][(gid // int(st)) % len(self.sub[t])])
+            for t, st in enumerate(self.strides)
+        ]
 
     def faces_of(self, gid: int) -> list[tuple[int, Hashable]]:
         """``[(type, face key), ...]`` of the dice in a state."""
@@ -206,7 +212,7 @@ class StateSpace:
                         mult = mult // math.factorial(int(c)) * wt ** int(c)
                     table[i] = mult
             tables.append(table)
-        fits = 6 ** self.n_dice < 2**62
+        fits = 6**self.n_dice < 2**62
         w = np.ones(len(ids), dtype=np.int64 if fits else object)
         for t, table in enumerate(tables):
             w = w * table[self.digits[t][ids]].astype(w.dtype)

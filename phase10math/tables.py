@@ -21,7 +21,8 @@ from phase10math import cache
 from phase10math.dice import Layout
 from phase10math.exact import percent, to_json
 from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.phases import PHASES, Phase, phase as as_phase
+from phase10math.phases import PHASES, Phase
+from phase10math.phases import phase as as_phase
 from phase10math.progress import greedy_keep
 from phase10math.rules import DEFAULT_RULES, Rules
 from phase10math.solver import (
@@ -38,13 +39,18 @@ _MEMORY: dict[str, TurnSolution] = {}
 
 
 def _key(kind: str, ph: Phase, rules: Rules, layout: Layout, **extra: Any) -> str:
-    return cache.cache_key(kind=kind, phase=ph.key(), rules=rules.to_dict(),
-                           layout=layout.fingerprint(), **extra)
+    return cache.cache_key(
+        kind=kind, phase=ph.key(), rules=rules.to_dict(), layout=layout.fingerprint(), **extra
+    )
 
 
-def cached_solution(ph: Phase | int | str, objective: str = "complete",
-                    rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT,
-                    progress: Callable[[str], None] | None = None) -> TurnSolution:
+def cached_solution(
+    ph: Phase | int | str,
+    objective: str = "complete",
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    progress: Callable[[str], None] | None = None,
+) -> TurnSolution:
     """:func:`~phase10math.solver.solve_turn`, cached in memory and on disk."""
     ph = as_phase(ph)
     key = _key("turn", ph, rules, layout, objective=objective)
@@ -87,8 +93,9 @@ def greedy_policy(space: StateSpace, ph: Phase, rules: Rules) -> np.ndarray:
     return policy_holds(space, greedy_keep(ph, prof, rules))
 
 
-def evaluate_free_policy(space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray],
-                         rolls: int) -> Fraction:
+def evaluate_free_policy(
+    space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
+) -> Fraction:
     """Exact value of a fixed free-hold policy (``holds[r]``: hold id per roll state with r
     rerolls left) for a utility given by integer ``finals`` on the roll states."""
     roll_val = np.asarray(finals, dtype=np.int64)
@@ -106,8 +113,10 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
     comp = cached_solution(ph, "complete", rules, layout, progress)
     score = cached_solution(ph, "score", rules, layout, progress)
     weights = comp.space.roll_weights.astype(object)
-    single = Fraction(int(np.dot(comp.roll_num[0].astype(object), weights)),
-                      6 ** comp.space.n_dice * comp.utility_den)
+    single = Fraction(
+        int(np.dot(comp.roll_num[0].astype(object), weights)),
+        6**comp.space.n_dice * comp.utility_den,
+    )
     row = {"p_single_roll": single, "p_optimal": comp.value(), "e_score_optimal": score.value()}
     # completion probability of the score-optimal policy, evaluated on the score's space
     sp = score.space
@@ -116,8 +125,9 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
         row["p_score_policy"] = evaluate_free_policy(sp, finals, score.roll_arg, rules.rolls)
         gp = greedy_policy(comp.space, ph, rules)
         cfin = comp.roll_num[0]
-        row["p_greedy"] = evaluate_free_policy(comp.space, cfin, dict.fromkeys(
-            range(1, rules.rolls), gp), rules.rolls)
+        row["p_greedy"] = evaluate_free_policy(
+            comp.space, cfin, dict.fromkeys(range(1, rules.rolls), gp), rules.rolls
+        )
     else:
         from phase10math.sticky import evaluate_sticky_policies
 
@@ -125,12 +135,15 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
     return row
 
 
-def phase_row(ph: Phase | int | str, rules: Rules = DEFAULT_RULES,
-              layout: Layout = DEFAULT_LAYOUT, progress=None) -> dict[str, Fraction]:
+def phase_row(
+    ph: Phase | int | str,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    progress=None,
+) -> dict[str, Fraction]:
     """The table row of one phase (cached on disk)."""
     ph = as_phase(ph)
-    return cache.cached(_key("row", ph, rules, layout),
-                        lambda: _row(ph, rules, layout, progress))
+    return cache.cached(_key("row", ph, rules, layout), lambda: _row(ph, rules, layout, progress))
 
 
 COLUMNS = {
@@ -142,9 +155,12 @@ COLUMNS = {
 }
 
 
-def phase_table(phases: Iterable[int] = range(1, 11), rules: Rules = DEFAULT_RULES,
-                layout: Layout = DEFAULT_LAYOUT, show_progress: bool = False
-                ) -> dict[int, dict[str, Fraction]]:
+def phase_table(
+    phases: Iterable[int] = range(1, 11),
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    show_progress: bool = False,
+) -> dict[int, dict[str, Fraction]]:
     """Rows for several phases, with a tqdm progress bar when asked."""
     phases = list(phases)
     it = phases
@@ -180,7 +196,10 @@ def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
 
 
 def table_json(rows: dict[int, dict[str, Fraction]], rules: Rules) -> dict:
-    return {"rules": rules.to_dict(),
-            "phases": {str(n): {"requirement": PHASES[n].text,
-                                **{c: to_json(v) for c, v in row.items()}}
-                       for n, row in rows.items()}}
+    return {
+        "rules": rules.to_dict(),
+        "phases": {
+            str(n): {"requirement": PHASES[n].text, **{c: to_json(v) for c, v in row.items()}}
+            for n, row in rows.items()
+        },
+    }

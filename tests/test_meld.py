@@ -48,8 +48,16 @@ def check_against_reference(n, faces, share):
         groups = [(g.kind, g.size) for g in ph.groups]
         for (kind, size), gm in zip(groups, meld.groups):
             assert (gm.kind, gm.size, len(gm.dice)) == (kind, size, size)
-            assert reference(parse_phase(f"1 {kind} of {size}") if kind != "color" else
-                             parse_phase(f"{size} of one color"), gm.dice, True) is not None
+            assert (
+                reference(
+                    parse_phase(f"1 {kind} of {size}")
+                    if kind != "color"
+                    else parse_phase(f"{size} of one color"),
+                    gm.dice,
+                    True,
+                )
+                is not None
+            )
 
 
 @pytest.mark.parametrize("share", [True, False])
@@ -68,14 +76,22 @@ def test_meld_matches_bruteforce_layout_rolls(n, share, faces):
     check_against_reference(n, faces, share)
 
 
-@pytest.mark.parametrize("text", ["2 sets of 3 + 4 of one color", "4 of one color + 5 of one color",
-                                  "1 run of 3 + 1 set of 2 + 3 of one color"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2 sets of 3 + 4 of one color",
+        "4 of one color + 5 of one color",
+        "1 run of 3 + 1 set of 2 + 3 of one color",
+    ],
+)
 def test_custom_phases_match_bruteforce(text):
     ph = parse_phase(text)
     rng = random.Random(7)
     for _ in range(40):
-        faces = [Face(rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), rng.choice(COLORS))
-                 for _ in range(10)]
+        faces = [
+            Face(rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), rng.choice(COLORS))
+            for _ in range(10)
+        ]
         want = reference(ph, faces, True)
         assert explain(ph, faces).score == (want or 0)
         assert explain(ph, faces).complete == (want is not None)

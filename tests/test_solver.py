@@ -5,14 +5,13 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
 
-from phase10math.dice import Die, Face
 from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import best_scores, profile
+from phase10math.meld import best_scores
 from phase10math.phases import PHASES
 from phase10math.projection import FULL, VALUE
 from phase10math.rules import Rules
@@ -30,8 +29,11 @@ def u_pair_or_wild(faces):
     """Utility for tests: 1 if two dice show the same number (W joins anything)."""
     vals = Counter(f.value for f in faces if not f.is_wild)
     wilds = sum(f.is_wild for f in faces)
-    return int(max(vals.values(), default=0) + wilds >= 2 and len(faces) >= 2 and
-               (wilds >= 2 or max(vals.values(), default=0) + wilds >= 2))
+    return int(
+        max(vals.values(), default=0) + wilds >= 2
+        and len(faces) >= 2
+        and (wilds >= 2 or max(vals.values(), default=0) + wilds >= 2)
+    )
 
 
 def u_orange_points(faces):
@@ -46,7 +48,7 @@ class Brute:
         self.dice, self.utility, self.rolls = dice, utility, rolls
         self.n = len(dice)
 
-    @lru_cache(maxsize=None)
+    @cache  # noqa: B019 - one Brute per test
     def hold(self, kept: tuple, r: int) -> Fraction:
         """kept: tuple of side index or None per die; value with r rolls still to come."""
         free = [i for i, s in enumerate(kept) if s is None]
@@ -58,7 +60,7 @@ class Brute:
             total += self.roll(tuple(roll), r - 1)
         return total / 6 ** len(free)
 
-    @lru_cache(maxsize=None)
+    @cache  # noqa: B019 - one Brute per test
     def roll(self, roll: tuple, r: int) -> Fraction:
         if r == 0:
             return Fraction(self.utility([self.dice[i].faces[s] for i, s in enumerate(roll)]))
@@ -73,7 +75,7 @@ class Brute:
         return self.hold((None,) * self.n, self.rolls)
 
     # sticky: dice set aside stay set aside
-    @lru_cache(maxsize=None)
+    @cache  # noqa: B019 - one Brute per test
     def sticky_hold(self, kept: tuple, r: int) -> Fraction:
         free = [i for i, s in enumerate(kept) if s is None]
         total = Fraction(0)
@@ -87,8 +89,10 @@ class Brute:
             best = None
             for k in range(len(free) + 1):
                 for extra in itertools.combinations(free, k):
-                    new = tuple(s if (kept[i] is not None or i in extra) else None
-                                for i, s in enumerate(roll))
+                    new = tuple(
+                        s if (kept[i] is not None or i in extra) else None
+                        for i, s in enumerate(roll)
+                    )
                     v = self.sticky_hold(new, r - 1)
                     best = v if best is None or v > best else best
             total += best
@@ -148,8 +152,10 @@ def test_sticky_holds_equal_brute_force(utility):
     # first roll: nothing is set aside yet, so the best hold is a max over all holds
     start = Fraction(0)
     for roll in itertools.product(range(6), repeat=len(dice)):
-        best = max(brute.sticky_hold(tuple(s if m >> i & 1 else None for i, s in enumerate(roll)),
-                                     2) for m in range(2 ** len(dice)))
+        best = max(
+            brute.sticky_hold(tuple(s if m >> i & 1 else None for i, s in enumerate(roll)), 2)
+            for m in range(2 ** len(dice))
+        )
         start += best
     assert sol.value() == start / 6 ** len(dice)
 
@@ -171,10 +177,13 @@ def test_sticky_never_beats_free_and_more_rolls_never_hurt():
 def single_roll_probability_by_enumeration(n):
     """P(one roll of the ten dice makes phase n), by enumerating the ordered outcomes of the
     six high and four low dice separately (value phases: only numbers matter)."""
-    high = Counter(tuple(np.bincount(o, minlength=11)) for o in
-                   itertools.product([5, 6, 7, 8, 9, 10], repeat=6))
-    low = Counter(tuple(np.bincount(o, minlength=11)) for o in
-                  itertools.product([1, 2, 3, 4, 0, 0], repeat=4))
+    high = Counter(
+        tuple(np.bincount(o, minlength=11))
+        for o in itertools.product([5, 6, 7, 8, 9, 10], repeat=6)
+    )
+    low = Counter(
+        tuple(np.bincount(o, minlength=11)) for o in itertools.product([1, 2, 3, 4, 0, 0], repeat=4)
+    )
     keys, weights = [], []
     for h, a in high.items():
         for lo, b in low.items():

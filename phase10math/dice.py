@@ -96,7 +96,7 @@ def parse_faces(texts: str | Iterable[str | Face]) -> tuple[Face, ...]:
     if isinstance(texts, str):
         # join a separated color word to its number ("W g" -> "Wg")
         tokens = re.findall(
-            r"(?:10|[1-9]|[wW])\s*(?:red|orange|blue|green|[robgROBG])?(?![a-z])"
+            r"(?<!\S)(?:10|[1-9]|[wW])(?!\d)\s*(?:red|orange|blue|green|[robgROBG])?(?![a-z])"
             r"|\S+",
             texts.replace(",", " "),
         )

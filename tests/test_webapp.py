@@ -1,0 +1,181 @@
+"""End-to-end test of the play notebook served as a web app with Voila, driven in headless
+Chromium (Debian's ``chromium`` package) through Playwright.
+
+The test starts ``voila notebooks/4_play.ipynb`` on 127.0.0.1 and a free port, clicks Roll
+and dice, checks what the advisor panel shows, types a wrong physical roll and checks the
+message, and saves screenshots to ``$PHASE10MATH_ARTIFACTS`` (default ``test-artifacts/``).
+With ``PHASE10MATH_UPDATE_SCREENSHOT=1`` the screenshot is also copied to
+``docs/play-screenshot.png``.
+
+Without chromium, playwright or voila the test skips, except when the environment variable
+``CI`` is set: then it fails with a message saying what to install.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK = ROOT / "notebooks" / "4_play.ipynb"
+CHROMIUM = os.environ.get("PHASE10MATH_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+SERVER_TIMEOUT = 40  # seconds for voila to answer
+PAGE_TIMEOUT = 45_000  # ms for the notebook to render its widgets
+
+pytestmark = pytest.mark.browser
+
+
+def _missing() -> str | None:
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        return (f"no Chromium at {CHROMIUM}: install Debian's chromium package "
+                "(apt-get install chromium) or set PHASE10MATH_CHROMIUM")
+    for mod, pkg in [("playwright", "playwright"), ("voila", "voila")]:
+        if importlib.util.find_spec(mod) is None:
+            return f"python package {pkg!r} is not installed (pip install -e '.[web]')"
+    return None
+
+
+def _require_browser() -> None:
+    why = _missing()
+    if why is None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"browser end-to-end test cannot run in CI: {why}", pytrace=False)
+    pytest.skip(why)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _artifacts() -> Path:
+    d = Path(os.environ.get("PHASE10MATH_ARTIFACTS", ROOT / "test-artifacts"))
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+@pytest.fixture
+def voila_url(tmp_path):
+    """Serve the play notebook with Voila on 127.0.0.1; always stop the server."""
+    _require_browser()
+    port = _free_port()
+    log = open(tmp_path / "voila.log", "w+b")  # noqa: SIM115 - closed below
+    cmd = [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", f"--port={port}",
+           "--Voila.ip=127.0.0.1", "--show_tracebacks=True"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + SERVER_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                pytest.fail("voila exited early:\n" + log.read().decode(errors="replace"))
+            try:  # any HTTP answer (even 403/404) means the server listens
+                with urllib.request.urlopen(url + "api/status", timeout=2):
+                    break
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    log.seek(0)
+                    pytest.fail(f"voila did not answer within {SERVER_TIMEOUT} s:\n"
+                                + log.read().decode(errors="replace")[-3000:])
+                time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+def _dice_texts(page) -> list[str]:
+    return [t.strip() for t in page.locator(".p10-turn").first.locator(".p10-die")
+            .all_inner_texts()]
+
+
+def _keep_pattern(labels: list[str]) -> re.Pattern:
+    """The advisor's text of a hold of dice with these labels (highest first, W last)."""
+    order = sorted(labels, key=lambda x: -int(x) if x != "W" else 0.5)
+    return re.compile("^" + " ".join(f"{x}[robg]?" for x in order) + "$")
+
+
+def test_play_in_browser(voila_url):
+    from playwright.sync_api import expect, sync_playwright
+
+    shots = _artifacts()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 1150})
+            page.set_default_timeout(PAGE_TIMEOUT)
+            page.goto(voila_url)
+            turn = page.locator(".p10-turn").first
+            roll = turn.locator(".p10-roll")
+            advice = turn.locator(".p10-advice")
+            expect(roll).to_be_visible()
+            expect(advice).to_contain_text("Roll to start")
+            assert _dice_texts(page) == ["?"] * 10
+
+            roll.click()
+            expect(advice).to_contain_text("Best holds")
+            dice = _dice_texts(page)
+            assert len(dice) == 10 and all(re.fullmatch(r"W|10|[1-9]", d) for d in dice)
+            # nothing held yet: the highlighted row is the empty hold
+            expect(advice.locator(".p10-current")).to_contain_text("(nothing)")
+
+            # hold two dice: they get a frame and the highlighted row keeps their numbers
+            turn.locator(".p10-die-0").click()
+            turn.locator(".p10-die-1").click()
+            expect(turn.locator(".p10-die-0")).to_have_class(re.compile(r"\bp10-held\b"))
+            current = advice.locator(".p10-current")
+            expect(current).to_contain_text("your hold")
+            expect(current.locator("td").nth(1)).to_have_text(_keep_pattern(dice[:2]))
+            expect(advice).to_contain_text(re.compile(r"rank \d+ of \d+"))
+
+            # the advisor's best, then roll the others
+            turn.locator(".p10-best").click()
+            expect(advice.locator(".p10-current")).to_contain_text("best")
+            expect(advice).to_contain_text(re.compile(r"the best hold|as good as the best"))
+            page.screenshot(path=str(shots / "play.png"), full_page=True)
+            held = turn.locator(".p10-die.p10-held").count()
+            if held < 10:
+                roll.click()
+                expect(advice).to_contain_text("1 roll(s) left")
+
+            # a wrong typed roll: clear message, nothing changes
+            before = _dice_texts(page)
+            advice_before = advice.inner_text()
+            turn.locator(".p10-mode button", has_text="Type a roll").click()
+            turn.locator(".p10-entry input").fill("11 10 10 W 5 6 7 1 2 3")
+            turn.locator(".p10-enter").click()
+            message = turn.locator(".p10-message")
+            expect(message).to_contain_text("cannot read '11'")
+            assert _dice_texts(page) == before
+            assert advice.inner_text() == advice_before
+            page.screenshot(path=str(shots / "play-bad-input.png"), full_page=True)
+        finally:
+            browser.close()
+    if os.environ.get("PHASE10MATH_UPDATE_SCREENSHOT"):
+        (ROOT / "docs").mkdir(exist_ok=True)
+        shutil.copy(shots / "play.png", ROOT / "docs" / "play-screenshot.png")

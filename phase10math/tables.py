@@ -11,7 +11,10 @@ True
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from typing import Any
 
@@ -155,27 +158,46 @@ COLUMNS = {
 }
 
 
+def _row_worker(args: tuple) -> tuple[int, dict[str, Fraction]]:
+    n, rules, layout = args
+    return n, phase_row(PHASES[n], rules, layout)
+
+
 def phase_table(
     phases: Iterable[int] = range(1, 11),
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     show_progress: bool = False,
+    workers: int | None = None,
 ) -> dict[int, dict[str, Fraction]]:
-    """Rows for several phases, with a tqdm progress bar when asked."""
+    """Rows for several phases (cached), solved in ``workers`` processes (default: up to two,
+    one per core) with a tqdm progress bar when asked."""
     phases = list(phases)
-    it = phases
+    todo = [n for n in phases if cache.load(_key("row", PHASES[n], rules, layout)) is None]
+    workers = min(2, os.cpu_count() or 1) if workers is None else workers
     bar = None
-    if show_progress:
+    if show_progress and todo:
         from tqdm.auto import tqdm
 
-        bar = tqdm(phases, desc=f"solving phases ({rules.holds} holds)", unit="phase")
-        it = bar
-    out = {}
-    for n in it:
-        if bar is not None:
-            bar.set_postfix_str(f"phase {n}")
-        out[n] = phase_row(PHASES[n], rules, layout)
-    return out
+        bar = tqdm(total=len(todo), desc=f"solving phases ({rules.holds} holds)", unit="phase")
+    rows: dict[int, dict[str, Fraction]] = {}
+    if len(todo) > 1 and workers > 1 and cache.cache_dir() is not None:
+        ctx = multiprocessing.get_context("spawn")
+        # the slow color phases first, so that the two processes finish together
+        order = sorted(todo, key=lambda n: not PHASES[n].uses_color)
+        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            for n, row in pool.map(_row_worker, [(n, rules, layout) for n in order]):
+                rows[n] = row
+                if bar is not None:
+                    bar.update()
+    for n in phases:
+        if n not in rows:
+            rows[n] = phase_row(PHASES[n], rules, layout)
+            if bar is not None and n in todo:
+                bar.update()
+    if bar is not None:
+        bar.close()
+    return {n: rows[n] for n in phases}
 
 
 def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:

@@ -1,0 +1,110 @@
+"""The advisor: ranked holds, exact values checked by enumerating the rerolled dice."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from phase10math.advisor import advise
+from phase10math.dice import Face, parse_faces
+from phase10math.errors import InvalidDiceError, InvalidHoldError
+from phase10math.layouts import DEFAULT_LAYOUT
+from phase10math.meld import best_scores, profile
+from phase10math.phases import PHASES
+from phase10math.rules import Rules
+
+ROLL = "10 10 W 5 6 7 1 2 3 8"
+
+
+def enumerate_hold_value(n, keep, roll, objective):
+    """Value of keeping ``keep`` with one roll left: every outcome of the rerolled dice."""
+    # which physical dice are rerolled: high dice for 5-10, low dice for 1-4/W
+    rest = list(roll)
+    for f in keep:
+        rest.remove(next(g for g in rest if g.value == f.value))
+    high = [d for d in DEFAULT_LAYOUT.dice if d.kind == "high"]
+    low = [d for d in DEFAULT_LAYOUT.dice if d.kind == "low"]
+    n_high = sum(1 for f in rest if f.value >= 5)
+    n_low = len(rest) - n_high
+    total = Fraction(0)
+    count = 0
+    sides = [h.faces for h in high[:n_high]] + [lo.faces for lo in low[:n_low]]
+    for outcome in itertools.product(*sides):
+        faces = list(keep) + [Face(f.value, "r") for f in outcome]
+        best = int(best_scores(PHASES[n], profile([Face(f.value, "r") for f in faces]))[0])
+        total += (best >= 0) if objective == "complete" else max(best, 0)
+        count += 1
+    return total / count
+
+
+@pytest.mark.parametrize("objective", ["complete", "score"])
+def test_hold_values_equal_enumeration_of_rerolled_dice(objective):
+    roll = parse_faces("10 10 10 9 9 5 1 2 3 4")
+    adv = advise(roll, rolls_left=1, phase=1, objective=objective)
+    checked = 0
+    for opt in adv.options:
+        if opt.rerolled <= 3:
+            assert opt.value == enumerate_hold_value(1, opt.keep, roll, objective), opt
+            checked += 1
+    assert checked >= 20
+
+
+def test_ranking_best_and_ties():
+    adv = advise(parse_faces(ROLL), rolls_left=2, phase=1)
+    values = [o.value for o in adv.options]
+    assert values == sorted(values, reverse=True)
+    assert adv.best.best and adv.best.value == max(values)
+    assert [o.tie for o in adv.options] == [o.value == adv.best.value and i > 0
+                                           for i, o in enumerate(adv.options)]
+    # holds are distinct: every sub-multiset of the roll once
+    keeps = [tuple(sorted(f.value for f in o.keep)) for o in adv.options]
+    assert len(keeps) == len(set(keeps))
+    distinct = {}
+    for f in parse_faces(ROLL):
+        distinct[f.value] = distinct.get(f.value, 0) + 1
+    assert len(keeps) == int(np.prod([c + 1 for c in distinct.values()]))
+
+
+def test_complete_roll_has_ties_and_reason():
+    adv = advise(parse_faces("10 10 10 9 9 9 1 2 3 4"), rolls_left=1, phase=1)
+    assert adv.best.value == 1 and len(adv.ties) > 0
+    assert "phase complete" in adv.reason
+
+
+def test_reason_in_plain_words():
+    adv = advise(parse_faces(ROLL), rolls_left=2, phase=1)
+    assert adv.reason.startswith(f"keeps {', '.join(str(f) for f in adv.best.keep)}")
+    assert "rerolls 7 dice" in adv.reason
+
+
+def test_value_of_named_hold_and_bad_holds():
+    adv = advise(parse_faces(ROLL), rolls_left=2, phase=1)
+    opt = adv.value_of("10 10")
+    assert [f.value for f in opt.keep] == [10, 10] and opt.value < adv.best.value
+    with pytest.raises(InvalidHoldError, match="cannot keep 4"):
+        adv.value_of("4")
+    with pytest.raises(InvalidHoldError):
+        adv.value_of("10 10 10")
+
+
+def test_bad_advice_requests():
+    with pytest.raises(InvalidDiceError, match="rolls_left=3"):
+        advise(parse_faces(ROLL), rolls_left=3, phase=1)
+    with pytest.raises(InvalidDiceError, match="10 dice"):
+        advise(parse_faces("10 10 W"), rolls_left=2, phase=1)
+    with pytest.raises(InvalidDiceError, match="no color"):
+        advise(parse_faces(ROLL), rolls_left=2, phase=8)
+
+
+def test_sticky_set_aside_dice_stay():
+    rules = Rules(holds="sticky")
+    adv = advise(parse_faces(ROLL), rolls_left=1, phase=1, rules=rules, set_aside="10 10")
+    assert all(sorted(f.value for f in o.keep).count(10) == 2 for o in adv.options)
+    free = advise(parse_faces(ROLL), rolls_left=1, phase=1)
+    # with one roll left the value of a hold is the same under both rules
+    assert adv.value_of("10 10 W").value == free.value_of("10 10 W").value
+    with pytest.raises(InvalidHoldError, match="sticky"):
+        advise(parse_faces(ROLL), rolls_left=1, phase=1, set_aside="10")

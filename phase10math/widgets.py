@@ -65,12 +65,40 @@ def split_faces(text: str) -> list[str]:
     colors = set(COLOR_NAMES) | set(COLOR_NAMES.values())
     out: list[str] = []
     for tok in text.replace(",", " ").split():
-        if out and tok.lower() in colors and out[-1][-1:].isalnum() and \
-                out[-1].lower()[-1] in "0123456789w":
+        if (
+            out
+            and tok.lower() in colors
+            and out[-1][-1:].isalnum()
+            and out[-1].lower()[-1] in "0123456789w"
+        ):
             out[-1] += tok
         else:
             out.append(tok)
     return out
+
+
+def _assign(faces: Sequence[Face], dice: Sequence) -> list[int] | None:
+    """Which of ``dice`` shows each face (a perfect matching), or None."""
+    owner: dict[int, int] = {}
+
+    def can(die, f: Face) -> bool:
+        return any(_same_face(f, g) for g in die.faces)
+
+    def augment(fi: int, seen: set[int]) -> bool:
+        for di, die in enumerate(dice):
+            if di not in seen and can(die, faces[fi]):
+                seen.add(di)
+                if di not in owner or augment(owner[di], seen):
+                    owner[di] = fi
+                    return True
+        return False
+
+    if len(faces) != len(dice) or not all(augment(fi, set()) for fi in range(len(faces))):
+        return None
+    where = [0] * len(faces)
+    for di, fi in owner.items():
+        where[fi] = di
+    return where
 
 
 def error_html(e: Exception | str) -> str:
@@ -92,9 +120,15 @@ class TurnState:
     nothing.
     """
 
-    def __init__(self, phase: Phase | int | str = 1, objective: str = "complete",
-                 rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT,
-                 seed: int | None = None, rng: random.Random | None = None):
+    def __init__(
+        self,
+        phase: Phase | int | str = 1,
+        objective: str = "complete",
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+    ):
         if objective not in OBJECTIVES:
             raise InvalidHoldError(f"objective {objective!r}: use 'complete' or 'score'")
         self.phase = as_phase(phase)
@@ -106,8 +140,9 @@ class TurnState:
         self.new_turn()
 
     # ------------------------------------------------------------------ state
-    def new_turn(self, phase: Phase | int | str | None = None,
-                 objective: str | None = None) -> None:
+    def new_turn(
+        self, phase: Phase | int | str | None = None, objective: str | None = None
+    ) -> None:
         """Start a fresh turn (optionally at another phase or objective)."""
         if phase is not None:
             self.phase = as_phase(phase)
@@ -121,6 +156,8 @@ class TurnState:
         self.rolls_done = 0
         self.stopped = False
         self.typed = False  # faces typed in: the advisor matches them to the dice itself
+        # one entry per roll: the ten faces after it and the dice kept (not rolled) at it
+        self.history: list[tuple[tuple[Face, ...], frozenset[int]]] = []
 
     @property
     def n_dice(self) -> int:
@@ -144,8 +181,17 @@ class TurnState:
 
     def snapshot(self) -> tuple:
         """Everything that defines the turn (to check that a refused move changed nothing)."""
-        return (self.phase, self.objective, tuple(self.dice), frozenset(self.held),
-                frozenset(self.aside), self.rolls_done, self.stopped, self.typed)
+        return (
+            self.phase,
+            self.objective,
+            tuple(self.dice),
+            frozenset(self.held),
+            frozenset(self.aside),
+            self.rolls_done,
+            self.stopped,
+            self.typed,
+            tuple(self.history),
+        )
 
     # ------------------------------------------------------------------ moves
     def roll(self) -> None:
@@ -166,6 +212,7 @@ class TurnState:
         self.held = set(kept)
         self.rolls_done += 1
         self.typed = typed
+        self.history.append((tuple(self.dice), frozenset(kept)))
 
     def toggle(self, i: int) -> None:
         """Hold die ``i`` or release it."""
@@ -176,8 +223,10 @@ class TurnState:
         if self.over:
             raise InvalidHoldError("the turn is over: start a new turn")
         if i in self.aside:
-            raise InvalidHoldError(f"die {i + 1} ({self.dice[i]}) was set aside at an earlier "
-                                   "roll; with sticky holds it stays set aside")
+            raise InvalidHoldError(
+                f"die {i + 1} ({self.dice[i]}) was set aside at an earlier "
+                "roll; with sticky holds it stays set aside"
+            )
         self.held ^= {i}
 
     def hold(self, keep: Sequence[Face | str] | str) -> None:
@@ -188,15 +237,18 @@ class TurnState:
         chosen: set[int] = set()
         for f in keep:
             # prefer dice already set aside, then dice already held, then the rest
-            order = sorted(range(self.n_dice),
-                           key=lambda i: (i not in self.aside, i not in self.held, i))
+            order = sorted(
+                range(self.n_dice), key=lambda i: (i not in self.aside, i not in self.held, i)
+            )
             i = next((i for i in order if i not in chosen and self.dice[i] == f), None)
             if i is None:
-                i = next((i for i in order if i not in chosen and _same_face(f, self.dice[i])),
-                         None)
+                i = next(
+                    (i for i in order if i not in chosen and _same_face(f, self.dice[i])), None
+                )
             if i is None:
-                raise InvalidHoldError(f"cannot hold {f}: the dice show "
-                                       f"{' '.join(map(str, self.dice))}")
+                raise InvalidHoldError(
+                    f"cannot hold {f}: the dice show {' '.join(map(str, self.dice))}"
+                )
             chosen.add(i)
         if not self.aside <= chosen:
             raise InvalidHoldError("with sticky holds the dice set aside earlier stay set aside")
@@ -221,30 +273,50 @@ class TurnState:
             raise InvalidHoldError("the turn is over: start a new turn")
         faces = parse_faces(split_faces(text) if isinstance(text, str) else list(text))
         if len(faces) != self.n_dice:
-            raise InvalidDiceError(f"type the {self.n_dice} dice in front of you (e.g. "
-                                   f"10o 10r W 5g ...); got {len(faces)}")
+            raise InvalidDiceError(
+                f"type the {self.n_dice} dice in front of you (e.g. "
+                f"10o 10r W 5g ...); got {len(faces)}"
+            )
         owners = match_roll(faces, self.layout)
+        if self.rolls_done and len(self.held) == self.n_dice:
+            raise InvalidHoldError("every die is held: release some dice or stop")
         if self.phase.uses_color:
             missing = [i for i, f in enumerate(faces, 1) if f.color is None]
             if missing:
                 raise InvalidDiceError(
                     f"die {missing[0]} ({faces[missing[0] - 1]}) has no color; phase "
                     f"{self.phase.number} counts colors: write r/o/b/g after each number "
-                    "(e.g. 10o, Wg)")
+                    "(e.g. 10o, Wg)"
+                )
         new: list[Face | None] = [None] * self.n_dice
-        for f, di in zip(faces, owners, strict=True):
-            new[di] = f
         kept: set[int] = set()
-        if self.rolls_done:
+        if not self.rolls_done:
+            for f, di in zip(faces, owners, strict=True):
+                new[di] = f
+        else:
+            # the dice held stay where they are; the other faces go on the other dice
+            rest = list(faces)
             for i in sorted(self.held):
-                j = next((j for j in ([i] + list(range(self.n_dice)))
-                          if j not in kept and new[j] is not None
-                          and _same_face(self.dice[i], new[j])), None)
+                j = next((j for j, f in enumerate(rest) if f == self.dice[i]), None)
+                if j is None:
+                    j = next((j for j, f in enumerate(rest) if _same_face(f, self.dice[i])), None)
                 if j is None:
                     raise InvalidDiceError(
                         f"you hold {self.dice[i]} but it is not among the faces typed; the "
-                        "dice held are not rolled again (release it first)")
-                kept.add(j)
+                        "dice held are not rolled again (release it first)"
+                    )
+                rest.pop(j)
+                new[i] = self.dice[i]
+                kept.add(i)
+            free = [d for d in range(self.n_dice) if d not in kept]
+            where = _assign(rest, [self.layout.dice[d] for d in free])
+            if where is None:
+                raise InvalidDiceError(
+                    "the faces typed cannot all show on the dice that were rolled (the dice "
+                    "not held): check the faces"
+                )
+            for f, k in zip(rest, where, strict=True):
+                new[free[k]] = f
         old = self.snapshot()
         self.dice = new
         self._rolled(kept, typed=True)
@@ -252,10 +324,23 @@ class TurnState:
             try:
                 self.advice()  # the advisor may still refuse (e.g. ambiguous faces)
             except Phase10MathError:
-                (self.phase, self.objective, dice, held, aside, self.rolls_done, self.stopped,
-                 self.typed) = old
-                self.dice, self.held, self.aside = list(dice), set(held), set(aside)
+                self._restore(old)
                 raise
+
+    def _restore(self, snap: tuple) -> None:
+        (
+            self.phase,
+            self.objective,
+            dice,
+            held,
+            aside,
+            self.rolls_done,
+            self.stopped,
+            self.typed,
+            history,
+        ) = snap
+        self.dice, self.held, self.aside = list(dice), set(held), set(aside)
+        self.history = list(history)
 
     # ------------------------------------------------------------------ analysis
     def advice(self) -> Advice | None:
@@ -263,15 +348,30 @@ class TurnState:
         the first roll and after the turn)."""
         if self.rolls_done == 0 or self.over:
             return None
-        key = (self.phase, self.objective, self.rules, self.layout, tuple(self.dice),
-               self.rolls_left, frozenset(self.aside), self.typed)
+        key = (
+            self.phase,
+            self.objective,
+            self.rules,
+            self.layout,
+            tuple(self.dice),
+            self.rolls_left,
+            frozenset(self.aside),
+            self.typed,
+        )
         if key not in self._advice:
             if len(self._advice) > 64:
                 self._advice.clear()
             aside = [self.dice[i] for i in sorted(self.aside)]
-            self._advice[key] = advise(self.dice, self.rolls_left, self.phase, self.objective,
-                                       self.rules, self.layout, set_aside=aside,
-                                       by_die=not self.typed)
+            self._advice[key] = advise(
+                self.dice,
+                self.rolls_left,
+                self.phase,
+                self.objective,
+                self.rules,
+                self.layout,
+                set_aside=aside,
+                by_die=not self.typed,
+            )
         return self._advice[key]
 
     def current_option(self) -> tuple[int, HoldOption] | None:
@@ -296,8 +396,11 @@ class TurnState:
         for i in self.held:
             die = self.layout.dice[i]
             w = Counter(proj.key(f) for f in die.faces)
-            t = next(t for t, typ in enumerate(space.types)
-                     if dict(zip(typ.faces, typ.weights, strict=True)) == w)
+            t = next(
+                t
+                for t, typ in enumerate(space.types)
+                if dict(zip(typ.faces, typ.weights, strict=True)) == w
+            )
             f = self.dice[i]
             f = next(g for g in die.faces if _same_face(f, g))
             counts[t][space.types[t].faces.index(proj.key(f))] += 1
@@ -335,9 +438,11 @@ def advice_html(state: TurnState, top: int = 6) -> str:
     if state.rolls_done == 0:
         v = state.phase_value()
         what = "chance to complete" if state.objective == "complete" else "expected score"
-        return (f"<b>Roll to start.</b> With optimal holds the {what} of phase "
-                f"{state.phase.number} this turn is <b>{value_text(v, state.objective)}</b> "
-                f"<code>= {v}</code>.")
+        return (
+            f"<b>Roll to start.</b> With optimal holds the {what} of phase "
+            f"{state.phase.number} this turn is <b>{value_text(v, state.objective)}</b> "
+            f"<code>= {v}</code>."
+        )
     if adv is None:
         return _result_html(state)
     cur = state.current_option()
@@ -355,24 +460,34 @@ def advice_html(state: TurnState, top: int = 6) -> str:
         rows.append(
             f"<tr{cls}{style}><td>{rank}</td><td>{html.escape(o.keep_text)}</td>"
             f"<td>{o.rerolled}</td><td>{value_text(o.value, state.objective)}</td>"
-            f"<td><code>{o.value}</code></td><td>{best}{mark}</td></tr>")
+            f"<td><code>{o.value}</code></td><td>{best}{mark}</td></tr>"
+        )
     if cur is None:
         mine_line = "Your hold is not one of the possible holds."
     else:
         rank, o = cur
         gap = adv.best.value - o.value
-        verdict = ("the best hold" if rank == 1 else
-                   "as good as the best" if o.tie else
-                   f"{value_text(gap, state.objective)} below the best")
-        mine_line = (f"Your hold ({html.escape(o.keep_text)}): "
-                     f"<b>{value_text(o.value, state.objective)}</b> <code>= {o.value}</code>,"
-                     f" rank {rank} of {len(adv.options)}, {verdict}.")
-    head = ("<tr><th>rank</th><th>keep</th><th>reroll</th>"
-            f"<th>{unit}</th><th>exact</th><th></th></tr>")
-    return (f"<div><b>Best holds</b> ({state.rolls_left} roll(s) left, "
-            f"{unit} with optimal play from here)</div>"
-            f"<table style='border-collapse:collapse' cellpadding='3'>{head}{''.join(rows)}"
-            f"</table><div>Advisor: {html.escape(adv.reason)}</div><div>{mine_line}</div>")
+        verdict = (
+            "the best hold"
+            if rank == 1
+            else "as good as the best"
+            if o.tie
+            else f"{value_text(gap, state.objective)} below the best"
+        )
+        mine_line = (
+            f"Your hold ({html.escape(o.keep_text)}): "
+            f"<b>{value_text(o.value, state.objective)}</b> <code>= {o.value}</code>,"
+            f" rank {rank} of {len(adv.options)}, {verdict}."
+        )
+    head = (
+        f"<tr><th>rank</th><th>keep</th><th>reroll</th><th>{unit}</th><th>exact</th><th></th></tr>"
+    )
+    return (
+        f"<div><b>Best holds</b> ({state.rolls_left} roll(s) left, "
+        f"{unit} with optimal play from here)</div>"
+        f"<table style='border-collapse:collapse' cellpadding='3'>{head}{''.join(rows)}"
+        f"</table><div>Advisor: {html.escape(adv.reason)}</div><div>{mine_line}</div>"
+    )
 
 
 def _result_html(state: TurnState) -> str:
@@ -380,15 +495,19 @@ def _result_html(state: TurnState) -> str:
     if m is None:
         return ""
     if not m.complete:
-        return (f"<b>Turn over:</b> phase {state.phase.number} ({state.phase.text}) not "
-                "completed.")
+        return f"<b>Turn over:</b> phase {state.phase.number} ({state.phase.text}) not completed."
     groups = "".join(
         f"<li>{g.kind} of {g.size}: "
-        + " ".join(html.escape(str(f)) + (f"(={s})" if f.is_wild and s is not None else "")
-                   for f, s in zip(g.dice, g.stands_for, strict=False))
-        + "</li>" for g in m.groups)
-    return (f"<b>Turn over: phase {state.phase.number} complete, score {m.score}.</b>"
-            f"<ul>{groups}</ul>")
+        + " ".join(
+            html.escape(str(f)) + (f"(={s})" if f.is_wild and s is not None else "")
+            for f, s in zip(g.dice, g.stands_for, strict=False)
+        )
+        + "</li>"
+        for g in m.groups
+    )
+    return (
+        f"<b>Turn over: phase {state.phase.number} complete, score {m.score}.</b><ul>{groups}</ul>"
+    )
 
 
 class TurnWidget:
@@ -396,72 +515,113 @@ class TurnWidget:
     a mode to type a physical roll, and the advisor panel.
 
     ``widget.view`` is the ipywidgets box (the object displays as it in Jupyter);
-    ``widget.state`` the :class:`TurnState`. ``on_turn_end(state)`` is called once when a
-    turn ends (the game widget uses it).
+    ``widget.state`` the :class:`TurnState`. The game widget plugs in with two hooks:
+    ``on_turn_end(state)`` is called once when a turn ends, and ``next_turn()`` (if given)
+    gives the phase of the next turn - the "New turn" button becomes "Next turn" and the phase
+    menu is hidden.
     """
 
-    def __init__(self, phase: Phase | int | str = 1, objective: str = "complete",
-                 rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT,
-                 seed: int | None = None, top: int = 6, state: TurnState | None = None,
-                 on_turn_end: Callable[[TurnState], None] | None = None,
-                 choose_phase: bool = True):
+    def __init__(
+        self,
+        phase: Phase | int | str = 1,
+        objective: str = "complete",
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        seed: int | None = None,
+        top: int = 6,
+        state: TurnState | None = None,
+        on_turn_end: Callable[[TurnState], None] | None = None,
+        next_turn: Callable[[], Phase | int] | None = None,
+    ):
         w = _ipw()
         self.state = state or TurnState(phase, objective, rules, layout, seed=seed)
         self.top = top
         self.on_turn_end = on_turn_end
+        self.next_turn = next_turn
         self.dice_buttons = []
         for i in range(self.state.n_dice):
-            b = _classes(w.Button(description="?", tooltip=f"die {i + 1}",
-                                  layout=w.Layout(width="56px", height="56px",
-                                                  margin="3px")),
-                         "p10-die", f"p10-die-{i}")
+            b = _classes(
+                w.Button(
+                    description="?",
+                    tooltip=f"die {i + 1}",
+                    layout=w.Layout(width="56px", height="56px", margin="3px"),
+                ),
+                "p10-die",
+                f"p10-die-{i}",
+            )
             b.style.font_size = "20px"
             b.style.font_weight = "bold"
             b.style.text_color = "white"
             b.on_click(lambda _b, i=i: self._do(lambda: self.state.toggle(i)))
             self.dice_buttons.append(b)
-        self.roll_button = _classes(w.Button(description="Roll", button_style="primary",
-                                             icon="dice"), "p10-roll")
+        self.roll_button = _classes(
+            w.Button(description="Roll", button_style="primary", icon="dice"), "p10-roll"
+        )
         self.stop_button = _classes(w.Button(description="Stop (keep all)"), "p10-stop")
         self.best_button = _classes(w.Button(description="Hold the best"), "p10-best")
-        self.new_button = _classes(w.Button(description="New turn"), "p10-new")
+        self.new_button = _classes(
+            w.Button(description="Next turn" if next_turn else "New turn"), "p10-new"
+        )
         self.roll_button.on_click(lambda _b: self._do(self.state.roll))
         self.stop_button.on_click(lambda _b: self._do(self.state.stop))
         self.best_button.on_click(lambda _b: self._do(self._hold_best))
-        self.new_button.on_click(lambda _b: self._do(self.state.new_turn))
+        self.new_button.on_click(lambda _b: self._do(self._new_turn))
 
-        self.mode = _classes(w.ToggleButtons(options=[("Roll the dice", "roll"),
-                                                      ("Type a roll", "type")],
-                                             value="roll"), "p10-mode")
-        self.entry = _classes(w.Text(placeholder="ten faces, e.g. 10o 10r Wg 5g 6b 7r 8o 9r "
-                                                 "1g 2o", layout=w.Layout(width="420px")),
-                              "p10-entry")
+        self.mode = _classes(
+            w.ToggleButtons(
+                options=[("Roll the dice", "roll"), ("Type a roll", "type")], value="roll"
+            ),
+            "p10-mode",
+        )
+        self.entry = _classes(
+            w.Text(
+                placeholder="ten faces, e.g. 10o 10r Wg 5g 6b 7r 8o 9r 1g 2o",
+                layout=w.Layout(width="420px"),
+            ),
+            "p10-entry",
+        )
         self.enter_button = _classes(w.Button(description="Use this roll"), "p10-enter")
         self.enter_button.on_click(lambda _b: self._enter())
         self.message = _classes(w.HTML(value=""), "p10-message")
         self.entry_box = w.HBox([self.entry, self.enter_button, self.message])
 
-        self.phase_select = _classes(w.Dropdown(
-            options=[(f"{n}: {PHASES[n].text}", n) for n in sorted(PHASES)],
-            value=self.state.phase.number or 1, description="Phase"), "p10-phase")
-        self.objective_select = _classes(w.ToggleButtons(
-            options=[("Complete the phase", "complete"), ("Score most", "score")],
-            value=self.state.objective), "p10-objective")
-        self.phase_select.observe(self._settings_changed, names="value")
-        self.objective_select.observe(self._settings_changed, names="value")
+        self.phase_select = _classes(
+            w.Dropdown(
+                options=[(f"{n}: {PHASES[n].text}", n) for n in sorted(PHASES)],
+                value=self.state.phase.number or 1,
+                description="Phase",
+            ),
+            "p10-phase",
+        )
+        self.objective_select = _classes(
+            w.ToggleButtons(
+                options=[("Complete the phase", "complete"), ("Score most", "score")],
+                value=self.state.objective,
+            ),
+            "p10-objective",
+        )
+        self.phase_select.observe(self._phase_changed, names="value")
+        self.objective_select.observe(self._objective_changed, names="value")
         self.mode.observe(lambda _c: self.refresh(), names="value")
 
         self.status = _classes(w.HTML(), "p10-status")
         self.advice = _classes(w.HTML(), "p10-advice")
-        settings = [self.phase_select, self.objective_select] if choose_phase else []
-        self.view = _classes(w.VBox([
-            w.HBox(settings + [self.mode]) if settings else self.mode,
-            self.status,
-            w.HBox(self.dice_buttons),
-            w.HBox([self.roll_button, self.best_button, self.stop_button, self.new_button]),
-            self.entry_box,
-            self.advice,
-        ]), "p10-turn")
+        settings = [self.objective_select, self.mode]
+        if next_turn is None:
+            settings.insert(0, self.phase_select)
+        self.view = _classes(
+            w.VBox(
+                [
+                    w.HBox(settings),
+                    self.status,
+                    w.HBox(self.dice_buttons),
+                    w.HBox([self.roll_button, self.best_button, self.stop_button, self.new_button]),
+                    self.entry_box,
+                    self.advice,
+                ]
+            ),
+            "p10-turn",
+        )
         self._ended = False
         self.refresh()
 
@@ -493,9 +653,21 @@ class TurnWidget:
             return
         self._do(lambda: self.state.enter(text))
 
-    def _settings_changed(self, _change) -> None:
-        self._do(lambda: self.state.new_turn(self.phase_select.value,
-                                             self.objective_select.value))
+    def _phase_changed(self, _change) -> None:
+        self._do(lambda: self.state.new_turn(self.phase_select.value))
+
+    def _objective_changed(self, _change) -> None:
+        """Another objective changes the advice, not the turn."""
+        self.state.objective = self.objective_select.value
+        self.refresh()
+
+    def _new_turn(self) -> None:
+        if self.next_turn is None:
+            self.state.new_turn()
+            return
+        if not self.state.over and self.state.rolls_done:
+            raise InvalidHoldError("finish this turn first (roll, or Stop)")
+        self.state.new_turn(self.next_turn())
 
     # convenience for code and tests
     def click_die(self, i: int) -> None:
@@ -517,12 +689,22 @@ class TurnWidget:
             b.description = face_label(f)
             b.style.button_color = DIE_COLORS[f.color if f is not None else None]
             held, aside = i in st.held, i in st.aside
-            b.layout.border = ("4px dashed black" if aside else
-                               "4px solid black" if held else "4px solid transparent")
-            b.tooltip = (f"die {i + 1}: "
-                         + (f"{face_label(f)} {COLOR_NAMES.get(f.color, '')}".strip()
-                            if f is not None else "not rolled")
-                         + (" (set aside)" if aside else " (held)" if held else ""))
+            b.layout.border = (
+                "4px dashed black"
+                if aside
+                else "4px solid black"
+                if held
+                else "4px solid transparent"
+            )
+            b.tooltip = (
+                f"die {i + 1}: "
+                + (
+                    f"{face_label(f)} {COLOR_NAMES.get(f.color, '')}".strip()
+                    if f is not None
+                    else "not rolled"
+                )
+                + (" (set aside)" if aside else " (held)" if held else "")
+            )
             if held:
                 b.add_class("p10-held")
             else:
@@ -539,11 +721,15 @@ class TurnWidget:
         elif st.over:
             step = "the turn is over"
         else:
-            step = (f"after the {roll_name[min(st.rolls_done, 3) - 1]} roll: click dice to "
-                    f"hold them, then {'type the next roll' if typing else 'Roll'} "
-                    f"({st.rolls_left} left)")
-        self.status.value = (f"<b>Phase {st.phase.number}</b>: {st.phase.text} &mdash; "
-                             f"{step}. <i>{st.rules.holds} holds</i>")
+            step = (
+                f"after the {roll_name[min(st.rolls_done, 3) - 1]} roll: click dice to "
+                f"hold them, then {'type the next roll' if typing else 'Roll'} "
+                f"({st.rolls_left} left)"
+            )
+        self.status.value = (
+            f"<b>Phase {st.phase.number}</b>: {st.phase.text} &mdash; "
+            f"{step}. <i>{st.rules.holds} holds</i>"
+        )
         try:
             self.advice.value = advice_html(st, self.top)
         except Phase10MathError as e:

@@ -30,9 +30,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "4_play.ipynb"
 CHROMIUM = os.environ.get("PHASE10MATH_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SERVER_TIMEOUT = 40  # seconds for voila to answer
 PAGE_TIMEOUT = 45_000  # ms for the notebook to render its widgets
 
@@ -41,8 +48,10 @@ pytestmark = pytest.mark.browser
 
 def _missing() -> str | None:
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        return (f"no Chromium at {CHROMIUM}: install Debian's chromium package "
-                "(apt-get install chromium) or set PHASE10MATH_CHROMIUM")
+        return (
+            f"no Chromium at {CHROMIUM}: install Debian's chromium package "
+            "(apt-get install chromium) or set PHASE10MATH_CHROMIUM"
+        )
     for mod, pkg in [("playwright", "playwright"), ("voila", "voila")]:
         if importlib.util.find_spec(mod) is None:
             return f"python package {pkg!r} is not installed (pip install -e '.[web]')"
@@ -76,10 +85,19 @@ def voila_url(tmp_path):
     _require_browser()
     port = _free_port()
     log = open(tmp_path / "voila.log", "w+b")  # noqa: SIM115 - closed below
-    cmd = [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", f"--port={port}",
-           "--Voila.ip=127.0.0.1", "--show_tracebacks=True"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(NOTEBOOK),
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+        "--show_tracebacks=True",
+    ]
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + SERVER_TIMEOUT
@@ -95,8 +113,10 @@ def voila_url(tmp_path):
             except OSError:
                 if time.monotonic() > deadline:
                     log.seek(0)
-                    pytest.fail(f"voila did not answer within {SERVER_TIMEOUT} s:\n"
-                                + log.read().decode(errors="replace")[-3000:])
+                    pytest.fail(
+                        f"voila did not answer within {SERVER_TIMEOUT} s:\n"
+                        + log.read().decode(errors="replace")[-3000:]
+                    )
                 time.sleep(0.3)
         yield url
     finally:
@@ -110,8 +130,9 @@ def voila_url(tmp_path):
 
 
 def _dice_texts(page) -> list[str]:
-    return [t.strip() for t in page.locator(".p10-turn").first.locator(".p10-die")
-            .all_inner_texts()]
+    return [
+        t.strip() for t in page.locator(".p10-turn").first.locator(".p10-die").all_inner_texts()
+    ]
 
 
 def _keep_pattern(labels: list[str]) -> re.Pattern:

@@ -129,13 +129,16 @@ def test_typed_roll_is_used_and_advised():
     assert w.roll_button.disabled  # typing mode: the player rolls real dice
 
 
-@pytest.mark.parametrize("bad, words", [
-    ("11 10 10 W 5 6 7 1 2 3", "cannot read '11'"),
-    ("10 10 W 5 6 7 1 2 3", "type the 10 dice"),
-    ("10 10 10 10 10 10 10 1 2 3", "only the 6 high dice"),
-    ("10 10 W 5 6 7 1 2 3 8x", "unknown color"),
-    ("10 10 W W W 7 1 2 3 8", "only the 4 low"),
-])
+@pytest.mark.parametrize(
+    "bad, words",
+    [
+        ("11 10 10 W 5 6 7 1 2 3", "cannot read '11'"),
+        ("10 10 W 5 6 7 1 2 3", "type the 10 dice"),
+        ("10 10 10 10 10 10 10 1 2 3", "only the 6 high dice"),
+        ("10 10 W 5 6 7 1 2 3 8x", "unknown color"),
+        ("10 10 W W W 7 1 2 3 8", "only the 4 low"),
+    ],
+)
 def test_bad_typed_roll_shows_message_and_changes_nothing(bad, words):
     w = TurnWidget(phase=1, seed=4)
     w.roll()
@@ -213,8 +216,9 @@ def test_state_without_widgets():
     st = TurnState(phase=1, seed=1)
     st.enter("10 10 W 5 6 7 1 2 3 8")
     st.hold(parse_faces("10 10 W"))
-    assert sorted(str(f) for f in st.held_faces()) == sorted(["10r", "10r", "Wr"]) or \
-        sorted(f.value for f in st.held_faces()) == [0, 10, 10]
+    assert sorted(str(f) for f in st.held_faces()) == sorted(["10r", "10r", "Wr"]) or sorted(
+        f.value for f in st.held_faces()
+    ) == [0, 10, 10]
     rank, opt = st.current_option()
     assert opt.value == st.advice().value_of("10 10 W").value
 
@@ -222,3 +226,85 @@ def test_state_without_widgets():
 def test_split_faces():
     assert split_faces("10 o, W green 7") == ["10o", "Wgreen", "7"]
     assert split_faces("11") == ["11"]
+
+
+# ---------------------------------------------------------------------- whole game
+
+from phase10math.game import Game  # noqa: E402
+from phase10math.widgets_game import GameSession, GameWidget  # noqa: E402
+
+
+def play_best(w: TurnWidget) -> None:
+    """Play one turn in the widget with the advisor's holds."""
+    w.roll()
+    while not w.state.over:
+        w.best_button.click()
+        if len(w.state.held) == 10:
+            w.stop_button.click()
+        else:
+            w.roll()
+
+
+def test_game_widget_plays_to_the_end_and_updates_the_score_sheet():
+    g = GameWidget(opponents=("complete", "greedy"), phases=2, seed=4)
+    assert "your turn at phase 1" in g.status.value
+    assert g.sheet.value.count("<tr>") >= 3
+    for _ in range(30):
+        if g.session.over:
+            break
+        before = g.sheet.value
+        play_best(g.turn)
+        assert g.sheet.value != before  # the score sheet shows the turn
+        g.turn.new_button.click()
+    assert g.session.over
+    assert "Game over" in g.status.value
+    res = g.session.result
+    for p in res.players:
+        assert f"class='p10-total'>{p.total}<" in g.sheet.value
+    assert any(p.finished for p in res.players)
+    g.turn.new_button.click()
+    assert "game is over" in g.turn.message.value
+    g.new_game_button.click()
+    assert not g.session.over and g.turn.state.rolls_done == 0
+
+
+def test_next_turn_refused_while_the_turn_goes_on():
+    g = GameWidget(opponents=("greedy",), phases=2, seed=1)
+    g.turn.roll()
+    before = g.turn.state.snapshot()
+    g.turn.new_button.click()
+    assert "finish this turn first" in g.turn.message.value
+    assert g.turn.state.snapshot() == before
+
+
+def test_human_turn_is_scored_by_the_engine():
+    s = GameSession(opponents=[], phases=2, seed=2)  # solitaire
+    assert s.game.solitaire
+    st = s.new_turn_state()
+    st.enter("8 8 8 10 W W 1 2 5 6")
+    st.stop()
+    s.human_turn_done(st)
+    assert s.human.scores == {1: 34}
+    assert s.human_phase.number == 2
+    st = s.new_turn_state()
+    for _ in range(3):
+        st.roll()
+    s.human_turn_done(st)
+    made = 2 in s.human.scores
+    assert s.over == made
+
+
+def test_game_session_matches_engine_with_same_holds():
+    """The session replays the human's turn through the engine: a game where the human
+    always stops after the first roll scores exactly what the engine's 'stop' strategy
+    scores on the same faces."""
+    s = GameSession(opponents=["greedy"], phases=2, seed=9)
+    while s.waiting:
+        st = s.new_turn_state()
+        st.roll()
+        st.stop()
+        faces = st.dice
+        s.human_turn_done(st)
+        made = [e for e in s.game.log if e.player == 0 and e.kind in ("made", "failed")][-1]
+        assert sorted(map(str, made.dice)) == sorted(map(str, faces))
+    assert s.over and isinstance(s.game, Game)

@@ -66,8 +66,8 @@ def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fr
 
     >>> from phase10math.projection import VALUE
     >>> from phase10math.dice import parse_layout
-    >>> sp = StateSpace.build(parse_layout("6 x 5r 6o 7b 8g 9r 10o\\n4 x 1r 2o 3b 4g Wr Wo").dice[:1],
-    ...                       VALUE)
+    >>> lay = parse_layout("6 x 5r 6o 7b 8g 9r 10o\\n4 x 1r 2o 3b 4g Wr Wo")
+    >>> sp = StateSpace.build(lay.dice[:1], VALUE)
     >>> random_policy_value(sp, np.array([1, 0, 0, 0, 0, 0]), 2)  # want a 5 with one die
     Fraction(1, 6)
     """

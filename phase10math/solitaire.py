@@ -320,6 +320,15 @@ def solve_solitaire(rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOU
 _CTX: Any = None
 
 
+def solve_state(st: tuple, data: dict[int, PhaseData], states: dict[tuple, StateResult],
+                rules: Rules = DEFAULT_RULES) -> StateResult:
+    """Solve one MDP state given the solved states it leads to (e.g. ``(10, 'later')``
+    needs nothing, ``(10, 'first')`` needs ``(10, 'later')``)."""
+    global _CTX
+    _CTX = (data, states, rules, {})
+    return _state_task(st)
+
+
 def _state_task(st: tuple) -> StateResult:
     data, states, rules, guess = _CTX
     k, c = st

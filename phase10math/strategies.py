@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -184,6 +185,7 @@ class GreedyStrategy(PolicyStrategy):
         return self._cache[k]
 
 
+@lru_cache(maxsize=64)
 def greedy_holds(k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
                  ) -> tuple[StateSpace, dict[int, np.ndarray]]:
     """The greedy policy of phase k on the completion state space (same hold every roll)."""

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+import numpy as np
+
 from phase10math.dice import Face, Layout, match_roll, parse_faces
 from phase10math.errors import InvalidDiceError, InvalidHoldError
 from phase10math.exact import percent, to_json
@@ -134,10 +136,16 @@ class HoldOption:
 
     keep: tuple[Face, ...]
     rerolled: int
-    value: Fraction
+    numerator: int
+    denominator: int
     state: int
     best: bool = False
     tie: bool = False  # equal in value to the best
+
+    @property
+    def value(self) -> Fraction:
+        """The exact value (probability or expected score) of this hold."""
+        return Fraction(self.numerator, self.denominator)
 
     @property
     def keep_text(self) -> str:
@@ -285,24 +293,49 @@ def advise(
                 raise InvalidHoldError(f"set-aside die {f} is not among the dice {faces}")
             rem[g] -= 1
         base = _aside_counts(space, aside, counts)
-    # enumerate sub-multisets per type (at least the set-aside dice)
-    per_type = []
-    for cnt, lo in zip(counts, base):
-        per_type.append(list(itertools.product(*[range(a, c + 1) for a, c in zip(lo, cnt)])))
-    options = []
+    # every sub-multiset of the roll (at least the set-aside dice), type by type, as state ids
+    gids = np.zeros(1, dtype=np.int64)
+    kept: list[list[tuple[Face, ...]]] = []
+    pool = list(faces)
+    for t, (cnt, lo) in enumerate(zip(counts, base)):
+        combos = list(itertools.product(*[range(a, c + 1) for a, c in zip(lo, cnt)]))
+        idx = np.array([space._indexes[t][c] for c in combos], dtype=np.int64)
+        gids = (gids[:, None] + space.strides[t] * idx[None, :]).ravel()
+        # the roll's faces for each key of this type
+        by_key = {}
+        for k, c in zip(space.types[t].faces, cnt):
+            by_key[k] = [
+                pool.pop(next(i for i, g in enumerate(pool) if _key_of(space.projection, g) == k))
+                for _ in range(c)
+            ]
+        kept.append(
+            [
+                tuple(f for k, c in zip(space.types[t].faces, combo) for f in by_key[k][:c])
+                for combo in combos
+            ]
+        )
+    nums = sol.hold_num[rolls_left][gids]
+    den = sol.denominator(rolls_left)
+    keeps = [
+        tuple(sorted(itertools.chain.from_iterable(parts), key=_face_order))
+        for parts in itertools.product(*kept)
+    ]
     n_total = space.n_dice
-    for combo in itertools.product(*per_type):
-        gid = space.state_id(combo)
-        val = sol.hold_value(gid, rolls_left)
-        keep = _faces_for(space, combo, faces)
-        options.append(HoldOption(keep, n_total - len(keep), val, gid))
-    options.sort(key=lambda o: (-o.value, o.rerolled, o.keep_text))
-    top = options[0].value
+    num_list = nums.tolist()
+    sort_keys = [tuple(_face_order(f) for f in k) for k in keeps]
+    order = sorted(range(len(gids)), key=lambda i: (-num_list[i], -len(keeps[i]), sort_keys[i]))
+    top = num_list[order[0]]
     options = [
         HoldOption(
-            o.keep, o.rerolled, o.value, o.state, best=(i == 0), tie=(i > 0 and o.value == top)
+            keeps[i],
+            n_total - len(keeps[i]),
+            int(num_list[i]),
+            den,
+            int(gids[i]),
+            best=(j == 0),
+            tie=(j > 0 and num_list[i] == top),
         )
-        for i, o in enumerate(options)
+        for j, i in enumerate(order)
     ]
     reason = describe_progress(ph, options[0].keep, faces, rules)
     return Advice(ph, objective, rolls_left, tuple(faces), options, reason, tuple(aside))
@@ -332,18 +365,8 @@ def _key_of(proj, f: Face):
     return f
 
 
-def _faces_for(space: StateSpace, combo, faces: Sequence[Face]) -> tuple[Face, ...]:
-    """Faces of the roll that make up a hold (projected keys mapped back to real faces)."""
-    pool = list(faces)
-    out = []
-    proj = space.projection
-    for t, cnt in enumerate(combo):
-        for k, c in zip(space.types[t].faces, cnt):
-            for _ in range(c):
-                f = next(g for g in pool if _key_of(proj, g) == k)
-                pool.remove(f)
-                out.append(f)
-    return tuple(sorted(out, key=lambda f: (-f.value if f.value else -0.5, f.color or "")))
+def _face_order(f: Face):
+    return (-f.value if f.value else 0.5, f.color or "")
 
 
 def best_hold(

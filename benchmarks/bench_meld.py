@@ -1,0 +1,64 @@
+"""Time the meld engine over every distinct final roll of each phase.
+
+Our vectorised engine (`meld.best_scores` on all profiles at once) against the straightforward
+reference: one roll at a time through `meld.explain` (timed on a random sample of the same rolls
+and scaled up). Prints rolls, seconds and the speed ratio per phase.
+
+    python benchmarks/bench_meld.py [--sample 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from phase10math.dice import COLORS, Face
+from phase10math.layouts import DEFAULT_LAYOUT
+from phase10math.maxscore import roll_profiles
+from phase10math.meld import best_scores, explain
+from phase10math.phases import PHASES
+
+
+def faces_of(profile: np.ndarray) -> list[Face]:
+    return [
+        Face(v, COLORS[c]) for v in range(11) for c in range(4) for _ in range(int(profile[v, c]))
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sample", type=int, default=300)
+    args = ap.parse_args()
+    rng = np.random.default_rng(0)
+    print(
+        f"{'phase':>5} {'rolls':>10} {'engine s':>9} {'per roll µs':>12} {'naive s (est.)':>15}"
+        f" {'ratio':>8}"
+    )
+    tot_fast = tot_naive = 0.0
+    for n, ph in PHASES.items():
+        profiles = np.concatenate(list(roll_profiles(DEFAULT_LAYOUT, ph)))
+        t0 = time.perf_counter()
+        fast = best_scores(ph, profiles)
+        t_fast = time.perf_counter() - t0
+        idx = rng.choice(len(profiles), size=min(args.sample, len(profiles)), replace=False)
+        t0 = time.perf_counter()
+        for i in idx:
+            m = explain(ph, faces_of(profiles[i]))
+            assert (m.score if m.complete else -1) == fast[i]
+        t_naive = (time.perf_counter() - t0) / len(idx) * len(profiles)
+        tot_fast += t_fast
+        tot_naive += t_naive
+        print(
+            f"{n:>5} {len(profiles):>10,} {t_fast:>9.2f} {1e6 * t_fast / len(profiles):>12.2f}"
+            f" {t_naive:>15.1f} {t_naive / t_fast:>7.0f}x"
+        )
+    print(
+        f"total: engine {tot_fast:.1f} s, naive (est.) {tot_naive:.0f} s, "
+        f"ratio {tot_naive / tot_fast:.0f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -39,6 +39,7 @@ from phase10math.phases import Phase, phase as as_phase
 from phase10math.projection import FULL, Projection, projection_for
 from phase10math.rules import DEFAULT_RULES, Rules
 from phase10math.statespace import StateSpace
+from phase10math.sticky import MAX_STICKY_PAIRS, _sticky_layer, _sticky_pairs
 
 OBJECTIVES = ("complete", "score")
 INT64_LIMIT = 2**62
@@ -229,105 +230,13 @@ def _check_size(space: StateSpace, sticky: bool) -> None:
     n = space.n_states
     if sticky:
         n = _sticky_pairs(space)
-    if n > MAX_STATES:
+    if n > (MAX_STICKY_PAIRS if sticky else MAX_STATES) or space.n_states > MAX_STATES:
         raise StateSpaceTooLargeError(
             f"this turn has {n:,} {'(held, rolled) pairs' if sticky else 'holds'} under this "
-            f"layout ({space.describe()[:200]}); the limit on this machine is {MAX_STATES:,}. "
+            f"layout ({space.describe()[:200]}); the limit on this machine is "
+            f"{MAX_STICKY_PAIRS if sticky else MAX_STATES:,}. "
             "Use a layout with more identical dice or the other hold rule."
         )
-
-
-def _sticky_pairs(space: StateSpace) -> int:
-    total = 1
-    for t in space.types:
-        total *= math.comb(t.count + 2 * len(t.faces), 2 * len(t.faces))
-    return total
-
-
-# --------------------------------------------------------------------------- sticky
-
-
-def _sticky_layer(space: StateSpace, N_prev: np.ndarray, dtype) -> np.ndarray:
-    """For sticky holds: for every set-aside hold A, E over the roll B of the other dice of
-    max over K within B of N_prev(A + K). Returns numerators T(A) scaled like _expect."""
-    out = np.zeros(space.n_states, dtype=dtype)
-    # Group the holds A by how many dice of each type they hold; within a group the rolled
-    # dice B range over the same sub-multisets, so the work is vectorised over A.
-    keys = np.stack(space.type_sizes, axis=1)
-    uniq, inv = np.unique(keys, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    for g, sizes in enumerate(uniq):
-        A = np.flatnonzero(inv == g)  # holds with these per-type sizes
-        free = [t.count - int(s) for t, s in zip(space.types, sizes)]
-        # sub-multisets of the free dice, per type, as (rows of sub) with size <= free
-        opts = [np.flatnonzero(space.sub[t].sum(axis=1) <= free[t]) for t in range(len(free))]
-        # enumerate B as the product of per-type options
-        grids = np.meshgrid(*opts, indexing="ij")
-        Bdig = [gr.ravel() for gr in grids]
-        nb = len(Bdig[0])
-        Bsize_t = [space.sub[t].sum(axis=1)[Bdig[t]] for t in range(len(free))]
-        # value of A + B for every A (rows) and B (cols)
-        Adig = [space.digits[t][A] for t in range(len(free))]
-        sum_ids = np.zeros((len(A), nb), dtype=np.int64)
-        for t in range(len(free)):
-            comb = _add_multiset_table(space, t)[Adig[t][:, None], Bdig[t][None, :]]
-            sum_ids += comb.astype(np.int64) * space.strides[t]
-        G = N_prev[sum_ids]  # (A, B)
-        # running max over sub-multisets of B (within B's lattice), per type and face
-        bpos = {tuple(int(Bdig[t][j]) for t in range(len(free))): j for j in range(nb)}
-        for t in range(len(free)):
-            for f in range(len(space.types[t].faces)):
-                cnt = space.sub[t][Bdig[t], f]
-                for v in range(1, free[t] + 1):
-                    cols = np.flatnonzero(cnt == v)
-                    if len(cols) == 0:
-                        break
-                    prev = []
-                    for j in cols:
-                        key = [int(Bdig[u][j]) for u in range(len(free))]
-                        key[t] = int(space.remove_tables[t][key[t], f])
-                        prev.append(bpos[tuple(key)])
-                    G[:, cols] = np.maximum(G[:, cols], G[:, prev])
-        # expectation over full B (every free die rolled): weights per B
-        full_cols = np.flatnonzero(np.all([Bsize_t[t] == free[t] for t in range(len(free))],
-                                          axis=0))
-        wts = np.ones(len(full_cols), dtype=object)
-        for t in range(len(free)):
-            rows = space.sub[t][Bdig[t][full_cols]]
-            m = free[t]
-            mult = np.array([_multinomial(m, r, space.types[t].weights) for r in rows],
-                            dtype=object)
-            wts = wts * mult
-        if dtype == object:
-            out[A] = G[:, full_cols].astype(object).dot(wts)
-        else:
-            out[A] = G[:, full_cols] @ wts.astype(np.int64)
-    return out
-
-
-def _multinomial(m: int, row, weights) -> int:
-    out = math.factorial(m)
-    for c, w in zip(row, weights):
-        out = out // math.factorial(int(c)) * w ** int(c)
-    return out
-
-
-_ADD_MS_CACHE: dict[tuple[int, int], np.ndarray] = {}
-
-
-def _add_multiset_table(space: StateSpace, t: int) -> np.ndarray:
-    key = (id(space), t)
-    if key not in _ADD_MS_CACHE:
-        sub = space.sub[t]
-        idx = space._indexes[t]
-        n = len(sub)
-        tab = np.full((n, n), 0, dtype=np.int32)
-        for i in range(n):
-            for j in range(n):
-                s = tuple(int(x) for x in sub[i] + sub[j])
-                tab[i, j] = idx.get(s, 0)
-        _ADD_MS_CACHE[key] = tab
-    return _ADD_MS_CACHE[key]
 
 
 # --------------------------------------------------------------------------- driver

@@ -39,11 +39,30 @@ def cache_dir() -> Path | None:
     return Path(base) / "phase10math"
 
 
+_CODE_HASH: str | None = None
+
+
+def code_hash() -> str:
+    """A hash of the package's source files: results computed by other code are not reused."""
+    global _CODE_HASH
+    if _CODE_HASH is None:
+        h = hashlib.sha256()
+        root = Path(__file__).resolve().parent
+        for path in sorted(root.rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+        _CODE_HASH = h.hexdigest()
+    return _CODE_HASH
+
+
 def cache_key(**parts: Any) -> str:
-    """A stable hash of the keyword arguments (JSON, sorted keys) plus the package version."""
+    """A stable hash of the keyword arguments (JSON, sorted keys), the package version and
+    the package's source code."""
     from phase10math import __version__
 
-    text = json.dumps({"version": __version__, **parts}, sort_keys=True, default=str)
+    text = json.dumps(
+        {"version": __version__, "code": code_hash(), **parts}, sort_keys=True, default=str
+    )
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -35,7 +35,8 @@ from phase10math.dice import Face, Layout
 from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
 from phase10math.layouts import DEFAULT_LAYOUT
 from phase10math.meld import best_scores
-from phase10math.phases import Phase, phase as as_phase
+from phase10math.phases import Phase
+from phase10math.phases import phase as as_phase
 from phase10math.projection import FULL, Projection, projection_for
 from phase10math.rules import DEFAULT_RULES, Rules
 from phase10math.statespace import StateSpace
@@ -73,8 +74,10 @@ def _evaluate_on_unique(space: StateSpace, ids: np.ndarray, fn) -> np.ndarray:
         _, first, inverse = np.unique(packed[:, 0], return_index=True, return_inverse=True)
     else:
         # distinct hashes prove distinct profiles; only on a clash is the exact grouping run
-        mult = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9][
-            : packed.shape[1]], dtype=np.uint64)
+        mult = np.array(
+            [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9][: packed.shape[1]],
+            dtype=np.uint64,
+        )
         with np.errstate(over="ignore"):
             h = (packed.astype(np.uint64) * mult).sum(axis=1)
         hs = np.sort(h)
@@ -97,7 +100,8 @@ def final_scores(ph: Phase, space: StateSpace, rules: Rules, layout_key: str) ->
         if len(_FINALS) > 8:
             _FINALS.clear()
         _FINALS[key] = _evaluate_on_unique(
-            space, space.full_ids, lambda prof: best_scores(ph, prof, rules))
+            space, space.full_ids, lambda prof: best_scores(ph, prof, rules)
+        )
     return _FINALS[key]
 
 
@@ -192,13 +196,15 @@ def _expect(space: StateSpace, top: np.ndarray) -> np.ndarray:
 
 def _normalise(space: StateSpace, T: np.ndarray) -> np.ndarray:
     """N(K) = T(K) * 6**|K|: every hold's value over one common denominator."""
-    pow6 = np.array([6**k for k in range(space.n_dice + 1)],
-                    dtype=object if T.dtype == object else np.int64)
+    pow6 = np.array(
+        [6**k for k in range(space.n_dice + 1)], dtype=object if T.dtype == object else np.int64
+    )
     return T * pow6[space.size]
 
 
-def _subset_max(space: StateSpace, N: np.ndarray, ids: np.ndarray | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
+def _subset_max(
+    space: StateSpace, N: np.ndarray, ids: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """M(K) = max over holds J within K of N(J), and the arg-max J.
 
     Sub-multisets of K are reached by removing dice type by type, so the maximum is a
@@ -220,8 +226,8 @@ def _subset_max(space: StateSpace, N: np.ndarray, ids: np.ndarray | None = None
                 src = _axis(M, t, j)
                 better = M[src] > M[dst]
                 if better.any():
-                    M[dst] = np.where(better, M[src], M[dst])
-                    arg[dst] = np.where(better, arg[src], arg[dst])
+                    np.copyto(M[dst], M[src], where=better)
+                    np.copyto(arg[dst], arg[src], where=better)
     M, arg = M.reshape(-1), arg.reshape(-1)
     return (M, arg) if ids is None else (M[ids], arg[ids])
 

@@ -24,6 +24,7 @@ from phase10math.dice import Face, Layout, match_roll, parse_faces
 from phase10math.errors import InvalidDiceError, InvalidHoldError
 from phase10math.exact import percent, to_json
 from phase10math.layouts import DEFAULT_LAYOUT
+from phase10math.meld import require_colors
 from phase10math.phases import Phase
 from phase10math.phases import phase as as_phase
 from phase10math.progress import describe_progress
@@ -270,13 +271,7 @@ def advise(
             f"rolls_left={rolls_left!r}: after a roll the player has 1 to {rules.rolls - 1} "
             "rolls left (with 0 the roll is final: use check)"
         )
-    if ph.uses_color:
-        for i, f in enumerate(faces, 1):
-            if f.color is None:
-                raise InvalidDiceError(
-                    f"die {i} ({f}) has no color; phase {ph.number or ph.text}"
-                    " counts colors: write r/o/b/g after each number"
-                )
+    require_colors(faces, ph)
     if aside and rules.holds != "sticky":
         raise InvalidHoldError(
             "set_aside only applies with sticky holds; with free holds every die may be rerolled"

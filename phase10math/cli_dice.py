@@ -47,6 +47,7 @@ def parse_roll(dice: list[str], ph, layout):
     """Faces from command-line words, checked against the layout."""
     from phase10math.dice import match_roll, parse_faces
     from phase10math.errors import InvalidDiceError
+    from phase10math.meld import require_colors
 
     faces = parse_faces(" ".join(dice))
     if len(faces) != 10:
@@ -54,13 +55,7 @@ def parse_roll(dice: list[str], ph, layout):
             f"give the 10 dice of the roll; got {len(faces)}"
             + ("" if faces else " (write e.g. 10o Wg 7 5 6 8 9 1 2 3)")
         )
-    if ph.uses_color:
-        for i, f in enumerate(faces, 1):
-            if f.color is None:
-                raise InvalidDiceError(
-                    f"die {i} ({f}) has no color; phase {ph.number or ph.text} counts colors, so "
-                    "write a color letter r/o/b/g after every number (e.g. 7r, Wg)"
-                )
+    require_colors(faces, ph)
     match_roll(faces, layout)
     return faces
 

@@ -293,9 +293,9 @@ class Meld:
         )
 
 
-def _check_roll(faces: Sequence[Face], ph: Phase) -> None:
-    if len(faces) != 10:
-        raise InvalidDiceError(f"a final roll has 10 dice; got {len(faces)}")
+def require_colors(faces: Sequence[Face], ph: Phase) -> None:
+    """Raise InvalidDiceError, naming the die, when a phase that counts colors gets a face
+    written without its color."""
     if ph.uses_color:
         for i, f in enumerate(faces, 1):
             if f.color is None:
@@ -311,7 +311,9 @@ def explain(
     """Check a final roll of ten dice: complete?, best score, and the dice of each group."""
     ph = as_phase(ph)
     faces = parse_faces(faces) if isinstance(faces, str) else parse_faces(list(faces))
-    _check_roll(faces, ph)
+    if len(faces) != 10:
+        raise InvalidDiceError(f"a final roll has 10 dice; got {len(faces)}")
+    require_colors(faces, ph)
     colors = [g for g in ph.groups if g.kind == "color"]
     if len(colors) > 1:
         return _generic_explain(ph, faces, rules)

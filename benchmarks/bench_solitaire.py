@@ -26,12 +26,18 @@ def main() -> None:
     from phase10math.layouts import DEFAULT_LAYOUT
     from phase10math.rules import DEFAULT_RULES
 
-    cache.save(cache.cache_key(kind="solitaire", rules=DEFAULT_RULES.to_dict(),
-                               layout=DEFAULT_LAYOUT.fingerprint()), sol)
+    cache.save(
+        cache.cache_key(
+            kind="solitaire", rules=DEFAULT_RULES.to_dict(), layout=DEFAULT_LAYOUT.fingerprint()
+        ),
+        sol,
+    )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"solitaire solve: {took:.1f} s, {len(sol.states)} states, peak RSS {peak:.0f} MB "
-          f"(largest worker {kids:.0f} MB)")
+    print(
+        f"solitaire solve: {took:.1f} s, {len(sol.states)} states, peak RSS {peak:.0f} MB "
+        f"(largest worker {kids:.0f} MB)"
+    )
     print(f"optimal expected final score: {float(sol.value):.6f}; proven gap {sol.proven_gap:.2e}")
     t = time.time()
     table = comparison(simulate=args.simulate, show_progress=False)

@@ -19,9 +19,7 @@ def _phase_range(text: str) -> range:
         lo, _, hi = text.partition("-")
         r = range(int(lo), int(hi or lo) + 1)
     except ValueError:
-        raise InvalidPhaseError(
-            f"--phases {text!r}: write 1-10, 11-20, 1-20 or e.g. 3-5"
-        ) from None
+        raise InvalidPhaseError(f"--phases {text!r}: write 1-10, 11-20, 1-20 or e.g. 3-5") from None
     if not r or r.start < 1 or r.stop > 21:
         raise InvalidPhaseError(f"--phases {text!r}: phases are numbered 1 to 20")
     return r

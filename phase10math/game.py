@@ -78,12 +78,16 @@ class ScriptedDice:
     InvalidDiceError.
 
     >>> d = ScriptedDice(["10 10 10 5 5 5 W 1 2 3"])
-    >>> [str(f) for f in d.roll(range(10))][:3]   # faces in die order (default layout)
-    ['5o', '5o', '5o']
+    >>> sorted(str(f.value) for f in d.roll(range(10)))   # the scripted faces, on real dice
+    ['0', '1', '10', '10', '10', '2', '3', '5', '5', '5']
     """
 
-    def __init__(self, rolls: Iterable[str | Sequence[str | Face]], high: Iterable[int] = (),
-                 layout: Layout = DEFAULT_LAYOUT) -> None:
+    def __init__(
+        self,
+        rolls: Iterable[str | Sequence[str | Face]],
+        high: Iterable[int] = (),
+        layout: Layout = DEFAULT_LAYOUT,
+    ) -> None:
         self.layout = layout
         self.rolls = [r.split() if isinstance(r, str) else list(r) for r in rolls]
         self.high = list(high)
@@ -97,12 +101,14 @@ class ScriptedDice:
         self.used += 1
         if len(want) != len(dice):
             raise InvalidDiceError(
-                f"scripted roll {self.used} gives {len(want)} faces for {len(dice)} rolled dice")
+                f"scripted roll {self.used} gives {len(want)} faces for {len(dice)} rolled dice"
+            )
         assign = _assign_faces(want, [self.layout.dice[i] for i in dice])
         if assign is None:
             raise InvalidDiceError(
                 f"scripted roll {self.used} ({' '.join(map(str, want))}) cannot be shown by the "
-                f"rolled dice")
+                f"rolled dice"
+            )
         return assign
 
     def high_die(self) -> int:
@@ -116,6 +122,7 @@ class ScriptedDice:
 
 def _assign_faces(want: list[Face], dice: list) -> list[Face] | None:
     """Give every die one of the wanted faces (matching value, and color when given)."""
+
     def fits(f: Face, die) -> Face | None:
         for g in die.faces:
             if g.value == f.value and (f.color is None or g.color == f.color):
@@ -242,8 +249,10 @@ class GameResult:
         """The score sheet: one row per phase, one column per player (points and tries)."""
         ps = [self.players[s] for s in self.order]
         w = 14
-        lines = ["Phase 10 Dice score sheet" + (" (solitaire)" if self.solitaire else ""),
-                 f"{'phase':<6}" + "".join(f"{p.name[:w - 1]:>{w}}" for p in ps)]
+        lines = [
+            "Phase 10 Dice score sheet" + (" (solitaire)" if self.solitaire else ""),
+            f"{'phase':<6}" + "".join(f"{p.name[: w - 1]:>{w}}" for p in ps),
+        ]
         for k in range(1, self.phases + 1):
             cells = []
             for p in ps:
@@ -271,10 +280,18 @@ class Game:
     """A game between strategies (seat order as given). ``phases``: 10 or 20 (or fewer, for
     short test games); ``solitaire`` defaults to True for one player."""
 
-    def __init__(self, strategies: Sequence[Strategy], *, phases: int = 10,
-                 rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT,
-                 seed: int | None = None, dice: RandomDice | ScriptedDice | None = None,
-                 solitaire: bool | None = None, names: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        strategies: Sequence[Strategy],
+        *,
+        phases: int = 10,
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        seed: int | None = None,
+        dice: RandomDice | ScriptedDice | None = None,
+        solitaire: bool | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
         if not 1 <= len(strategies) <= MAX_PLAYERS:
             raise InvalidRulesError(f"{len(strategies)} players; allowed: 1..{MAX_PLAYERS}")
         if not isinstance(phases, int) or not 1 <= phases <= 20:
@@ -289,8 +306,7 @@ class Game:
         self.layout = layout
         self.dice = dice if dice is not None else RandomDice(layout, seed)
         self.solitaire = len(strategies) == 1 if solitaire is None else solitaire
-        nm = names or [f"{getattr(s, 'name', 'player')}#{i + 1}" for i, s in
-                       enumerate(strategies)]
+        nm = names or [f"{getattr(s, 'name', 'player')}#{i + 1}" for i, s in enumerate(strategies)]
         self.players = [PlayerState(nm[i], i) for i in range(len(strategies))]
         self.log: list[Event] = []
         self.round = 0
@@ -308,8 +324,9 @@ class Game:
         first = contenders[0]
         n = len(self.players)
         order = [(first + i) % n for i in range(n)]
-        self.log.append(Event("order", first, 0,
-                              note="starts; order " + " ".join(f"P{s + 1}" for s in order)))
+        self.log.append(
+            Event("order", first, 0, note="starts; order " + " ".join(f"P{s + 1}" for s in order))
+        )
         return order
 
     # ---------------------------------------------------------------- one turn
@@ -325,22 +342,43 @@ class Game:
         strat = self.strategies[seat]
         R = self.rules.rolls
         for roll_no in range(1, R + 1):
-            self.log.append(Event("roll", seat, self.round, k, tuple(faces),
-                                  note=f"roll {roll_no}"))
+            self.log.append(
+                Event("roll", seat, self.round, k, tuple(faces), note=f"roll {roll_no}")
+            )
             if roll_no == R:
                 break
-            view = TurnView(ph, k, tuple(faces), R - roll_no, held, self.rules, self.layout, p,
-                            self.solitaire, last_chance)
+            view = TurnView(
+                ph,
+                k,
+                tuple(faces),
+                R - roll_no,
+                held,
+                self.rules,
+                self.layout,
+                p,
+                self.solitaire,
+                last_chance,
+            )
             keep = frozenset(int(i) for i in strat.hold(view))
             if not keep <= set(range(n)):
-                raise InvalidHoldError(f"{strat.name}: hold {sorted(keep)} names dice outside "
-                                       f"0..{n - 1}")
+                raise InvalidHoldError(
+                    f"{strat.name}: hold {sorted(keep)} names dice outside 0..{n - 1}"
+                )
             if self.rules.holds == "sticky" and not held <= keep:
-                raise InvalidHoldError(f"{strat.name}: sticky holds keep dice set aside "
-                                       f"({sorted(held)}); got {sorted(keep)}")
-            self.log.append(Event("hold", seat, self.round, k,
-                                  tuple(faces[i] for i in sorted(keep)),
-                                  note=f"keeps {len(keep)}"))
+                raise InvalidHoldError(
+                    f"{strat.name}: sticky holds keep dice set aside "
+                    f"({sorted(held)}); got {sorted(keep)}"
+                )
+            self.log.append(
+                Event(
+                    "hold",
+                    seat,
+                    self.round,
+                    k,
+                    tuple(faces[i] for i in sorted(keep)),
+                    note=f"keeps {len(keep)}",
+                )
+            )
             if len(keep) == n:
                 break
             reroll = [i for i in range(n) if i not in keep]
@@ -356,9 +394,18 @@ class Game:
         self.log.append(Event("made", seat, self.round, k, tuple(faces), meld.score))
         if k == 5 and p.running_total > self.rules.five_phase_threshold:
             p.bonuses["five_phase"] = self.rules.five_phase_bonus
-            self.log.append(Event("bonus", seat, self.round, k, (), self.rules.five_phase_bonus,
-                                  f"five-phase bonus (total {p.running_total - 40} > "
-                                  f"{self.rules.five_phase_threshold})"))
+            self.log.append(
+                Event(
+                    "bonus",
+                    seat,
+                    self.round,
+                    k,
+                    (),
+                    self.rules.five_phase_bonus,
+                    f"five-phase bonus (total {p.running_total - 40} > "
+                    f"{self.rules.five_phase_threshold})",
+                )
+            )
         if k == self.phases:
             p.finished = True
         else:
@@ -391,25 +438,49 @@ class Game:
             p = self.players[0]
             p.penalty = self.rules.solitaire_penalty * p.failed_turns
             if p.penalty:
-                self.log.append(Event("penalty", 0, self.round, 0, (), -p.penalty,
-                                      f"{p.failed_turns} failed turns x "
-                                      f"{self.rules.solitaire_penalty}"))
-        self.log.append(Event("end", note="totals " + ", ".join(
-            f"{p.name} {p.total}" for p in self.players)))
-        return GameResult(self.players, order, self.log, self.round, self.solitaire,
-                          self.phases)
+                self.log.append(
+                    Event(
+                        "penalty",
+                        0,
+                        self.round,
+                        0,
+                        (),
+                        -p.penalty,
+                        f"{p.failed_turns} failed turns x {self.rules.solitaire_penalty}",
+                    )
+                )
+        self.log.append(
+            Event("end", note="totals " + ", ".join(f"{p.name} {p.total}" for p in self.players))
+        )
+        return GameResult(self.players, order, self.log, self.round, self.solitaire, self.phases)
 
     def _finish_bonus(self, seat: int, first: bool) -> None:
         p = self.players[seat]
         if self.solitaire and p.tries[self.phases] != 1:
-            self.log.append(Event("bonus", seat, self.round, self.phases, (), 0,
-                                  "no first-finish bonus: last phase not made at the first try"))
+            self.log.append(
+                Event(
+                    "bonus",
+                    seat,
+                    self.round,
+                    self.phases,
+                    (),
+                    0,
+                    "no first-finish bonus: last phase not made at the first try",
+                )
+            )
             return
         p.bonuses["first_finish"] = self.rules.first_finish_bonus
-        self.log.append(Event("bonus", seat, self.round, self.phases, (),
-                              self.rules.first_finish_bonus,
-                              "first-finish bonus" + ("" if first else " (same round, later "
-                                                      "in turn order)")))
+        self.log.append(
+            Event(
+                "bonus",
+                seat,
+                self.round,
+                self.phases,
+                (),
+                self.rules.first_finish_bonus,
+                "first-finish bonus" + ("" if first else " (same round, later in turn order)"),
+            )
+        )
 
     def _last_chance(self, seat: int, same_round: bool) -> None:
         p = self.players[seat]
@@ -427,6 +498,7 @@ def play_game(strategies: Sequence[Strategy | str], **kwargs: Any) -> GameResult
 
     rules = kwargs.get("rules", DEFAULT_RULES)
     layout = kwargs.get("layout", DEFAULT_LAYOUT)
-    strats = [get_strategy(s, rules=rules, layout=layout) if isinstance(s, str) else s
-              for s in strategies]
+    strats = [
+        get_strategy(s, rules=rules, layout=layout) if isinstance(s, str) else s for s in strategies
+    ]
     return Game(strats, **kwargs).play()

@@ -54,8 +54,10 @@ def binomial_subset_sum(space: StateSpace, N: np.ndarray) -> np.ndarray:
                 cur = sel
                 for drop in range(1, v + 1):  # J_f = v - drop
                     dd = d_all[cur]
-                    cur = cur + (space.remove_tables[t][dd, f].astype(np.int64) - dd) * \
-                        space.strides[t]
+                    cur = (
+                        cur
+                        + (space.remove_tables[t][dd, f].astype(np.int64) - dd) * space.strides[t]
+                    )
                     S[sel] = S[sel] + math.comb(v, drop) * old[cur]
     return S
 
@@ -78,16 +80,17 @@ def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fr
         N = _normalise(space, _expect(space, vals))  # over den * 6**n
         S = binomial_subset_sum(space, N)
         vals = S[space.full_ids]
-        den = den * 6 ** n * 2 ** n
+        den = den * 6**n * 2**n
     total = int(np.dot(vals.astype(object), space.roll_weights))
-    return Fraction(total, den * 6 ** n)
+    return Fraction(total, den * 6**n)
 
 
 # --------------------------------------------------------------------------- per-turn p_k
 
 
-def turn_probability(k: int, strategy: str, rules: Rules = DEFAULT_RULES,
-                     layout: Layout = DEFAULT_LAYOUT) -> Fraction:
+def turn_probability(
+    k: int, strategy: str, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+) -> Fraction:
     """Exact P(the strategy makes phase k in one turn) (cached on disk)."""
     from phase10math.tables import _key, cached_solution, phase_row
 
@@ -112,9 +115,13 @@ def turn_probability(k: int, strategy: str, rules: Rules = DEFAULT_RULES,
     return cache.cached(_key("random_p", PHASES[k], rules, layout), compute)
 
 
-def turn_probabilities(strategy: str, phases: Iterable[int] = range(1, 11),
-                       rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT,
-                       show_progress: bool = False) -> dict[int, Fraction]:
+def turn_probabilities(
+    strategy: str,
+    phases: Iterable[int] = range(1, 11),
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    show_progress: bool = False,
+) -> dict[int, Fraction]:
     """``{k: p_k}`` for several phases, with a tqdm bar when asked."""
     phases = list(phases)
     it: Iterable[int] = phases
@@ -143,13 +150,19 @@ class GameLength:
         return cls({k: Fraction(v) for k, v in p.items()})
 
     @classmethod
-    def for_strategy(cls, strategy: str, phases: int = 10, rules: Rules = DEFAULT_RULES,
-                     layout: Layout = DEFAULT_LAYOUT, show_progress: bool = False
-                     ) -> GameLength:
+    def for_strategy(
+        cls,
+        strategy: str,
+        phases: int = 10,
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        show_progress: bool = False,
+    ) -> GameLength:
         if phases not in (10, 20) and not 1 <= phases <= 20:
             raise InvalidRulesError(f"phases={phases}; allowed 1..20")
-        return cls.from_probabilities(turn_probabilities(strategy, range(1, phases + 1), rules,
-                                                         layout, show_progress))
+        return cls.from_probabilities(
+            turn_probabilities(strategy, range(1, phases + 1), rules, layout, show_progress)
+        )
 
     @property
     def expected_tries(self) -> dict[int, Fraction]:
@@ -162,7 +175,7 @@ class GameLength:
 
     @property
     def variance(self) -> Fraction:
-        return sum(((1 - v) / v ** 2 for v in self.p.values()), Fraction(0))
+        return sum(((1 - v) / v**2 for v in self.p.values()), Fraction(0))
 
     @property
     def denominator(self) -> int:
@@ -193,7 +206,7 @@ class GameLength:
         """Exact P(N = n)."""
         if n < 0:
             return Fraction(0)
-        return Fraction(self._numerators(n)[n], self.denominator ** n)
+        return Fraction(self._numerators(n)[n], self.denominator**n)
 
     def cdf(self, n: int) -> Fraction:
         """Exact P(N <= n): finished within n turns."""
@@ -201,7 +214,7 @@ class GameLength:
             return Fraction(0)
         c = self._numerators(n)
         D = self.denominator
-        return Fraction(sum(ci * D ** (n - i) for i, ci in enumerate(c)), D ** n)
+        return Fraction(sum(ci * D ** (n - i) for i, ci in enumerate(c)), D**n)
 
     def tail(self, n: int) -> Fraction:
         """Exact P(N > n)."""
@@ -213,7 +226,7 @@ class GameLength:
         D = self.denominator
         out, acc = [], Fraction(0)
         for n in range(n_max + 1):
-            pn = Fraction(c[n], D ** n)
+            pn = Fraction(c[n], D**n)
             acc += pn
             if n >= len(self.p):
                 out.append((n, pn, acc))
@@ -231,25 +244,33 @@ class GameLength:
 
     def summary(self, n_max: int) -> dict[str, Any]:
         return {
-            "per_phase": {str(k): {"p_turn": to_json(v), "expected_tries": to_json(1 / v)}
-                          for k, v in self.p.items()},
+            "per_phase": {
+                str(k): {"p_turn": to_json(v), "expected_tries": to_json(1 / v)}
+                for k, v in self.p.items()
+            },
             "expected_turns": to_json(self.expected_turns),
             "variance": to_json(self.variance),
-            "distribution": [{"n": n, "pmf": to_json(pn), "cdf": to_json(cn)}
-                             for n, pn, cn in self.table(n_max)],
+            "distribution": [
+                {"n": n, "pmf": to_json(pn), "cdf": to_json(cn)} for n, pn, cn in self.table(n_max)
+            ],
             "tail_after": {"n": n_max, "p": to_json(self.tail(n_max))},
         }
 
     def format(self, n_max: int, name: str = "") -> str:
-        lines = [f"Game length{' (' + name + ')' if name else ''}: turns to finish phases "
-                 f"1-{max(self.p)}",
-                 f"{'phase':>5} {'P(make in a turn)':>20} {'expected tries':>16}"]
+        lines = [
+            f"Game length{' (' + name + ')' if name else ''}: turns to finish phases "
+            f"1-{max(self.p)}",
+            f"{'phase':>5} {'P(make in a turn)':>20} {'expected tries':>16}",
+        ]
         for k, v in self.p.items():
             lines.append(f"{k:>5} {float(v):>20.6f} {float(1 / v):>16.6f}")
         e = self.expected_turns
-        lines.append(f"expected turns: {float(e):.6f} (exact {e.numerator}/{e.denominator})"
-                     if len(str(e)) < 120 else f"expected turns: {float(e):.6f} (exact fraction "
-                     f"with a {len(str(e.denominator))}-digit denominator; --json gives it)")
+        lines.append(
+            f"expected turns: {float(e):.6f} (exact {e.numerator}/{e.denominator})"
+            if len(str(e)) < 120
+            else f"expected turns: {float(e):.6f} (exact fraction "
+            f"with a {len(str(e.denominator))}-digit denominator; --json gives it)"
+        )
         lines.append(f"standard deviation: {math.sqrt(float(self.variance)):.4f}")
         lines.append(f"{'n':>5} {'P(N = n)':>12} {'P(N <= n)':>12}")
         for n, pn, cn in self.table(n_max):
@@ -261,9 +282,15 @@ class GameLength:
 # --------------------------------------------------------------------------- Monte Carlo
 
 
-def simulate_turns(space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray],
-                   rolls: int, n: int, rng: np.random.Generator,
-                   keep_random: bool = False) -> np.ndarray:
+def simulate_turns(
+    space: StateSpace,
+    finals: np.ndarray,
+    holds: dict[int, np.ndarray],
+    rolls: int,
+    n: int,
+    rng: np.random.Generator,
+    keep_random: bool = False,
+) -> np.ndarray:
     """Final utilities of ``n`` simulated turns of a free-hold policy (vectorised): holds[r]
     is the hold id per roll state (``full_ids`` order); ``keep_random`` keeps each die with
     probability 1/2 instead."""
@@ -302,8 +329,9 @@ def sample_rolls(space: StateSpace, holds: np.ndarray, rng: np.random.Generator)
     return np.searchsorted(space.full_ids, gid)
 
 
-def policy_for(strategy: str, k: int, rules: Rules = DEFAULT_RULES,
-               layout: Layout = DEFAULT_LAYOUT) -> tuple[StateSpace, dict[int, np.ndarray]]:
+def policy_for(
+    strategy: str, k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+) -> tuple[StateSpace, dict[int, np.ndarray]]:
     """``(space, holds_by_r)`` of a per-turn strategy at phase k (random: empty holds)."""
     from phase10math.tables import cached_solution
 
@@ -325,14 +353,21 @@ def made_indicator(space: StateSpace, k: int, rules: Rules) -> np.ndarray:
     from phase10math.phases import PHASES
     from phase10math.solver import _evaluate_on_unique
 
-    return _evaluate_on_unique(space, space.full_ids,
-                               lambda prof: (best_scores(PHASES[k], prof, rules) >= 0
-                                             ).astype(np.int64))
+    return _evaluate_on_unique(
+        space,
+        space.full_ids,
+        lambda prof: (best_scores(PHASES[k], prof, rules) >= 0).astype(np.int64),
+    )
 
 
-def simulate_game_lengths(strategy: str, n_games: int, phases: int = 10, seed: int = 0,
-                          rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
-                          ) -> np.ndarray:
+def simulate_game_lengths(
+    strategy: str,
+    n_games: int,
+    phases: int = 10,
+    seed: int = 0,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+) -> np.ndarray:
     """Seeded Monte Carlo: turns needed by ``n_games`` players to finish (vectorised)."""
     rng = np.random.default_rng(seed)
     total = np.zeros(n_games, dtype=np.int64)
@@ -342,7 +377,8 @@ def simulate_game_lengths(strategy: str, n_games: int, phases: int = 10, seed: i
         todo = np.arange(n_games)
         while len(todo):
             total[todo] += 1
-            ok = simulate_turns(space, made, holds, rules.rolls, len(todo), rng,
-                                keep_random=strategy == "random").astype(bool)
+            ok = simulate_turns(
+                space, made, holds, rules.rolls, len(todo), rng, keep_random=strategy == "random"
+            ).astype(bool)
             todo = todo[~ok]
     return total

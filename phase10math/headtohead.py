@@ -53,32 +53,54 @@ class HeadToHead:
         for i, s in enumerate(self.strategies):
             lo, hi = wilson(self.wins[i], self.games)
             sc = self.scores[:, i]
-            rows.append({"seat": i + 1, "strategy": s, "win_rate": self.wins[i] / self.games,
-                         "ci95": [lo, hi], "mean_score": float(sc.mean()),
-                         "se_score": float(sc.std(ddof=1) / math.sqrt(len(sc)))
-                         if len(sc) > 1 else 0.0})
+            rows.append(
+                {
+                    "seat": i + 1,
+                    "strategy": s,
+                    "win_rate": self.wins[i] / self.games,
+                    "ci95": [lo, hi],
+                    "mean_score": float(sc.mean()),
+                    "se_score": float(sc.std(ddof=1) / math.sqrt(len(sc))) if len(sc) > 1 else 0.0,
+                }
+            )
         lo, hi = wilson(self.first_wins, self.games)
-        return {"games": self.games, "players": rows,
-                "starter_win_rate": self.first_wins / self.games, "starter_ci95": [lo, hi],
-                "fair_share": 1 / len(self.strategies)}
+        return {
+            "games": self.games,
+            "players": rows,
+            "starter_win_rate": self.first_wins / self.games,
+            "starter_ci95": [lo, hi],
+            "fair_share": 1 / len(self.strategies),
+        }
 
     def format(self) -> str:
         d = self.to_dict()
-        lines = [f"{self.games} games, seeded; 95% Wilson intervals",
-                 f"{'seat':>4} {'strategy':<12} {'win rate':>9} {'95% CI':>17} {'mean score':>11}"]
+        lines = [
+            f"{self.games} games, seeded; 95% Wilson intervals",
+            f"{'seat':>4} {'strategy':<12} {'win rate':>9} {'95% CI':>17} {'mean score':>11}",
+        ]
         for r in d["players"]:
-            lines.append(f"{r['seat']:>4} {r['strategy']:<12} {r['win_rate']:>9.3f} "
-                         f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] "
-                         f"{r['mean_score']:>7.1f} +- {r['se_score']:.1f}")
-        lines.append(f"the starting player wins {d['starter_win_rate']:.3f} "
-                     f"[{d['starter_ci95'][0]:.3f}, {d['starter_ci95'][1]:.3f}] of games "
-                     f"(fair share {d['fair_share']:.3f})")
+            lines.append(
+                f"{r['seat']:>4} {r['strategy']:<12} {r['win_rate']:>9.3f} "
+                f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] "
+                f"{r['mean_score']:>7.1f} +- {r['se_score']:.1f}"
+            )
+        lines.append(
+            f"the starting player wins {d['starter_win_rate']:.3f} "
+            f"[{d['starter_ci95'][0]:.3f}, {d['starter_ci95'][1]:.3f}] of games "
+            f"(fair share {d['fair_share']:.3f})"
+        )
         return "\n".join(lines)
 
 
-def head_to_head(strategies: list[str], games: int, seed: int = 0, rules: Rules = DEFAULT_RULES,
-                 layout: Layout = DEFAULT_LAYOUT, phases: int = 10,
-                 show_progress: bool = True) -> HeadToHead:
+def head_to_head(
+    strategies: list[str],
+    games: int,
+    seed: int = 0,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    phases: int = 10,
+    show_progress: bool = True,
+) -> HeadToHead:
     """Play ``games`` seeded games (game i uses seed ``seed + i``)."""
     from phase10math.strategies import get_strategy
 
@@ -86,8 +108,9 @@ def head_to_head(strategies: list[str], games: int, seed: int = 0, rules: Rules 
         raise InvalidRulesError(f"head-to-head is for 2-4 players; got {len(strategies)}")
     if games < 1:
         raise InvalidRulesError("games must be >= 1")
-    strats = [get_strategy(s, rules, layout, seed=seed + 7919 * i)
-              for i, s in enumerate(strategies)]
+    strats = [
+        get_strategy(s, rules, layout, seed=seed + 7919 * i) for i, s in enumerate(strategies)
+    ]
     n = len(strats)
     wins = np.zeros(n)
     scores = np.zeros((games, n))

@@ -28,7 +28,9 @@ taken as 1e-11). Hence the exact optimum beats the policy in that state by at mo
 factor bounds 1/P(made) of any policy at least as good, from v = (E[gain] - 5 P(fail)) / P(made)).
 These bounds are added over the phases into ``SolitaireSolution.proven_gap``.
 
->>> sol = solve_solitaire(phases=(9, 10))   # doctest: +SKIP
+Example (about a minute for the last two phases; ``solve_solitaire()`` solves all ten)::
+
+    sol = solve_solitaire(phases=(9, 10))
 """
 
 from __future__ import annotations
@@ -76,22 +78,23 @@ class PhaseData:
         return np.unique(self.score[self.score >= 0])
 
 
-def phase_data(k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
-               ) -> PhaseData:
+def phase_data(k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT) -> PhaseData:
     from phase10math.meld import best_scores
     from phase10math.solver import _evaluate_on_unique
     from phase10math.tables import cached_solution
 
     space = cached_solution(k, "score", rules, layout).space
-    sc = _evaluate_on_unique(space, space.full_ids,
-                             lambda prof: best_scores(PHASES[k], prof, rules))
+    sc = _evaluate_on_unique(
+        space, space.full_ids, lambda prof: best_scores(PHASES[k], prof, rules)
+    )
     return PhaseData(k, space, np.asarray(sc, dtype=np.int64))
 
 
-def float_turn(space: StateSpace, util: np.ndarray, rolls: int
-               ) -> tuple[float, dict[int, np.ndarray]]:
+def float_turn(
+    space: StateSpace, util: np.ndarray, rolls: int
+) -> tuple[float, dict[int, np.ndarray]]:
     """Optimal turn value (float64) and holds for a utility on the roll states."""
-    n6 = float(6 ** space.n_dice)
+    n6 = float(6**space.n_dice)
     vals = np.asarray(util, dtype=np.float64)
     arg: dict[int, np.ndarray] = {}
     for r in range(1, rolls):
@@ -103,26 +106,36 @@ def float_turn(space: StateSpace, util: np.ndarray, rolls: int
     return float(np.dot(vals, w)), arg
 
 
-def float_policy(space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray],
-                 rolls: int) -> np.ndarray:
+def float_policy(
+    space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray], rolls: int
+) -> np.ndarray:
     """Float expectations of several utilities (columns) under a fixed policy."""
-    n6 = float(6 ** space.n_dice)
+    n6 = float(6**space.n_dice)
     vals = np.asarray(cols, dtype=np.float64)
     for r in range(1, rolls):
-        vals = np.stack([_normalise(space, _expect(space, vals[:, j]))[holds[r]]
-                         for j in range(vals.shape[1])], axis=1) / n6
+        vals = (
+            np.stack(
+                [
+                    _normalise(space, _expect(space, vals[:, j]))[holds[r]]
+                    for j in range(vals.shape[1])
+                ],
+                axis=1,
+            )
+            / n6
+        )
     return space.roll_weights.astype(np.float64) @ vals / n6
 
 
-def policy_moments(space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray],
-                   rolls: int) -> list[Fraction]:
+def policy_moments(
+    space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray], rolls: int
+) -> list[Fraction]:
     """Exact expectations of integer utilities (columns, each |u| * 6**(n*(rolls-1)+1) <
     2**62) under a fixed free-hold policy."""
     cols = np.asarray(cols, dtype=np.int64)
     if cols.ndim == 1:
         cols = cols[:, None]
     n = space.n_dice
-    if int(np.abs(cols).max(initial=0)) * 6 ** (n * (rolls - 1) + 1) >= 2 ** 62:
+    if int(np.abs(cols).max(initial=0)) * 6 ** (n * (rolls - 1) + 1) >= 2**62:
         raise InvalidRulesError("utility too large for exact int64 policy evaluation")
     out = []
     for j in range(cols.shape[1]):
@@ -206,9 +219,15 @@ class SolitaireSolution:
         return state_key(k, T, data, self.rules)
 
 
-def _solve_state(pd: PhaseData, gains: np.ndarray, fail_const: float | None, rules: Rules,
-                 lam0: float, exact_gain: Callable[[dict], tuple[list[np.ndarray], list]],
-                 fail_exact: Fraction | None) -> StateResult:
+def _solve_state(
+    pd: PhaseData,
+    gains: np.ndarray,
+    fail_const: float | None,
+    rules: Rules,
+    lam0: float,
+    exact_gain: Callable[[dict], tuple[list[np.ndarray], list]],
+    fail_exact: Fraction | None,
+) -> StateResult:
     """One state: made -> gains[pos] (float); fail -> -5 + fail_const, or -5 + own value when
     fail_const is None (fixed point, Dinkelbach)."""
     pen = rules.solitaire_penalty
@@ -250,18 +269,27 @@ def _solve_state(pd: PhaseData, gains: np.ndarray, fail_const: float | None, rul
     else:
         value = gain + (1 - p_made) * (fail_exact - pen)
     err = REL_ERR * umax
-    bound = 0.0 if fail_const is not None else (max(gap, 0.0) + 2 * err) * (
-        1 + max(0.0, float(gains[made].max()) - float(value)) / max(pen, 1))
+    bound = (
+        0.0
+        if fail_const is not None
+        else (max(gap, 0.0) + 2 * err)
+        * (1 + max(0.0, float(gains[made].max()) - float(value)) / max(pen, 1))
+    )
     if fail_const is not None:
         bound = 2 * err
-    return StateResult(value, p_made, {r: h.astype(np.int32) for r, h in holds.items()},
-                       gap, bound, it)
+    return StateResult(
+        value, p_made, {r: h.astype(np.int32) for r, h in holds.items()}, gap, bound, it
+    )
 
 
-def solve_solitaire(rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT,
-                    show_progress: bool = True, use_cache: bool = True,
-                    phases_data: dict[int, PhaseData] | None = None,
-                    workers: int = 2) -> SolitaireSolution:
+def solve_solitaire(
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    show_progress: bool = True,
+    use_cache: bool = True,
+    phases_data: dict[int, PhaseData] | None = None,
+    workers: int = 2,
+) -> SolitaireSolution:
     """The optimal solitaire policy and its exact expected final score (cached on disk)."""
     if rules.holds != "free":
         raise InvalidRulesError("optimal solitaire is solved for free holds only")
@@ -276,8 +304,10 @@ def solve_solitaire(rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOU
     for k in range(5, 0, -1):
         lo, hi = dependent_range(k, data, rules)
         reach = reachable_totals(k, data)
-        ks = sorted({state_key(k, T, data, rules)[1] for T in reach},
-                    key=lambda c: (-1e9 if c == "low" else 1e9 if c == "high" else c))
+        ks = sorted(
+            {state_key(k, T, data, rules)[1] for T in reach},
+            key=lambda c: -1e9 if c == "low" else 1e9 if c == "high" else c,
+        )
         todo += [(k, c) for c in ks]
     bar = None
     if show_progress:
@@ -320,8 +350,12 @@ def solve_solitaire(rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOU
 _CTX: Any = None
 
 
-def solve_state(st: tuple, data: dict[int, PhaseData], states: dict[tuple, StateResult],
-                rules: Rules = DEFAULT_RULES) -> StateResult:
+def solve_state(
+    st: tuple,
+    data: dict[int, PhaseData],
+    states: dict[tuple, StateResult],
+    rules: Rules = DEFAULT_RULES,
+) -> StateResult:
     """Solve one MDP state given the solved states it leads to (e.g. ``(10, 'later')``
     needs nothing, ``(10, 'first')`` needs ``(10, 'later')``)."""
     global _CTX
@@ -345,7 +379,7 @@ def _state_task(st: tuple) -> StateResult:
         extra = {int(s): nxt.value for s in xs}
     elif k == 5:
         v6 = states[(6, None)].value
-        T = {"low": -10**9, "high": 10**9}.get(c, c)
+        T = {"low": -(10**9), "high": 10**9}.get(c, c)
         extra = {int(s): v6 + (rules.five_phase_bonus if T + s >= thr else 0) for s in xs}
     else:
         extra = {}
@@ -386,9 +420,13 @@ def _state_task(st: tuple) -> StateResult:
 # --------------------------------------------------------------------------- per-turn policies
 
 
-def per_turn_policy(strategy: str, k: int, data: dict[int, PhaseData],
-                    rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
-                    ) -> dict[int, np.ndarray]:
+def per_turn_policy(
+    strategy: str,
+    k: int,
+    data: dict[int, PhaseData],
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+) -> dict[int, np.ndarray]:
     """Holds of a per-turn strategy ('complete' or 'score') on phase k's score space.
 
     The completion-optimal turn of phase 8 (a color phase) is solved again on the full state
@@ -413,17 +451,21 @@ def per_turn_policy(strategy: str, k: int, data: dict[int, PhaseData],
     return cache.cached(_key("complete_full_holds", PHASES[k], rules, layout), compute)
 
 
-def score_distribution(pd: PhaseData, holds: dict[int, np.ndarray], rolls: int
-                       ) -> dict[int, Fraction]:
+def score_distribution(
+    pd: PhaseData, holds: dict[int, np.ndarray], rolls: int
+) -> dict[int, Fraction]:
     """Exact ``{x: P(made with score x)}`` of a fixed policy."""
     xs = [int(s) for s in pd.scores]
     cols = np.stack([(pd.score == s).astype(np.int64) for s in xs], axis=1)
     return dict(zip(xs, policy_moments(pd.space, cols, holds, rolls), strict=True))
 
 
-def per_turn_expected_score(strategy: str, rules: Rules = DEFAULT_RULES,
-                            layout: Layout = DEFAULT_LAYOUT,
-                            data: dict[int, PhaseData] | None = None) -> dict[str, Any]:
+def per_turn_expected_score(
+    strategy: str,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    data: dict[int, PhaseData] | None = None,
+) -> dict[str, Any]:
     """Exact expected final solitaire score of a stationary per-turn strategy: each phase's
     tries are geometric, scores independent across phases.
 
@@ -448,17 +490,28 @@ def per_turn_expected_score(strategy: str, rules: Rules = DEFAULT_RULES,
             dist5 = new
         else:
             made = pd.made.astype(np.int64)
-            pk, ex = policy_moments(pd.space, np.stack([made, np.maximum(pd.score, 0)], axis=1),
-                                    holds, R)
+            pk, ex = policy_moments(
+                pd.space, np.stack([made, np.maximum(pd.score, 0)], axis=1), holds, R
+            )
             p[k], mean[k] = pk, ex / pk
     thr = rules.five_phase_threshold + 1
     p_bonus = sum((q for a, q in dist5.items() if a >= thr), Fraction(0))
     fails = sum(((1 - v) / v for v in p.values()), Fraction(0))
-    total = (sum(mean.values(), Fraction(0)) - rules.solitaire_penalty * fails
-             + rules.five_phase_bonus * p_bonus + rules.first_finish_bonus * p[LAST])
-    return {"strategy": strategy, "expected_score": total, "p": p, "mean_score": mean,
-            "p_five_phase_bonus": p_bonus, "p_first_finish_bonus": p[LAST],
-            "expected_failed_turns": fails}
+    total = (
+        sum(mean.values(), Fraction(0))
+        - rules.solitaire_penalty * fails
+        + rules.five_phase_bonus * p_bonus
+        + rules.first_finish_bonus * p[LAST]
+    )
+    return {
+        "strategy": strategy,
+        "expected_score": total,
+        "p": p,
+        "mean_score": mean,
+        "p_five_phase_bonus": p_bonus,
+        "p_first_finish_bonus": p[LAST],
+        "expected_failed_turns": fails,
+    }
 
 
 # --------------------------------------------------------------------------- simulation
@@ -470,22 +523,33 @@ PolicyFn = Callable[[int, int, bool], dict[int, np.ndarray]]
 def solution_policy(sol: SolitaireSolution, data: dict[int, PhaseData]) -> PolicyFn:
     def fn(k: int, T: int, first: bool) -> dict[int, np.ndarray]:
         return sol.states[sol.key(k, T, first, data)].holds
+
     return fn
 
 
-def per_turn_policy_fn(strategy: str, data: dict[int, PhaseData], rules: Rules = DEFAULT_RULES,
-                       layout: Layout = DEFAULT_LAYOUT) -> PolicyFn:
+def per_turn_policy_fn(
+    strategy: str,
+    data: dict[int, PhaseData],
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+) -> PolicyFn:
     cache_: dict[int, dict[int, np.ndarray]] = {}
 
     def fn(k: int, T: int, first: bool) -> dict[int, np.ndarray]:
         if k not in cache_:
             cache_[k] = per_turn_policy(strategy, k, data, rules, layout)
         return cache_[k]
+
     return fn
 
 
-def simulate_solitaire(policy: PolicyFn, data: dict[int, PhaseData], n_games: int,
-                       seed: int = 0, rules: Rules = DEFAULT_RULES) -> np.ndarray:
+def simulate_solitaire(
+    policy: PolicyFn,
+    data: dict[int, PhaseData],
+    n_games: int,
+    seed: int = 0,
+    rules: Rules = DEFAULT_RULES,
+) -> np.ndarray:
     """Seeded Monte Carlo of ``n_games`` solitaire games (vectorised, games in lockstep);
     returns the final scores."""
     from phase10math.gamelength import sample_rolls
@@ -531,8 +595,13 @@ def simulate_solitaire(policy: PolicyFn, data: dict[int, PhaseData], n_games: in
 # --------------------------------------------------------------------------- the comparison
 
 
-def comparison(rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT,
-               simulate: int = 0, seed: int = 0, show_progress: bool = True) -> dict[str, Any]:
+def comparison(
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    simulate: int = 0,
+    seed: int = 0,
+    show_progress: bool = True,
+) -> dict[str, Any]:
     """Optimal solitaire vs the per-turn policies: exact expected final scores in one table,
     optionally checked by ``simulate`` seeded games per policy."""
     from phase10math.exact import show
@@ -543,28 +612,46 @@ def comparison(rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT,
     fns: list[PolicyFn] = [solution_policy(sol, data)]
     for s in ("complete", "score"):
         r = per_turn_expected_score(s, rules, layout, data)
-        rows.append({"policy": f"{s}-optimal per turn", "expected_score": r["expected_score"],
-                     "detail": r})
+        rows.append(
+            {"policy": f"{s}-optimal per turn", "expected_score": r["expected_score"], "detail": r}
+        )
         fns.append(per_turn_policy_fn(s, data, rules, layout))
     if simulate:
         for i, (row, fn) in enumerate(zip(rows, fns, strict=True)):
             sims = simulate_solitaire(fn, data, simulate, seed + i, rules)
-            row.update(sim_mean=float(sims.mean()), sim_se=float(sims.std(ddof=1) /
-                                                                  np.sqrt(len(sims))),
-                       sim_n=simulate)
-    lines = ["Solitaire, expected final score (exact; float beside)",
-             f"{'policy':<26} {'E[final score]':>15}  {'simulation':>22}"]
+            row.update(
+                sim_mean=float(sims.mean()),
+                sim_se=float(sims.std(ddof=1) / np.sqrt(len(sims))),
+                sim_n=simulate,
+            )
+    lines = [
+        "Solitaire, expected final score (exact; float beside)",
+        f"{'policy':<26} {'E[final score]':>15}  {'simulation':>22}",
+    ]
     for row in rows:
         v = row["expected_score"]
-        sim = (f"{row['sim_mean']:.2f} +- {row['sim_se']:.2f}" if "sim_mean" in row else "")
+        sim = f"{row['sim_mean']:.2f} +- {row['sim_se']:.2f}" if "sim_mean" in row else ""
         lines.append(f"{row['policy']:<26} {float(v):>15.6f}  {sim:>22}")
     lines.append("")
     for row in rows:
         v = row["expected_score"]
-        lines.append(f"{row['policy']}: {show(v) if len(str(v)) < 200 else ''}"
-                     + (f"exact fraction {str(v)[:60]}... ({len(str(v.denominator))}-digit "
-                        f"denominator; --json gives it)" if len(str(v)) >= 200 else ""))
-    lines.append(f"optimality of the solitaire policy proven to within {sol.proven_gap:.1e} "
-                 f"points (float solve with error bounds; its value is exact)")
-    return {"rows": rows, "text": "\n".join(lines), "proven_gap": sol.proven_gap,
-            "seconds": sol.seconds, "solution": sol}
+        lines.append(
+            f"{row['policy']}: {show(v) if len(str(v)) < 200 else ''}"
+            + (
+                f"exact fraction {str(v)[:60]}... ({len(str(v.denominator))}-digit "
+                f"denominator; --json gives it)"
+                if len(str(v)) >= 200
+                else ""
+            )
+        )
+    lines.append(
+        f"optimality of the solitaire policy proven to within {sol.proven_gap:.1e} "
+        f"points (float solve with error bounds; its value is exact)"
+    )
+    return {
+        "rows": rows,
+        "text": "\n".join(lines),
+        "proven_gap": sol.proven_gap,
+        "seconds": sol.seconds,
+        "solution": sol,
+    }

@@ -65,15 +65,19 @@ class SpaceMap:
         self.die_type = []
         for die in layout.dice:
             w = Counter(proj.key(f) for f in die.faces)
-            self.die_type.append(next(t for t, typ in enumerate(space.types)
-                                      if dict(zip(typ.faces, typ.weights, strict=True)) == w))
+            self.die_type.append(
+                next(
+                    t
+                    for t, typ in enumerate(space.types)
+                    if dict(zip(typ.faces, typ.weights, strict=True)) == w
+                )
+            )
         self.face_pos = [{k: j for j, k in enumerate(t.faces)} for t in space.types]
 
-    def counts(self, faces: Sequence[Face], dice: Sequence[int] | None = None
-               ) -> list[list[int]]:
+    def counts(self, faces: Sequence[Face], dice: Sequence[int] | None = None) -> list[list[int]]:
         proj = self.space.projection
         out = [[0] * len(t.faces) for t in self.space.types]
-        for i in (range(len(faces)) if dice is None else dice):
+        for i in range(len(faces)) if dice is None else dice:
             t = self.die_type[i]
             out[t][self.face_pos[t][proj.key(faces[i])]] += 1
         return out
@@ -81,13 +85,18 @@ class SpaceMap:
     def roll_id(self, faces: Sequence[Face]) -> int:
         return self.space.state_id(self.counts(faces))
 
-    def keep_for(self, hold_id: int, faces: Sequence[Face],
-                 prefer: frozenset[int] = frozenset()) -> frozenset[int]:
+    def keep_for(
+        self, hold_id: int, faces: Sequence[Face], prefer: frozenset[int] = frozenset()
+    ) -> frozenset[int]:
         """Die indices realising a hold (dice in ``prefer`` first)."""
         proj = self.space.projection
         want = self.space.counts_of(hold_id)
-        need = {(t, k): c for t, cs in enumerate(want)
-                for k, c in zip(self.space.types[t].faces, cs, strict=True) if c}
+        need = {
+            (t, k): c
+            for t, cs in enumerate(want)
+            for k, c in zip(self.space.types[t].faces, cs, strict=True)
+            if c
+        }
         keep = []
         order = sorted(range(len(faces)), key=lambda i: i not in prefer)
         for i in order:
@@ -107,8 +116,9 @@ class PolicyStrategy:
     ``policy(k)`` returns ``(space, holds_by_r)`` with ``holds_by_r[r][pos]`` the hold for the
     roll state ``space.full_ids[pos]`` with r rerolls left."""
 
-    def __init__(self, name: str, policy: Callable[[int], tuple[StateSpace, dict]],
-                 layout: Layout) -> None:
+    def __init__(
+        self, name: str, policy: Callable[[int], tuple[StateSpace, dict]], layout: Layout
+    ) -> None:
         self.name = name
         self._policy = policy
         self.layout = layout
@@ -132,8 +142,12 @@ class OptimalStrategy(PolicyStrategy):
     """The exact optimal turn for ``objective`` 'complete' or 'score' (free holds; with sticky
     holds it asks the exact advisor, slower but exact)."""
 
-    def __init__(self, objective: str = "complete", rules: Rules = DEFAULT_RULES,
-                 layout: Layout = DEFAULT_LAYOUT) -> None:
+    def __init__(
+        self,
+        objective: str = "complete",
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+    ) -> None:
         from phase10math.solver import OBJECTIVES
 
         if objective not in OBJECTIVES:
@@ -158,8 +172,16 @@ def _advisor_hold(view: TurnView, objective: str) -> frozenset[int]:
     from phase10math.advisor import advise
 
     aside = [view.faces[i] for i in sorted(view.held)]
-    adv = advise(list(view.faces), view.rolls_left, view.phase, objective, view.rules,
-                 view.layout, set_aside=aside, by_die=True)
+    adv = advise(
+        list(view.faces),
+        view.rolls_left,
+        view.phase,
+        objective,
+        view.rules,
+        view.layout,
+        set_aside=aside,
+        by_die=True,
+    )
     keep = set(view.held)
     rest = Counter((f.value, f.color) for f in adv.best.keep)
     for f in aside:
@@ -186,8 +208,9 @@ class GreedyStrategy(PolicyStrategy):
 
 
 @lru_cache(maxsize=64)
-def greedy_holds(k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
-                 ) -> tuple[StateSpace, dict[int, np.ndarray]]:
+def greedy_holds(
+    k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+) -> tuple[StateSpace, dict[int, np.ndarray]]:
     """The greedy policy of phase k on the completion state space (same hold every roll)."""
     from phase10math.phases import PHASES
     from phase10math.tables import cached_solution, greedy_policy
@@ -248,18 +271,24 @@ def keep_from_text(text: str, view: TurnView) -> frozenset[int]:
     keep: set[int] = set(view.held) if view.rules.holds == "sticky" else set()
     taken = Counter((f.value, f.color) for f in (view.faces[i] for i in keep))
     for f in want:
-        cands = [i for i, g in enumerate(view.faces) if g.value == f.value and
-                 (f.color is None or g.color == f.color)]
-        held_match = [i for i in cands if i in keep and taken[(view.faces[i].value,
-                                                               view.faces[i].color)] > 0]
+        cands = [
+            i
+            for i, g in enumerate(view.faces)
+            if g.value == f.value and (f.color is None or g.color == f.color)
+        ]
+        held_match = [
+            i for i in cands if i in keep and taken[(view.faces[i].value, view.faces[i].color)] > 0
+        ]
         if held_match:
             i = held_match[0]
             taken[(view.faces[i].value, view.faces[i].color)] -= 1
             continue
         free = [i for i in cands if i not in keep]
         if not free:
-            raise InvalidHoldError(f"cannot keep {f}: no other die in front of you shows it "
-                                   f"(dice: {' '.join(map(str, view.faces))})")
+            raise InvalidHoldError(
+                f"cannot keep {f}: no other die in front of you shows it "
+                f"(dice: {' '.join(map(str, view.faces))})"
+            )
         free.sort(key=lambda i: i not in view.held)
         keep.add(free[0])
     return frozenset(keep)
@@ -274,8 +303,12 @@ def _terminal_ask(view: TurnView) -> str:  # pragma: no cover - interactive
 STRATEGY_NAMES = ("complete", "score", "greedy", "random", "stop", "solitaire")
 
 
-def get_strategy(name: str, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT,
-                 seed: int | None = None) -> Strategy:
+def get_strategy(
+    name: str,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    seed: int | None = None,
+) -> Strategy:
     """A strategy by name (see :data:`STRATEGY_NAMES`; 'human' asks the terminal)."""
     key = name.strip().lower()
     if key in ("complete", "score"):
@@ -292,5 +325,6 @@ def get_strategy(name: str, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAU
         from phase10math.solitaire import SolitaireStrategy
 
         return SolitaireStrategy(rules=rules, layout=layout)
-    raise InvalidRulesError(f"unknown strategy {name!r}; allowed: "
-                            f"{', '.join(STRATEGY_NAMES + ('human',))}")
+    raise InvalidRulesError(
+        f"unknown strategy {name!r}; allowed: {', '.join(STRATEGY_NAMES + ('human',))}"
+    )

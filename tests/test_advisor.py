@@ -57,8 +57,9 @@ def test_ranking_best_and_ties():
     values = [o.value for o in adv.options]
     assert values == sorted(values, reverse=True)
     assert adv.best.best and adv.best.value == max(values)
-    assert [o.tie for o in adv.options] == [o.value == adv.best.value and i > 0
-                                           for i, o in enumerate(adv.options)]
+    assert [o.tie for o in adv.options] == [
+        o.value == adv.best.value and i > 0 for i, o in enumerate(adv.options)
+    ]
     # holds are distinct: every sub-multiset of the roll once
     keeps = [tuple(sorted(f.value for f in o.keep)) for o in adv.options]
     assert len(keeps) == len(set(keeps))

@@ -16,11 +16,13 @@ from phase10math.strategies import StopStrategy, get_strategy
 STOP = StopStrategy()
 
 # five phases made with high scores (hand-checked, and checked by brute force below)
-HIGH = {1: "10 10 10 9 9 9 W W 1 2",      # 30 + 27 = 57
-        2: "10 10 10 7 8 9 W W 1 2",      # 30 + (7 8 9 W) 24 = 54
-        3: "10 10 10 7 8 9 W W 1 2",      # 10 10 10 W + 7 8 9 W = 54
-        4: "5 6 7 8 9 10 4 1 2 3",        # 4..10 = 49
-        5: "5 6 7 8 9 10 3 4 1 2"}        # 3..10 = 52
+HIGH = {
+    1: "10 10 10 9 9 9 W W 1 2",  # 30 + 27 = 57
+    2: "10 10 10 7 8 9 W W 1 2",  # 30 + (7 8 9 W) 24 = 54
+    3: "10 10 10 7 8 9 W W 1 2",  # 10 10 10 W + 7 8 9 W = 54
+    4: "5 6 7 8 9 10 4 1 2 3",  # 4..10 = 49
+    5: "5 6 7 8 9 10 3 4 1 2",
+}  # 3..10 = 52
 HIGH_SCORE = {1: 57, 2: 54, 3: 54, 4: 49, 5: 52}
 FAIL = "5 6 7 8 9 10 1 2 3 4"  # ten different numbers: makes no set phase
 
@@ -38,8 +40,7 @@ def test_hand_scores_agree_with_brute_force():
 
 
 def solo(rolls, phases=1, rules=None, strategy=STOP):
-    return Game([strategy], phases=phases, rules=rules or Rules(),
-                dice=ScriptedDice(rolls)).play()
+    return Game([strategy], phases=phases, rules=rules or Rules(), dice=ScriptedDice(rolls)).play()
 
 
 def test_manual_example_scores_34_and_first_try_bonus():
@@ -90,8 +91,12 @@ def test_five_phase_total_ignores_solitaire_penalties():
 
 def test_default_rules_default_game_default_threshold():
     r = Rules()
-    assert (r.five_phase_bonus, r.five_phase_threshold, r.first_finish_bonus,
-            r.solitaire_penalty) == (40, 220, 40, 5)
+    assert (
+        r.five_phase_bonus,
+        r.five_phase_threshold,
+        r.first_finish_bonus,
+        r.solitaire_penalty,
+    ) == (40, 220, 40, 5)
 
 
 def test_turn_order_roll_off_with_tie():
@@ -116,10 +121,13 @@ def test_first_finish_bonus_and_last_chance():
 def test_last_chance_continues_while_successful():
     # two phases; P2 starts and makes both phases in rounds 1-2; P1 is at phase 1 then.
     # P1's last chance: makes phase 1, at once tries phase 2, fails -> game over.
-    rolls = [HIGH[1],            # r1 P2 phase 1
-             FAIL,               # r1 P1 phase 1 fails
-             HIGH[2],            # r2 P2 phase 2 -> finishes
-             HIGH[1], FAIL]      # P1 last chance: phase 1 made, phase 2 failed
+    rolls = [
+        HIGH[1],  # r1 P2 phase 1
+        FAIL,  # r1 P1 phase 1 fails
+        HIGH[2],  # r2 P2 phase 2 -> finishes
+        HIGH[1],
+        FAIL,
+    ]  # P1 last chance: phase 1 made, phase 2 failed
     res = Game([STOP, STOP], phases=2, dice=ScriptedDice(rolls, high=[5, 10])).play()
     p1, p2 = res.players
     assert res.order == [1, 0]
@@ -147,7 +155,8 @@ def test_holds_rerolls_and_sticky_rule():
 
         def hold(self, view):
             return [i for i, f in enumerate(view.faces) if f.value == 10] + (
-                [] if view.rolls_left == 2 else list(view.held))
+                [] if view.rolls_left == 2 else list(view.held)
+            )
 
     # roll 1 shows one 10; roll 2 (9 dice) two more; roll 3 (7 dice) completes 2 sets of 3
     rolls = ["10 5 6 7 8 9 1 2 3 4", "10 10 5 6 7 1 2 3 4", "9 9 9 W 1 2 3"]
@@ -163,8 +172,11 @@ def test_holds_rerolls_and_sticky_rule():
             return [0] if view.rolls_left == 2 else []
 
     with pytest.raises(InvalidHoldError):
-        solo(["10 5 6 7 8 9 1 2 3 4", "10 10 5 6 7 1 2 3 4", "9 9 9 W 1 2 3 4 5"],
-             strategy=DropAll(), rules=Rules(holds="sticky"))
+        solo(
+            ["10 5 6 7 8 9 1 2 3 4", "10 10 5 6 7 1 2 3 4", "9 9 9 W 1 2 3 4 5"],
+            strategy=DropAll(),
+            rules=Rules(holds="sticky"),
+        )
 
 
 def test_bad_input_is_rejected():

@@ -27,9 +27,7 @@ def die_maps(space, layout):
     types, keys = [], []
     for die in layout.dice:
         w = Counter(space.projection.key(f) for f in die.faces)
-        t = next(
-            i for i, typ in enumerate(space.types) if dict(zip(typ.faces, typ.weights)) == w
-        )
+        t = next(i for i, typ in enumerate(space.types) if dict(zip(typ.faces, typ.weights)) == w)
         types.append(t)
         keys.append([space.types[t].faces.index(space.projection.key(f)) for f in die.faces])
     return np.array(types), np.array(keys)
@@ -57,8 +55,10 @@ def simulate(sol, layout, n, seed):
         pos = np.searchsorted(space.full_ids, gid)
         assert np.array_equal(space.full_ids[pos], gid)
         hold = sol.roll_arg[r][pos]
-        left = {t: space.sub[t][space.digits[t][hold]].astype(np.int64).copy()
-                for t in range(len(space.types))}
+        left = {
+            t: space.sub[t][space.digits[t][hold]].astype(np.int64).copy()
+            for t in range(len(space.types))
+        }
         keep = np.zeros_like(sides, dtype=bool)
         rows = np.arange(n)
         for d in range(len(layout.dice)):

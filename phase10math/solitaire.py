@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -72,9 +73,9 @@ class PhaseData:
     def made(self) -> np.ndarray:
         return self.score >= 0
 
-    @property
+    @cached_property
     def scores(self) -> np.ndarray:
-        """Distinct scores a made phase can have."""
+        """Distinct scores a made phase can have (computed once: simulations ask per turn)."""
         return np.unique(self.score[self.score >= 0])
 
 

@@ -5,8 +5,9 @@ Reports, in one run:
 - the same with sticky holds;
 - warm (cached) time of the table;
 - advice latency for one roll (warm);
-- the reference: a plain-Python dynamic program (dicts and Fractions, one hold at a time)
-  on phase 1, beside our solver on phase 1, as a ratio.
+- the reference: a plain-Python dynamic program (dicts and floats, every hold and every
+  outcome enumerated) on phase 1 with two rolls, beside our exact solver on the same game, as a
+  ratio.
 
     python benchmarks/bench_solver.py [--phases 1-20] [--skip-sticky]
 """

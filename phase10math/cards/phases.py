@@ -34,22 +34,12 @@ import numpy as np
 
 from phase10math.cards.deck import STANDARD, Card, DeckSpec
 from phase10math.cards.errors import InvalidCardPhaseError
+from phase10math.phases import PHASE_TEXTS as DICE_PHASE_TEXTS
 
 GroupKind = Literal["set", "run", "color"]
 
-# the ten phases of the card game (RULES.md section 2), as data
-PHASE_TEXTS: dict[int, str] = {
-    1: "2 sets of 3",
-    2: "1 set of 3 + 1 run of 4",
-    3: "1 set of 4 + 1 run of 4",
-    4: "1 run of 7",
-    5: "1 run of 8",
-    6: "1 run of 9",
-    7: "2 sets of 4",
-    8: "7 of one color",
-    9: "1 set of 5 + 1 set of 2",
-    10: "1 set of 5 + 1 set of 3",
-}
+# the ten phases of the card game are those of the dice game (RULES.md section 2)
+PHASE_TEXTS: dict[int, str] = {n: t for n, t in DICE_PHASE_TEXTS.items() if n <= 10}
 
 MIN_SIZE: dict[str, int] = {"set": 2, "run": 2, "color": 1}
 

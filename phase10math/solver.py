@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.dice import Face, Layout
+from phase10math.dice import Die, Face, Layout
 from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
 from phase10math.layouts import DEFAULT_LAYOUT
 from phase10math.meld import best_scores
@@ -48,18 +48,6 @@ MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB wi
 
 
 # --------------------------------------------------------------------------- utilities
-
-
-def phase_utility(ph: Phase, objective: str, rules: Rules) -> Callable[[np.ndarray], np.ndarray]:
-    """Utility of final profiles: 1/0 for 'complete', the best score (0 if not made) for 'score'."""
-    if objective not in OBJECTIVES:
-        raise InvalidRulesError(f"objective {objective!r}; allowed: {', '.join(OBJECTIVES)}")
-
-    def utility(profiles: np.ndarray) -> np.ndarray:
-        best = best_scores(ph, profiles, rules)
-        return (best >= 0).astype(np.int64) if objective == "complete" else np.maximum(best, 0)
-
-    return utility
 
 
 def _evaluate_on_unique(space: StateSpace, ids: np.ndarray, fn) -> np.ndarray:
@@ -314,10 +302,11 @@ def solve_turn(
 def solve_custom(
     utility: Callable[[Sequence[Face]], int | Fraction],
     rules: Rules = DEFAULT_RULES,
-    layout: Layout = DEFAULT_LAYOUT,
+    layout: Layout | Sequence[Die] = DEFAULT_LAYOUT,
     projection: Projection = FULL,
 ) -> TurnSolution:
-    """The optimal turn for any utility of the final ten dice (a callable on faces)."""
+    """The optimal turn for any utility of the final dice (a callable on faces); ``layout``
+    may also be any list of dice, e.g. a reduced game."""
     space = StateSpace.build(layout, projection)
     _check_size(space, rules.holds == "sticky")
     vals = []

@@ -133,36 +133,30 @@ class StateSpace:
     def _indexes(self) -> list[dict[tuple[int, ...], int]]:
         return [self._index_of(t) for t in range(len(self.types))]
 
-    @cached_property
-    def add_tables(self) -> list[np.ndarray]:
-        """Per type, ``(n_t, f_t)``: index after adding one die showing face f, or -1."""
+    def _step_tables(self, delta: int) -> list[np.ndarray]:
+        """Per type, ``(n_t, f_t)``: index after adding (delta=1) or removing (delta=-1) one
+        die showing face f, or -1 where there is no such sub-multiset."""
         out = []
         for t, s in enumerate(self.sub):
             idx = self._indexes[t]
             tab = np.full(s.shape, -1, dtype=np.int32)
             for i, row in enumerate(s):
                 for f in range(s.shape[1]):
-                    r = list(row)
-                    r[f] += 1
-                    tab[i, f] = idx.get(tuple(int(x) for x in r), -1)
+                    r = [int(x) for x in row]
+                    r[f] += delta
+                    tab[i, f] = idx.get(tuple(r), -1)
             out.append(tab)
         return out
 
     @cached_property
+    def add_tables(self) -> list[np.ndarray]:
+        """Per type, ``(n_t, f_t)``: index after adding one die showing face f, or -1."""
+        return self._step_tables(1)
+
+    @cached_property
     def remove_tables(self) -> list[np.ndarray]:
         """Per type, ``(n_t, f_t)``: index after removing one die showing face f, or -1."""
-        out = []
-        for t, s in enumerate(self.sub):
-            idx = self._indexes[t]
-            tab = np.full(s.shape, -1, dtype=np.int32)
-            for i, row in enumerate(s):
-                for f in range(s.shape[1]):
-                    if row[f] > 0:
-                        r = list(row)
-                        r[f] -= 1
-                        tab[i, f] = idx[tuple(int(x) for x in r)]
-            out.append(tab)
-        return out
+        return self._step_tables(-1)
 
     # ------------------------------------------------------------------ conversions
     def state_id(self, per_type_counts: Sequence[Sequence[int]]) -> int:

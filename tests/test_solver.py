@@ -15,8 +15,7 @@ from phase10math.meld import best_scores
 from phase10math.phases import PHASES
 from phase10math.projection import FULL, VALUE
 from phase10math.rules import Rules
-from phase10math.solver import solve_turn, solve_utility
-from phase10math.statespace import StateSpace
+from phase10math.solver import solve_custom, solve_turn
 
 HIGH_A = DEFAULT_LAYOUT.dice[0]
 LOW_A = DEFAULT_LAYOUT.dice[-1]
@@ -113,12 +112,8 @@ def state_of(space, dice, assignment):
 
 
 def solve_reduced(dice, utility, rules, projection=FULL):
-    space = StateSpace.build(dice, projection)
-    finals = []
-    for gid in space.full_ids:
-        faces = [projection.representative(k) for _, k in space.faces_of(int(gid))]
-        finals.append(utility(faces))
-    return space, solve_utility(space, finals, rules)
+    sol = solve_custom(utility, rules, dice, projection)
+    return sol.space, sol
 
 
 @pytest.mark.parametrize("utility", [u_pair_or_wild, u_orange_points])

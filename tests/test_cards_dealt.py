@@ -88,6 +88,15 @@ SMALL_CASES = [
     ("4 of one color", 5, 4, ("red", "blue", "green"), 1, 2, 1),
     ("run of 3 + 3 of one color", 6, 5, ("red", "blue"), 1, 2, 1),
     ("2 runs of 3", 6, 5, ("red", "blue"), 1, 2, 1),
+    # phases mixing one color group with sets/runs (the sweep of phase10math.cards.mixed)
+    ("set of 2 + 3 of one color", 6, 5, ("red", "blue"), 1, 2, 1),
+    ("2 sets of 2 + 2 of one color", 7, 4, ("red", "blue"), 1, 2, 1),
+    ("set of 2 + run of 2 + 2 of one color", 6, 4, ("red", "blue", "green"), 1, 1, 1),
+    ("run of 3 + 2 of one color", 5, 3, ("red", "blue", "green"), 2, 1, 1),
+    ("2 runs of 2 + 1 of one color", 5, 4, ("red", "blue", "green"), 1, 2, 0),
+    ("set of 3 + 2 of one color", 5, 3, ("red", "blue", "green"), 2, 2, 1),
+    # two color groups with a run: full number-and-color profiles
+    ("run of 2 + 2 of one color + 2 of one color", 6, 4, ("red", "blue"), 1, 2, 1),
 ]
 
 
@@ -190,11 +199,80 @@ def test_bad_inputs():
         dealt_odds(1, 0)
     with pytest.raises(InvalidCardError, match="hand size 200"):
         dealt_odds(1, 200)
+    two_colors = "run of 4 + 3 of one color + 3 of one color"
     with pytest.raises(StateSpaceTooLargeError, match="simulate_dealt"):
-        dealt_odds("run of 4 + 4 of one color")
-    # but simulation handles a mixed phase
-    est = simulate_dealt("run of 4 + 4 of one color", trials=300, seed=1)
+        dealt_odds(two_colors)
+    # but simulation handles it
+    est = simulate_dealt(two_colors, trials=300, seed=1)
     assert 0 < est.p < 1
+
+
+# ------------------------------------------------------------ one color group + sets/runs
+
+MIXED_FULL_DECK = ["set of 3 + 5 of one color", "2 sets of 3 + 4 of one color"]
+
+
+@functools.cache
+def mixed_full(text: str, hand_size: int = 10):
+    return dealt_odds(text, hand_size, use_cache=False)
+
+
+@pytest.mark.parametrize("text", MIXED_FULL_DECK)
+def test_mixed_full_deck_against_simulation(text):
+    odds = mixed_full(text)
+    assert odds.total == comb(108, 10) and sum(odds.shortfall.values()) == 1
+    est = simulate_dealt(text, trials=100_000, seed=11)
+    assert est.agrees(odds.probability, sigmas=4), (text, float(odds.probability), est.p)
+
+
+def test_run_and_color_full_deck_against_simulation():
+    # the example that used to be out of reach: about 40 s of exact counting
+    odds = mixed_full("run of 4 + 4 of one color")
+    assert 0 < odds.probability < 1 and sum(odds.shortfall.values()) == 1
+    est = simulate_dealt("run of 4 + 4 of one color", trials=100_000, seed=12)
+    assert est.agrees(odds.probability, sigmas=4), (float(odds.probability), est.p)
+    # adding the color group can only make a run of 4 harder to hold
+    assert odds.probability < dealt_probability("run of 4")
+
+
+def test_mixed_eleven_cards_and_monotone():
+    p10, p11 = mixed_full(MIXED_FULL_DECK[0]).probability, mixed_full(MIXED_FULL_DECK[0], 11)
+    assert p11.probability > p10
+    assert simulate_dealt(MIXED_FULL_DECK[0], 11, trials=100_000, seed=13).agrees(p11.probability)
+
+
+def test_mixed_closed_form_matches_matching_on_random_hands():
+    import numpy as np
+
+    from phase10math.cards.mixed import wilds_needed_one_color
+    from phase10math.cards.phases import shortfall
+
+    rng = np.random.default_rng(5)
+    cards = DeckSpec().cards()
+    for text in ["run of 4 + 4 of one color", "set of 2 + run of 3 + 3 of one color"]:
+        ph = parse_phase(text)
+        for _ in range(150):
+            hand = [cards[i] for i in rng.choice(len(cards), int(rng.integers(4, 13)), False)]
+            v = np.zeros((12, 4), dtype=int)
+            for c in hand:
+                if c.kind == "number":
+                    v[c.number - 1, DeckSpec().colors.index(c.color)] += 1
+            wilds = sum(c.kind == "wild" for c in hand)
+            need = int(wilds_needed_one_color(v, ph))
+            assert max(0, need - wilds) == shortfall(hand, ph), (text, hand)
+
+
+def test_mixed_progress_reports_every_number():
+    from phase10math.cards.mixed import count_one_color_mixed
+
+    seen = []
+    ph = parse_phase("set of 2 + 2 of one color")
+    counts = count_one_color_mixed(ph, 5, progress=lambda n, states: seen.append(n))
+    assert seen == list(range(1, 13))
+    # every way to pick the number cards of a 5-card hand, by how many there are
+    for m in range(6):
+        ways = sum(w for (mm, _), w in counts.items() if mm == m)
+        assert ways == comb(96, m)
 
 
 def test_impossible_phase_has_probability_zero():

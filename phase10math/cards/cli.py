@@ -1,7 +1,8 @@
 """``phase10math cards ...``: the card game on the command line.
 
 * ``cards dealt [--hand-size N] [--phase TEXT ...] [--json]``: exact odds that a dealt hand
-  already holds each phase.
+  already holds each phase (any phase phrase, e.g. ``'run of 4 + 4 of one color'``; a progress
+  bar on stderr while a mixed phase is counted).
 * ``cards draws --phase K [--draws N] [--trials T] [--policy P] [--seed S] [--json]``:
   draw-by-draw odds by seeded simulation.
 * ``cards game --players N --seed S [--summary] [--json]``: a simulated game's log and scores.
@@ -63,7 +64,7 @@ def _dealt(args) -> int:
     from phase10math.cards.phases import parse_phase
 
     phases = [parse_phase(p) for p in (args.phase or [str(k) for k in range(1, 11)])]
-    table = [dealt_odds(p, args.hand_size) for p in phases]
+    table = [dealt_odds(p, args.hand_size, progress=True) for p in phases]
     if args.json:
         print(json.dumps([o.to_json() for o in table], indent=2))
         return 0

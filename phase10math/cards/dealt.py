@@ -9,8 +9,9 @@ number of hands with number profile ``(k_1, ..., k_12)``, ``w`` Wilds and ``s`` 
 (8 cards of each number: 4 colors x 2 copies). So we enumerate the profiles of the number
 cards (646,490 for 10 cards; a numpy array), find for each the fewest Wilds that complete the
 phase, and add up the hands whose Wilds/Skips split makes up the rest -- exact integers over
-``C(108, 10)``. Mixed phases (color groups with sets/runs) need the full number-and-color
-profile and are counted that way on small decks only.
+``C(108, 10)``. Phases that mix one color group with sets/runs (``'1 run of 4 + 4 of one
+color'``) are counted exactly by a sweep over the numbers (:mod:`phase10math.cards.mixed`);
+mixed phases with two or more color groups by full number-and-color profiles, on small decks.
 
 >>> from phase10math.exact import show
 >>> show(dealt_probability(1))
@@ -29,6 +30,7 @@ from math import comb, sqrt
 
 import numpy as np
 
+from phase10math.cards import mixed
 from phase10math.cards.deck import STANDARD, Card, DeckSpec
 from phase10math.cards.phases import Phase, parse_phase, placements, shortfall
 from phase10math.errors import StateSpaceTooLargeError
@@ -146,15 +148,23 @@ def _aggregate(
     order = np.argsort(key, kind="stable")
     k_sorted, w_sorted = key[order], weights[order]
     bounds = np.flatnonzero(np.diff(k_sorted)) + 1
+    by_m_need: dict[tuple[int, int], int] = {}
+    for ks, ws in zip(np.split(k_sorted, bounds), np.split(w_sorted, bounds), strict=True):
+        if len(ks):
+            wsum = sum(ws.tolist()) if ws.dtype == object else int(ws.sum())
+            by_m_need[divmod(int(ks[0]), max_def + 1)] = wsum
+    return _spread(by_m_need, deck, hand_size)
+
+
+def _spread(by_m_need: dict[tuple[int, int], int], deck: DeckSpec, hand_size: int):
+    """``{(number cards, Wilds needed): ways}`` -> ``{cards lacking: hands}``: the other
+    ``hand_size - m`` cards are Wilds and Skips in every possible split."""
+    max_def = hand_size + 1
     U = _extras_table(deck, hand_size, max_def)
     out: dict[int, int] = {}
-    for ks, ws in zip(np.split(k_sorted, bounds), np.split(w_sorted, bounds), strict=True):
-        if not len(ks):
-            continue
-        wsum = sum(ws.tolist()) if ws.dtype == object else int(ws.sum())
-        mm, dd = divmod(int(ks[0]), max_def + 1)
+    for (mm, dd), wsum in by_m_need.items():
         for lack in range(max_def + 1):
-            ways = U[hand_size - mm, dd, lack]
+            ways = U[hand_size - mm, min(dd, max_def), lack]
             if ways:
                 out[lack] = out.get(lack, 0) + wsum * ways
     return out
@@ -186,14 +196,38 @@ def _count_pure(ph: Phase, hand_size: int, deck: DeckSpec) -> dict[int, int]:
     return _aggregate(weights, m, deficit, deck, hand_size)
 
 
-def _count_mixed(ph: Phase, hand_size: int, deck: DeckSpec) -> dict[int, int]:
+def _count_mixed(ph: Phase, hand_size: int, deck: DeckSpec, progress: bool) -> dict[int, int]:
+    if mixed.supports(ph):
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=deck.numbers, desc=f"counting {ph.text}", unit="number")
+
+        def tick(n: int, states: int) -> None:
+            if bar is not None:
+                bar.set_postfix(states=states, refresh=False)
+                bar.update(1)
+
+        try:
+            by_m_need = mixed.count_one_color_mixed(ph, hand_size, deck, tick)
+        finally:
+            if bar is not None:
+                bar.close()
+        return _spread(by_m_need, deck, hand_size)
+    return _count_by_card_types(ph, hand_size, deck)
+
+
+def _count_by_card_types(ph: Phase, hand_size: int, deck: DeckSpec) -> dict[int, int]:
+    """Any phase, over full number-and-color profiles (small decks)."""
     types = [Card("number", n, c) for n in range(1, deck.numbers + 1) for c in deck.colors]
     n_rows = count_profiles(len(types), deck.copies, hand_size)
     if n_rows > MAX_MIXED_PROFILES:
         raise StateSpaceTooLargeError(
-            f"{ph.text!r} mixes color groups with sets/runs, so it is counted over full "
-            f"number-and-color profiles: {n_rows:,} of them exceed the limit "
-            f"{MAX_MIXED_PROFILES:,}; use simulate_dealt() or a smaller deck"
+            f"{ph.text!r} mixes two or more color groups with sets/runs, so it is counted "
+            f"over full number-and-color profiles: {n_rows:,} of them exceed the limit "
+            f"{MAX_MIXED_PROFILES:,}; use simulate_dealt() or a smaller deck (phases with "
+            "one color group are counted exactly on any deck)"
         )
     rows = profiles(len(types), deck.copies, hand_size)
     m = rows.sum(axis=1, dtype=np.int64)
@@ -218,20 +252,30 @@ def _check_size(hand_size: int, deck: DeckSpec) -> None:
 
 
 def dealt_odds(
-    ph: int | str | Phase, hand_size: int = 10, deck: DeckSpec = STANDARD, use_cache: bool = True
+    ph: int | str | Phase,
+    hand_size: int = 10,
+    deck: DeckSpec = STANDARD,
+    use_cache: bool = True,
+    progress: bool = False,
 ) -> DealtOdds:
     """Exact odds that ``hand_size`` random cards hold phase ``ph`` (and how far off they are).
+
+    Results are cached on disk; ``progress=True`` shows a tqdm bar while a mixed phase is
+    counted (the slowest case, up to a minute for runs with a color group).
 
     >>> o = dealt_odds(4)
     >>> o.hands, o.total
     (6028742383702, 38722819230810)
+    >>> from phase10math.exact import show
+    >>> show(dealt_odds("1 set of 3 + 5 of one color").probability)
+    '14310166553/195569794095 (0.073172)'
     """
     ph = parse_phase(ph, deck)
     _check_size(hand_size, deck)
 
     def compute() -> dict[int, int]:
         if ph.kind == "mixed":
-            return _count_mixed(ph, hand_size, deck)
+            return _count_mixed(ph, hand_size, deck, progress)
         return _count_pure(ph, hand_size, deck)
 
     if use_cache:
@@ -341,10 +385,28 @@ def simulate_dealt(
     hits = 0
     if ph.kind == "mixed":
         cards = deck.cards()
-        for _ in range(trials):
-            idx = rng.choice(len(cards), hand_size, replace=False)
-            hits += shortfall([cards[i] for i in idx], ph, deck) == 0
-        return Estimate(int(hits), trials)
+        if not mixed.supports(ph):
+            for _ in range(trials):
+                idx = rng.choice(len(cards), hand_size, replace=False)
+                hits += shortfall([cards[i] for i in idx], ph, deck) == 0
+            return Estimate(int(hits), trials)
+        N, C = deck.numbers, len(deck.colors)
+        cat = np.array(
+            [
+                (c.number - 1) * C + deck.colors.index(c.color)
+                if c.is_number
+                else (N * C if c.is_wild else N * C + 1)
+                for c in cards
+            ]
+        )
+        for start in range(0, trials, 20_000):
+            n = min(20_000, trials - start)
+            hands = np.argpartition(rng.random((n, len(cards))), hand_size - 1, axis=1)
+            flat = cat[hands[:, :hand_size]] + (N * C + 2) * np.arange(n)[:, None]
+            counts = np.bincount(flat.ravel(), minlength=n * (N * C + 2)).reshape(n, -1)
+            need = mixed.wilds_needed_one_color(counts[:, : N * C].reshape(n, N, C), ph, deck)
+            hits += int((need <= counts[:, N * C]).sum())
+        return Estimate(hits, trials)
     need = placements(ph, deck).need
     for start in range(0, trials, 20_000):
         n = min(20_000, trials - start)

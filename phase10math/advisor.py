@@ -54,6 +54,22 @@ def type_counts(
 
     Raises AmbiguousRollError when the faces could lie on different kinds of dice (give the
     faces in layout order with ``by_die=True`` then)."""
+    return _counts_of(space, roll_types(space, faces, layout, by_die))
+
+
+def _counts_of(space: StateSpace, typed: Sequence[tuple[int, Face]]) -> list[list[int]]:
+    counts = [[0] * len(t.faces) for t in space.types]
+    for t, f in typed:
+        counts[t][space.types[t].faces.index(space.projection.key(f))] += 1
+    return counts
+
+
+def roll_types(
+    space: StateSpace, faces: Sequence[Face], layout: Layout, by_die: bool = False
+) -> list[tuple[int, Face]]:
+    """For each face of the roll, the solver's die type it lies on and the die's own face.
+
+    Raises AmbiguousRollError as :func:`type_counts`."""
     proj = space.projection
     if by_die:
         if len(faces) != len(layout.dice):
@@ -73,10 +89,7 @@ def type_counts(
         type_of_die[di] = next(
             t for t, typ in enumerate(space.types) if dict(zip(typ.faces, typ.weights)) == w
         )
-    counts = [[0] * len(t.faces) for t in space.types]
-    for f, di in zip(faces, owners):
-        t = type_of_die[di]
-        counts[t][space.types[t].faces.index(proj.key(_complete(f, layout.dice[di])))] += 1
+    typed = [(type_of_die[di], _complete(f, layout.dice[di])) for f, di in zip(faces, owners)]
     if not by_die:
         alternatives = _alternative_types(space, faces, layout, type_of_die)
         if len(alternatives) > 1:
@@ -85,7 +98,7 @@ def type_counts(
                 "give the ten faces in the order of the layout's dice (by_die=True, "
                 "--by-die on the command line)"
             )
-    return counts
+    return typed
 
 
 def _complete(f: Face, die) -> Face:
@@ -278,31 +291,34 @@ def advise(
         )
     sol = turn_solution(ph, objective, rules, layout)
     space = sol.space
-    counts = type_counts(space, faces, layout, by_die)
-    base = [[0] * len(t.faces) for t in space.types]
-    if aside:
-        rem = Counter(faces)
-        for f in aside:
-            g = next((x for x in rem if _matches(f, x) and rem[x] > 0), None)
-            if g is None:
-                raise InvalidHoldError(f"set-aside die {f} is not among the dice {faces}")
-            rem[g] -= 1
-        base = _aside_counts(space, aside, counts)
+    typed = roll_types(space, faces, layout, by_die)
+    counts = _counts_of(space, typed)
+    # the set-aside dice: matched to faces of the roll, which carry their die types; they go
+    # first, so a hold's shown faces include them
+    rest = list(range(len(faces)))
+    aside_at: list[int] = []
+    for f in aside:
+        i = next((i for i in rest if faces[i] == f), None)
+        i = i if i is not None else next((i for i in rest if _matches(f, faces[i])), None)
+        if i is None:
+            raise InvalidHoldError(f"set-aside die {f} is not among the dice {faces}")
+        rest.remove(i)
+        aside_at.append(i)
+    base = _counts_of(space, [typed[i] for i in aside_at])
+    order = aside_at + rest
     # every sub-multiset of the roll (at least the set-aside dice), type by type, as state ids
     gids = np.zeros(1, dtype=np.int64)
     kept: list[list[tuple[Face, ...]]] = []
-    pool = list(faces)
     for t, (cnt, lo) in enumerate(zip(counts, base)):
         combos = list(itertools.product(*[range(a, c + 1) for a, c in zip(lo, cnt)]))
         idx = np.array([space._indexes[t][c] for c in combos], dtype=np.int64)
         gids = (gids[:, None] + space.strides[t] * idx[None, :]).ravel()
-        # the roll's faces for each key of this type
-        by_key = {}
-        for k, c in zip(space.types[t].faces, cnt):
-            by_key[k] = [
-                pool.pop(next(i for i, g in enumerate(pool) if _key_of(space.projection, g) == k))
-                for _ in range(c)
-            ]
+        # the roll's faces of this type for each key, set-aside ones first
+        by_key: dict = {k: [] for k in space.types[t].faces}
+        for i in order:
+            tt, own = typed[i]
+            if tt == t:
+                by_key[space.projection.key(own)].append(faces[i])
         kept.append(
             [
                 tuple(f for k, c in zip(space.types[t].faces, combo) for f in by_key[k][:c])
@@ -334,30 +350,6 @@ def advise(
     ]
     reason = describe_progress(ph, options[0].keep, faces, rules)
     return Advice(ph, objective, rolls_left, tuple(faces), options, reason, tuple(aside))
-
-
-def _aside_counts(space, aside, counts):
-    """Per-type counts of the set-aside dice: the projected keys of those faces, placed on
-    the types the roll's faces were matched to."""
-    proj = space.projection
-    need = Counter(_key_of(proj, f) for f in aside)
-    base = [[0] * len(t.faces) for t in space.types]
-    for t, typ in enumerate(space.types):
-        for j, k in enumerate(typ.faces):
-            take = min(need[k], counts[t][j])
-            base[t][j] = take
-            need[k] -= take
-    if any(v > 0 for v in need.values()):
-        raise InvalidHoldError("the set-aside dice are not among the dice of the roll")
-    return base
-
-
-def _key_of(proj, f: Face):
-    if proj.name == "value":
-        return f.value
-    if proj.name == "color":
-        return f.color
-    return f
 
 
 def _face_order(f: Face):

@@ -109,3 +109,47 @@ def test_sticky_set_aside_dice_stay():
     assert adv.value_of("10 10 W").value == free.value_of("10 10 W").value
     with pytest.raises(InvalidHoldError, match="sticky"):
         advise(parse_faces(ROLL), rolls_left=1, phase=1, set_aside="10")
+
+
+def _typed_state(adv, faces, rules, keep):
+    """State id of ``keep`` recomputed from the dice those faces lie on."""
+    from phase10math.advisor import roll_types, turn_solution
+
+    space = turn_solution(adv.phase, adv.objective, rules, DEFAULT_LAYOUT).space
+    typed = roll_types(space, faces, DEFAULT_LAYOUT)
+    left = list(range(len(faces)))
+    counts = [[0] * len(t.faces) for t in space.types]
+    for f in keep:
+        i = next(i for i in left if faces[i] == f)
+        left.remove(i)
+        t, own = typed[i]
+        counts[t][space.types[t].faces.index(space.projection.key(own))] += 1
+    return space.state_id(counts)
+
+
+@pytest.mark.parametrize("ph", [2, 8])
+def test_shown_holds_are_the_dice_the_values_are_for(ph):
+    # the faces shown for a hold lie on the kinds of dice the hold's value was computed for,
+    # also where several kinds of dice share a projected face (colors in phase 8, values in 2)
+    rng = np.random.default_rng(ph)
+    for _ in range(5):
+        faces = [d.faces[int(rng.integers(6))] for d in DEFAULT_LAYOUT.dice]
+        adv = advise(faces, 2, ph)
+        for o in adv.options:
+            assert _typed_state(adv, faces, DEFAULT_RULES_FREE, o.keep) == o.state
+
+
+DEFAULT_RULES_FREE = Rules()
+
+
+def test_sticky_hold_shows_the_set_aside_dice():
+    # 5g (and not 5o, a face of another kind of die with the same value) was set aside
+    rules = Rules(holds="sticky")
+    faces = parse_faces("6g 5o 6g 5g 6r 8r 1g 4o 2o 2g")
+    aside = parse_faces("6g 6g 5g 6r")
+    adv = advise(faces, 1, 2, rules=rules, set_aside=aside)
+    for o in adv.options:
+        rest = list(o.keep)
+        for f in aside:
+            rest.remove(f)  # raises if a set-aside die is missing from the shown hold
+        assert _typed_state(adv, faces, rules, o.keep) == o.state

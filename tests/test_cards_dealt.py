@@ -277,3 +277,11 @@ def test_mixed_progress_reports_every_number():
 
 def test_impossible_phase_has_probability_zero():
     assert dealt_probability(phase(6), 8) == 0  # 9 cards needed
+
+
+def test_mixed_too_large_is_refused_clearly(monkeypatch):
+    from phase10math.cards import mixed
+
+    monkeypatch.setattr(mixed, "MAX_STATE_BYTES", 10_000)
+    with pytest.raises(StateSpaceTooLargeError, match="counting states .* simulate_dealt"):
+        dealt_odds("run of 4 + 4 of one color", use_cache=False)

@@ -45,7 +45,7 @@ from phase10math.cards.phases import Group, Phase
 from phase10math.errors import StateSpaceTooLargeError
 
 INF = 100  # "no placement in this class": larger than any reachable e (e <= cards needed)
-MAX_MIXED_STATES = 6_000_000  # merged DP states after one number (about 1 GB of rows)
+MAX_STATE_BYTES = 600_000_000  # rows of merged states kept after a step (peak is ~3x this)
 
 
 def supports(ph: Phase) -> bool:
@@ -228,14 +228,10 @@ def count_one_color_mixed(
             rows[:, lo + 1 : lo + B] = _advance(f_old, trans, blocks).reshape(len(si), -1)
             wv = np.array([comb(q, int(x)) for x in vs], dtype=wdt)
             states, weights = _merge(rows, weights[si] * wv[vi], width)
+            _check_size(ph, H, states)
         states[:, 1:3] = 0
         states = _sort_blocks(states, head, C, B)
         states, weights = _merge(states, weights, width)
-        if len(states) > MAX_MIXED_STATES:
-            raise StateSpaceTooLargeError(
-                f"{ph.text!r} with {H}-card hands needs more than {MAX_MIXED_STATES:,} "
-                f"counting states; use simulate_dealt() or a smaller hand"
-            )
         if progress is not None:
             progress(n, len(states))
 
@@ -254,6 +250,15 @@ def count_one_color_mixed(
         if len(kk):
             out[divmod(int(kk[0]), H + 2)] = int(sum(ww.tolist()))
     return out
+
+
+def _check_size(ph: Phase, H: int, states: np.ndarray) -> None:
+    if states.size > MAX_STATE_BYTES:
+        raise StateSpaceTooLargeError(
+            f"{ph.text!r} with {H}-card hands needs {len(states):,} counting states of "
+            f"{states.shape[1]} bytes, over the limit of {MAX_STATE_BYTES:,} bytes; use "
+            "simulate_dealt() or a smaller hand"
+        )
 
 
 def _advance(f_old: np.ndarray, trans: list, blocks: list) -> np.ndarray:

@@ -241,15 +241,19 @@ def test_mixed_eleven_cards_and_monotone():
     assert simulate_dealt(MIXED_FULL_DECK[0], 11, trials=100_000, seed=13).agrees(p11.probability)
 
 
-def test_mixed_closed_form_matches_matching_on_random_hands():
+def test_mixed_min_cut_form_matches_matching_on_random_hands():
     import numpy as np
 
-    from phase10math.cards.mixed import wilds_needed_one_color
+    from phase10math.cards.mixed import wilds_needed
     from phase10math.cards.phases import shortfall
 
     rng = np.random.default_rng(5)
     cards = DeckSpec().cards()
-    for text in ["run of 4 + 4 of one color", "set of 2 + run of 3 + 3 of one color"]:
+    for text in [
+        "run of 4 + 4 of one color",
+        "set of 2 + run of 3 + 3 of one color",
+        "run of 3 + 3 of one color + 2 of one color",
+    ]:
         ph = parse_phase(text)
         for _ in range(150):
             hand = [cards[i] for i in rng.choice(len(cards), int(rng.integers(4, 13)), False)]
@@ -258,7 +262,7 @@ def test_mixed_closed_form_matches_matching_on_random_hands():
                 if c.kind == "number":
                     v[c.number - 1, DeckSpec().colors.index(c.color)] += 1
             wilds = sum(c.kind == "wild" for c in hand)
-            need = int(wilds_needed_one_color(v, ph))
+            need = int(wilds_needed(v, ph))
             assert max(0, need - wilds) == shortfall(hand, ph), (text, hand)
 
 
@@ -285,3 +289,11 @@ def test_mixed_too_large_is_refused_clearly(monkeypatch):
     monkeypatch.setattr(mixed, "MAX_STATE_BYTES", 10_000)
     with pytest.raises(StateSpaceTooLargeError, match="counting states .* simulate_dealt"):
         dealt_odds("run of 4 + 4 of one color", use_cache=False)
+
+
+def test_two_color_groups_simulated_against_small_deck_count():
+    deck = DeckSpec(numbers=4, colors=("red", "blue"), copies=1, wilds=2, skips=1)
+    text = "run of 2 + 2 of one color + 2 of one color"
+    exact = dealt_probability(text, 6, deck)
+    assert 0 < exact < 1
+    assert simulate_dealt(text, 6, trials=40_000, seed=3, deck=deck).agrees(exact)

@@ -16,13 +16,12 @@ from phase10math.cards.draws import (
     _choose,
     _choose_mixed,
     _deficits,
-    _mixed_need,
     _mixed_scores,
-    _mixed_tables,
     _outs,
     exact_next_draw,
     simulate_draws,
 )
+from phase10math.cards.mixed import mixed_tables, placement_needs
 from phase10math.cards.phases import (
     _match,
     _slots,
@@ -209,7 +208,7 @@ def test_mixed_need_is_the_matching_shortfall(data):
     cards = deck.cards()
     idx = data.draw(st.lists(st.integers(0, deck.size - 1), unique=True, max_size=16))
     hand = [cards[i] for i in idx]
-    need = _mixed_need(_numbers(hand, deck), _mixed_tables(ph, deck))[0]
+    need = placement_needs(_numbers(hand, deck), mixed_tables(ph, deck))[0]
     nat = [c for c in hand if c.is_number]
     for p, choice in enumerate(placements(ph, deck).choices):
         flat = [s for grp in _slots(ph, choice, deck) for s in grp]
@@ -223,13 +222,13 @@ def test_one_color_group_closed_form(text):
     """With one color group the need is max(a, e + g - V[c]) (written out by hand here)."""
     ph = parse_phase(text)
     pl = placements(ph)
-    mx = _mixed_tables(ph, STANDARD)
+    mx = mixed_tables(ph, STANDARD)
     rng = random.Random(text)
     for _ in range(40):
         hand = _random_hand(rng, rng.randint(5, 14))
         v = _numbers(hand, STANDARD)[0]
         k = v.sum(axis=1)
-        need = _mixed_need(v[None], mx)[0]
+        need = placement_needs(v[None], mx)[0]
         for p in range(len(pl.choices)):
             r, (c,) = pl.num_need[p], np.flatnonzero(pl.col_need[p])
             g = pl.col_need[p][c]
@@ -291,7 +290,7 @@ def test_mixed_policies_keep_the_useful_cards():
 def test_mixed_outs_are_exact_next_draw_counts(text, deck, size):
     """Outs after every discard equal a count over the actual unseen cards, card by card."""
     ph = parse_phase(text, deck)
-    mx = _mixed_tables(ph, deck)
+    mx = mixed_tables(ph, deck)
     full = _type_counts(deck.cards(), deck)
     rng = random.Random(text)
     checked = with_outs = 0
@@ -318,7 +317,7 @@ def test_mixed_outs_are_exact_next_draw_counts(text, deck, size):
 
 def test_mixed_greedy_keeps_wilds_and_drops_skips():
     ph = parse_phase("1 run of 4 + 4 of one color")
-    mx = _mixed_tables(ph, STANDARD)
+    mx = mixed_tables(ph, STANDARD)
     hand = parse_hand("R1 R2 R3 B5 B9 W S Y12 G7 G11 B12")
     H = _type_counts(hand)
     for policy in ("greedy", "outs"):

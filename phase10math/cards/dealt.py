@@ -385,11 +385,6 @@ def simulate_dealt(
     hits = 0
     if ph.kind == "mixed":
         cards = deck.cards()
-        if not mixed.supports(ph):
-            for _ in range(trials):
-                idx = rng.choice(len(cards), hand_size, replace=False)
-                hits += shortfall([cards[i] for i in idx], ph, deck) == 0
-            return Estimate(int(hits), trials)
         N, C = deck.numbers, len(deck.colors)
         cat = np.array(
             [
@@ -404,7 +399,7 @@ def simulate_dealt(
             hands = np.argpartition(rng.random((n, len(cards))), hand_size - 1, axis=1)
             flat = cat[hands[:, :hand_size]] + (N * C + 2) * np.arange(n)[:, None]
             counts = np.bincount(flat.ravel(), minlength=n * (N * C + 2)).reshape(n, -1)
-            need = mixed.wilds_needed_one_color(counts[:, : N * C].reshape(n, N, C), ph, deck)
+            need = mixed.wilds_needed(counts[:, : N * C].reshape(n, N, C), ph, deck)
             hits += int((need <= counts[:, N * C]).sum())
         return Estimate(hits, trials)
     need = placements(ph, deck).need

@@ -41,14 +41,13 @@ True
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from phase10math.cards.deck import STANDARD, DeckSpec
 from phase10math.cards.errors import InvalidCardError
+from phase10math.cards.mixed import MixedTables, mixed_tables, placement_needs
 from phase10math.cards.phases import Phase, parse_phase, placements
 from phase10math.errors import InvalidRulesError
 
@@ -197,83 +196,7 @@ def _outs(H, U, need, dp, dk) -> np.ndarray:
 # ---------------------------------------------------------------- mixed phases
 
 
-@dataclass(frozen=True)
-class _Mixed:
-    """Placement tables of a mixed phase for hands counted by card type.
-
-    ``rn[q], rv[q]``: the numbers and counts needed by distinct set/run part ``q`` (padded with
-    count 0); ``r[q]``: the same as a vector over numbers; ``q[p]``: the set/run part of
-    placement ``p``; ``memb[s]``: the colors of color set ``B_s`` (``s = 0``: no color);
-    ``rel[p]``: the color sets that matter for ``p`` (all subsets of its colors, padded with
-    repeats); ``G[p, j]``: cards ``p``'s color groups need in colors ``B_rel[p, j]``;
-    ``notin[p, j, c]``: color ``c`` is not in that set.
-    """
-
-    N: int
-    C: int
-    r: np.ndarray
-    rn: np.ndarray
-    rv: np.ndarray
-    q: np.ndarray
-    memb: np.ndarray
-    rel: np.ndarray
-    G: np.ndarray
-    notin: np.ndarray
-
-
-@lru_cache(maxsize=32)
-def _mixed_tables(ph: Phase, deck: DeckSpec) -> _Mixed:
-    pl = placements(ph, deck)
-    N, C = deck.numbers, len(deck.colors)
-    r, q = np.unique(pl.num_need, axis=0, return_inverse=True)
-    L = max(1, int((r > 0).sum(axis=1).max()))
-    rn = np.zeros((len(r), L), dtype=np.int64)
-    rv = np.zeros((len(r), L), dtype=np.int16)
-    for i, row in enumerate(r):
-        nz = np.flatnonzero(row)
-        rn[i, : len(nz)], rv[i, : len(nz)] = nz, row[nz]
-    col = np.asarray(pl.col_need)
-    masks: dict[int, int] = {0: 0}
-    per_p: list[list[int]] = []
-    for row in col:
-        supp = [c for c in range(C) if row[c] > 0]
-        subs = []
-        for size in range(len(supp) + 1):
-            for combo in itertools.combinations(supp, size):
-                m = sum(1 << c for c in combo)
-                subs.append(masks.setdefault(m, len(masks)))
-        per_p.append(subs)
-    J = max(len(s) for s in per_p)
-    rel = np.array([s + [0] * (J - len(s)) for s in per_p], dtype=np.int64)
-    memb = np.array([[(m >> c) & 1 for c in range(C)] for m in masks], dtype=np.int16)
-    G = (memb[rel] * col[:, None, :]).sum(axis=2).astype(np.int16)  # (P, J)
-    notin = memb[rel] == 0  # (P, J, C)
-    q = np.asarray(q).ravel()
-    return _Mixed(N, C, r.astype(np.int16), rn, rv, q, memb, rel, G, notin)
-
-
-def _mixed_need(v: np.ndarray, mx: _Mixed, detail: bool = False):
-    """Wilds needed by every placement, for number-card counts ``v[m, n, c]``: ``(M, P)``.
-
-    A placement is a bipartite matching of cards to slots; by max-flow/min-cut its unfilled
-    slots are ``max over color sets B of G_B + sum_n max(r[n] - k[n], -V_B[n])`` (``k[n]``:
-    cards of number ``n``, ``V_B[n]``: those of a color in ``B``, ``G_B``: color-group slots of
-    a color in ``B``). As ``V_B <= k``, a term is ``-V_B[n]`` where ``r[n] = 0``, so the sum is
-    ``-V_B + sum over needed n of max(r[n] - k[n] + V_B[n], 0)``. With ``detail``, also which
-    sets reach the maximum, ``k`` and ``V_B`` (for :func:`_mixed_completions`).
-    """
-    k = v.sum(axis=2, dtype=np.int16)  # (M, N)
-    VB = np.einsum("mnc,sc->msn", v, mx.memb).astype(np.int16)  # (M, S, N)
-    x = mx.rv[None, :, None, :] - k[:, mx.rn][:, :, None, :] + VB[:, :, mx.rn].transpose(0, 2, 1, 3)
-    t = np.maximum(x, 0).sum(axis=3, dtype=np.int16) - VB.sum(axis=2, dtype=np.int16)[:, None, :]
-    val = mx.G[None] + t[:, mx.q[:, None], mx.rel]  # (M, P, J)
-    need = val.max(axis=2)
-    if not detail:
-        return need
-    return need, val == need[:, :, None], k, VB
-
-
-def _mixed_completions(top, k, VB, tight, mx: _Mixed) -> np.ndarray:
+def _mixed_completions(top, k, VB, tight, mx: MixedTables) -> np.ndarray:
     """Which number-card types complete the phase when drawn: ``(M, N, C)`` bool.
 
     ``tight[m, p]``: placement ``p`` is one card short of the Wilds held. A drawn card of
@@ -298,7 +221,7 @@ def _mixed_completions(top, k, VB, tight, mx: _Mixed) -> np.ndarray:
 
 
 def _choose_mixed(
-    H: np.ndarray, U: np.ndarray, mx: _Mixed, policy: str, rng: np.random.Generator
+    H: np.ndarray, U: np.ndarray, mx: MixedTables, policy: str, rng: np.random.Generator
 ) -> np.ndarray:
     """Like :func:`_choose`, for hands counted by card type (number x color, Wild, Skip)."""
     T, K = H.shape
@@ -315,7 +238,7 @@ def _choose_mixed(
     return out
 
 
-def _mixed_scores(H: np.ndarray, U: np.ndarray, mx: _Mixed, with_outs: bool):
+def _mixed_scores(H: np.ndarray, U: np.ndarray, mx: MixedTables, with_outs: bool):
     """For every discard (category ``k`` with ``H[:, k] > 0``): cards then missing ``short``,
     placements at that distance ``nmin`` (with the Wild/Skip adjustments of :func:`_choose`)
     and, if ``with_outs``, unseen cards completing the phase on the next draw: ``(T, K)`` each.
@@ -328,8 +251,8 @@ def _mixed_scores(H: np.ndarray, U: np.ndarray, mx: _Mixed, with_outs: bool):
 
     def parts(x):
         if with_outs:
-            return _mixed_need(x, mx, detail=True)
-        return _mixed_need(x, mx), None, None, None
+            return placement_needs(x, mx, detail=True)
+        return placement_needs(x, mx), None, None, None
 
     full = parts(v)  # the 11-card hand: need, maximal sets, k, V_B
     need = full[0]
@@ -401,13 +324,13 @@ def simulate_draws(
     if not isinstance(trials, int) or trials < 1:
         raise InvalidCardError(f"trials must be a whole number >= 1, got {trials!r}")
     if ph.kind == "mixed":
-        mx = _mixed_tables(ph, deck)
+        mx = mixed_tables(ph, deck)
         cat = _categories(deck, "type")
         K = mx.N * mx.C + 2
 
         def holding(h: np.ndarray) -> np.ndarray:
             v = h[:, : K - 2].reshape(len(h), mx.N, mx.C)
-            return _mixed_need(v, mx).min(axis=1) <= h[:, K - 2]
+            return placement_needs(v, mx).min(axis=1) <= h[:, K - 2]
 
         def choose(h, u, rng):
             return _choose_mixed(h, u, mx, policy, rng)

@@ -36,12 +36,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
 
 import numpy as np
 
 from phase10math.cards.deck import STANDARD, DeckSpec
-from phase10math.cards.phases import Group, Phase
+from phase10math.cards.phases import Group, Phase, placements
 from phase10math.errors import StateSpaceTooLargeError
 
 INF = 100  # "no placement in this class": larger than any reachable e (e <= cards needed)
@@ -58,38 +60,107 @@ def supports(ph: Phase) -> bool:
     return ph.kind == "mixed" and sum(g.kind == "color" for g in ph.groups) == 1
 
 
-def wilds_needed_one_color(v: np.ndarray, ph: Phase, deck: DeckSpec = STANDARD) -> np.ndarray:
-    """Fewest Wilds completing ``ph`` (one color group + sets/runs) for hands given as
-    ``v[..., number, color]`` card counts: the closed form above, vectorised over hands.
+def wilds_needed(v: np.ndarray, ph: Phase, deck: DeckSpec = STANDARD) -> np.ndarray:
+    """Fewest Wilds completing a mixed phase (any number of color groups) for hands given as
+    number-card counts ``v[..., number, color]``, vectorised over hands.
+
+    By max-flow/min-cut, a placement leaves ``max over color sets B of G_B + sum_n
+    max(r[n] - k[n], -V_B[n])`` slots unfilled (:func:`placement_needs`); with one color group
+    that is the ``max(a, e + g - V[c])`` above.
 
     >>> from phase10math.cards.phases import parse_phase
     >>> v = np.zeros((12, 4), dtype=int)
     >>> v[[2, 3, 4], 0] = 1       # red 3, 4, 5
     >>> v[8, 0] = v[9, 0] = 1     # red 9, 10
-    >>> int(wilds_needed_one_color(v, parse_phase("1 run of 4 + 4 of one color")))
+    >>> int(wilds_needed(v, parse_phase("1 run of 4 + 4 of one color")))
     3
     """
-    from phase10math.cards.phases import placements
-
-    if not supports(ph):
-        raise ValueError(f"{ph.text!r} does not mix exactly one color group with sets/runs")
-    g_size = next(g.size for g in ph.groups if g.kind == "color")
-    r = np.unique(placements(ph, deck).num_need, axis=0).astype(np.int16)  # (Q, N)
+    if ph.kind != "mixed":
+        raise ValueError(f"{ph.text!r} does not mix color groups with sets/runs")
+    mx = mixed_tables(ph, deck)
     v = np.asarray(v, dtype=np.int16)
-    shape = v.shape[:-2]
-    v = v.reshape((-1, *v.shape[-2:]))  # (T, N, C)
-    out = np.empty(len(v), dtype=np.int16)
-    step = max(1, 2_000_000 // (r.size * v.shape[2] + 1))
-    for lo in range(0, len(v), step):
-        vv = v[lo : lo + step]
-        k = vv.sum(axis=2)  # (T, N)
-        a = np.maximum(r[None] - k[:, None], 0).sum(axis=2)  # (T, Q)
-        spare = np.maximum(k[:, None] - r[None], 0)  # (T, Q, N)
-        loss = np.maximum(vv[:, None] - spare[..., None], 0).sum(axis=2)  # (T, Q, C)
-        V = vv.sum(axis=1)  # (T, C)
-        val = np.maximum(a[..., None], a[..., None] + loss + g_size - V[:, None])
-        out[lo : lo + step] = val.min(axis=(1, 2))
-    return out.reshape(shape)
+    flat = v.reshape((-1, *v.shape[-2:]))
+    step = max(1, 4_000_000 // (len(mx.q) * mx.G.shape[1] + len(mx.r) * mx.memb.shape[0] * 4))
+    out = np.concatenate(
+        [placement_needs(flat[i : i + step], mx).min(axis=1) for i in range(0, len(flat), step)]
+    )
+    return out.reshape(v.shape[:-2])
+
+
+@dataclass(frozen=True)
+class MixedTables:
+    """Placement tables of a mixed phase for hands counted by card type.
+
+    ``rn[q], rv[q]``: the numbers and counts needed by distinct set/run part ``q`` (padded with
+    count 0); ``r[q]``: the same as a vector over numbers; ``q[p]``: the set/run part of
+    placement ``p``; ``memb[s]``: the colors of color set ``B_s`` (``s = 0``: no color);
+    ``rel[p]``: the color sets that matter for ``p`` (all subsets of its colors, padded with
+    repeats); ``G[p, j]``: cards ``p``'s color groups need in colors ``B_rel[p, j]``;
+    ``notin[p, j, c]``: color ``c`` is not in that set.
+    """
+
+    N: int
+    C: int
+    r: np.ndarray
+    rn: np.ndarray
+    rv: np.ndarray
+    q: np.ndarray
+    memb: np.ndarray
+    rel: np.ndarray
+    G: np.ndarray
+    notin: np.ndarray
+
+
+@lru_cache(maxsize=32)
+def mixed_tables(ph: Phase, deck: DeckSpec) -> MixedTables:
+    pl = placements(ph, deck)
+    N, C = deck.numbers, len(deck.colors)
+    r, q = np.unique(pl.num_need, axis=0, return_inverse=True)
+    L = max(1, int((r > 0).sum(axis=1).max()))
+    rn = np.zeros((len(r), L), dtype=np.int64)
+    rv = np.zeros((len(r), L), dtype=np.int16)
+    for i, row in enumerate(r):
+        nz = np.flatnonzero(row)
+        rn[i, : len(nz)], rv[i, : len(nz)] = nz, row[nz]
+    col = np.asarray(pl.col_need)
+    masks: dict[int, int] = {0: 0}
+    per_p: list[list[int]] = []
+    for row in col:
+        supp = [c for c in range(C) if row[c] > 0]
+        subs = []
+        for size in range(len(supp) + 1):
+            for combo in itertools.combinations(supp, size):
+                m = sum(1 << c for c in combo)
+                subs.append(masks.setdefault(m, len(masks)))
+        per_p.append(subs)
+    J = max(len(s) for s in per_p)
+    rel = np.array([s + [0] * (J - len(s)) for s in per_p], dtype=np.int64)
+    memb = np.array([[(m >> c) & 1 for c in range(C)] for m in masks], dtype=np.int16)
+    G = (memb[rel] * col[:, None, :]).sum(axis=2).astype(np.int16)  # (P, J)
+    notin = memb[rel] == 0  # (P, J, C)
+    q = np.asarray(q).ravel()
+    return MixedTables(N, C, r.astype(np.int16), rn, rv, q, memb, rel, G, notin)
+
+
+def placement_needs(v: np.ndarray, mx: MixedTables, detail: bool = False):
+    """Wilds needed by every placement, for number-card counts ``v[m, n, c]``: ``(M, P)``.
+
+    A placement is a bipartite matching of cards to slots; by max-flow/min-cut its unfilled
+    slots are ``max over color sets B of G_B + sum_n max(r[n] - k[n], -V_B[n])`` (``k[n]``:
+    cards of number ``n``, ``V_B[n]``: those of a color in ``B``, ``G_B``: color-group slots of
+    a color in ``B``). As ``V_B <= k``, a term is ``-V_B[n]`` where ``r[n] = 0``, so the sum is
+    ``-V_B + sum over needed n of max(r[n] - k[n] + V_B[n], 0)``. With ``detail``, also which
+    sets reach the maximum, ``k`` and ``V_B`` (for :func:`_mixed_completions`).
+    """
+    k = v.sum(axis=2, dtype=np.int16)  # (M, N)
+    VB = np.einsum("mnc,sc->msn", v, mx.memb).astype(np.int16)  # (M, S, N)
+    x = mx.rv[None, :, None, :] - k[:, mx.rn][:, :, None, :] + VB[:, :, mx.rn].transpose(0, 2, 1, 3)
+    t = np.maximum(x, 0).sum(axis=3, dtype=np.int16) - VB.sum(axis=2, dtype=np.int16)[:, None, :]
+    val = mx.G[None] + t[:, mx.q[:, None], mx.rel]  # (M, P, J)
+    need = val.max(axis=2)
+    if not detail:
+        return need
+    return need, val == need[:, :, None], k, VB
 
 
 # ---------------------------------------------------------------- placement classes
@@ -326,4 +397,11 @@ def _merge(rows: np.ndarray, weights: np.ndarray, width: int) -> tuple[np.ndarra
     return rs[starts], np.add.reduceat(weights[order], starts)
 
 
-__all__ = ["count_one_color_mixed", "supports", "wilds_needed_one_color"]
+__all__ = [
+    "MixedTables",
+    "count_one_color_mixed",
+    "mixed_tables",
+    "placement_needs",
+    "supports",
+    "wilds_needed",
+]

@@ -226,8 +226,9 @@ def _count_by_card_types(ph: Phase, hand_size: int, deck: DeckSpec) -> dict[int,
         raise StateSpaceTooLargeError(
             f"{ph.text!r} mixes two or more color groups with sets/runs, so it is counted "
             f"over full number-and-color profiles: {n_rows:,} of them exceed the limit "
-            f"{MAX_MIXED_PROFILES:,}; use simulate_dealt() or a smaller deck (phases with "
-            "one color group are counted exactly on any deck)"
+            f"{MAX_MIXED_PROFILES:,}; estimate it by simulation (simulate_dealt() in Python, "
+            "'phase10math cards draws --phase ... --draws 0' on the command line) or use a "
+            "smaller deck (phases with one color group are counted exactly on any deck)"
         )
     rows = profiles(len(types), deck.copies, hand_size)
     m = rows.sum(axis=1, dtype=np.int64)

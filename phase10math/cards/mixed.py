@@ -1,4 +1,9 @@
-"""Exact deal counting for phases that mix one color group with sets and runs.
+"""Card phases that mix color groups with sets and runs: the Wilds a hand needs, and exact
+deal counting.
+
+:func:`wilds_needed` handles any number of color groups, vectorised over hands (by the
+min-cut form in :func:`placement_needs`). Exact counting over all deals,
+:func:`count_one_color_mixed`, handles phases with one color group, on any deck.
 
 A hand holds such a phase with ``w`` Wilds when some placement ``Q`` of the sets/runs (the
 cards ``r[n]`` it needs of each number ``n``) and some color ``c`` for the color group (``g``
@@ -11,8 +16,9 @@ number ``n`` and color ``c``, the Wilds needed as
                               V[c] = cards of color c in the hand
 
 (``e - a`` counts the color-``c`` cards the sets/runs cannot avoid using). Both ``a`` and
-``e`` are sums over numbers, so we sweep the numbers 1..12 once, choosing how many cards of
-each color the hand has of that number (81 choices, weight ``prod C(2, v)``). The state after
+``e`` are sums over numbers, so we sweep the numbers 1..12 once, choosing how many cards
+the hand has of that number and then, color by color, how many of them have that color
+(weight ``prod C(2, v)``). The state after
 number ``n`` keeps the cards so far, the color totals, and -- for every *class* of
 placements that have placed the same groups so far (runs by how far they got) -- the Pareto
 frontier of their ``(a, e)`` pairs per color: ``f[a0] = min e`` over placements with
@@ -150,7 +156,8 @@ def placement_needs(v: np.ndarray, mx: MixedTables, detail: bool = False):
     cards of number ``n``, ``V_B[n]``: those of a color in ``B``, ``G_B``: color-group slots of
     a color in ``B``). As ``V_B <= k``, a term is ``-V_B[n]`` where ``r[n] = 0``, so the sum is
     ``-V_B + sum over needed n of max(r[n] - k[n] + V_B[n], 0)``. With ``detail``, also which
-    sets reach the maximum, ``k`` and ``V_B`` (for :func:`_mixed_completions`).
+    sets reach the maximum, ``k`` and ``V_B`` (for the next-draw outs in
+    :mod:`phase10math.cards.draws`).
     """
     k = v.sum(axis=2, dtype=np.int16)  # (M, N)
     VB = np.einsum("mnc,sc->msn", v, mx.memb).astype(np.int16)  # (M, S, N)

@@ -142,6 +142,34 @@ def test_cli_dealt_json(capsys):
     assert data[0]["hand_size"] == 6
 
 
+def test_cli_dealt_mixed_phase(capsys, monkeypatch):
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", "off")
+    text = "set of 2 + 2 of one color"
+    assert main(["cards", "dealt", "--hand-size", "5", "--phase", text, "--json"]) == 0
+    got = capsys.readouterr()
+    data = json.loads(got.out)  # the progress bar goes to stderr, not into the JSON
+    from phase10math.cards import dealt_probability
+
+    assert Fraction(data[0]["probability"]["fraction"]) == dealt_probability(text, 5)
+    assert data[0]["text"] == "1 set of 2 + 2 of one color" and data[0]["phase"] is None
+    assert (
+        main(
+            [
+                "cards",
+                "draws",
+                "--phase",
+                "run of 4 + 4 of one color",
+                "--draws",
+                "2",
+                "--trials",
+                "300",
+            ]
+        )
+        == 0
+    )
+    assert "95% interval" in capsys.readouterr().out
+
+
 def test_cli_game_and_draws(capsys):
     assert main(["cards", "game", "--players", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
@@ -161,6 +189,10 @@ def test_cli_game_and_draws(capsys):
         (["cards", "dealt", "--phase", "3 pairs"], "cannot read '3 pairs'"),
         (["cards", "game", "--players", "9"], "players must be 2..6"),
         (["cards", "draws", "--policy", "smart"], "unknown policy"),
+        (
+            ["cards", "dealt", "--phase", "run of 4 + 3 of one color + 3 of one color"],
+            "estimate it by simulation",
+        ),
     ],
 )
 def test_cli_bad_input_exit_2(argv, fragment, capsys):

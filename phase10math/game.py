@@ -31,7 +31,7 @@ tests and replays). Every roll, hold, score and bonus is an :class:`Event` in ``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -415,7 +415,24 @@ class Game:
     # ---------------------------------------------------------------- the game
     def play(self) -> GameResult:
         """Play to the end and return the result."""
-        order = self.roll_off()
+        flow = self.flow(self.roll_off(), self._computer_turn)
+        try:
+            while True:
+                next(flow)
+        except StopIteration as done:
+            return done.value
+
+    def _computer_turn(self, seat: int, last_chance: bool) -> Generator[Any, Any, bool]:
+        return self.play_turn(seat, last_chance)
+        yield  # a turn that never waits: makes this a generator for :meth:`flow`
+
+    def flow(
+        self, order: list[int], turn: Callable[[int, bool], Generator[Any, Any, bool]]
+    ) -> Generator[Any, Any, GameResult]:
+        """The game after the roll-off, as a generator: rounds in seat ``order`` until a player
+        finishes, the others' last chances, the solitaire penalty, the result (its return
+        value). ``turn(seat, last_chance)`` is a generator returning whether the phase was
+        made; whatever it yields (e.g. a wait for a human's dice) is passed through."""
         finisher: int | None = None
         turns = 0
         while finisher is None:
@@ -424,7 +441,7 @@ class Game:
                 turns += 1
                 if turns > MAX_TURNS:
                     raise InvalidRulesError(f"no player finished within {MAX_TURNS} turns")
-                if self.play_turn(seat) and self.players[seat].finished:
+                if (yield from turn(seat, False)) and self.players[seat].finished:
                     finisher = seat
                     self._finish_bonus(seat, first=True)
                     break
@@ -433,8 +450,14 @@ class Game:
             for i in range(1, len(order)):
                 seat = order[(pos + i) % len(order)]
                 same_round = pos + i < len(order)
-                self._last_chance(seat, same_round)
-        if self.solitaire:
+                p = self.players[seat]
+                self.log.append(Event("last_chance", seat, self.round, p.phase))
+                while not p.finished:
+                    if not (yield from turn(seat, True)):
+                        break
+                    if p.finished and same_round:
+                        self._finish_bonus(seat, first=False)
+        else:
             p = self.players[0]
             p.penalty = self.rules.solitaire_penalty * p.failed_turns
             if p.penalty:
@@ -457,39 +480,11 @@ class Game:
     def _finish_bonus(self, seat: int, first: bool) -> None:
         p = self.players[seat]
         if self.solitaire and p.tries[self.phases] != 1:
-            self.log.append(
-                Event(
-                    "bonus",
-                    seat,
-                    self.round,
-                    self.phases,
-                    (),
-                    0,
-                    "no first-finish bonus: last phase not made at the first try",
-                )
-            )
-            return
-        p.bonuses["first_finish"] = self.rules.first_finish_bonus
-        self.log.append(
-            Event(
-                "bonus",
-                seat,
-                self.round,
-                self.phases,
-                (),
-                self.rules.first_finish_bonus,
-                "first-finish bonus" + ("" if first else " (same round, later in turn order)"),
-            )
-        )
-
-    def _last_chance(self, seat: int, same_round: bool) -> None:
-        p = self.players[seat]
-        self.log.append(Event("last_chance", seat, self.round, p.phase))
-        while not p.finished:
-            if not self.play_turn(seat, last_chance=True):
-                return
-            if p.finished and same_round:
-                self._finish_bonus(seat, first=False)
+            amount, note = 0, "no first-finish bonus: last phase not made at the first try"
+        else:
+            amount = p.bonuses["first_finish"] = self.rules.first_finish_bonus
+            note = "first-finish bonus" + ("" if first else " (same round, later in turn order)")
+        self.log.append(Event("bonus", seat, self.round, self.phases, (), amount, note))
 
 
 def play_game(strategies: Sequence[Strategy | str], **kwargs: Any) -> GameResult:

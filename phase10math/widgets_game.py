@@ -101,48 +101,8 @@ class GameSession:
 
     # ------------------------------------------------------------------ the flow
     def _play(self):
-        """Game.play, one step per human turn (a generator that yields for the human)."""
-        g, order = self.game, self.order
-        finisher = None
-        while finisher is None:
-            g.round += 1
-            for seat in order:
-                made = yield from self._turn(seat)
-                if made and g.players[seat].finished:
-                    finisher = seat
-                    g._finish_bonus(seat, first=True)
-                    break
-        if not g.solitaire:
-            pos = order.index(finisher)
-            for i in range(1, len(order)):
-                seat = order[(pos + i) % len(order)]
-                same_round = pos + i < len(order)
-                p = g.players[seat]
-                g.log.append(Event("last_chance", seat, g.round, p.phase))
-                while not p.finished:
-                    if not (yield from self._turn(seat, last_chance=True)):
-                        break
-                    if p.finished and same_round:
-                        g._finish_bonus(seat, first=False)
-        else:
-            p = g.players[0]
-            p.penalty = self.rules.solitaire_penalty * p.failed_turns
-            if p.penalty:
-                g.log.append(
-                    Event(
-                        "penalty",
-                        0,
-                        g.round,
-                        0,
-                        (),
-                        -p.penalty,
-                        f"{p.failed_turns} failed turns x {self.rules.solitaire_penalty}",
-                    )
-                )
-        g.log.append(
-            Event("end", note="totals " + ", ".join(f"{p.name} {p.total}" for p in g.players))
-        )
-        self.result = GameResult(g.players, order, g.log, g.round, g.solitaire, g.phases)
+        """The game's flow, paused at each human turn (yields for the human)."""
+        self.result = yield from self.game.flow(self.order, self._turn)
 
     def _turn(self, seat: int, last_chance: bool = False):
         if seat != 0:

@@ -414,29 +414,39 @@ def _sticky_greedy_layer(
 # --------------------------------------------------------------------------- policies
 
 
+def _mean(values: np.ndarray, space: StateSpace, rolls: int) -> Fraction:
+    """Exact mean of per-roll-state numerators ``values`` over the first roll, as a fraction
+    of ``6 ** (dice * rolls)``."""
+    total = int(np.dot(np.asarray(values).astype(object), space.roll_weights.astype(object)))
+    return Fraction(total, 6 ** (space.n_dice * rolls))
+
+
+def _before_last_roll(space: StateSpace, finals: np.ndarray, rolls: int) -> np.ndarray:
+    """Hold values before the last roll (normalised numerators), int64 when provably safe."""
+    from phase10math.solver import _expect, _normalise
+
+    umax = int(np.abs(finals).max()) if len(finals) else 0
+    fits = umax * 6 ** (space.n_dice * (rolls - 1)) * 6 < 2**62
+    return _normalise(space, _expect(space, finals.astype(np.int64 if fits else object)))
+
+
 def evaluate_sticky_optimal_policy(sol, eval_finals: np.ndarray) -> Fraction:
     """Exact value, for the utility ``eval_finals`` (integers on the roll states, full_ids
     order), of the sticky policy that is optimal for ``sol`` (a sticky TurnSolution): at the
     first roll keep the arg-max of sol's hold values (``sol.roll_arg``), later add the dice
     that maximise them (ties as in the solver: a smaller hold only when strictly better)."""
-    from phase10math.solver import _expect, _normalise
+    from phase10math.solver import _normalise
 
     space, R = sol.space, sol.rolls
     ev = np.asarray(eval_finals)
     if R == 1:
-        total = int(np.dot(ev.astype(object), space.roll_weights.astype(object)))
-        return Fraction(total, 6**space.n_dice)
-    umax = int(np.abs(ev).max()) if len(ev) else 0
-    fits = umax * 6 ** (space.n_dice * (R - 1)) * 6 < 2**62
-    ev = ev.astype(np.int64 if fits else object)
-    C = _normalise(space, _expect(space, ev))
+        return _mean(ev, space, 1)
+    C = _before_last_roll(space, ev, R)
     for r in range(2, R):
         N_prev = sol.hold_num[r - 1]
         _, TC = _sticky_layer(space, N_prev, N_prev.dtype, companion=C)
         C = _normalise(space, TC)
-    first = C[sol.roll_arg[R - 1]]
-    total = int(np.dot(first.astype(object), space.roll_weights.astype(object)))
-    return Fraction(total, 6 ** (space.n_dice * R))
+    return _mean(C[sol.roll_arg[R - 1]], space, R)
 
 
 def evaluate_sticky_greedy(
@@ -445,19 +455,15 @@ def evaluate_sticky_greedy(
     """Exact value of the greedy-like sticky policy: after the first roll S keep
     ``holds[S]``; after a later roll with set-aside A and dice S = A + B keep, per type and
     face, max(A, holds[S]). ``holds``: a hold id per roll state (full_ids order)."""
-    from phase10math.solver import _expect, _normalise
+    from phase10math.solver import _normalise
 
     ev = np.asarray(finals)
     if rolls == 1:
-        total = int(np.dot(ev.astype(object), space.roll_weights.astype(object)))
-        return Fraction(total, 6**space.n_dice)
-    umax = int(np.abs(ev).max()) if len(ev) else 0
-    fits = umax * 6 ** (space.n_dice * (rolls - 1)) * 6 < 2**62
-    H = _normalise(space, _expect(space, ev.astype(np.int64 if fits else object)))
+        return _mean(ev, space, 1)
+    H = _before_last_roll(space, ev, rolls)
     for _ in range(2, rolls):
         H = _normalise(space, _sticky_greedy_layer(space, H, holds))
-    total = int(np.dot(H[holds].astype(object), space.roll_weights.astype(object)))
-    return Fraction(total, 6 ** (space.n_dice * rolls))
+    return _mean(H[holds], space, rolls)
 
 
 def evaluate_sticky_policies(ph, rules, layout, comp, score) -> dict[str, Fraction]:

@@ -31,7 +31,7 @@ from math import comb, sqrt
 import numpy as np
 
 from phase10math.cards import mixed
-from phase10math.cards.deck import STANDARD, Card, DeckSpec
+from phase10math.cards.deck import STANDARD, Card, DeckSpec, card_categories, category_count
 from phase10math.cards.phases import Phase, parse_phase, placements, shortfall
 from phase10math.errors import StateSpaceTooLargeError
 
@@ -353,20 +353,12 @@ class Estimate:
 def deal_category_counts(
     deck: DeckSpec, hand_size: int, trials: int, rng: np.random.Generator, by: str
 ) -> np.ndarray:
-    """Random deals as count rows ``(trials, D + 2)``: per number (``by='number'``) or color,
-    then Wilds, then Skips."""
-    cards = deck.cards()
-    D = deck.numbers if by == "number" else len(deck.colors)
-    cat = np.array(
-        [
-            (c.number - 1 if by == "number" else deck.colors.index(c.color))
-            if c.is_number
-            else (D if c.is_wild else D + 1)
-            for c in cards
-        ],
-        dtype=np.int64,
-    )
-    keys = rng.random((trials, len(cards)))
+    """Random deals as count rows ``(trials, D + 2)``: per number (``by='number'``), color or
+    number x color type (:func:`~phase10math.cards.deck.card_categories`), then Wilds, then
+    Skips."""
+    cat = card_categories(deck, by)
+    D = category_count(deck, by)
+    keys = rng.random((trials, len(cat)))
     hands = np.argpartition(keys, hand_size - 1, axis=1)[:, :hand_size]
     flat = cat[hands] + (D + 2) * np.arange(trials)[:, None]
     return np.bincount(flat.ravel(), minlength=trials * (D + 2)).reshape(trials, D + 2)
@@ -385,21 +377,10 @@ def simulate_dealt(
     rng = np.random.default_rng(seed)
     hits = 0
     if ph.kind == "mixed":
-        cards = deck.cards()
         N, C = deck.numbers, len(deck.colors)
-        cat = np.array(
-            [
-                (c.number - 1) * C + deck.colors.index(c.color)
-                if c.is_number
-                else (N * C if c.is_wild else N * C + 1)
-                for c in cards
-            ]
-        )
         for start in range(0, trials, 20_000):
             n = min(20_000, trials - start)
-            hands = np.argpartition(rng.random((n, len(cards))), hand_size - 1, axis=1)
-            flat = cat[hands[:, :hand_size]] + (N * C + 2) * np.arange(n)[:, None]
-            counts = np.bincount(flat.ravel(), minlength=n * (N * C + 2)).reshape(n, -1)
+            counts = deal_category_counts(deck, hand_size, n, rng, "type")
             need = mixed.wilds_needed(counts[:, : N * C].reshape(n, N, C), ph, deck)
             hits += int((need <= counts[:, N * C]).sum())
         return Estimate(hits, trials)

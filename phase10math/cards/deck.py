@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+
 from phase10math.cards.errors import InvalidCardError, InvalidDeckError
 
 COLORS: tuple[str, ...] = ("red", "blue", "yellow", "green")
@@ -160,6 +162,31 @@ class DeckSpec:
 
 
 STANDARD = DeckSpec()
+
+
+def category_count(deck: DeckSpec, by: str) -> int:
+    """Categories of number cards: numbers, colors or number x color types."""
+    C = len(deck.colors)
+    return {"number": deck.numbers, "color": C, "type": deck.numbers * C}[by]
+
+
+def card_categories(deck: DeckSpec, by: str) -> np.ndarray:
+    """Category of every card of ``deck.cards()``: its number (``by='number'``), its color
+    (``'color'``) or its number x color type (``'type'``), counted from 0; then Wild, then Skip.
+
+    >>> card_categories(DeckSpec(numbers=2, colors=("red", "blue"), copies=1), "type").tolist()
+    [0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5]
+    """
+    C, D = len(deck.colors), category_count(deck, by)
+
+    def category(c: Card) -> int:
+        if not c.is_number:
+            return D if c.is_wild else D + 1
+        color = deck.colors.index(c.color)
+        return {"number": c.number - 1, "color": color, "type": (c.number - 1) * C + color}[by]
+
+    return np.array([category(c) for c in deck.cards()], dtype=np.int64)
+
 
 _CARD_RE = re.compile(r"^\s*([a-z]+)?\s*-?\s*(\d+)?\s*([a-z]+)?\s*$", re.IGNORECASE)
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from phase10math.cards.deck import STANDARD, DeckSpec
+from phase10math.cards.deck import STANDARD, DeckSpec, card_categories, category_count
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.mixed import MixedTables, mixed_tables, placement_needs
 from phase10math.cards.phases import Phase, parse_phase, placements
@@ -98,33 +98,6 @@ class DrawOdds:
             (int(n), float(p), float(a), float(b))
             for n, p, a, b in zip(self.draws, self.p, lo, hi, strict=True)
         ]
-
-
-def _categories(deck: DeckSpec, by: str) -> np.ndarray:
-    """Category of every card: its number, its color, or (``by='type'``) number x color;
-    then Wild, then Skip."""
-    if by == "type":
-        C = len(deck.colors)
-        D = deck.numbers * C
-        return np.array(
-            [
-                (c.number - 1) * C + deck.colors.index(c.color)
-                if c.is_number
-                else (D if c.is_wild else D + 1)
-                for c in deck.cards()
-            ],
-            dtype=np.int64,
-        )
-    D = deck.numbers if by == "number" else len(deck.colors)
-    return np.array(
-        [
-            (c.number - 1 if by == "number" else deck.colors.index(c.color))
-            if c.is_number
-            else (D if c.is_wild else D + 1)
-            for c in deck.cards()
-        ],
-        dtype=np.int64,
-    )
 
 
 def _deficits(H: np.ndarray, need: np.ndarray) -> np.ndarray:
@@ -325,7 +298,7 @@ def simulate_draws(
         raise InvalidCardError(f"trials must be a whole number >= 1, got {trials!r}")
     if ph.kind == "mixed":
         mx = mixed_tables(ph, deck)
-        cat = _categories(deck, "type")
+        cat = card_categories(deck, "type")
         K = mx.N * mx.C + 2
 
         def holding(h: np.ndarray) -> np.ndarray:
@@ -337,8 +310,8 @@ def simulate_draws(
 
     else:
         need = placements(ph, deck).need.astype(np.int16)
-        cat = _categories(deck, ph.kind)
-        K = (deck.numbers if ph.kind == "number" else len(deck.colors)) + 2
+        cat = card_categories(deck, ph.kind)
+        K = category_count(deck, ph.kind) + 2
         D = K - 2
 
         def holding(h: np.ndarray) -> np.ndarray:

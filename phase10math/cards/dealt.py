@@ -143,16 +143,7 @@ def _aggregate(
     """Sum ``weights`` by (cards used, Wilds needed), then spread over Wild/Skip choices.
 
     Returns ``{cards lacking: number of hands}``."""
-    max_def = hand_size + 1
-    key = m.astype(np.int64) * (max_def + 1) + np.minimum(deficit.astype(np.int64), max_def)
-    order = np.argsort(key, kind="stable")
-    k_sorted, w_sorted = key[order], weights[order]
-    bounds = np.flatnonzero(np.diff(k_sorted)) + 1
-    by_m_need: dict[tuple[int, int], int] = {}
-    for ks, ws in zip(np.split(k_sorted, bounds), np.split(w_sorted, bounds), strict=True):
-        if len(ks):
-            wsum = sum(ws.tolist()) if ws.dtype == object else int(ws.sum())
-            by_m_need[divmod(int(ks[0]), max_def + 1)] = wsum
+    by_m_need = mixed.sum_by_cards_and_need(weights, m, deficit, hand_size + 1)
     return _spread(by_m_need, deck, hand_size)
 
 

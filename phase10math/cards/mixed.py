@@ -319,14 +319,25 @@ def count_one_color_mixed(
     f_done = blocks[:, :, 1:].reshape(len(states), C, K, A)[:, :, done]
     val = np.maximum(a0[None, None, :], f_done + g_size - V[:, :, None])
     val = np.where(f_done >= INF, H + 1, np.minimum(val, H + 1))
-    need = val.min(axis=(1, 2))
-    keys = states[:, 0].astype(np.int64) * (H + 2) + need
+    return sum_by_cards_and_need(weights, states[:, 0], val.min(axis=(1, 2)), H + 1)
+
+
+def sum_by_cards_and_need(
+    weights: np.ndarray, m: np.ndarray, need: np.ndarray, cap: int
+) -> dict[tuple[int, int], int]:
+    """``weights`` added up by (number cards ``m``, Wilds needed capped at ``cap``).
+
+    >>> sum_by_cards_and_need(np.array([1, 2, 4]), np.array([1, 1, 2]), np.array([0, 0, 9]), 3)
+    {(1, 0): 3, (2, 3): 4}
+    """
+    key = m.astype(np.int64) * (cap + 1) + np.minimum(need.astype(np.int64), cap)
+    order = np.argsort(key, kind="stable")
+    k_sorted, w_sorted = key[order], weights[order]
+    cut = np.flatnonzero(np.diff(k_sorted)) + 1
     out: dict[tuple[int, int], int] = {}
-    order = np.argsort(keys, kind="stable")
-    cut = np.flatnonzero(np.diff(keys[order])) + 1
-    for kk, ww in zip(np.split(keys[order], cut), np.split(weights[order], cut), strict=True):
-        if len(kk):
-            out[divmod(int(kk[0]), H + 2)] = int(sum(ww.tolist()))
+    for ks, ws in zip(np.split(k_sorted, cut), np.split(w_sorted, cut), strict=True):
+        if len(ks):
+            out[divmod(int(ks[0]), cap + 1)] = int(sum(ws.tolist()))
     return out
 
 
@@ -409,6 +420,7 @@ __all__ = [
     "count_one_color_mixed",
     "mixed_tables",
     "placement_needs",
+    "sum_by_cards_and_need",
     "supports",
     "wilds_needed",
 ]

@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from phase10math.advisor import advise  # noqa: E402
-from phase10math.dice import match_roll, parse_faces  # noqa: E402
-from phase10math.layouts import DEFAULT_LAYOUT  # noqa: E402
-from phase10math.rules import Rules  # noqa: E402
-from phase10math.widgets import DIE_COLORS, TurnState, TurnWidget, split_faces  # noqa: E402
+from phase10math.dice.faces import match_roll, parse_faces  # noqa: E402
+from phase10math.dice.layouts import DEFAULT_LAYOUT  # noqa: E402
+from phase10math.dice.rules import Rules  # noqa: E402
+from phase10math.play.widgets import DIE_COLORS, TurnState, TurnWidget, split_faces  # noqa: E402
+from phase10math.turn.advisor import advise  # noqa: E402
 
 
 def faces_on_dice(w: TurnWidget) -> list[str]:
@@ -230,8 +230,8 @@ def test_split_faces():
 
 # ---------------------------------------------------------------------- whole game
 
-from phase10math.game import Game  # noqa: E402
-from phase10math.widgets_game import GameSession, GameWidget  # noqa: E402
+from phase10math.game.engine import Game  # noqa: E402
+from phase10math.play.game_widget import GameSession, GameWidget  # noqa: E402
 
 
 def play_best(w: TurnWidget) -> None:

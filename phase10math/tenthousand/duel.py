@@ -29,9 +29,11 @@ from typing import Any
 
 import numpy as np
 
+from phase10math.cache import cache_key, cached
 from phase10math.tenthousand.errors import TenKStateError
 from phase10math.tenthousand.odds import roll_groups
 from phase10math.tenthousand.rules import UNIT, TenKRules
+from phase10math.tenthousand.scoring import check_roll, is_six_of_a_kind, is_wipe, score_options
 
 
 @dataclass(frozen=True)
@@ -200,13 +202,6 @@ class DuelSolution:
 
     def choose(self, roll: tuple[int, ...], my: int, opp: int, turn_total: int):
         """Best set-aside for ``roll``: (points, dice left); None on a bust, wipe or win."""
-        from phase10math.tenthousand.scoring import (
-            check_roll,
-            is_six_of_a_kind,
-            is_wipe,
-            score_options,
-        )
-
         dice = check_roll(roll, self.rules)
         if (self.rules.six_wins and is_six_of_a_kind(dice)) or is_wipe(dice, self.rules):
             return None
@@ -261,7 +256,6 @@ def solve_duel(
         rules = rules.replace(target=target)
     if not use_cache:
         return _solve(rules, tol, progress, max_sweeps)
-    from phase10math.cache import cache_key, cached
 
     key = cache_key(kind="tenk-duel", rules=rules.as_dict(), tol=tol, algo=1)
 

@@ -5,6 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 
+from phase10math.dice.faces import match_roll, parse_faces, parse_layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import explain, require_colors
+from phase10math.dice.phases import PHASES, phase
+from phase10math.dice.rules import Rules
+from phase10math.errors import InvalidDiceError, InvalidLayoutError
+from phase10math.turn.maxima import game_maximum, phase_maxima
+
 
 def add_layout_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
@@ -21,16 +29,10 @@ def add_layout_args(p: argparse.ArgumentParser) -> None:
 
 
 def rules_from(args: argparse.Namespace, **extra):
-    from phase10math.rules import Rules
-
     return Rules(sets_may_share_number=not getattr(args, "no_shared_sets", False), **extra)
 
 
 def layout_from(args: argparse.Namespace):
-    from phase10math.dice import parse_layout
-    from phase10math.errors import InvalidLayoutError
-    from phase10math.layouts import DEFAULT_LAYOUT
-
     if not getattr(args, "layout", None):
         return DEFAULT_LAYOUT
     try:
@@ -45,10 +47,6 @@ def layout_from(args: argparse.Namespace):
 
 def parse_roll(dice: list[str], ph, layout):
     """Faces from command-line words, checked against the layout."""
-    from phase10math.dice import match_roll, parse_faces
-    from phase10math.errors import InvalidDiceError
-    from phase10math.meld import require_colors
-
     faces = parse_faces(" ".join(dice))
     if len(faces) != 10:
         raise InvalidDiceError(
@@ -61,9 +59,6 @@ def parse_roll(dice: list[str], ph, layout):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from phase10math.meld import explain
-    from phase10math.phases import phase
-
     ph = phase(args.phase)
     layout = layout_from(args)
     rules = rules_from(args)
@@ -79,8 +74,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_maxscore(args: argparse.Namespace) -> int:
-    from phase10math.maxscore import game_maximum, phase_maxima
-
     layout = layout_from(args)
     rules = rules_from(args)
     phases = range(1, 21) if args.phases == "1-20" else range(1, 11)
@@ -101,7 +94,6 @@ def cmd_maxscore(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    from phase10math.phases import PHASES
 
     print(f"{'phase':>5}  {'requirement':<28} {'max score':>9}")
     for n, v in maxima.items():

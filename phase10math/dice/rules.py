@@ -1,20 +1,54 @@
 """The rule options of RULES.md as one immutable value.
 
 >>> r = Rules()
->>> r.holds, r.sets_may_share_number, r.rolls
+>>> str(r.holds), r.sets_may_share_number, r.rolls
 ('free', True, 3)
->>> Rules(holds="sticky").holds
-'sticky'
+>>> Rules(holds="sticky").holds is Holds.STICKY
+True
+>>> Objective.parse("score")
+<Objective.SCORE: 'score'>
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from enum import StrEnum
 from typing import Any
 
 from phase10math.errors import InvalidRulesError
 
-HOLD_RULES = ("free", "sticky")
+
+class _Choice(StrEnum):
+    """A typed option that also compares equal to its text (``Holds.FREE == "free"``)."""
+
+    @classmethod
+    def parse(cls, value: Any):
+        """The member named by ``value`` (a member or its text); InvalidRulesError otherwise."""
+        try:
+            return cls(value)
+        except (ValueError, TypeError):
+            allowed = ", ".join(m.value for m in cls)
+            raise InvalidRulesError(
+                f"{cls.__name__.lower()}={value!r}; allowed: {allowed}"
+            ) from None
+
+
+class Holds(_Choice):
+    """The hold rule: may dice set aside earlier be taken back and rerolled?"""
+
+    FREE = "free"  # yes (the manual; as in Yahtzee)
+    STICKY = "sticky"  # no: dice once set aside stay aside (the short rule sheets)
+
+
+class Objective(_Choice):
+    """What a turn is played for."""
+
+    COMPLETE = "complete"  # the chance of completing the phase
+    SCORE = "score"  # the expected score (0 when the phase is not made)
+
+
+HOLD_RULES = tuple(m.value for m in Holds)
+OBJECTIVES = tuple(m.value for m in Objective)
 
 
 @dataclass(frozen=True)
@@ -31,7 +65,7 @@ class Rules:
     - ``solitaire_penalty``: points lost per failed turn in solitaire (5).
     """
 
-    holds: str = "free"
+    holds: Holds = Holds.FREE
     sets_may_share_number: bool = True
     rolls: int = 3
     five_phase_bonus: int = 40
@@ -40,8 +74,7 @@ class Rules:
     solitaire_penalty: int = 5
 
     def __post_init__(self) -> None:
-        if self.holds not in HOLD_RULES:
-            raise InvalidRulesError(f"holds={self.holds!r}; allowed: {', '.join(HOLD_RULES)}")
+        object.__setattr__(self, "holds", Holds.parse(self.holds))
         if not isinstance(self.sets_may_share_number, bool):
             raise InvalidRulesError(
                 f"sets_may_share_number={self.sets_may_share_number!r}; allowed: True, False"
@@ -69,7 +102,7 @@ class Rules:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
 
 
 DEFAULT_RULES = Rules()

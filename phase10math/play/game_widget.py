@@ -1,9 +1,9 @@
 """A whole game of Phase 10 Dice in Jupyter: the player against computer strategies, with the
 score sheet updating after every turn.
 
-:class:`GameSession` (no widgets) runs :class:`phase10math.game.Game` one human turn at a
+:class:`GameSession` (no widgets) runs :class:`phase10math.game.engine.Game` one human turn at a
 time: the computer players' turns are the engine's own ``play_turn``; the human's turn is
-played in a :class:`~phase10math.widgets.TurnState` (clicks, or a typed physical roll) and
+played in a :class:`~phase10math.play.widgets.TurnState` (clicks, or a typed physical roll) and
 then replayed through the engine, so scoring, bonuses, the last chance and the solitaire
 penalty are the engine's. :class:`GameWidget` shows it: the turn widget with the advisor,
 the score sheet (``p10-scoresheet``), what the others did (``p10-log``) and a New game
@@ -25,16 +25,16 @@ import html
 import random
 from collections.abc import Sequence
 
-from phase10math.dice import Face, Layout
+from phase10math.dice.faces import Face, Layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.phases import PHASES, Phase
+from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidHoldError, InvalidRulesError
-from phase10math.game import Event, Game, GameResult, TurnView
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.phases import PHASES, Phase
-from phase10math.rules import DEFAULT_RULES, Rules
-from phase10math.strategies import STRATEGY_NAMES, get_strategy
-from phase10math.widgets import TurnState, TurnWidget, _classes, _ipw, error_html
+from phase10math.game.engine import Event, Game, GameResult, TurnView
+from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
+from phase10math.play.widgets import TurnState, TurnWidget, css_classes, error_html, ipw
 
-#: Computer opponents offered by the game widget (strategy names of phase10math.strategies).
+#: Computer opponents offered by the game widget (strategy names of phase10math.game.strategies).
 OPPONENTS = tuple(n for n in ("complete", "score", "greedy", "random") if n in STRATEGY_NAMES)
 
 
@@ -245,11 +245,11 @@ class GameWidget:
         seed: int | None = None,
         top: int = 5,
     ):
-        w = _ipw()
+        w = ipw()
         self.rules, self.layout, self.phases = rules, layout, phases
         self._seed = seed
         self._games = 0
-        self.opponents = _classes(
+        self.opponents = css_classes(
             w.SelectMultiple(
                 options=list(OPPONENTS),
                 value=tuple(o for o in opponents if o in OPPONENTS),
@@ -258,13 +258,13 @@ class GameWidget:
             ),
             "p10-opponents",
         )
-        self.new_game_button = _classes(
+        self.new_game_button = css_classes(
             w.Button(description="New game", button_style="info"), "p10-new-game"
         )
         self.new_game_button.on_click(lambda _b: self.new_game())
-        self.status = _classes(w.HTML(), "p10-game-status")
-        self.sheet = _classes(w.HTML(), "p10-scoresheet")
-        self.log = _classes(w.HTML(), "p10-log")
+        self.status = css_classes(w.HTML(), "p10-game-status")
+        self.sheet = css_classes(w.HTML(), "p10-scoresheet")
+        self.log = css_classes(w.HTML(), "p10-log")
         self.session = self._session(opponents)
         self.turn = TurnWidget(
             state=self.session.new_turn_state(),
@@ -275,7 +275,7 @@ class GameWidget:
         self.turn.view.add_class("p10-game-turn")
         self._lines: list[str] = []
         self._note_events()
-        self.view = _classes(
+        self.view = css_classes(
             w.VBox(
                 [
                     w.HBox([self.opponents, self.new_game_button]),

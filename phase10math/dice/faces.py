@@ -130,7 +130,7 @@ class Die:
 class Layout:
     """The ten dice of a set, with the color of every face.
 
-    >>> from phase10math.layouts import DEFAULT_LAYOUT
+    >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
     >>> len(DEFAULT_LAYOUT.dice), sum(n for _, n in DEFAULT_LAYOUT.groups())
     (10, 10)
     """
@@ -258,7 +258,7 @@ def match_roll(faces: Sequence[Face], layout: Layout) -> list[int]:
     the die and value, when the faces cannot all show at once (more than six 5-10s, more than
     four 1-4/W, a color no die has for that number, ...).
 
-    >>> from phase10math.layouts import DEFAULT_LAYOUT
+    >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
     >>> len(match_roll(parse_faces("5 6 7 8 9 10 1 2 3 4"), DEFAULT_LAYOUT))
     10
     """

@@ -31,15 +31,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from phase10math.advisor import Advice, HoldOption, advise, turn_solution
-from phase10math.dice import COLOR_NAMES, Face, Layout, match_roll, parse_faces
+from phase10math.dice.faces import COLOR_NAMES, Face, Layout, match_roll, parse_faces
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import Meld, explain
+from phase10math.dice.phases import PHASES, Phase
+from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, Phase10MathError
 from phase10math.exact import percent
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import Meld, explain
-from phase10math.phases import PHASES, Phase
-from phase10math.phases import phase as as_phase
-from phase10math.rules import DEFAULT_RULES, Rules
+from phase10math.turn.advisor import Advice, HoldOption, advise, turn_solution
 
 #: Background color of a die face, per color code (None: color not known).
 DIE_COLORS = {"r": "#c62828", "o": "#ef6c00", "b": "#1565c0", "g": "#2e7d32", None: "#616161"}
@@ -420,13 +420,13 @@ class TurnState:
 # ====================================================================== widgets
 
 
-def _ipw():
+def ipw():
     import ipywidgets
 
     return ipywidgets
 
 
-def _classes(widget, *names: str):
+def css_classes(widget, *names: str):
     for n in names:
         widget.add_class(n)
     return widget
@@ -533,14 +533,14 @@ class TurnWidget:
         on_turn_end: Callable[[TurnState], None] | None = None,
         next_turn: Callable[[], Phase | int] | None = None,
     ):
-        w = _ipw()
+        w = ipw()
         self.state = state or TurnState(phase, objective, rules, layout, seed=seed)
         self.top = top
         self.on_turn_end = on_turn_end
         self.next_turn = next_turn
         self.dice_buttons = []
         for i in range(self.state.n_dice):
-            b = _classes(
+            b = css_classes(
                 w.Button(
                     description="?",
                     tooltip=f"die {i + 1}",
@@ -554,12 +554,12 @@ class TurnWidget:
             b.style.text_color = "white"
             b.on_click(lambda _b, i=i: self._do(lambda: self.state.toggle(i)))
             self.dice_buttons.append(b)
-        self.roll_button = _classes(
+        self.roll_button = css_classes(
             w.Button(description="Roll", button_style="primary", icon="dice"), "p10-roll"
         )
-        self.stop_button = _classes(w.Button(description="Stop (keep all)"), "p10-stop")
-        self.best_button = _classes(w.Button(description="Hold the best"), "p10-best")
-        self.new_button = _classes(
+        self.stop_button = css_classes(w.Button(description="Stop (keep all)"), "p10-stop")
+        self.best_button = css_classes(w.Button(description="Hold the best"), "p10-best")
+        self.new_button = css_classes(
             w.Button(description="Next turn" if next_turn else "New turn"), "p10-new"
         )
         self.roll_button.on_click(lambda _b: self._do(self.state.roll))
@@ -567,25 +567,25 @@ class TurnWidget:
         self.best_button.on_click(lambda _b: self._do(self._hold_best))
         self.new_button.on_click(lambda _b: self._do(self._new_turn))
 
-        self.mode = _classes(
+        self.mode = css_classes(
             w.ToggleButtons(
                 options=[("Roll the dice", "roll"), ("Type a roll", "type")], value="roll"
             ),
             "p10-mode",
         )
-        self.entry = _classes(
+        self.entry = css_classes(
             w.Text(
                 placeholder="ten faces, e.g. 10o 10r Wg 5g 6b 7r 8o 9r 1g 2o",
                 layout=w.Layout(width="420px"),
             ),
             "p10-entry",
         )
-        self.enter_button = _classes(w.Button(description="Use this roll"), "p10-enter")
+        self.enter_button = css_classes(w.Button(description="Use this roll"), "p10-enter")
         self.enter_button.on_click(lambda _b: self._enter())
-        self.message = _classes(w.HTML(value=""), "p10-message")
+        self.message = css_classes(w.HTML(value=""), "p10-message")
         self.entry_box = w.HBox([self.entry, self.enter_button, self.message])
 
-        self.phase_select = _classes(
+        self.phase_select = css_classes(
             w.Dropdown(
                 options=[(f"{n}: {PHASES[n].text}", n) for n in sorted(PHASES)],
                 value=self.state.phase.number or 1,
@@ -593,7 +593,7 @@ class TurnWidget:
             ),
             "p10-phase",
         )
-        self.objective_select = _classes(
+        self.objective_select = css_classes(
             w.ToggleButtons(
                 options=[("Complete the phase", "complete"), ("Score most", "score")],
                 value=self.state.objective,
@@ -604,12 +604,12 @@ class TurnWidget:
         self.objective_select.observe(self._objective_changed, names="value")
         self.mode.observe(lambda _c: self.refresh(), names="value")
 
-        self.status = _classes(w.HTML(), "p10-status")
-        self.advice = _classes(w.HTML(), "p10-advice")
+        self.status = css_classes(w.HTML(), "p10-status")
+        self.advice = css_classes(w.HTML(), "p10-advice")
         settings = [self.objective_select, self.mode]
         if next_turn is None:
             settings.insert(0, self.phase_select)
-        self.view = _classes(
+        self.view = css_classes(
             w.VBox(
                 [
                     w.HBox(settings),

@@ -1,7 +1,7 @@
 """Dice layouts shipped with the kit (the face-to-color layout of the real dice is not published).
 
-The default layout is the result of the search in :mod:`phase10math.layout_search`
-(reproduce with ``python -m phase10math.layout_search``). It satisfies every published fact
+The default layout is the result of the search in :mod:`phase10math.dice.layout_search`
+(reproduce with ``python -m phase10math.dice.layout_search``). It satisfies every published fact
 (RULES.md section 1):
 
 1. the manual's example hand "2, 4, W, 5, 8, 9, 10, all orange" is rollable on seven different
@@ -14,7 +14,7 @@ The default layout is the result of the search in :mod:`phase10math.layout_searc
    (10b 10b 9b 8b 8b 8b 3b), green 39.
 
 Why this one. It has as few distinct dice as possible, 5 types (no layout with 4 or fewer
-satisfies 1-3, see the proof in :mod:`phase10math.layout_search`); of the three 5-type
+satisfies 1-3, see the proof in :mod:`phase10math.dice.layout_search`); of the three 5-type
 structures that work it gives the solver the fewest states; every (value, color) face is on one
 die type only (a roll written as faces tells which dice show it); and every die shows all four
 colors (so phase 8 can be made in every color).
@@ -39,7 +39,7 @@ Solver states for color-aware play: 84 * 28 * 7 * 84 * 7 = 9,680,832.
 
 from __future__ import annotations
 
-from phase10math.dice import Layout, parse_layout
+from phase10math.dice.faces import Layout, parse_layout
 
 # faces of high dice in the order 5 6 7 8 9 10, of low dice 1 2 3 4 W W
 DEFAULT_LAYOUT_TEXT = """\

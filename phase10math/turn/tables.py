@@ -16,32 +16,28 @@ import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from phase10math import cache
-from phase10math.dice import Layout
+from phase10math.dice.faces import Layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.phases import PHASES, Phase
+from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.exact import percent, to_json
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.phases import PHASES, Phase
-from phase10math.phases import phase as as_phase
-from phase10math.progress import greedy_keep
-from phase10math.rules import DEFAULT_RULES, Rules
-from phase10math.solver import (
-    TurnSolution,
-    _expect,
-    _normalise,
-    final_scores,
-    solve_turn,
-    utility_from_scores,
-)
-from phase10math.statespace import StateSpace
+from phase10math.turn.kernels import final_scores, utility_from_scores
+from phase10math.turn.policy import evaluate_free_policy, greedy_policy
+from phase10math.turn.solver import TurnSolution, solve_turn
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.sticky import evaluate_sticky_policies
 
 _MEMORY: dict[str, TurnSolution] = {}
 
 
-def _key(kind: str, ph: Phase, rules: Rules, layout: Layout, **extra: Any) -> str:
+def solution_key(kind: str, ph: Phase, rules: Rules, layout: Layout, **extra: Any) -> str:
     return cache.cache_key(
         kind=kind, phase=ph.key(), rules=rules.to_dict(), layout=layout.fingerprint(), **extra
     )
@@ -49,14 +45,15 @@ def _key(kind: str, ph: Phase, rules: Rules, layout: Layout, **extra: Any) -> st
 
 def cached_solution(
     ph: Phase | int | str,
-    objective: str = "complete",
+    objective: Objective | str = Objective.COMPLETE,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     progress: Callable[[str], None] | None = None,
 ) -> TurnSolution:
-    """:func:`~phase10math.solver.solve_turn`, cached in memory and on disk."""
+    """:func:`~phase10math.turn.solver.solve_turn`, cached in memory and on disk."""
     ph = as_phase(ph)
-    key = _key("turn", ph, rules, layout, objective=objective)
+    objective = Objective.parse(objective)
+    key = solution_key("turn", ph, rules, layout, objective=str(objective))
     if key in _MEMORY:
         return _MEMORY[key]
     sol = cache.load(key)
@@ -66,47 +63,6 @@ def cached_solution(
         cache.save(key, sol)
     _MEMORY[key] = sol
     return sol
-
-
-# --------------------------------------------------------------------------- policies
-
-
-def policy_holds(space: StateSpace, kept_profiles: np.ndarray) -> np.ndarray:
-    """Hold ids (one per roll state, ``full_ids`` order) from kept counts per meld cell."""
-    ids = space.full_ids
-    remaining = np.asarray(kept_profiles).astype(np.int64).copy()
-    gid = np.zeros(len(ids), dtype=np.int64)
-    for t, typ in enumerate(space.types):
-        have = space.sub[t][space.digits[t][ids]].astype(np.int64)  # (P, f)
-        take = np.zeros_like(have)
-        for f, key in enumerate(typ.faces):
-            rep = space.projection.representative(key)
-            cell = (slice(None), rep.value, "robg".index(rep.color))
-            got = np.minimum(have[:, f], remaining[cell])
-            take[:, f] = got
-            remaining[cell] -= got
-        code = (take * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
-        gid += space.strides[t] * space.type_index(t)[code]
-    return gid
-
-
-def greedy_policy(space: StateSpace, ph: Phase, rules: Rules) -> np.ndarray:
-    """The greedy baseline's hold for every roll state."""
-    prof = space.profiles(space.full_ids)
-    return policy_holds(space, greedy_keep(ph, prof, rules))
-
-
-def evaluate_free_policy(
-    space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
-) -> Fraction:
-    """Exact value of a fixed free-hold policy (``holds[r]``: hold id per roll state with r
-    rerolls left) for a utility given by integer ``finals`` on the roll states."""
-    roll_val = np.asarray(finals, dtype=np.int64)
-    for r in range(1, rolls):
-        N = _normalise(space, _expect(space, roll_val))
-        roll_val = N[holds[r]]
-    total = int(np.dot(roll_val.astype(object), space.roll_weights.astype(object)))
-    return Fraction(total, 6 ** (space.n_dice * rolls))
 
 
 # --------------------------------------------------------------------------- rows
@@ -132,8 +88,6 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
             comp.space, cfin, dict.fromkeys(range(1, rules.rolls), gp), rules.rolls
         )
     else:
-        from phase10math.sticky import evaluate_sticky_policies
-
         row.update(evaluate_sticky_policies(ph, rules, layout, comp, score))
     return row
 
@@ -146,7 +100,9 @@ def phase_row(
 ) -> dict[str, Fraction]:
     """The table row of one phase (cached on disk)."""
     ph = as_phase(ph)
-    return cache.cached(_key("row", ph, rules, layout), lambda: _row(ph, rules, layout, progress))
+    return cache.cached(
+        solution_key("row", ph, rules, layout), lambda: _row(ph, rules, layout, progress)
+    )
 
 
 COLUMNS = {
@@ -173,7 +129,7 @@ def phase_table(
     """Rows for several phases (cached), solved in ``workers`` processes (default: up to two,
     one per core) with a tqdm progress bar when asked."""
     phases = list(phases)
-    todo = [n for n in phases if cache.load(_key("row", PHASES[n], rules, layout)) is None]
+    todo = [n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout)) is None]
     workers = min(2, os.cpu_count() or 1) if workers is None else workers
     bar = None
     if show_progress and todo:
@@ -225,3 +181,13 @@ def table_json(rows: dict[int, dict[str, Fraction]], rules: Rules) -> dict:
             for n, row in rows.items()
         },
     }
+
+
+@lru_cache(maxsize=64)
+def greedy_holds(
+    k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+) -> tuple[StateSpace, dict[int, np.ndarray]]:
+    """The greedy policy of phase k on the completion state space (same hold every roll)."""
+    space = cached_solution(k, "complete", rules, layout).space
+    gp = greedy_policy(space, PHASES[k], rules)
+    return space, dict.fromkeys(range(1, rules.rolls), gp)

@@ -16,11 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.dice import Layout
+from phase10math.dice.faces import Layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
-from phase10math.game import Game
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.rules import DEFAULT_RULES, Rules
+from phase10math.game.engine import Game
+from phase10math.game.strategies import get_strategy
 
 
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -102,8 +103,6 @@ def head_to_head(
     show_progress: bool = True,
 ) -> HeadToHead:
     """Play ``games`` seeded games (game i uses seed ``seed + i``)."""
-    from phase10math.strategies import get_strategy
-
     if not 2 <= len(strategies) <= 4:
         raise InvalidRulesError(f"head-to-head is for 2-4 players; got {len(strategies)}")
     if games < 1:

@@ -11,11 +11,14 @@ import argparse
 import importlib
 import sys
 
+from phase10math import __version__
+from phase10math.errors import Phase10MathError
+
 # modules whose add_commands() contribute sub-commands, in help order
 COMMAND_MODULES = [
-    "phase10math.cli_dice",
-    "phase10math.cli_turn",
-    "phase10math.cli_game",
+    "phase10math.cli.dice",
+    "phase10math.cli.turn",
+    "phase10math.cli.game",
     "phase10math.cards.cli",
     "phase10math.tenthousand.cli",
 ]
@@ -26,7 +29,6 @@ def build_parser() -> argparse.ArgumentParser:
         prog="phase10math",
         description="Exact probabilities and optimal strategies for Phase 10 Dice.",
     )
-    from phase10math import __version__
 
     parser.add_argument("--version", action="version", version=f"phase10math {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -42,8 +44,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from phase10math.errors import Phase10MathError
-
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "func", None) is None:

@@ -12,14 +12,14 @@ import itertools
 
 import numpy as np
 
-from phase10math.dice import COLORS, Layout
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import best_scores
-from phase10math.phases import PHASES, Phase
-from phase10math.phases import phase as as_phase
-from phase10math.projection import projection_for
-from phase10math.rules import DEFAULT_RULES, Rules
-from phase10math.statespace import StateSpace, _sub_multisets
+from phase10math.dice.faces import COLORS, Layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import best_scores
+from phase10math.dice.phases import PHASES, Phase
+from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.turn.projection import projection_for
+from phase10math.turn.statespace import StateSpace, sub_multisets
 
 CHUNK = 200_000
 
@@ -29,7 +29,7 @@ def roll_profiles(layout: Layout, ph: Phase, chunk: int = CHUNK):
     space = StateSpace.build(layout, projection_for(ph, "score"))
     per_type = []
     for typ in space.types:
-        subs = _sub_multisets(len(typ.faces), typ.count)
+        subs = sub_multisets(len(typ.faces), typ.count)
         full = subs[subs.sum(axis=1) == typ.count]
         prof = np.zeros((len(full), 11, 4), dtype=np.int16)
         for f, key in enumerate(typ.faces):

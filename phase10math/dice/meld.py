@@ -13,7 +13,7 @@ need ("surplus", best values first); if there are fewer than k, each missing die
 wild (an x-colored die moves over from a number slot and a wild takes its place, or an
 x-colored wild joins the group directly). The best score is the maximum over placements.
 
->>> from phase10math.dice import parse_faces
+>>> from phase10math.dice.faces import parse_faces
 >>> m = explain(1, parse_faces("8 8 8 10 W W 1 2 5 6"))
 >>> m.complete, m.score
 (True, 34)
@@ -32,11 +32,11 @@ from functools import cache
 
 import numpy as np
 
-from phase10math.dice import COLORS, WILD, Face, parse_faces
+from phase10math.dice.faces import COLORS, WILD, Face, parse_faces
+from phase10math.dice.phases import Phase
+from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidDiceError
-from phase10math.phases import Phase
-from phase10math.phases import phase as as_phase
-from phase10math.rules import DEFAULT_RULES, Rules
 
 VALUES = np.arange(11)  # value index 0 (W) .. 10
 NOT_COMPLETE = -1

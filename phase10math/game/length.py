@@ -23,13 +23,16 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.dice import Layout
+from phase10math.dice.faces import Layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import best_scores
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import to_json
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.rules import DEFAULT_RULES, Rules
-from phase10math.solver import _expect, _normalise
-from phase10math.statespace import StateSpace
+from phase10math.turn.kernels import evaluate_on_unique, expect_rerolls, normalise
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tables import cached_solution, greedy_holds, phase_row, solution_key
 
 TURN_STRATEGIES = ("complete", "score", "greedy", "random")
 
@@ -66,8 +69,8 @@ def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fr
     """Exact value of the random strategy (each die kept with probability 1/2 after every roll
     but the last) for integer utilities ``finals`` on the roll states (free holds).
 
-    >>> from phase10math.projection import VALUE
-    >>> from phase10math.dice import parse_layout
+    >>> from phase10math.turn.projection import VALUE
+    >>> from phase10math.dice.faces import parse_layout
     >>> lay = parse_layout("6 x 5r 6o 7b 8g 9r 10o\\n4 x 1r 2o 3b 4g Wr Wo")
     >>> sp = StateSpace.build(lay.dice[:1], VALUE)
     >>> random_policy_value(sp, np.array([1, 0, 0, 0, 0, 0]), 2)  # want a 5 with one die
@@ -77,7 +80,7 @@ def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fr
     vals = np.asarray(finals).astype(object)
     den = 1
     for _r in range(1, rolls):
-        N = _normalise(space, _expect(space, vals))  # over den * 6**n
+        N = normalise(space, expect_rerolls(space, vals))  # over den * 6**n
         S = binomial_subset_sum(space, N)
         vals = S[space.full_ids]
         den = den * 6**n * 2**n
@@ -92,8 +95,6 @@ def turn_probability(
     k: int, strategy: str, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
 ) -> Fraction:
     """Exact P(the strategy makes phase k in one turn) (cached on disk)."""
-    from phase10math.tables import _key, cached_solution, phase_row
-
     if strategy not in TURN_STRATEGIES:
         raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(TURN_STRATEGIES)}")
     if not isinstance(k, int) or not 1 <= k <= 20:
@@ -106,13 +107,12 @@ def turn_probability(
         return phase_row(k, rules, layout)["p_greedy"]
     if rules.holds != "free":
         raise InvalidRulesError("the exact random strategy is computed for free holds only")
-    from phase10math.phases import PHASES
 
     def compute() -> Fraction:
         sol = cached_solution(k, "complete", rules, layout)
         return random_policy_value(sol.space, sol.roll_num[0], rules.rolls)
 
-    return cache.cached(_key("random_p", PHASES[k], rules, layout), compute)
+    return cache.cached(solution_key("random_p", PHASES[k], rules, layout), compute)
 
 
 def turn_probabilities(
@@ -333,14 +333,10 @@ def policy_for(
     strategy: str, k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
 ) -> tuple[StateSpace, dict[int, np.ndarray]]:
     """``(space, holds_by_r)`` of a per-turn strategy at phase k (random: empty holds)."""
-    from phase10math.tables import cached_solution
-
     if strategy in ("complete", "score"):
         sol = cached_solution(k, strategy, rules, layout)
         return sol.space, sol.roll_arg
     if strategy == "greedy":
-        from phase10math.strategies import greedy_holds
-
         return greedy_holds(k, rules, layout)
     if strategy == "random":
         return cached_solution(k, "complete", rules, layout).space, {}
@@ -349,11 +345,7 @@ def policy_for(
 
 def made_indicator(space: StateSpace, k: int, rules: Rules) -> np.ndarray:
     """1 if the roll state completes phase k, else 0 (``full_ids`` order)."""
-    from phase10math.meld import best_scores
-    from phase10math.phases import PHASES
-    from phase10math.solver import _evaluate_on_unique
-
-    return _evaluate_on_unique(
+    return evaluate_on_unique(
         space,
         space.full_ids,
         lambda prof: (best_scores(PHASES[k], prof, rules) >= 0).astype(np.int64),

@@ -1,7 +1,7 @@
 """How far some dice go towards a phase: the best partial placement, a plain-words
 description of a hold, and the greedy "keep what fits" baseline policy.
 
->>> from phase10math.dice import parse_faces
+>>> from phase10math.dice.faces import parse_faces
 >>> print(describe_progress(1, parse_faces("10 10 W"), parse_faces("10 10 W 5 6 7 1 2 3 8")))
 keeps 10, 10, W: first set (10s) done; rerolls 7 dice for the second set
 """
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from phase10math.dice import COLOR_NAMES, COLORS, Face
-from phase10math.meld import Placement, placements, profile
-from phase10math.phases import Phase
-from phase10math.phases import phase as as_phase
-from phase10math.rules import DEFAULT_RULES, Rules
+from phase10math.dice.faces import COLOR_NAMES, COLORS, Face
+from phase10math.dice.meld import Placement, placements, profile
+from phase10math.dice.phases import Phase
+from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.rules import DEFAULT_RULES, Rules
 
 ORDINALS = ["first", "second", "third", "fourth", "fifth"]
 
@@ -185,7 +185,7 @@ def greedy_keep(
     using the most dice (ties: the most points), reroll the rest. Returns kept counts with the
     shape of ``profiles`` ``(P, 11, 4)``.
 
-    >>> from phase10math.dice import parse_faces
+    >>> from phase10math.dice.faces import parse_faces
     >>> kept = greedy_keep(1, profile(parse_faces("10 10 W 5 6 7 1 2 3 8"))[None])[0]
     >>> int(kept[10].sum()), int(kept[0].sum()), int(kept[8].sum())  # 10 10 W, and 8 to build on
     (2, 1, 1)

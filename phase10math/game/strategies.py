@@ -1,5 +1,5 @@
 """Strategies: who decides which dice to keep. One small interface, :class:`Strategy`:
-``hold(view) -> die indices to keep`` (see :class:`~phase10math.game.TurnView`).
+``hold(view) -> die indices to keep`` (see :class:`~phase10math.game.engine.TurnView`).
 
 - ``complete``: the completion-optimal turn (maximises P(make the phase this turn));
 - ``score``: the score-optimal turn (maximises the expected points of this turn);
@@ -7,7 +7,7 @@
 - ``random``: keeps each die with probability 1/2 (seeded);
 - ``stop``: keeps everything after the first roll (for scripted tests);
 - ``human``: asks a callback (the notebook widgets) or the terminal;
-- ``solitaire``: the optimal solitaire policy (:mod:`phase10math.solitaire`).
+- ``solitaire``: the optimal solitaire policy (:mod:`phase10math.game.solitaire`).
 
 Per-turn policies look the roll up in the turn solver's projected state space (O(1) per
 decision), so whole games run fast.
@@ -20,17 +20,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import lru_cache
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from phase10math.dice import Face, Layout, parse_faces
+from phase10math.dice.faces import Face, Layout, parse_faces
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidHoldError, InvalidRulesError
-from phase10math.game import TurnView
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.rules import DEFAULT_RULES, Rules
-from phase10math.statespace import StateSpace
+from phase10math.game.engine import Game, GameResult, TurnView
+from phase10math.turn.advisor import advise
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tables import cached_solution, greedy_holds
 
 
 @runtime_checkable
@@ -49,8 +50,8 @@ class SpaceMap:
     """Maps the faces of the ten dice (layout order) to a state id of a projected state space
     and a hold id back to die indices.
 
-    >>> from phase10math.tables import cached_solution
-    >>> from phase10math.dice import parse_faces
+    >>> from phase10math.turn.tables import cached_solution, greedy_holds
+    >>> from phase10math.dice.faces import parse_faces
     >>> sp = cached_solution(1).space
     >>> m = SpaceMap(sp, DEFAULT_LAYOUT)
     >>> faces = tuple(d.faces[0] for d in DEFAULT_LAYOUT.dice)
@@ -148,17 +149,11 @@ class OptimalStrategy(PolicyStrategy):
         rules: Rules = DEFAULT_RULES,
         layout: Layout = DEFAULT_LAYOUT,
     ) -> None:
-        from phase10math.solver import OBJECTIVES
-
-        if objective not in OBJECTIVES:
-            raise InvalidRulesError(f"objective {objective!r}; allowed: {', '.join(OBJECTIVES)}")
-        self.objective = objective
+        self.objective = Objective.parse(objective)
         self.rules = rules
-        super().__init__(objective, self._load, layout)
+        super().__init__(str(self.objective), self._load, layout)
 
     def _load(self, k: int) -> tuple[StateSpace, dict]:
-        from phase10math.tables import cached_solution
-
         sol = cached_solution(k, self.objective, self.rules, self.layout)
         return sol.space, sol.roll_arg
 
@@ -169,8 +164,6 @@ class OptimalStrategy(PolicyStrategy):
 
 
 def _advisor_hold(view: TurnView, objective: str) -> frozenset[int]:
-    from phase10math.advisor import advise
-
     aside = [view.faces[i] for i in sorted(view.held)]
     adv = advise(
         list(view.faces),
@@ -205,19 +198,6 @@ class GreedyStrategy(PolicyStrategy):
         if k not in self._cache:
             self._cache[k] = greedy_holds(k, self.rules, self.layout)
         return self._cache[k]
-
-
-@lru_cache(maxsize=64)
-def greedy_holds(
-    k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
-) -> tuple[StateSpace, dict[int, np.ndarray]]:
-    """The greedy policy of phase k on the completion state space (same hold every roll)."""
-    from phase10math.phases import PHASES
-    from phase10math.tables import cached_solution, greedy_policy
-
-    space = cached_solution(k, "complete", rules, layout).space
-    gp = greedy_policy(space, PHASES[k], rules)
-    return space, dict.fromkeys(range(1, rules.rolls), gp)
 
 
 class RandomStrategy:
@@ -321,10 +301,16 @@ def get_strategy(
         return StopStrategy()
     if key == "human":
         return HumanStrategy()
-    if key == "solitaire":
-        from phase10math.solitaire import SolitaireStrategy
-
-        return SolitaireStrategy(rules=rules, layout=layout)
     raise InvalidRulesError(
         f"unknown strategy {name!r}; allowed: {', '.join(STRATEGY_NAMES + ('human',))}"
     )
+
+
+def play_game(strategies: Sequence[Strategy | str], **kwargs: Any) -> GameResult:
+    """Play one game; strategies may be given by name (see :func:`strategies.get_strategy`)."""
+    rules = kwargs.get("rules", DEFAULT_RULES)
+    layout = kwargs.get("layout", DEFAULT_LAYOUT)
+    strats = [
+        get_strategy(s, rules=rules, layout=layout) if isinstance(s, str) else s for s in strategies
+    ]
+    return Game(strats, **kwargs).play()

@@ -5,8 +5,8 @@ that type. Holds are numbered in mixed radix over the types, so that a state is 
 and the whole space is handled with numpy index arrays. A *roll state* is a hold in which every
 die is present (all ten dice).
 
->>> from phase10math.layouts import DEFAULT_LAYOUT
->>> from phase10math.projection import VALUE
+>>> from phase10math.dice.layouts import DEFAULT_LAYOUT
+>>> from phase10math.turn.projection import VALUE
 >>> sp = StateSpace.build(DEFAULT_LAYOUT, VALUE)
 >>> [(t.count, t.faces) for t in sp.types]
 [(6, (5, 6, 7, 8, 9, 10)), (4, (0, 1, 2, 3, 4))]
@@ -25,8 +25,8 @@ from functools import cached_property
 
 import numpy as np
 
-from phase10math.dice import COLORS, Die, Face, Layout
-from phase10math.projection import Projection
+from phase10math.dice.faces import COLORS, Die, Face, Layout
+from phase10math.turn.projection import Projection
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class DieType:
     count: int
 
 
-def _sub_multisets(f: int, m: int) -> np.ndarray:
+def sub_multisets(f: int, m: int) -> np.ndarray:
     """All count vectors over f faces with total <= m, ordered by total then lexicographic."""
     rows = [c for c in itertools.product(range(m + 1), repeat=f) if sum(c) <= m]
     rows.sort(key=lambda c: (sum(c), tuple(-x for x in c)))
@@ -70,7 +70,7 @@ class StateSpace:
                 groups.items(), key=lambda kv: (-kv[1], [_sort_key(x) for x in kv[0][0]], kv[0][1])
             )
         ]
-        sub = [_sub_multisets(len(t.faces), t.count) for t in types]
+        sub = [sub_multisets(len(t.faces), t.count) for t in types]
         sizes = [len(s) for s in sub]
         strides = np.cumprod([1] + sizes[::-1])[:-1][::-1].astype(np.int64)
         return cls(types, projection, sub, strides)
@@ -130,7 +130,8 @@ class StateSpace:
         return {tuple(int(x) for x in row): i for i, row in enumerate(self.sub[t])}
 
     @cached_property
-    def _indexes(self) -> list[dict[tuple[int, ...], int]]:
+    def sub_index(self) -> list[dict[tuple[int, ...], int]]:
+        """Per type: the index of each sub-multiset (a tuple of face counts)."""
         return [self._index_of(t) for t in range(len(self.types))]
 
     def _step_tables(self, delta: int) -> list[np.ndarray]:
@@ -138,7 +139,7 @@ class StateSpace:
         die showing face f, or -1 where there is no such sub-multiset."""
         out = []
         for t, s in enumerate(self.sub):
-            idx = self._indexes[t]
+            idx = self.sub_index[t]
             tab = np.full(s.shape, -1, dtype=np.int32)
             for i, row in enumerate(s):
                 for f in range(s.shape[1]):
@@ -163,7 +164,7 @@ class StateSpace:
         """The id of the hold with the given per-type face counts."""
         gid = 0
         for t, counts in enumerate(per_type_counts):
-            gid += int(self.strides[t]) * self._indexes[t][tuple(int(c) for c in counts)]
+            gid += int(self.strides[t]) * self.sub_index[t][tuple(int(c) for c in counts)]
         return gid
 
     def counts_of(self, gid: int) -> list[tuple[int, ...]]:

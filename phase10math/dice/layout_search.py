@@ -63,7 +63,7 @@ layout for the first structure with both preferences (c) and (d), so the minimum
 admissible structures are valid too (the search finds layouts for them), and for the
 structures the argument rules out, the exhaustive search finds nothing (tested on a sample).
 
-Recorded output of ``python -m phase10math.layout_search`` (:func:`find_default_layout`;
+Recorded output of ``python -m phase10math.dice.layout_search`` (:func:`find_default_layout`;
 46 placements of the example hand tried, 22 931 search nodes, 1.7 s on one core)::
 
     chosen: (3, 2, 1) + (3, 1)  states 9,680,832  unique faces: True  all colors on every die: True
@@ -74,7 +74,7 @@ Recorded output of ``python -m phase10math.layout_search`` (:func:`find_default_
     3 x 1g 2o 3b 4o Wr Wg
     1 x 1r 2g 3g 4g Wo Wb
 
-(The exact text lives in :mod:`phase10math.layouts`; ``tests/test_layout_search.py`` checks
+(The exact text lives in :mod:`phase10math.dice.layouts`; ``tests/test_layout_search.py`` checks
 that the search reproduces it.)
 """
 
@@ -86,7 +86,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from phase10math.dice import COLORS, WILD, Layout, parse_layout
+from phase10math.dice.faces import COLORS, WILD, Layout, parse_layout
 
 PER_COLOR = 15
 PHASE8_MAX = 56

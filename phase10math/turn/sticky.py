@@ -4,7 +4,7 @@ With ``r`` rolls still to come after setting aside ``A``, the value of ``A`` is
 
     ``W_r(A) = E over the roll B of the other dice of max over K within B of N_{r-1}(A + K)``
 
-(``N`` the values of holds over a common denominator, see :mod:`phase10math.solver`). The
+(``N`` the values of holds over a common denominator, see :mod:`phase10math.turn.solver`). The
 maximum and the expectation run over *pairs* ``(A, B)`` of a set-aside hold and rolled dice.
 Dice of different types are independent, so the pair space is a product over the types of
 per-type pair spaces ``(a, b)`` with ``|a| + |b| <= count``, and the work is done by one
@@ -13,7 +13,7 @@ operator per type along that type's axis:
 - *gather*: replace the hold axis ``a + b`` by the pair axis ``(a, b)``;
 - *running maximum* over the sub-multisets of ``b`` (by size of ``b``, one face at a time: a
   smaller hold replaces the current best only when strictly better, as in
-  :func:`~phase10math.solver._subset_max`), then keep only the *full* pairs
+  :func:`~phase10math.turn.solver.subset_max`), then keep only the *full* pairs
   (``|a| + |b| = count``, every free die rolled): the maxima along the other types never look
   at another ``b`` of this type;
 - after every type's maximum, the *expectation*: a weighted sum over the full pairs of each
@@ -25,8 +25,8 @@ by the ``a`` of the first types whenever it would not fit in memory.
 The same machinery evaluates fixed policies: the score-optimal policy's completion
 probability (a *companion* value travels with the running maximum) and the greedy baseline.
 
->>> from phase10math.rules import Rules
->>> from phase10math.solver import solve_turn
+>>> from phase10math.dice.rules import Rules
+>>> from phase10math.turn.solver import solve_turn
 >>> sol = solve_turn(1, "complete", Rules(holds="sticky"))
 >>> float(sol.value()) > 0.4
 True
@@ -42,7 +42,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from phase10math.statespace import DieType, StateSpace, _sub_multisets
+from phase10math.turn.kernels import (
+    expect_rerolls,
+    final_scores,
+    fits_int64,
+    mean_over_first_roll,
+    normalise,
+    utility_from_scores,
+)
+from phase10math.turn.policy import greedy_policy
+from phase10math.turn.statespace import DieType, StateSpace, sub_multisets
 
 # (held, rolled) pairs of a turn; the largest shipped case (the default layout under the full
 # projection, 3.2e9 pairs) runs in chunks in about a minute per layer
@@ -50,7 +59,7 @@ MAX_STICKY_PAIRS = 4_000_000_000
 CHUNK_ELEMENTS = 24_000_000  # array elements per chunk (a few hundred MB with temporaries)
 
 
-def _sticky_pairs(space: StateSpace) -> int:
+def sticky_pairs(space: StateSpace) -> int:
     """How many (set-aside, rolled) pairs the sticky layer goes through."""
     total = 1
     for t in space.types:
@@ -90,7 +99,7 @@ class _Pairs:
 
 @lru_cache(maxsize=32)
 def _pairs(n_faces: int, count: int, weights: tuple[int, ...]) -> _Pairs:
-    sub = _sub_multisets(n_faces, count).astype(np.int64)
+    sub = sub_multisets(n_faces, count).astype(np.int64)
     n = len(sub)
     sz = sub.sum(axis=1)
     pw = (count + 1) ** np.arange(n_faces, dtype=np.int64)
@@ -119,7 +128,7 @@ def _pairs(n_faces: int, count: int, weights: tuple[int, ...]) -> _Pairs:
 @lru_cache(maxsize=8)
 def _max_table(n_faces: int, count: int) -> np.ndarray:
     """(n, n): index of the face-wise maximum of two sub-multisets (-1: too many dice)."""
-    sub = _sub_multisets(n_faces, count).astype(np.int64)
+    sub = sub_multisets(n_faces, count).astype(np.int64)
     pw = (count + 1) ** np.arange(n_faces, dtype=np.int64)
     lut = np.full((count + 1) ** n_faces, -1, dtype=np.int64)
     lut[sub @ pw] = np.arange(len(sub))
@@ -290,7 +299,7 @@ def _contract(
 # --------------------------------------------------------------------------- the layer
 
 
-def _sticky_layer(
+def sticky_layer(
     space: StateSpace,
     N_prev: np.ndarray,
     dtype,
@@ -298,7 +307,7 @@ def _sticky_layer(
     budget: int = CHUNK_ELEMENTS,
 ):
     """For sticky holds: for every set-aside hold A, E over the roll B of the other dice of
-    max over K within B of N_prev(A + K). Returns numerators T(A) scaled like ``_expect``.
+    max over K within B of N_prev(A + K). Returns numerators T(A) scaled like ``expect_rerolls``.
 
     With ``companion`` (values of holds, like ``N_prev``) also returns, for every A, the
     expectation of ``companion(A + K)`` at the maximising K (the policy that maximises
@@ -414,20 +423,11 @@ def _sticky_greedy_layer(
 # --------------------------------------------------------------------------- policies
 
 
-def _mean(values: np.ndarray, space: StateSpace, rolls: int) -> Fraction:
-    """Exact mean of per-roll-state numerators ``values`` over the first roll, as a fraction
-    of ``6 ** (dice * rolls)``."""
-    total = int(np.dot(np.asarray(values).astype(object), space.roll_weights.astype(object)))
-    return Fraction(total, 6 ** (space.n_dice * rolls))
-
-
 def _before_last_roll(space: StateSpace, finals: np.ndarray, rolls: int) -> np.ndarray:
     """Hold values before the last roll (normalised numerators), int64 when provably safe."""
-    from phase10math.solver import _expect, _normalise
-
     umax = int(np.abs(finals).max()) if len(finals) else 0
-    fits = umax * 6 ** (space.n_dice * (rolls - 1)) * 6 < 2**62
-    return _normalise(space, _expect(space, finals.astype(np.int64 if fits else object)))
+    fits = fits_int64(umax, 6 ** (space.n_dice * (rolls - 1)))
+    return normalise(space, expect_rerolls(space, finals.astype(np.int64 if fits else object)))
 
 
 def evaluate_sticky_optimal_policy(sol, eval_finals: np.ndarray) -> Fraction:
@@ -435,18 +435,16 @@ def evaluate_sticky_optimal_policy(sol, eval_finals: np.ndarray) -> Fraction:
     order), of the sticky policy that is optimal for ``sol`` (a sticky TurnSolution): at the
     first roll keep the arg-max of sol's hold values (``sol.roll_arg``), later add the dice
     that maximise them (ties as in the solver: a smaller hold only when strictly better)."""
-    from phase10math.solver import _normalise
-
     space, R = sol.space, sol.rolls
     ev = np.asarray(eval_finals)
     if R == 1:
-        return _mean(ev, space, 1)
+        return mean_over_first_roll(space, ev, 1)
     C = _before_last_roll(space, ev, R)
     for r in range(2, R):
         N_prev = sol.hold_num[r - 1]
-        _, TC = _sticky_layer(space, N_prev, N_prev.dtype, companion=C)
-        C = _normalise(space, TC)
-    return _mean(C[sol.roll_arg[R - 1]], space, R)
+        _, TC = sticky_layer(space, N_prev, N_prev.dtype, companion=C)
+        C = normalise(space, TC)
+    return mean_over_first_roll(space, C[sol.roll_arg[R - 1]], R)
 
 
 def evaluate_sticky_greedy(
@@ -455,23 +453,18 @@ def evaluate_sticky_greedy(
     """Exact value of the greedy-like sticky policy: after the first roll S keep
     ``holds[S]``; after a later roll with set-aside A and dice S = A + B keep, per type and
     face, max(A, holds[S]). ``holds``: a hold id per roll state (full_ids order)."""
-    from phase10math.solver import _normalise
-
     ev = np.asarray(finals)
     if rolls == 1:
-        return _mean(ev, space, 1)
+        return mean_over_first_roll(space, ev, 1)
     H = _before_last_roll(space, ev, rolls)
     for _ in range(2, rolls):
-        H = _normalise(space, _sticky_greedy_layer(space, H, holds))
-    return _mean(H[holds], space, rolls)
+        H = normalise(space, _sticky_greedy_layer(space, H, holds))
+    return mean_over_first_roll(space, H[holds], rolls)
 
 
 def evaluate_sticky_policies(ph, rules, layout, comp, score) -> dict[str, Fraction]:
     """Table columns under sticky holds: ``p_score_policy`` (completion probability of the
     score-optimal sticky policy) and ``p_greedy`` (the greedy baseline, kept dice staying)."""
-    from phase10math.solver import final_scores, utility_from_scores
-    from phase10math.tables import greedy_policy
-
     sp = score.space
     fin = utility_from_scores(final_scores(ph, sp, rules, layout.fingerprint()), "complete")
     out = {"p_score_policy": evaluate_sticky_optimal_policy(score, fin)}

@@ -1,7 +1,7 @@
 """The hold advisor: every distinct hold of the dice in front of the player, ranked by its
 exact value, with the best marked and a one-line reason.
 
->>> from phase10math.dice import parse_faces
+>>> from phase10math.dice.faces import parse_faces
 >>> adv = advise(parse_faces("10 10 W 5 6 7 1 2 3 8"), rolls_left=2, phase=1)
 >>> adv.best.keep_text, adv.best.rerolled
 ('10 10 W', 7)
@@ -20,16 +20,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from phase10math.dice import Face, Layout, match_roll, parse_faces
+from phase10math.dice.faces import Face, Layout, match_roll, parse_faces
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import require_colors
+from phase10math.dice.partial import describe_progress
+from phase10math.dice.phases import Phase
+from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError
 from phase10math.exact import percent, to_json
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import require_colors
-from phase10math.phases import Phase
-from phase10math.phases import phase as as_phase
-from phase10math.progress import describe_progress
-from phase10math.rules import DEFAULT_RULES, Rules
-from phase10math.statespace import StateSpace
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tables import cached_solution
 
 
 class AmbiguousRollError(InvalidDiceError):
@@ -37,10 +38,8 @@ class AmbiguousRollError(InvalidDiceError):
 
 
 @lru_cache(maxsize=64)
-def turn_solution(ph: Phase, objective: str, rules: Rules, layout: Layout):
+def turn_solution(ph: Phase, objective: Objective | str, rules: Rules, layout: Layout):
     """The solved turn for a phase (memory- and disk-cached)."""
-    from phase10math.tables import cached_solution
-
     return cached_solution(ph, objective, rules, layout)
 
 
@@ -180,7 +179,7 @@ class Advice:
     """Ranked holds for one roll."""
 
     phase: Phase
-    objective: str
+    objective: Objective
     rolls_left: int
     dice: tuple[Face, ...]
     options: list[HoldOption]
@@ -261,7 +260,7 @@ def advise(
     dice: Sequence[Face | str] | str,
     rolls_left: int,
     phase: Phase | int | str,
-    objective: str = "complete",
+    objective: Objective | str = Objective.COMPLETE,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     set_aside: Sequence[Face | str] | str = (),
@@ -289,6 +288,7 @@ def advise(
         raise InvalidHoldError(
             "set_aside only applies with sticky holds; with free holds every die may be rerolled"
         )
+    objective = Objective.parse(objective)
     sol = turn_solution(ph, objective, rules, layout)
     space = sol.space
     typed = roll_types(space, faces, layout, by_die)
@@ -311,7 +311,7 @@ def advise(
     kept: list[list[tuple[Face, ...]]] = []
     for t, (cnt, lo) in enumerate(zip(counts, base)):
         combos = list(itertools.product(*[range(a, c + 1) for a, c in zip(lo, cnt)]))
-        idx = np.array([space._indexes[t][c] for c in combos], dtype=np.int64)
+        idx = np.array([space.sub_index[t][c] for c in combos], dtype=np.int64)
         gids = (gids[:, None] + space.strides[t] * idx[None, :]).ravel()
         # the roll's faces of this type for each key, set-aside ones first
         by_key: dict = {k: [] for k in space.types[t].faces}
@@ -360,7 +360,7 @@ def best_hold(
     dice: Sequence[Face | str] | str,
     rolls_left: int,
     phase: Phase | int | str,
-    objective: str = "complete",
+    objective: Objective | str = Objective.COMPLETE,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     set_aside: Sequence[Face | str] | str = (),

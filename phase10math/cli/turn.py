@@ -6,12 +6,15 @@ import argparse
 import json
 import sys
 
-from phase10math.cli_dice import add_layout_args, layout_from, parse_roll, rules_from
+from phase10math.cli.dice import add_layout_args, layout_from, parse_roll, rules_from
+from phase10math.dice.faces import parse_faces
+from phase10math.dice.phases import phase
+from phase10math.errors import InvalidPhaseError
+from phase10math.turn.advisor import advise
+from phase10math.turn.tables import format_table, phase_table, table_json
 
 
 def _phase_range(text: str) -> range:
-    from phase10math.errors import InvalidPhaseError
-
     ranges = {"1-10": range(1, 11), "11-20": range(11, 21), "1-20": range(1, 21)}
     if text in ranges:
         return ranges[text]
@@ -26,8 +29,6 @@ def _phase_range(text: str) -> range:
 
 
 def cmd_table(args: argparse.Namespace) -> int:
-    from phase10math.tables import format_table, phase_table, table_json
-
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
     rows = phase_table(
@@ -44,10 +45,6 @@ def cmd_table(args: argparse.Namespace) -> int:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    from phase10math.advisor import advise
-    from phase10math.dice import parse_faces
-    from phase10math.phases import phase
-
     ph = phase(args.phase)
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)

@@ -31,73 +31,26 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.dice import Die, Face, Layout
-from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import best_scores
-from phase10math.phases import Phase
-from phase10math.phases import phase as as_phase
-from phase10math.projection import FULL, Projection, projection_for
-from phase10math.rules import DEFAULT_RULES, Rules
-from phase10math.statespace import StateSpace
-from phase10math.sticky import MAX_STICKY_PAIRS, _sticky_layer, _sticky_pairs
+from phase10math.dice.faces import Die, Face, Layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.phases import Phase
+from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
+from phase10math.errors import StateSpaceTooLargeError
+from phase10math.turn.kernels import (
+    expect_rerolls,
+    final_scores,
+    first_roll_total,
+    fits_int64,
+    normalise,
+    subset_max,
+    utility_from_scores,
+)
+from phase10math.turn.projection import FULL, Projection, projection_for
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.sticky import MAX_STICKY_PAIRS, sticky_layer, sticky_pairs
 
-OBJECTIVES = ("complete", "score")
-INT64_LIMIT = 2**62
 MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
-
-
-# --------------------------------------------------------------------------- utilities
-
-
-def _evaluate_on_unique(space: StateSpace, ids: np.ndarray, fn) -> np.ndarray:
-    """``fn`` on the meld profiles of states ``ids``, evaluated once per distinct profile."""
-    prof = space.profiles(ids).reshape(len(ids), -1)
-    cols = np.flatnonzero(prof.any(axis=0))
-    # pack the used cells (each count <= 10 fits in 4 bits) into int64 keys
-    packed = np.zeros((len(ids), (len(cols) + 15) // 16), dtype=np.int64)
-    for j, c in enumerate(cols):
-        packed[:, j // 16] |= prof[:, c].astype(np.int64) << (4 * (j % 16))
-    if packed.shape[1] == 1:
-        _, first, inverse = np.unique(packed[:, 0], return_index=True, return_inverse=True)
-    else:
-        # distinct hashes prove distinct profiles; only on a clash is the exact grouping run
-        mult = np.array(
-            [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9][: packed.shape[1]],
-            dtype=np.uint64,
-        )
-        with np.errstate(over="ignore"):
-            h = (packed.astype(np.uint64) * mult).sum(axis=1)
-        hs = np.sort(h)
-        if len(hs) < 2 or bool((hs[1:] != hs[:-1]).all()):
-            return np.asarray(fn(prof.reshape(-1, 11, 4)))
-        view = np.ascontiguousarray(packed).view([("", np.int64)] * packed.shape[1]).ravel()
-        _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
-    vals = np.asarray(fn(prof[first].reshape(-1, 11, 4)))
-    return vals[inverse.ravel()]
-
-
-_FINALS: dict[tuple, np.ndarray] = {}
-
-
-def final_scores(ph: Phase, space: StateSpace, rules: Rules, layout_key: str) -> np.ndarray:
-    """Best score (-1 = not made) of every roll state of ``space``; memoised so that both
-    objectives and policy evaluations share one meld pass."""
-    key = (ph.key(), space.projection.name, layout_key, rules.sets_may_share_number)
-    if key not in _FINALS:
-        if len(_FINALS) > 8:
-            _FINALS.clear()
-        _FINALS[key] = _evaluate_on_unique(
-            space, space.full_ids, lambda prof: best_scores(ph, prof, rules)
-        )
-    return _FINALS[key]
-
-
-def utility_from_scores(best: np.ndarray, objective: str) -> np.ndarray:
-    """1/0 completion or the score (0 when not made) from best scores."""
-    if objective not in OBJECTIVES:
-        raise InvalidRulesError(f"objective {objective!r}; allowed: {', '.join(OBJECTIVES)}")
-    return (best >= 0).astype(np.int64) if objective == "complete" else np.maximum(best, 0)
 
 
 # --------------------------------------------------------------------------- the solution
@@ -149,81 +102,11 @@ class TurnSolution:
         return Fraction(int(self.roll_num[rolls_left][pos]), self.denominator(rolls_left))
 
 
-# --------------------------------------------------------------------------- kernels
-
-
-def _axis(arr: np.ndarray, t: int, i) -> tuple:
-    """Index selecting sub-multiset(s) ``i`` of type ``t`` in an array shaped per type."""
-    return (slice(None),) * t + (i,)
-
-
-def _expect(space: StateSpace, top: np.ndarray) -> np.ndarray:
-    """T(K) = expectation of ``top`` over rolling the dice missing from K, as an integer
-    numerator scaled by 6**(missing dice); T(full) = top.
-
-    The dice of different types are independent, so the expectation is a product of one
-    operator per type, applied along that type's axis of the state array: within a type,
-    T(i) = sum over faces f of w_f T(i + f), from the fullest sub-multisets down."""
-    shape = [len(s) for s in space.sub]
-    T = np.zeros(space.n_states, dtype=top.dtype)
-    T[space.full_ids] = top
-    T = T.reshape(shape)
-    for t, typ in enumerate(space.types):
-        sizes = space.sub[t].sum(axis=1)
-        add = space.add_tables[t]
-        for i in np.argsort(-sizes, kind="stable"):
-            if sizes[i] == typ.count:
-                continue
-            acc = None
-            for f, wt in enumerate(typ.weights):
-                term = T[_axis(T, t, int(add[i, f]))]
-                acc = wt * term if acc is None else acc + wt * term
-            T[_axis(T, t, int(i))] = acc
-    return T.reshape(-1)
-
-
-def _normalise(space: StateSpace, T: np.ndarray) -> np.ndarray:
-    """N(K) = T(K) * 6**|K|: every hold's value over one common denominator."""
-    pow6 = np.array(
-        [6**k for k in range(space.n_dice + 1)], dtype=object if T.dtype == object else np.int64
-    )
-    return T * pow6[space.size]
-
-
-def _subset_max(
-    space: StateSpace, N: np.ndarray, ids: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """M(K) = max over holds J within K of N(J), and the arg-max J.
-
-    Sub-multisets of K are reached by removing dice type by type, so the maximum is a
-    product of one running maximum per type along that type's axis (sub-multisets in order
-    of size). A smaller hold replaces the current best only when strictly better, so ties go
-    to the larger hold."""
-    shape = [len(s) for s in space.sub]
-    M = N.reshape(shape).copy()
-    arg = np.arange(space.n_states, dtype=np.int64).reshape(shape)
-    for t, typ in enumerate(space.types):
-        sizes = space.sub[t].sum(axis=1)
-        rem = space.remove_tables[t]
-        for i in np.argsort(sizes, kind="stable"):
-            dst = _axis(M, t, int(i))
-            for f in range(len(typ.faces)):
-                j = int(rem[i, f])
-                if j < 0:
-                    continue
-                src = _axis(M, t, j)
-                better = M[src] > M[dst]
-                if better.any():
-                    np.copyto(M[dst], M[src], where=better)
-                    np.copyto(arg[dst], arg[src], where=better)
-    M, arg = M.reshape(-1), arg.reshape(-1)
-    return (M, arg) if ids is None else (M[ids], arg[ids])
-
-
-def _check_size(space: StateSpace, sticky: bool) -> None:
+def check_size(space: StateSpace, sticky: bool) -> None:
+    """Refuse (StateSpaceTooLargeError) a turn whose holds would not fit in memory."""
     n = space.n_states
     if sticky:
-        n = _sticky_pairs(space)
+        n = sticky_pairs(space)
     if n > (MAX_STICKY_PAIRS if sticky else MAX_STATES) or space.n_states > MAX_STATES:
         raise StateSpaceTooLargeError(
             f"this turn has {n:,} {'(held, rolled) pairs' if sticky else 'holds'} under this "
@@ -246,7 +129,7 @@ def solve_utility(
     """Solve a turn for any utility given on the roll states of ``space`` (in ``full_ids``
     order): ints or Fractions. Values are exact."""
     sticky = rules.holds == "sticky"
-    _check_size(space, sticky)
+    check_size(space, sticky)
     if isinstance(final_values, np.ndarray) and final_values.dtype.kind in "iu":
         den, nums = 1, final_values.astype(np.int64)
         umax = int(np.abs(nums).max()) if len(nums) else 0
@@ -256,7 +139,7 @@ def solve_utility(
         nums = [int(f * den) for f in fr]
         umax = max((abs(v) for v in nums), default=0)
     R = rules.rolls
-    fits = umax * 6 ** (space.n_dice * (R - 1)) * 6 < INT64_LIMIT
+    fits = fits_int64(umax, 6 ** (space.n_dice * (R - 1)))
     dtype = np.int64 if fits else object
     top = np.array(nums, dtype=dtype)
     hold_num: dict[int, np.ndarray] = {}
@@ -267,21 +150,19 @@ def solve_utility(
             progress(f"rolls left {r}")
         if sticky and r >= 2:
             N_prev = hold_num[r - 1]
-            T = _sticky_layer(space, N_prev, dtype)
+            T = sticky_layer(space, N_prev, dtype)
         else:
-            T = _expect(space, roll_num[r - 1])
-        N = _normalise(space, T)
+            T = expect_rerolls(space, roll_num[r - 1])
+        N = normalise(space, T)
         hold_num[r] = N
-        roll_num[r], roll_arg[r] = _subset_max(space, N, space.full_ids)
-    weights = space.roll_weights.astype(object)
-    last = roll_num[R - 1]
-    turn = int(np.dot(last.astype(object), weights))
+        roll_num[r], roll_arg[r] = subset_max(space, N, space.full_ids)
+    turn = first_roll_total(space, roll_num[R - 1])
     return TurnSolution(space, rules, label, den, hold_num, roll_num, turn, roll_arg)
 
 
 def solve_turn(
     ph: Phase | int | str,
-    objective: str = "complete",
+    objective: Objective | str = Objective.COMPLETE,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     projection: Projection | None = None,
@@ -290,9 +171,10 @@ def solve_turn(
     """The optimal turn for a phase: objective 'complete' (probability of making the phase)
     or 'score' (expected score, 0 when the phase is not made)."""
     ph = as_phase(ph)
+    objective = Objective.parse(objective)
     proj = projection or projection_for(ph, objective)
     space = StateSpace.build(layout, proj)
-    _check_size(space, rules.holds == "sticky")
+    check_size(space, rules.holds == "sticky")
     finals = utility_from_scores(final_scores(ph, space, rules, layout.fingerprint()), objective)
     sol = solve_utility(space, finals, rules, label=f"{ph} {objective}", progress=progress)
     sol.meta.update(phase=ph, objective=objective, layout=layout)
@@ -308,7 +190,7 @@ def solve_custom(
     """The optimal turn for any utility of the final dice (a callable on faces); ``layout``
     may also be any list of dice, e.g. a reduced game."""
     space = StateSpace.build(layout, projection)
-    _check_size(space, rules.holds == "sticky")
+    check_size(space, rules.holds == "sticky")
     vals = []
     for gid in space.full_ids:
         faces = [projection.representative(k) for _, k in space.faces_of(int(gid))]

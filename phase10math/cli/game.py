@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import argparse
 import json
+from fractions import Fraction
 
-from phase10math.cli_dice import add_layout_args, layout_from, rules_from
+from phase10math.cli.dice import add_layout_args, layout_from, rules_from
+from phase10math.errors import InvalidRulesError
+from phase10math.exact import to_json
+from phase10math.game.engine import Game
+from phase10math.game.headtohead import head_to_head
+from phase10math.game.length import GameLength
+from phase10math.game.solitaire import comparison
+from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
 
 
 def _strategies(text: str, n: int) -> list[str]:
-    from phase10math.errors import InvalidRulesError
-    from phase10math.strategies import STRATEGY_NAMES
-
     names = [s.strip() for s in text.split(",") if s.strip()]
     if len(names) == 1:
         names = names * n
@@ -29,10 +34,6 @@ def _strategies(text: str, n: int) -> list[str]:
 
 
 def cmd_game(args: argparse.Namespace) -> int:
-    from phase10math.errors import InvalidRulesError
-    from phase10math.game import Game
-    from phase10math.strategies import get_strategy
-
     if not 1 <= args.players <= 8:
         raise InvalidRulesError(f"--players {args.players}; allowed: 1..8")
     rules = rules_from(args, holds=args.holds)
@@ -76,9 +77,6 @@ def cmd_game(args: argparse.Namespace) -> int:
 
 
 def cmd_solitaire(args: argparse.Namespace) -> int:
-    from phase10math.exact import to_json
-    from phase10math.solitaire import comparison
-
     rules = rules_from(args)
     layout = layout_from(args)
     table = comparison(
@@ -100,8 +98,6 @@ def cmd_solitaire(args: argparse.Namespace) -> int:
 
 
 def cmd_turns(args: argparse.Namespace) -> int:
-    from phase10math.gamelength import GameLength
-
     rules = rules_from(args)
     layout = layout_from(args)
     gl = GameLength.for_strategy(
@@ -120,8 +116,6 @@ def cmd_turns(args: argparse.Namespace) -> int:
 
 
 def cmd_headtohead(args: argparse.Namespace) -> int:
-    from phase10math.headtohead import head_to_head
-
     rules = rules_from(args)
     layout = layout_from(args)
     names = [s.strip() for s in args.strategies.split(",") if s.strip()]
@@ -136,9 +130,6 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
     )
     print(json.dumps(res.to_dict(), indent=2) if args.json else res.format())
     return 0
-
-
-from fractions import Fraction  # noqa: E402  (used by cmd_turns)
 
 
 def add_commands(sub) -> None:

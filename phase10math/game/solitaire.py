@@ -35,6 +35,7 @@ Example (about a minute for the last two phases; ``solve_solitaire()`` solves al
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,13 +46,18 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.dice import Layout
+from phase10math.dice.faces import Layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import best_scores
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.phases import PHASES
-from phase10math.rules import DEFAULT_RULES, Rules
-from phase10math.solver import _expect, _normalise, _subset_max
-from phase10math.statespace import StateSpace
+from phase10math.exact import show
+from phase10math.game.length import sample_rolls
+from phase10math.turn.kernels import evaluate_on_unique, expect_rerolls, normalise, subset_max
+from phase10math.turn.solver import solve_utility
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tables import cached_solution, solution_key
 
 REL_ERR = 1e-11
 LAST = 10
@@ -80,14 +86,8 @@ class PhaseData:
 
 
 def phase_data(k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT) -> PhaseData:
-    from phase10math.meld import best_scores
-    from phase10math.solver import _evaluate_on_unique
-    from phase10math.tables import cached_solution
-
     space = cached_solution(k, "score", rules, layout).space
-    sc = _evaluate_on_unique(
-        space, space.full_ids, lambda prof: best_scores(PHASES[k], prof, rules)
-    )
+    sc = evaluate_on_unique(space, space.full_ids, lambda prof: best_scores(PHASES[k], prof, rules))
     return PhaseData(k, space, np.asarray(sc, dtype=np.int64))
 
 
@@ -99,8 +99,8 @@ def float_turn(
     vals = np.asarray(util, dtype=np.float64)
     arg: dict[int, np.ndarray] = {}
     for r in range(1, rolls):
-        N = _normalise(space, _expect(space, vals))
-        M, a = _subset_max(space, N, space.full_ids)
+        N = normalise(space, expect_rerolls(space, vals))
+        M, a = subset_max(space, N, space.full_ids)
         vals = M / n6
         arg[r] = a
     w = space.roll_weights.astype(np.float64) / n6
@@ -117,7 +117,7 @@ def float_policy(
         vals = (
             np.stack(
                 [
-                    _normalise(space, _expect(space, vals[:, j]))[holds[r]]
+                    normalise(space, expect_rerolls(space, vals[:, j]))[holds[r]]
                     for j in range(vals.shape[1])
                 ],
                 axis=1,
@@ -142,7 +142,7 @@ def policy_moments(
     for j in range(cols.shape[1]):
         vals = cols[:, j].copy()
         for r in range(1, rolls):
-            vals = _normalise(space, _expect(space, vals))[holds[r]]
+            vals = normalise(space, expect_rerolls(space, vals))[holds[r]]
         total = int(np.dot(vals.astype(object), space.roll_weights))
         out.append(Fraction(total, 6 ** (n * rolls)))
     return out
@@ -328,8 +328,6 @@ def solve_solitaire(
         for part in (head, rest):
             _CTX = (data, states, rules, guess)
             if workers > 1 and len(part) > 2:
-                import multiprocessing as mp
-
                 with mp.get_context("fork").Pool(workers) as pool:
                     results = pool.map(_state_task, part, chunksize=1)
             else:
@@ -432,8 +430,6 @@ def per_turn_policy(
 
     The completion-optimal turn of phase 8 (a color phase) is solved again on the full state
     space, so that its score is defined (the solver's tie-break among optimal holds)."""
-    from phase10math.tables import _key, cached_solution
-
     sp = data[k].space
     if strategy == "score":
         return cached_solution(k, "score", rules, layout).roll_arg
@@ -444,12 +440,10 @@ def per_turn_policy(
         return sol.roll_arg
 
     def compute() -> dict[int, np.ndarray]:
-        from phase10math.solver import solve_utility
-
         s = solve_utility(sp, data[k].made.astype(np.int64), rules, label=f"{k} complete full")
         return {r: a.astype(np.int32) for r, a in s.roll_arg.items()}
 
-    return cache.cached(_key("complete_full_holds", PHASES[k], rules, layout), compute)
+    return cache.cached(solution_key("complete_full_holds", PHASES[k], rules, layout), compute)
 
 
 def score_distribution(
@@ -553,8 +547,6 @@ def simulate_solitaire(
 ) -> np.ndarray:
     """Seeded Monte Carlo of ``n_games`` solitaire games (vectorised, games in lockstep);
     returns the final scores."""
-    from phase10math.gamelength import sample_rolls
-
     rng = np.random.default_rng(seed)
     k = np.ones(n_games, dtype=np.int64)
     T = np.zeros(n_games, dtype=np.int64)
@@ -605,8 +597,6 @@ def comparison(
 ) -> dict[str, Any]:
     """Optimal solitaire vs the per-turn policies: exact expected final scores in one table,
     optionally checked by ``simulate`` seeded games per policy."""
-    from phase10math.exact import show
-
     sol = solve_solitaire(rules, layout, show_progress=show_progress)
     data = {k: phase_data(k, rules, layout) for k in range(1, LAST + 1)}
     rows: list[dict[str, Any]] = [{"policy": "optimal solitaire", "expected_score": sol.value}]

@@ -1,14 +1,14 @@
 """The whole game of Phase 10 Dice: players, turns, bonuses, end of game, solitaire scoring.
 
-A :class:`Game` plays 1 to 8 players (each a :mod:`~phase10math.strategies` strategy) through
-phases 1-10 (or 1-20) under :class:`~phase10math.rules.Rules`, following RULES.md section 1:
+A :class:`Game` plays 1 to 8 players (each a :mod:`~phase10math.game.strategies` strategy) through
+phases 1-10 (or 1-20) under :class:`~phase10math.dice.rules.Rules`, following RULES.md section 1:
 
 - turn order by a roll-off of one high die (highest starts, tied leaders roll again), then in
   seat order from the starter;
 - a turn is up to ``rules.rolls`` rolls; a strategy keeps a set of dice (by die index) after
   each roll but the last; keeping all ten stops the turn early; with sticky holds kept dice
   stay kept;
-- only the current phase scores (best assignment, :func:`~phase10math.meld.explain`);
+- only the current phase scores (best assignment, :func:`~phase10math.dice.meld.explain`);
 - five-phase bonus: on completing phase 5, +40 if the total (phase scores and bonuses so far,
   penalties not counted) is then over 220;
 - first-finish bonus: +40 to the first player to complete the last phase, and to a player
@@ -22,7 +22,7 @@ Dice come from a :class:`RandomDice` (seeded) or :class:`ScriptedDice` (fixed fa
 tests and replays). Every roll, hold, score and bonus is an :class:`Event` in ``game.log``;
 :meth:`GameResult.score_sheet` prints the score sheet.
 
->>> from phase10math.strategies import StopStrategy
+>>> from phase10math.game.strategies import StopStrategy
 >>> g = Game([StopStrategy()], seed=1, phases=1)
 >>> res = g.play()
 >>> res.players[0].phase_done  # one phase game, stops after the first roll of each turn
@@ -37,15 +37,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from phase10math.dice import Face, Layout, parse_face
+from phase10math.dice.faces import Face, Layout, parse_face
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import explain
+from phase10math.dice.phases import PHASES, Phase
+from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import explain
-from phase10math.phases import PHASES, Phase
-from phase10math.rules import DEFAULT_RULES, Rules
 
 if TYPE_CHECKING:
-    from phase10math.strategies import Strategy
+    from phase10math.game.strategies import Strategy  # type only: strategies import the engine
 
 MAX_PLAYERS = 8
 MAX_TURNS = 100_000  # safety stop for strategies that never complete a phase
@@ -485,15 +485,3 @@ class Game:
             amount = p.bonuses["first_finish"] = self.rules.first_finish_bonus
             note = "first-finish bonus" + ("" if first else " (same round, later in turn order)")
         self.log.append(Event("bonus", seat, self.round, self.phases, (), amount, note))
-
-
-def play_game(strategies: Sequence[Strategy | str], **kwargs: Any) -> GameResult:
-    """Play one game; strategies may be given by name (see :func:`strategies.get_strategy`)."""
-    from phase10math.strategies import get_strategy
-
-    rules = kwargs.get("rules", DEFAULT_RULES)
-    layout = kwargs.get("layout", DEFAULT_LAYOUT)
-    strats = [
-        get_strategy(s, rules=rules, layout=layout) if isinstance(s, str) else s for s in strategies
-    ]
-    return Game(strats, **kwargs).play()

@@ -4,7 +4,7 @@ Set and run phases look only at numbers, pure color phases (for completion) only
 Projecting faces onto what matters merges dice that differ only in what does not matter:
 every high die is the same die for "2 sets of 3". The solver works on projected dice.
 
->>> from phase10math.dice import Face
+>>> from phase10math.dice.faces import Face
 >>> VALUE.key(Face(7, "o")), COLOR.key(Face(7, "o")), FULL.key(Face(7, "o"))
 (7, 'o', 7o)
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from phase10math.dice import Face
-from phase10math.phases import Phase
+from phase10math.dice.faces import Face
+from phase10math.dice.phases import Phase
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def by_name(name: str) -> Projection:
 def projection_for(ph: Phase, objective: str) -> Projection:
     """The smallest projection a phase and objective ('complete' or 'score') can use.
 
-    >>> from phase10math.phases import phase
+    >>> from phase10math.dice.phases import phase
     >>> projection_for(phase(1), "score").name, projection_for(phase(8), "complete").name
     ('value', 'color')
     """

@@ -107,7 +107,9 @@ def _assign(faces: Sequence[Face], dice: Sequence) -> list[int] | None:
 
 def error_html(e: Exception | str) -> str:
     """A refusal or bad-input message, shown in red beside the input."""
-    return f"<span style='color:#b00020'>{html.escape(str(e), quote=False)}</span>"
+    return (
+        f"<span class='p10-refusal' role='alert'>&#9888; {html.escape(str(e), quote=False)}</span>"
+    )
 
 
 def _same_face(f: Face, g: Face) -> bool:
@@ -441,7 +443,7 @@ def _css() -> str:
 
     colors = "".join(
         f".p10-c-{c or 'x'}{{background:{PALETTE[c]} !important;color:{text_color(c)} !important}}"
-        f".p10-c-{c or 'x'}::after{{content:'{LETTERS[c]}'}}"
+        f"button.p10-die.p10-c-{c or 'x'}::after{{content:'{LETTERS[c]}'}}"
         for c in PALETTE
     )
     return colors + APP_CSS
@@ -503,7 +505,7 @@ APP_CSS = """
 .p10-turn .widget-dropdown {width:auto; max-width:100%}
 .p10-turn .widget-dropdown > select {font-size:15px; min-height:40px; max-width:100%}
 .p10-game .widget-dropdown > select {font-size:15px; min-height:40px}
-.p10-log li {margin:2px 0}
+.p10-loglist li {margin:2px 0}
 @media (max-width: 480px) {
   .p10-turn button.p10-die {width:54px !important; height:54px !important; min-width:54px;
     font-size:22px}
@@ -513,7 +515,8 @@ APP_CSS = """
 """
 
 #: Keyboard shortcuts: R roll, 1-9 and 0 hold die 1-10, Enter submits a typed roll,
-#: H holds the best, S stops, N next/new turn. Installed once per page.
+#: H holds the best, S stops, N next/new turn. Installed once per page, in the capture phase
+#: (ipywidgets text boxes stop keydown events from bubbling).
 KEYS_JS = (
     "if(!window.__p10keys){window.__p10keys=1;document.addEventListener('keydown',function(e){"
     "var t=e.target;var board=null;var all=document.querySelectorAll('.p10-turn');"
@@ -529,7 +532,7 @@ KEYS_JS = (
     "else if(e.key==='Enter')q='.p10-enter';"
     "else if(/^[0-9]$/.test(e.key))q='.p10-die-'+((+e.key+9)%10);"
     "if(!q)return;var el=board.querySelector(q);"
-    "if(el&&el.offsetParent!==null&&!el.disabled){e.preventDefault();el.click();}});}"
+    "if(el&&el.offsetParent!==null&&!el.disabled){e.preventDefault();el.click();}},true);}"
 )
 
 

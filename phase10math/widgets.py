@@ -464,7 +464,7 @@ APP_CSS = """
   background:#e8eefc}
 .p10-field {display:flex; align-items:center; gap:6px; flex-wrap:wrap}
 .p10-label {font-weight:bold; min-width:3.2em}
-.p10-turn .p10-dice {gap:8px; padding:6px 0 10px 0}
+.p10-turn .p10-dice {gap:10px; padding:14px 10px 14px 10px; overflow:visible}
 .p10-turn button.p10-die {position:relative; width:60px !important; height:60px !important;
   min-width:60px; padding:0; font-size:24px; font-weight:bold; border-radius:10px;
   border:3px solid rgba(0,0,0,.35); overflow:visible}
@@ -476,7 +476,7 @@ APP_CSS = """
   border-style:dashed}
 .p10-turn button.p10-die.p10-suggest::before {content:'\\2605'; position:absolute; left:3px;
   top:0; font-size:14px; color:inherit}
-.p10-turn button.p10-die.p10-suggest {outline:3px dotted #111; outline-offset:9px}
+.p10-turn button.p10-die.p10-suggest {outline:3px dotted #111; outline-offset:5px}
 .p10-turn button.p10-die:disabled {opacity:1; cursor:default}
 .p10-msg:empty, .p10-busy:empty {display:none}
 .p10-msg {display:block}
@@ -502,7 +502,8 @@ APP_CSS = """
 .p10-entry {flex:1 1 220px; min-width:0; max-width:460px}
 .p10-entry input {font-size:17px; min-height:40px}
 .p10-game-cols > .widget-vbox {flex:1 1 340px; min-width:0}
-.p10-turn .widget-dropdown {width:auto; max-width:100%}
+.p10-turn .widget-dropdown, .p10-game .widget-dropdown {width:auto; max-width:100%;
+  height:auto}
 .p10-turn .widget-dropdown > select {font-size:15px; min-height:40px; max-width:100%}
 .p10-game .widget-dropdown > select {font-size:15px; min-height:40px}
 .p10-loglist li {margin:2px 0}

@@ -195,7 +195,8 @@ def event_text(e: Event, names: Sequence[str], rules: Rules = DEFAULT_RULES) -> 
     if e.kind == "last_chance":
         return f"{who}: last chance at phase {e.phase}"
     if e.kind == "order":
-        return f"{who} {e.note}"
+        note = e.note.replace("rolls ", "rolled ", 1)
+        return f"{who} {note}" + (" in the roll-off" if note.startswith("rolled") else "")
     return e.note
 
 
@@ -334,10 +335,10 @@ class GameWidget:
             )
             return
         labels = {
-            "complete": "plays to make the phase",
-            "score": "plays for points",
+            "complete": "aims to make it",
+            "score": "aims for points",
             "greedy": "keeps what fits",
-            "random": "random holds",
+            "random": "random",
         }
         d = _classes(
             w.Dropdown(

@@ -1,7 +1,10 @@
-"""Playing in Jupyter: ipywidgets for a turn with the advisor and for a whole game.
+"""Playing at the table and in Jupyter: the play app, its turn model and its widgets.
 
 Modules, in reading order:
 
-- :mod:`~phase10math.play.widgets` - the turn model and the turn widget.
-- :mod:`~phase10math.play.game_widget` - a whole game against computer players.
+- :mod:`~phase10math.play.palette` - dice colors that stay apart under color blindness.
+- :mod:`~phase10math.play.models` - a turn without widgets: dice, holds, typed rolls, standing.
+- :mod:`~phase10math.play.why` - why the best hold is best, in plain words.
+- :mod:`~phase10math.play.widgets` - the dice board with the advisor (ipywidgets).
+- :mod:`~phase10math.play.game_widget` - a whole game against computer players; the app.
 """

@@ -27,12 +27,20 @@ from collections.abc import Sequence
 
 from phase10math.dice.faces import Face, Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidHoldError, InvalidRulesError
 from phase10math.game.engine import Event, Game, GameResult, TurnView
 from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
-from phase10math.play.widgets import TurnState, TurnWidget, css_classes, error_html, ipw
+from phase10math.play.models import TurnState
+from phase10math.play.widgets import (
+    TurnWidget,
+    css_classes,
+    error_html,
+    ipw,
+    style_widget,
+)
 
 #: Computer opponents offered by the game widget (strategy names of phase10math.game.strategies).
 OPPONENTS = tuple(n for n in ("complete", "score", "greedy", "random") if n in STRATEGY_NAMES)
@@ -168,14 +176,25 @@ class GameSession:
 _SHOWN = {"made", "failed", "bonus", "penalty", "last_chance", "end", "order"}
 
 
-def event_text(e: Event, names: Sequence[str]) -> str:
-    """One line of the game log in words."""
+def event_text(e: Event, names: Sequence[str], rules: Rules = DEFAULT_RULES) -> str:
+    """One line of the game log in words; a made phase names the groups that made it."""
     who = names[e.player] if 0 <= e.player < len(names) else ""
-    dice = " ".join(map(str, e.dice))
     if e.kind == "made":
-        return f"{who}: phase {e.phase} made with {dice}, +{e.points}"
+        m = explain(PHASES[e.phase], list(e.dice), rules)
+        groups = " + ".join(
+            " ".join(
+                (
+                    f"W(={s})"
+                    if f.is_wild and s is not None
+                    else ("W" if f.is_wild else str(f.value))
+                )
+                for f, s in zip(g.dice, g.stands_for, strict=False)
+            )
+            for g in m.groups
+        )
+        return f"{who}: phase {e.phase} made with {groups}, +{e.points}"
     if e.kind == "failed":
-        return f"{who}: phase {e.phase} missed ({dice})"
+        return f"{who}: phase {e.phase} missed"
     if e.kind == "bonus":
         return f"{who}: {e.note} {e.points:+d}" if e.points else f"{who}: {e.note}"
     if e.kind == "penalty":
@@ -183,7 +202,8 @@ def event_text(e: Event, names: Sequence[str]) -> str:
     if e.kind == "last_chance":
         return f"{who}: last chance at phase {e.phase}"
     if e.kind == "order":
-        return f"{who} {e.note}"
+        note = e.note.replace("rolls ", "rolled ", 1)
+        return f"{who} {note}" + (" in the roll-off" if note.startswith("rolled") else "")
     return e.note
 
 
@@ -204,36 +224,37 @@ def scoresheet_html(session: GameSession) -> str:
                 cell = f"&#9654;{t}"
             else:
                 cell = ""
-            cells.append(f"<td style='text-align:right'>{cell}</td>")
+            cells.append(f"<td class='num'>{cell}</td>")
         rows.append(f"<tr><td>{k}: {html.escape(PHASES[k].text)}</td>{''.join(cells)}</tr>")
     for label, key in (("five-phase bonus", "five_phase"), ("first-finish bonus", "first_finish")):
         rows.append(
             f"<tr><td>{label}</td>"
-            + "".join(f"<td style='text-align:right'>{p.bonuses.get(key, '')}</td>" for p in ps)
+            + "".join(f"<td class='num'>{p.bonuses.get(key, '')}</td>" for p in ps)
             + "</tr>"
         )
     if g.solitaire:
         rows.append(
             "<tr><td>failed turns</td>"
-            + "".join(
-                f"<td style='text-align:right'>{-p.penalty if p.penalty else ''}</td>" for p in ps
-            )
+            + "".join(f"<td class='num'>{-p.penalty if p.penalty else ''}</td>" for p in ps)
             + "</tr>"
         )
     rows.append(
-        "<tr style='font-weight:bold;border-top:2px solid #333'><td>total</td>"
-        + "".join(f"<td style='text-align:right' class='p10-total'>{p.total}</td>" for p in ps)
+        "<tr class='p10-total-row'><td>total</td>"
+        + "".join(f"<td class='p10-total'>{p.total}</td>" for p in ps)
         + "</tr>"
     )
     return (
-        f"<table style='border-collapse:collapse' cellpadding='3'><tr><th>phase</th>{head}"
-        f"</tr>{''.join(rows)}</table>"
+        f"<div class='p10-scroll'><table class='p10-sheet'><tr><th>phase</th>{head}"
+        f"</tr>{''.join(rows)}</table></div>"
     )
 
 
 class GameWidget:
-    """Play a whole game against computer strategies: the turn widget with the advisor for
-    your turns, the score sheet, and a log of the other players' turns."""
+    """Play a whole game against computer players: one dropdown per opponent seat (Add /
+    Remove), the game length, the dice board with the advisor for your turns, the score sheet
+    and a readable log (the groups that made each phase)."""
+
+    MAX_OPPONENTS = 5
 
     def __init__(
         self,
@@ -244,51 +265,107 @@ class GameWidget:
         layout: Layout = DEFAULT_LAYOUT,
         seed: int | None = None,
         top: int = 5,
+        style: bool = True,
     ):
         w = ipw()
         self.rules, self.layout, self.phases = rules, layout, phases
         self._seed = seed
         self._games = 0
-        self.opponents = css_classes(
-            w.SelectMultiple(
-                options=list(OPPONENTS),
-                value=tuple(o for o in opponents if o in OPPONENTS),
-                description="Opponents",
-                rows=len(OPPONENTS),
+        self.seats = css_classes(w.VBox([]), "p10-seats")
+        self.add_button = css_classes(w.Button(description="Add opponent"), "p10-add-seat")
+        self.remove_button = css_classes(w.Button(description="Remove"), "p10-remove-seat")
+        self.add_button.on_click(lambda _b: self.add_opponent())
+        self.remove_button.on_click(lambda _b: self.remove_opponent())
+        for o in opponents:
+            self.add_opponent(o)
+        self.length = css_classes(
+            w.Dropdown(
+                options=[(f"{k} phase{'s' if k > 1 else ''}", k) for k in (1, 2, 3, 5, 10, 20)],
+                value=phases if phases in (1, 2, 3, 5, 10, 20) else 10,
             ),
-            "p10-opponents",
+            "p10-length",
         )
         self.new_game_button = css_classes(
             w.Button(description="New game", button_style="info"), "p10-new-game"
         )
         self.new_game_button.on_click(lambda _b: self.new_game())
+        self.setup_message = css_classes(w.HTML(), "p10-setup-message", "p10-msg")
         self.status = css_classes(w.HTML(), "p10-game-status")
         self.sheet = css_classes(w.HTML(), "p10-scoresheet")
         self.log = css_classes(w.HTML(), "p10-log")
-        self.session = self._session(opponents)
+        self.session = self._session(self.opponent_names())
         self.turn = TurnWidget(
             state=self.session.new_turn_state(),
             top=top,
             on_turn_end=self._turn_ended,
             next_turn=self._next_phase,
+            style=False,
         )
         self.turn.view.add_class("p10-game-turn")
         self._lines: list[str] = []
         self._note_events()
-        self.view = css_classes(
+        setup = css_classes(
             w.VBox(
                 [
-                    w.HBox([self.opponents, self.new_game_button]),
-                    self.status,
-                    w.HBox([self.turn.view, w.VBox([self.sheet, self.log])]),
+                    w.HTML("<b>Opponents</b> (computer players)"),
+                    self.seats,
+                    w.HBox([self.add_button, self.remove_button]),
+                    w.HBox([w.HTML("<b>Game length</b>"), self.length, self.new_game_button]),
+                    self.setup_message,
                 ]
             ),
-            "p10-game",
+            "p10-setup",
         )
+        children = [style_widget()] if style else []
+        children += [
+            self.status,
+            css_classes(
+                w.HBox([self.turn.view, w.VBox([self.sheet, self.log, setup])]), "p10-game-cols"
+            ),
+        ]
+        self.view = css_classes(w.VBox(children), "p10-game")
         self.refresh()
 
     def _repr_mimebundle_(self, **kwargs):
         return self.view._repr_mimebundle_(**kwargs)
+
+    # ------------------------------------------------------------------ seats
+    def opponent_names(self) -> list[str]:
+        return [d.value for d in self.seats.children]
+
+    def add_opponent(self, strategy: str = "complete") -> None:
+        w = ipw()
+        n = len(self.seats.children)
+        if n >= self.MAX_OPPONENTS:
+            self.setup_message.value = error_html(
+                f"at most {self.MAX_OPPONENTS} computer opponents"
+            )
+            return
+        labels = {
+            "complete": "aims to make it",
+            "score": "aims for points",
+            "greedy": "keeps what fits",
+            "random": "random",
+        }
+        d = css_classes(
+            w.Dropdown(
+                options=[(f"{o}: {labels.get(o, o)}", o) for o in OPPONENTS],
+                value=strategy if strategy in OPPONENTS else OPPONENTS[0],
+                description=f"Seat {n + 2}",
+            ),
+            "p10-seat",
+            f"p10-seat-{n}",
+        )
+        self.seats.children = (*self.seats.children, d)
+        if hasattr(self, "setup_message"):
+            self.setup_message.value = ""
+
+    def remove_opponent(self) -> None:
+        if not self.seats.children:
+            self.setup_message.value = error_html("no opponent left to remove (solitaire)")
+            return
+        self.seats.children = self.seats.children[:-1]
+        self.setup_message.value = ""
 
     def _session(self, opponents: Sequence[str]) -> GameSession:
         seed = None if self._seed is None else self._seed + self._games
@@ -299,12 +376,15 @@ class GameWidget:
 
     # ------------------------------------------------------------------ control
     def new_game(self) -> None:
-        """Start a new game with the opponents selected."""
-        self.session = self._session(self.opponents.value)
+        """Start a new game with the opponents and length chosen."""
+        self.phases = self.length.value
+        self.session = self._session(self.opponent_names())
         self._lines = []
         self._note_events()
         self.turn.state = self.session.new_turn_state(self.turn.state.objective)
+        self.turn.choices = []
         self.turn.message.value = ""
+        self.setup_message.value = ""
         self.turn.refresh()
         self.refresh()
 
@@ -326,7 +406,7 @@ class GameWidget:
         names = [p.name for p in self.session.game.players]
         for e in self.session.new_events():
             if e.kind in _SHOWN:
-                self._lines.append(event_text(e, names))
+                self._lines.append(event_text(e, names, self.rules))
         self._lines = self._lines[-14:]
 
     # ------------------------------------------------------------------ view
@@ -336,16 +416,51 @@ class GameWidget:
             best = max(p.total for p in s.game.players)
             won = [p.name for p in s.game.players if p.total == best]
             self.status.value = (
-                f"<b>Game over.</b> Winner: {html.escape(', '.join(won))} "
-                f"with {best} points. Press New game to play again."
+                f"<div class='p10-panel p10-made-it'>Game over. Winner: "
+                f"{html.escape(', '.join(won))} with {best} points. Press New game to play "
+                "again.</div>"
             )
         else:
             self.status.value = (
-                f"Round {s.game.round}: <b>your turn at phase "
-                f"{s.human_phase.number}</b> ({s.human_phase.text}). "
-                "When it is over, press Next turn."
+                f"<div class='p10-panel'>Round {s.game.round}: <b>your turn at phase "
+                f"{s.human_phase.number}</b> ({s.human_phase.text}). When it is over, press "
+                "Next turn.</div>"
             )
-        self.sheet.value = scoresheet_html(s)
-        self.log.value = "<b>What happened</b><br>" + "<br>".join(
-            html.escape(x) for x in self._lines
+        self.sheet.value = "<b>Score sheet</b>" + scoresheet_html(s)
+        self.log.value = (
+            "<div class='p10-panel'><b>What happened</b><ul class='p10-loglist'>"
+            + "".join(f"<li>{html.escape(x)}</li>" for x in self._lines)
+            + "</ul></div>"
         )
+
+
+class PlayApp:
+    """The play app: practice a turn (with hint mode and the compare view) or play a whole
+    game, on one page that works from 360 px phones to desktops.
+
+    ``PlayApp().view`` is what ``app/play.ipynb`` shows (served by Voila)."""
+
+    def __init__(self, seed: int | None = None, game_seed: int | None = None, phase: int = 1):
+        w = ipw()
+        self.practice = TurnWidget(phase=phase, seed=seed, style=False)
+        self.game = GameWidget(seed=game_seed, style=False)
+        self.tabs = css_classes(w.Tab(children=[self.practice.view, self.game.view]), "p10-tabs")
+        self.tabs.set_title(0, "Practice a turn")
+        self.tabs.set_title(1, "Play a game")
+        self.view = css_classes(
+            w.VBox(
+                [
+                    style_widget(),
+                    w.HTML(
+                        "<div class='p10-panel'><b>Phase 10 Dice</b> &mdash; tap dice to hold "
+                        "them (&#9733; marks the best hold). Keys: R roll, 1-0 hold a die, "
+                        "H hold best, S stop, N next turn, Enter use a typed roll.</div>"
+                    ),
+                    self.tabs,
+                ]
+            ),
+            "p10-app",
+        )
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.view._repr_mimebundle_(**kwargs)

@@ -8,7 +8,9 @@ the state and the HTML the advisor panel shows.
 
 Every element has stable DOM classes for browser tests: ``p10-die`` (and ``p10-die-<i>``,
 ``p10-held``), ``p10-roll``, ``p10-stop``, ``p10-best``, ``p10-new``, ``p10-advice``,
-``p10-status``, ``p10-mode``, ``p10-entry``, ``p10-enter``, ``p10-message``.
+``p10-status``, ``p10-mode``, ``p10-entry``, ``p10-enter``, ``p10-message`` (refusals of the
+buttons and dice), ``p10-entry-message`` (refusals of a typed roll), ``p10-suggest`` (dice of
+the best hold), ``p10-reveal`` (hint mode), ``p10-compare``, ``p10-busy``.
 
 >>> st = TurnState(phase=1, seed=7)
 >>> st.roll()
@@ -26,398 +28,28 @@ die 1: cannot read '11';
 from __future__ import annotations
 
 import html
-import random
-from collections import Counter
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 
-from phase10math.dice.faces import COLOR_NAMES, Face, Layout, match_roll, parse_faces
+from phase10math.dice.faces import COLOR_NAMES, Face, Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.dice.meld import Meld, explain
 from phase10math.dice.phases import PHASES, Phase
-from phase10math.dice.phases import phase as as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
-from phase10math.errors import InvalidDiceError, InvalidHoldError, Phase10MathError
-from phase10math.exact import percent
-from phase10math.turn.advisor import Advice, HoldOption, advise, turn_solution
+from phase10math.errors import InvalidHoldError, Phase10MathError
+from phase10math.play import models as pm
+from phase10math.play.models import TurnState, face_label, value_text
+from phase10math.play.palette import LETTERS, PALETTE, text_color
+from phase10math.play.why import why
 
-#: Background color of a die face, per color code (None: color not known).
-DIE_COLORS = {"r": "#c62828", "o": "#ef6c00", "b": "#1565c0", "g": "#2e7d32", None: "#616161"}
-OBJECTIVES = {"complete": "P(complete)", "score": "E[score]"}
-
-
-def face_label(f: Face | None) -> str:
-    """What a die button shows: the number, ``W`` for a wild, ``?`` before the first roll."""
-    if f is None:
-        return "?"
-    return "W" if f.is_wild else str(f.value)
-
-
-def value_text(x: Fraction, objective: str) -> str:
-    """A hold's value as shown in the advisor panel: a percentage or expected points."""
-    return percent(x) if objective == "complete" else f"{float(x):.3f} pts"
-
-
-def split_faces(text: str) -> list[str]:
-    """Split typed faces at spaces and commas, joining a separate color word to its number
-    (``"10 o, W green 7"`` -> ``['10o', 'Wgreen', '7']``); ``"11"`` stays one (bad) face.
-    """
-    colors = set(COLOR_NAMES) | set(COLOR_NAMES.values())
-    out: list[str] = []
-    for tok in text.replace(",", " ").split():
-        if (
-            out
-            and tok.lower() in colors
-            and out[-1][-1:].isalnum()
-            and out[-1].lower()[-1] in "0123456789w"
-        ):
-            out[-1] += tok
-        else:
-            out.append(tok)
-    return out
-
-
-def _assign(faces: Sequence[Face], dice: Sequence) -> list[int] | None:
-    """Which of ``dice`` shows each face (a perfect matching), or None."""
-    owner: dict[int, int] = {}
-
-    def can(die, f: Face) -> bool:
-        return any(_same_face(f, g) for g in die.faces)
-
-    def augment(fi: int, seen: set[int]) -> bool:
-        for di, die in enumerate(dice):
-            if di not in seen and can(die, faces[fi]):
-                seen.add(di)
-                if di not in owner or augment(owner[di], seen):
-                    owner[di] = fi
-                    return True
-        return False
-
-    if len(faces) != len(dice) or not all(augment(fi, set()) for fi in range(len(faces))):
-        return None
-    where = [0] * len(faces)
-    for di, fi in owner.items():
-        where[fi] = di
-    return where
+#: Background color of a die face, per color code (None: color not known); color-blind safe,
+#: and every face also shows its color letter (see :mod:`phase10math.play.palette`).
+DIE_COLORS = PALETTE
 
 
 def error_html(e: Exception | str) -> str:
     """A refusal or bad-input message, shown in red beside the input."""
-    return f"<span style='color:#b00020'>{html.escape(str(e), quote=False)}</span>"
-
-
-def _same_face(f: Face, g: Face) -> bool:
-    return f.value == g.value and (f.color is None or g.color is None or f.color == g.color)
-
-
-class TurnState:
-    """One turn of Phase 10 Dice without any widgets.
-
-    ``dice[i]`` is the face die ``i`` of the layout shows (None before the first roll),
-    ``held`` the dice the player keeps for the next roll, ``aside`` (sticky holds only) the
-    dice set aside at an earlier roll, which cannot be taken back. A method that refuses
-    (bad input, a move the rules forbid) raises a :class:`Phase10MathError` and changes
-    nothing.
-    """
-
-    def __init__(
-        self,
-        phase: Phase | int | str = 1,
-        objective: str = "complete",
-        rules: Rules = DEFAULT_RULES,
-        layout: Layout = DEFAULT_LAYOUT,
-        seed: int | None = None,
-        rng: random.Random | None = None,
-    ):
-        if objective not in OBJECTIVES:
-            raise InvalidHoldError(f"objective {objective!r}: use 'complete' or 'score'")
-        self.phase = as_phase(phase)
-        self.objective = objective
-        self.rules = rules
-        self.layout = layout
-        self.rng = rng if rng is not None else random.Random(seed)
-        self._advice: dict = {}
-        self.new_turn()
-
-    # ------------------------------------------------------------------ state
-    def new_turn(
-        self, phase: Phase | int | str | None = None, objective: str | None = None
-    ) -> None:
-        """Start a fresh turn (optionally at another phase or objective)."""
-        if phase is not None:
-            self.phase = as_phase(phase)
-        if objective is not None:
-            if objective not in OBJECTIVES:
-                raise InvalidHoldError(f"objective {objective!r}: use 'complete' or 'score'")
-            self.objective = objective
-        self.dice: list[Face | None] = [None] * len(self.layout.dice)
-        self.held: set[int] = set()
-        self.aside: set[int] = set()
-        self.rolls_done = 0
-        self.stopped = False
-        self.typed = False  # faces typed in: the advisor matches them to the dice itself
-        # one entry per roll: the ten faces after it and the dice kept (not rolled) at it
-        self.history: list[tuple[tuple[Face, ...], frozenset[int]]] = []
-
-    @property
-    def n_dice(self) -> int:
-        return len(self.layout.dice)
-
-    @property
-    def rolls_left(self) -> int:
-        return self.rules.rolls - self.rolls_done
-
-    @property
-    def over(self) -> bool:
-        """The turn has ended: three rolls made, or the player stopped."""
-        return self.rolls_done >= self.rules.rolls or self.stopped
-
-    @property
-    def faces(self) -> tuple[Face, ...]:
-        return tuple(f for f in self.dice if f is not None)
-
-    def held_faces(self) -> tuple[Face, ...]:
-        return tuple(self.dice[i] for i in sorted(self.held))
-
-    def snapshot(self) -> tuple:
-        """Everything that defines the turn (to check that a refused move changed nothing)."""
-        return (
-            self.phase,
-            self.objective,
-            tuple(self.dice),
-            frozenset(self.held),
-            frozenset(self.aside),
-            self.rolls_done,
-            self.stopped,
-            self.typed,
-            tuple(self.history),
-        )
-
-    # ------------------------------------------------------------------ moves
-    def roll(self) -> None:
-        """Roll: all ten dice at the first roll, then every die not held."""
-        if self.over:
-            raise InvalidHoldError("the turn is over: start a new turn")
-        if self.rolls_done and len(self.held) == self.n_dice:
-            raise InvalidHoldError("every die is held: release some dice or stop")
-        first = self.rolls_done == 0
-        for i, die in enumerate(self.layout.dice):
-            if first or i not in self.held:
-                self.dice[i] = self.rng.choice(die.faces)
-        self._rolled(set() if first else set(self.held), typed=False)
-
-    def _rolled(self, kept: set[int], typed: bool) -> None:
-        if self.rules.holds == "sticky":
-            self.aside = set(kept)
-        self.held = set(kept)
-        self.rolls_done += 1
-        self.typed = typed
-        self.history.append((tuple(self.dice), frozenset(kept)))
-
-    def toggle(self, i: int) -> None:
-        """Hold die ``i`` or release it."""
-        if not 0 <= i < self.n_dice:
-            raise InvalidHoldError(f"there is no die {i + 1}; dice are 1 to {self.n_dice}")
-        if self.rolls_done == 0:
-            raise InvalidHoldError("roll first")
-        if self.over:
-            raise InvalidHoldError("the turn is over: start a new turn")
-        if i in self.aside:
-            raise InvalidHoldError(
-                f"die {i + 1} ({self.dice[i]}) was set aside at an earlier "
-                "roll; with sticky holds it stays set aside"
-            )
-        self.held ^= {i}
-
-    def hold(self, keep: Sequence[Face | str] | str) -> None:
-        """Hold exactly the dice showing these faces (e.g. the advisor's best hold)."""
-        if self.rolls_done == 0 or self.over:
-            raise InvalidHoldError("there is no roll to hold dice from")
-        keep = parse_faces(keep) if isinstance(keep, str) else parse_faces(list(keep))
-        chosen: set[int] = set()
-        for f in keep:
-            # prefer dice already set aside, then dice already held, then the rest
-            order = sorted(
-                range(self.n_dice), key=lambda i: (i not in self.aside, i not in self.held, i)
-            )
-            i = next((i for i in order if i not in chosen and self.dice[i] == f), None)
-            if i is None:
-                i = next(
-                    (i for i in order if i not in chosen and _same_face(f, self.dice[i])), None
-                )
-            if i is None:
-                raise InvalidHoldError(
-                    f"cannot hold {f}: the dice show {' '.join(map(str, self.dice))}"
-                )
-            chosen.add(i)
-        if not self.aside <= chosen:
-            raise InvalidHoldError("with sticky holds the dice set aside earlier stay set aside")
-        self.held = chosen
-
-    def stop(self) -> None:
-        """End the turn now with the dice as they are."""
-        if self.rolls_done == 0:
-            raise InvalidHoldError("roll first")
-        if self.over:
-            raise InvalidHoldError("the turn is over: start a new turn")
-        self.stopped = True
-
-    def enter(self, text: str | Sequence[Face | str]) -> None:
-        """Use a physical roll: the ten faces in front of the player, typed in.
-
-        After the first roll, the dice held must be among the faces typed (they were not
-        rolled). Raises InvalidDiceError with a clear message, leaving the turn unchanged,
-        when the faces cannot be rolled with the layout.
-        """
-        if self.over:
-            raise InvalidHoldError("the turn is over: start a new turn")
-        faces = parse_faces(split_faces(text) if isinstance(text, str) else list(text))
-        if len(faces) != self.n_dice:
-            raise InvalidDiceError(
-                f"type the {self.n_dice} dice in front of you (e.g. "
-                f"10o 10r W 5g ...); got {len(faces)}"
-            )
-        owners = match_roll(faces, self.layout)
-        if self.rolls_done and len(self.held) == self.n_dice:
-            raise InvalidHoldError("every die is held: release some dice or stop")
-        if self.phase.uses_color:
-            missing = [i for i, f in enumerate(faces, 1) if f.color is None]
-            if missing:
-                raise InvalidDiceError(
-                    f"die {missing[0]} ({faces[missing[0] - 1]}) has no color; phase "
-                    f"{self.phase.number} counts colors: write r/o/b/g after each number "
-                    "(e.g. 10o, Wg)"
-                )
-        new: list[Face | None] = [None] * self.n_dice
-        kept: set[int] = set()
-        if not self.rolls_done:
-            for f, di in zip(faces, owners, strict=True):
-                new[di] = f
-        else:
-            # the dice held stay where they are; the other faces go on the other dice
-            rest = list(faces)
-            for i in sorted(self.held):
-                j = next((j for j, f in enumerate(rest) if f == self.dice[i]), None)
-                if j is None:
-                    j = next((j for j, f in enumerate(rest) if _same_face(f, self.dice[i])), None)
-                if j is None:
-                    raise InvalidDiceError(
-                        f"you hold {self.dice[i]} but it is not among the faces typed; the "
-                        "dice held are not rolled again (release it first)"
-                    )
-                rest.pop(j)
-                new[i] = self.dice[i]
-                kept.add(i)
-            free = [d for d in range(self.n_dice) if d not in kept]
-            where = _assign(rest, [self.layout.dice[d] for d in free])
-            if where is None:
-                raise InvalidDiceError(
-                    "the faces typed cannot all show on the dice that were rolled (the dice "
-                    "not held): check the faces"
-                )
-            for f, k in zip(rest, where, strict=True):
-                new[free[k]] = f
-        old = self.snapshot()
-        self.dice = new
-        self._rolled(kept, typed=True)
-        if not self.over:
-            try:
-                self.advice()  # the advisor may still refuse (e.g. ambiguous faces)
-            except Phase10MathError:
-                self._restore(old)
-                raise
-
-    def _restore(self, snap: tuple) -> None:
-        (
-            self.phase,
-            self.objective,
-            dice,
-            held,
-            aside,
-            self.rolls_done,
-            self.stopped,
-            self.typed,
-            history,
-        ) = snap
-        self.dice, self.held, self.aside = list(dice), set(held), set(aside)
-        self.history = list(history)
-
-    # ------------------------------------------------------------------ analysis
-    def advice(self) -> Advice | None:
-        """The advisor's ranking of holds for the dice in front of the player (None before
-        the first roll and after the turn)."""
-        if self.rolls_done == 0 or self.over:
-            return None
-        key = (
-            self.phase,
-            self.objective,
-            self.rules,
-            self.layout,
-            tuple(self.dice),
-            self.rolls_left,
-            frozenset(self.aside),
-            self.typed,
-        )
-        if key not in self._advice:
-            if len(self._advice) > 64:
-                self._advice.clear()
-            aside = [self.dice[i] for i in sorted(self.aside)]
-            self._advice[key] = advise(
-                self.dice,
-                self.rolls_left,
-                self.phase,
-                self.objective,
-                self.rules,
-                self.layout,
-                set_aside=aside,
-                by_die=not self.typed,
-            )
-        return self._advice[key]
-
-    def current_option(self) -> tuple[int, HoldOption] | None:
-        """The rank (1 = best) and option of the hold the player has chosen now."""
-        adv = self.advice()
-        if adv is None:
-            return None
-        gid = self._hold_state()
-        for rank, o in enumerate(adv.options, 1):
-            if o.state == gid:
-                return rank, o
-        want = Counter(f.value for f in self.held_faces())  # fallback: by numbers
-        for rank, o in enumerate(adv.options, 1):
-            if Counter(f.value for f in o.keep) == want:
-                return rank, o
-        return None
-
-    def _hold_state(self) -> int:
-        sol = turn_solution(self.phase, self.objective, self.rules, self.layout)
-        space, proj = sol.space, sol.space.projection
-        counts = [[0] * len(t.faces) for t in space.types]
-        for i in self.held:
-            die = self.layout.dice[i]
-            w = Counter(proj.key(f) for f in die.faces)
-            t = next(
-                t
-                for t, typ in enumerate(space.types)
-                if dict(zip(typ.faces, typ.weights, strict=True)) == w
-            )
-            f = self.dice[i]
-            f = next(g for g in die.faces if _same_face(f, g))
-            counts[t][space.types[t].faces.index(proj.key(f))] += 1
-        return space.state_id(counts)
-
-    def phase_value(self) -> Fraction:
-        """The phase's value before the turn with optimal play (probability or points)."""
-        return turn_solution(self.phase, self.objective, self.rules, self.layout).value()
-
-    def result(self) -> Meld | None:
-        """How the final dice meld (None while the turn goes on)."""
-        if not self.over:
-            return None
-        return explain(self.phase, list(self.dice), self.rules)
-
-
-# ====================================================================== widgets
+    return (
+        f"<span class='p10-refusal' role='alert'>&#9888; {html.escape(str(e), quote=False)}</span>"
+    )
 
 
 def ipw():
@@ -432,62 +64,232 @@ def css_classes(widget, *names: str):
     return widget
 
 
-def advice_html(state: TurnState, top: int = 6) -> str:
-    """The advisor panel: the best holds with exact values, the player's hold highlighted."""
-    adv = state.advice()
+def _css() -> str:
+
+    colors = "".join(
+        f".p10-c-{c or 'x'}{{background:{PALETTE[c]} !important;color:{text_color(c)} !important}}"
+        f"button.p10-die.p10-c-{c or 'x'}::after{{content:'{LETTERS[c]}'}}"
+        for c in PALETTE
+    )
+    return colors + APP_CSS
+
+
+#: The look of the board and the app: large touch targets, wrapping rows from 360 px up.
+APP_CSS = """
+.p10-app, .p10-turn, .p10-game {max-width:100%; box-sizing:border-box}
+.p10-turn {gap:6px}
+.p10-turn .widget-hbox, .p10-game .widget-hbox {flex-wrap:wrap; gap:6px; max-width:100%}
+.p10-turn button.widget-button, .p10-game button.widget-button,
+.p10-turn .widget-toggle-button, .p10-game .widget-toggle-button {
+  width:auto !important; min-width:44px; min-height:44px; height:auto;
+  overflow:visible; white-space:nowrap; padding:0 14px; font-size:15px; margin:0}
+.p10-turn .widget-toggle-buttons .widget-toggle-button {min-height:40px}
+.p10-turn .widget-toggle-buttons {flex-wrap:wrap; gap:4px}
+.p10-turn .widget-toggle-button.mod-active {box-shadow:inset 0 -4px 0 #111; font-weight:bold;
+  background:#e8eefc}
+.p10-field {display:flex; align-items:center; gap:6px; flex-wrap:wrap}
+.p10-label {font-weight:bold; min-width:3.2em}
+.p10-turn .p10-dice {gap:10px; padding:14px 10px 14px 10px; overflow:visible}
+.p10-turn button.p10-die {position:relative; width:60px !important; height:60px !important;
+  min-width:60px; padding:0; font-size:24px; font-weight:bold; border-radius:10px;
+  border:3px solid rgba(0,0,0,.35); overflow:visible}
+.p10-turn button.p10-die::after {position:absolute; right:4px; bottom:1px; font-size:12px;
+  font-weight:bold; letter-spacing:0}
+.p10-turn button.p10-die.p10-held {box-shadow:0 0 0 4px #fff, 0 0 0 8px #111;
+  transform:translateY(-3px)}
+.p10-turn button.p10-die.p10-aside {box-shadow:0 0 0 4px #fff, 0 0 0 8px #555;
+  border-style:dashed}
+.p10-turn button.p10-die.p10-suggest::before {content:'\\2605'; position:absolute; left:3px;
+  top:0; font-size:14px; color:inherit}
+.p10-turn button.p10-die.p10-suggest {outline:3px dotted #111; outline-offset:5px}
+.p10-turn button.p10-die:disabled {opacity:1; cursor:default}
+.p10-msg:empty, .p10-busy:empty {display:none}
+.p10-msg {display:block}
+.p10-refusal {display:block; color:#9b0014; background:#fdecee; border-left:4px solid #9b0014;
+  padding:6px 10px; font-weight:bold}
+.p10-busy-on {opacity:0; animation:p10-appear 0s linear .3s forwards; color:#444;
+  font-style:italic}
+@keyframes p10-appear {to {opacity:1}}
+.p10-made-it {background:#e7f6ea; border:2px solid #1b5e20; border-radius:8px; padding:8px 10px;
+  font-weight:bold; margin:4px 0}
+.p10-panel {font-size:15px; line-height:1.45; max-width:760px; overflow-wrap:anywhere}
+.p10-panel table {border-collapse:collapse; margin:4px 0}
+.p10-panel td, .p10-panel th, .p10-sheet td, .p10-sheet th {padding:4px 6px;
+  border-bottom:1px solid #ddd; text-align:left}
+.p10-panel tr.p10-current {background:#fff3b0; font-weight:bold}
+.p10-chip {display:inline-block; min-width:1.9em; padding:1px 4px; margin:1px; border-radius:5px;
+  text-align:center; font-weight:bold; border:1px solid rgba(0,0,0,.35)}
+.p10-chip sub {font-size:70%; margin-left:1px}
+.p10-scroll {overflow-x:auto; max-width:100%}
+.p10-sheet {border-collapse:collapse}
+.p10-sheet td.num {text-align:right}
+.p10-sheet tr.p10-total-row td {font-weight:bold; border-top:2px solid #333}
+.p10-entry {flex:1 1 220px; min-width:0; max-width:460px}
+.p10-entry input {font-size:17px; min-height:40px}
+.p10-game-cols > .widget-vbox {flex:1 1 340px; min-width:0}
+.p10-turn .widget-dropdown, .p10-game .widget-dropdown {width:auto; max-width:100%;
+  height:auto}
+.p10-turn .widget-dropdown > select {font-size:15px; min-height:40px; max-width:100%}
+.p10-game .widget-dropdown > select {font-size:15px; min-height:40px}
+.p10-loglist li {margin:2px 0}
+@media (max-width: 480px) {
+  .p10-turn button.p10-die {width:54px !important; height:54px !important; min-width:54px;
+    font-size:22px}
+  .p10-turn .p10-dice {gap:6px}
+  .p10-panel {font-size:14px}
+}
+"""
+
+#: Keyboard shortcuts: R roll, 1-9 and 0 hold die 1-10, Enter submits a typed roll,
+#: H holds the best, S stops, N next/new turn. Installed once per page, in the capture phase
+#: (ipywidgets text boxes stop keydown events from bubbling).
+KEYS_JS = (
+    "if(!window.__p10keys){window.__p10keys=1;document.addEventListener('keydown',function(e){"
+    "var t=e.target;var board=null;var all=document.querySelectorAll('.p10-turn');"
+    "for(var k=0;k<all.length;k++){if(all[k].offsetParent!==null){board=all[k];break;}}"
+    "if(!board)return;var inp=t&&(t.tagName==='INPUT'||t.tagName==='TEXTAREA'||"
+    "t.tagName==='SELECT');"
+    "if(inp){if(e.key==='Enter'&&t.closest('.p10-entry')){var b=t.closest('.p10-turn')"
+    ".querySelector('.p10-enter');if(b){e.preventDefault();b.click();}}return;}"
+    "if(e.ctrlKey||e.metaKey||e.altKey)return;var q=null;"
+    "if(e.key==='r'||e.key==='R')q='.p10-roll';else if(e.key==='h'||e.key==='H')q='.p10-best';"
+    "else if(e.key==='s'||e.key==='S')q='.p10-stop';else if(e.key==='n'||e.key==='N')"
+    "q='.p10-new';else if(e.key==='c'||e.key==='C')q='.p10-reveal';"
+    "else if(e.key==='Enter')q='.p10-enter';"
+    "else if(/^[0-9]$/.test(e.key))q='.p10-die-'+((+e.key+9)%10);"
+    "if(!q)return;var el=board.querySelector(q);"
+    "if(el&&el.offsetParent!==null&&!el.disabled){e.preventDefault();el.click();}},true);}"
+)
+
+
+def style_widget():
+    """An HTML widget carrying the app's CSS and keyboard shortcuts (once per page is enough;
+    each board carries one so it also looks right on its own)."""
+    w = ipw()
+    js = html.escape(KEYS_JS, quote=True)
+    return css_classes(
+        w.HTML(
+            f'<style>{_css()}</style><img src="data:," alt="" style="display:none" onerror="{js}">'
+        ),
+        "p10-style",
+    )
+
+
+def chip(f: Face | None, stands: int | str | None = None) -> str:
+    """A face as a small colored chip with its color letter (never color alone)."""
+
+    if f is None:
+        return "<span class='p10-chip p10-c-x'>?</span>"
+    c = f.color
+    extra = f"<small>(={stands})</small>" if f.is_wild and stands is not None else ""
+    letter = f"<sub>{LETTERS[c]}</sub>" if c else ""
+    return (
+        f"<span class='p10-chip p10-c-{c or 'x'}' title='{html.escape(str(f))}'>"
+        f"{face_label(f)}{letter}</span>{extra}"
+    )
+
+
+def chips(faces: Sequence[Face]) -> str:
+    return "".join(chip(f) for f in faces) if faces else "(nothing)"
+
+
+AIMS = {
+    "complete": "chance to make the phase by the end of this turn, with the best play from here",
+    "score": "expected score: the average points this turn, with the best play from here "
+    "(0 when the phase is missed)",
+}
+HOLDS = {
+    "free": "free holds: a die you hold may still be rolled again later",
+    "sticky": "sticky holds: a die you set aside stays aside",
+}
+
+
+def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
+    """The advisor panel in plain words: the best hold, your hold against it (cost in
+    percentage points), why, and on demand the ranked holds with exact fractions."""
+
     if state.rolls_done == 0:
         v = state.phase_value()
         what = "chance to complete" if state.objective == "complete" else "expected score"
         return (
-            f"<b>Roll to start.</b> With optimal holds the {what} of phase "
-            f"{state.phase.number} this turn is <b>{value_text(v, state.objective)}</b> "
-            f"<code>= {v}</code>."
+            f"<div class='p10-panel'><b>Roll to start.</b> With the best holds the {what} of "
+            f"phase {state.phase.number} this turn is <b>{pm.value_words(v, state.objective)}"
+            f"</b>.<details><summary>exact</summary><code>{v}</code></details></div>"
         )
-    if adv is None:
+    if state.over:
         return _result_html(state)
-    cur = state.current_option()
-    unit = OBJECTIVES[state.objective]
-    rows = []
-    shown = list(enumerate(adv.options[:top], 1))
-    if cur is not None and cur[0] > top:
-        shown.append(cur)
-    for rank, o in shown:
-        mine = cur is not None and cur[0] == rank
-        style = ' style="background:#fff3b0;font-weight:bold"' if mine else ""
-        cls = ' class="p10-current"' if mine else ""
-        mark = " &larr; your hold" if mine else ""
-        best = "best" if o.best else ("= best" if o.tie else "")
-        rows.append(
-            f"<tr{cls}{style}><td>{rank}</td><td>{html.escape(o.keep_text)}</td>"
-            f"<td>{o.rerolled}</td><td>{value_text(o.value, state.objective)}</td>"
-            f"<td><code>{o.value}</code></td><td>{best}{mark}</td></tr>"
+    st = pm.standing(state)
+    if st is None:
+        return ""
+    if not reveal:
+        mine = chips(state.held_faces())
+        return (
+            "<div class='p10-panel'><b>Hint mode.</b> Choose your hold by clicking dice "
+            f"(now: {mine}), then press <b>Check my hold</b> to see the best hold and what "
+            "your choice costs.</div>"
         )
-    if cur is None:
-        mine_line = "Your hold is not one of the possible holds."
+    obj = state.objective
+    parts = ["<div class='p10-panel'>"]
+    made = pm.made_now(state)
+    if made is not None and pm.stop_advised(state):
+        parts.append(
+            f"<div class='p10-made-it'>&#10004; You made phase {state.phase.number}: "
+            f"{html.escape(pm.groups_words(made))}. Stop and score {made.score}.</div>"
+        )
+    best = st.best
+    tie_note = f" <i>({st.best_ties} holds are equally good)</i>" if st.best_ties > 1 else ""
+    parts.append(
+        f"<div class='p10-best-line'><b>Best:</b> keep {chips(best.keep)}, reroll "
+        f"{best.rerolled} &rarr; <b>{pm.value_words(best.value, obj)}</b>{tie_note}</div>"
+    )
+    if st.mine is None:
+        parts.append("<div class='p10-mine-line'>Your hold is not one of the possible holds.</div>")
     else:
-        rank, o = cur
-        gap = adv.best.value - o.value
         verdict = (
-            "the best hold"
-            if rank == 1
-            else "as good as the best"
-            if o.tie
-            else f"{value_text(gap, state.objective)} below the best"
+            "the best hold" + (" (tied)" if st.best_ties > 1 else "")
+            if st.is_best
+            else f"<b>{pm.cost_words(st.cost, obj)}</b> below the best"
         )
-        mine_line = (
-            f"Your hold ({html.escape(o.keep_text)}): "
-            f"<b>{value_text(o.value, state.objective)}</b> <code>= {o.value}</code>,"
-            f" rank {rank} of {len(adv.options)}, {verdict}."
+        parts.append(
+            f"<div class='p10-mine-line'><b>Your hold:</b> keep {chips(st.mine.keep)} &rarr; "
+            f"<b>{pm.value_words(st.mine.value, obj)}</b>: {verdict}, {st.rank_words()}.</div>"
         )
-    head = (
-        f"<tr><th>rank</th><th>keep</th><th>reroll</th><th>{unit}</th><th>exact</th><th></th></tr>"
+    reasons = why(state)
+    if reasons:
+        parts.append(
+            "<div class='p10-why'><b>Why</b><ul>"
+            + "".join(f"<li>{html.escape(s)}</li>" for s in reasons)
+            + "</ul></div>"
+        )
+    # the ranked holds with exact fractions, on demand
+    rows = []
+    shown = list(range(min(top, st.n)))
+    cur_i = next((i for i, o in enumerate(st.options) if o is st.mine), None)
+    if cur_i is not None and cur_i not in shown:
+        shown.append(cur_i)
+    unit = "P(complete)" if obj == "complete" else "E[score]"
+    for i in shown:
+        o = st.options[i]
+        mine = i == cur_i
+        r = st.ranks[i]
+        tie = st.ranks.count(r) > 1
+        cls = ' class="p10-current"' if mine else ""
+        rows.append(
+            f"<tr{cls}><td>{'=' if tie else ''}{r}</td><td>{chips(o.keep)}</td>"
+            f"<td>{o.rerolled}</td><td>{value_text(o.value, obj)}</td>"
+            f"<td><code>{o.value}</code></td><td>{'&larr; your hold' if mine else ''}</td></tr>"
+        )
+    parts.append(
+        "<details class='p10-details'><summary>Best holds and exact fractions "
+        f"({st.n} holds, {state.rolls_left} roll(s) left)</summary>"
+        "<div class='p10-scroll'><table><tr><th>rank</th><th>keep</th><th>reroll</th>"
+        f"<th>{unit}</th><th>exact</th><th></th></tr>{''.join(rows)}</table></div>"
+        f"<div><small>{unit}: {AIMS[obj]}. Equal values share a rank (=). "
+        f"{HOLDS[state.rules.holds].capitalize()}. Exact values are fractions of all "
+        "equally likely rolls.</small></div></details>"
     )
-    return (
-        f"<div><b>Best holds</b> ({state.rolls_left} roll(s) left, "
-        f"{unit} with optimal play from here)</div>"
-        f"<table style='border-collapse:collapse' cellpadding='3'>{head}{''.join(rows)}"
-        f"</table><div>Advisor: {html.escape(adv.reason)}</div><div>{mine_line}</div>"
-    )
+    parts.append("</div>")
+    return "".join(parts)
 
 
 def _result_html(state: TurnState) -> str:
@@ -495,30 +297,55 @@ def _result_html(state: TurnState) -> str:
     if m is None:
         return ""
     if not m.complete:
-        return f"<b>Turn over:</b> phase {state.phase.number} ({state.phase.text}) not completed."
-    groups = "".join(
-        f"<li>{g.kind} of {g.size}: "
-        + " ".join(
-            html.escape(str(f)) + (f"(={s})" if f.is_wild and s is not None else "")
-            for f, s in zip(g.dice, g.stands_for, strict=False)
+        return (
+            f"<div class='p10-panel'><b>Turn over:</b> phase {state.phase.number} "
+            f"({state.phase.text}) not completed.</div>"
         )
+    groups = "".join(
+        f"<li>{g.kind if g.kind != 'color' else 'one color'} of {g.size}: "
+        + "".join(chip(f, s) for f, s in zip(g.dice, g.stands_for, strict=False))
         + "</li>"
         for g in m.groups
     )
     return (
-        f"<b>Turn over: phase {state.phase.number} complete, score {m.score}.</b><ul>{groups}</ul>"
+        f"<div class='p10-panel'><b>Turn over: phase {state.phase.number} complete, score "
+        f"{m.score}.</b><ul>{groups}</ul></div>"
+    )
+
+
+def compare_html(state: TurnState, a: set[int], b: set[int], b_name: str) -> str:
+    """Your hold and another hold side by side, after each remaining roll."""
+
+    rows = pm.compare(state, a, b)
+    obj = state.objective
+    body = "".join(
+        f"<tr><td>{r.label}</td><td>{pm.value_words(r.a, obj)}</td>"
+        f"<td>{pm.value_words(r.b, obj)}</td></tr>"
+        for r in rows
+    )
+    what = "chance to have made the phase" if obj == "complete" else "expected score"
+    ka = chips(sorted((state.dice[i] for i in a), key=lambda f: (-f.value, f.color or "")))
+    kb = chips(sorted((state.dice[i] for i in b), key=lambda f: (-f.value, f.color or "")))
+    return (
+        f"<div class='p10-panel'><b>Compare</b> ({what}, best play in between)"
+        "<div class='p10-scroll'><table><tr><th></th>"
+        f"<th>your hold {ka}</th><th>{html.escape(b_name)} {kb}</th></tr>{body}</table></div>"
+        "</div>"
     )
 
 
 class TurnWidget:
-    """One turn with the advisor: ten colored dice (click to hold), Roll, Stop, Hold the best,
-    a mode to type a physical roll, and the advisor panel.
+    """One turn with the advisor on one dice board: ten dice (click or keys 1-0 to hold, the
+    best hold starred), Roll (R), Hold best (H), Stop (S), New/Next turn (N), a mode to type a
+    physical roll (only the dice rolled; Enter submits), hint mode (choose first, then Check
+    my hold), a compare view, and the advisor panel in plain words.
 
     ``widget.view`` is the ipywidgets box (the object displays as it in Jupyter);
     ``widget.state`` the :class:`TurnState`. The game widget plugs in with two hooks:
     ``on_turn_end(state)`` is called once when a turn ends, and ``next_turn()`` (if given)
     gives the phase of the next turn - the "New turn" button becomes "Next turn" and the phase
-    menu is hidden.
+    menu is hidden. Refusals show next to the control that caused them: ``message`` under the
+    dice and buttons, ``entry_message`` under the typed roll.
     """
 
     def __init__(
@@ -532,142 +359,262 @@ class TurnWidget:
         state: TurnState | None = None,
         on_turn_end: Callable[[TurnState], None] | None = None,
         next_turn: Callable[[], Phase | int] | None = None,
+        hint: bool = False,
+        style: bool = True,
     ):
         w = ipw()
         self.state = state or TurnState(phase, objective, rules, layout, seed=seed)
         self.top = top
         self.on_turn_end = on_turn_end
         self.next_turn = next_turn
+        self.revealed = False
+        self.choices: list[str] = []  # what each hold of this turn cost (hint feedback)
         self.dice_buttons = []
         for i in range(self.state.n_dice):
             b = css_classes(
-                w.Button(
-                    description="?",
-                    tooltip=f"die {i + 1}",
-                    layout=w.Layout(width="56px", height="56px", margin="3px"),
-                ),
-                "p10-die",
-                f"p10-die-{i}",
+                w.Button(description="?", tooltip=f"die {i + 1}"), "p10-die", f"p10-die-{i}"
             )
-            b.style.font_size = "20px"
-            b.style.font_weight = "bold"
-            b.style.text_color = "white"
             b.on_click(lambda _b, i=i: self._do(lambda: self.state.toggle(i)))
             self.dice_buttons.append(b)
         self.roll_button = css_classes(
-            w.Button(description="Roll", button_style="primary", icon="dice"), "p10-roll"
+            w.Button(description="Roll", button_style="primary", tooltip="Roll (R)"), "p10-roll"
         )
-        self.stop_button = css_classes(w.Button(description="Stop (keep all)"), "p10-stop")
-        self.best_button = css_classes(w.Button(description="Hold the best"), "p10-best")
+        self.stop_button = css_classes(
+            w.Button(description="Stop & score", tooltip="S"), "p10-stop"
+        )
+        self.best_button = css_classes(w.Button(description="Hold best", tooltip="H"), "p10-best")
         self.new_button = css_classes(
-            w.Button(description="Next turn" if next_turn else "New turn"), "p10-new"
+            w.Button(description="Next turn" if next_turn else "New turn", tooltip="N"), "p10-new"
         )
-        self.roll_button.on_click(lambda _b: self._do(self.state.roll))
+        self.reveal_button = css_classes(
+            w.Button(description="Check my hold", button_style="warning", tooltip="C"),
+            "p10-reveal",
+        )
+        self.roll_button.on_click(lambda _b: self._do(self._roll))
         self.stop_button.on_click(lambda _b: self._do(self.state.stop))
         self.best_button.on_click(lambda _b: self._do(self._hold_best))
         self.new_button.on_click(lambda _b: self._do(self._new_turn))
+        self.reveal_button.on_click(lambda _b: self._reveal())
 
         self.mode = css_classes(
             w.ToggleButtons(
-                options=[("Roll the dice", "roll"), ("Type a roll", "type")], value="roll"
+                options=[("Roll here", "roll"), ("Type real dice", "type")], value="roll"
             ),
             "p10-mode",
         )
-        self.entry = css_classes(
-            w.Text(
-                placeholder="ten faces, e.g. 10o 10r Wg 5g 6b 7r 8o 9r 1g 2o",
-                layout=w.Layout(width="420px"),
-            ),
-            "p10-entry",
+        self.hint_toggle = css_classes(
+            w.ToggleButtons(options=[("Show advice", False), ("Hint mode", True)], value=hint),
+            "p10-hint",
         )
-        self.enter_button = css_classes(w.Button(description="Use this roll"), "p10-enter")
+        self.entry = css_classes(w.Text(placeholder="", continuous_update=True), "p10-entry")
+        self.entry_label = css_classes(w.HTML(), "p10-entry-label")
+        self.enter_button = css_classes(
+            w.Button(description="Use roll", tooltip="Enter"), "p10-enter"
+        )
         self.enter_button.on_click(lambda _b: self._enter())
-        self.message = css_classes(w.HTML(value=""), "p10-message")
-        self.entry_box = w.HBox([self.entry, self.enter_button, self.message])
+        self.message = css_classes(w.HTML(value=""), "p10-message", "p10-msg")
+        self.entry_message = css_classes(w.HTML(value=""), "p10-entry-message", "p10-msg")
+        self.picker = css_classes(w.HTML(), "p10-picker")
+        self.entry_box = css_classes(
+            w.VBox(
+                [
+                    self.entry_label,
+                    w.HBox([self.entry, self.enter_button]),
+                    self.entry_message,
+                    self.picker,
+                ]
+            ),
+            "p10-entry-box",
+        )
 
         self.phase_select = css_classes(
             w.Dropdown(
-                options=[(f"{n}: {PHASES[n].text}", n) for n in sorted(PHASES)],
+                options=[(f"Phase {n}: {PHASES[n].text}", n) for n in sorted(PHASES)],
                 value=self.state.phase.number or 1,
-                description="Phase",
             ),
             "p10-phase",
         )
         self.objective_select = css_classes(
             w.ToggleButtons(
-                options=[("Complete the phase", "complete"), ("Score most", "score")],
+                options=[("Make the phase", "complete"), ("Score most", "score")],
                 value=self.state.objective,
             ),
             "p10-objective",
         )
         self.phase_select.observe(self._phase_changed, names="value")
         self.objective_select.observe(self._objective_changed, names="value")
-        self.mode.observe(lambda _c: self.refresh(), names="value")
+        self.mode.observe(lambda _c: self._mode_changed(), names="value")
+        self.hint_toggle.observe(lambda _c: self.refresh(), names="value")
+
+        self.compare_pick = css_classes(w.Dropdown(options=[("best hold", 0)], value=0), "p10-pick")
+        self.compare_pick.observe(lambda _c: self._refresh_compare(), names="value")
+        self.compare = css_classes(w.HTML(), "p10-compare")
+        self.compare_box = css_classes(
+            w.VBox([w.HBox([w.HTML("<b>Compare with</b>"), self.compare_pick]), self.compare]),
+            "p10-compare-box",
+        )
 
         self.status = css_classes(w.HTML(), "p10-status")
+        self.busy = css_classes(w.HTML(), "p10-busy")
         self.advice = css_classes(w.HTML(), "p10-advice")
-        settings = [self.objective_select, self.mode]
+
+        def field(label: str, widget):
+            return css_classes(
+                w.HBox([w.HTML(f"<span class='p10-label'>{label}</span>"), widget]), "p10-field"
+            )
+
+        settings = [
+            field("Aim", self.objective_select),
+            field("Advice", self.hint_toggle),
+            field("Dice", self.mode),
+        ]
         if next_turn is None:
-            settings.insert(0, self.phase_select)
-        self.view = css_classes(
-            w.VBox(
+            settings.insert(0, field("Phase", self.phase_select))
+        self.dice_box = css_classes(w.HBox(self.dice_buttons), "p10-dice")
+        self.actions = css_classes(
+            w.HBox(
                 [
-                    w.HBox(settings),
-                    self.status,
-                    w.HBox(self.dice_buttons),
-                    w.HBox([self.roll_button, self.best_button, self.stop_button, self.new_button]),
-                    self.entry_box,
-                    self.advice,
+                    self.roll_button,
+                    self.best_button,
+                    self.stop_button,
+                    self.new_button,
+                    self.reveal_button,
                 ]
             ),
-            "p10-turn",
+            "p10-actions",
         )
+        children = [style_widget()] if style else []
+        children += [
+            css_classes(w.VBox(settings), "p10-settings"),
+            self.status,
+            self.dice_box,
+            self.actions,
+            self.message,
+            self.busy,
+            self.entry_box,
+            self.advice,
+            self.compare_box,
+        ]
+        self.view = css_classes(w.VBox(children), "p10-turn")
         self._ended = False
-        self.refresh()
+        self._mode_changed()
 
     # ------------------------------------------------------------------ display
     def _repr_mimebundle_(self, **kwargs):
         return self.view._repr_mimebundle_(**kwargs)
 
     # ------------------------------------------------------------------ control
-    def _do(self, action: Callable[[], None]) -> None:
-        """Run a move; a refused move shows its message and changes nothing."""
+    def _do(self, action: Callable[[], None], where=None) -> None:
+        """Run a move; a refused move shows its message next to its control and changes
+        nothing. Anything slow shows "computing..." (after 0.3 s, by CSS)."""
+        where = where or self.message
+        self.busy.value = "<span class='p10-busy-on'>computing&hellip;</span>"
         try:
             action()
         except Phase10MathError as e:
-            self.message.value = error_html(e)
+            where.value = error_html(e)
         else:
             self.message.value = ""
-        self.refresh()
+            self.entry_message.value = ""
+        try:
+            self.refresh()
+        finally:
+            self.busy.value = ""
+
+    def _note_choice(self) -> None:
+        """Remember what the hold chosen before this roll cost (shown at the end)."""
+
+        try:
+            st = pm.standing(self.state)
+        except Phase10MathError:
+            return
+        if st is None or st.mine is None:
+            return
+        n = self.state.rolls_done
+        self.choices.append(
+            f"roll {n}: best"
+            if st.is_best
+            else f"roll {n}: {pm.cost_words(st.cost, self.state.objective)} below the best"
+        )
+
+    def _roll(self) -> None:
+        if (
+            self.state.rolls_done
+            and not self.state.over
+            and len(self.state.held) == self.state.n_dice
+        ):
+            if pm.made_now(self.state) is not None:
+                raise InvalidHoldError(
+                    "every die is held and the phase is made: press Stop & score"
+                )
+            raise InvalidHoldError("every die is held: release some dice to roll them, or Stop")
+        if self.state.rolls_done and not self.state.over:
+            self._note_choice()
+        self.state.roll()
+        self.revealed = False
 
     def _hold_best(self) -> None:
+
         adv = self.state.advice()
         if adv is None:
-            raise InvalidHoldError("there is no roll to advise on")
+            raise InvalidHoldError(
+                "roll first" if self.state.rolls_done == 0 else "the turn is over: start a new turn"
+            )
+        if pm.stop_advised(self.state):
+            self.state.hold(adv.best.keep)
+            self.state.stop()
+            return
         self.state.hold(adv.best.keep)
+        self.revealed = True
+
+    def _reveal(self) -> None:
+        if self.state.rolls_done == 0 or self.state.over:
+            self.message.value = error_html("roll first, choose your hold, then check it")
+            return
+        self.revealed = True
+        self.message.value = ""
+        self.refresh()
 
     def _enter(self) -> None:
+
         text = self.entry.value.strip()
-        if not text:
-            self.message.value = error_html("type the ten faces first")
-            return
-        self._do(lambda: self.state.enter(text))
+
+        def go():
+            before = len(self.choices)
+            if self.state.rolls_done and not self.state.over:
+                self._note_choice()
+            try:
+                pm.enter_rerolled(self.state, text)
+            except Phase10MathError:
+                del self.choices[before:]
+                raise
+            self.entry.value = ""
+            self.revealed = False
+
+        self._do(go, where=self.entry_message)
+
+    def _mode_changed(self) -> None:
+        self.message.value = ""
+        self.entry_message.value = ""
+        self.refresh()
 
     def _phase_changed(self, _change) -> None:
+        self.choices = []
         self._do(lambda: self.state.new_turn(self.phase_select.value))
 
     def _objective_changed(self, _change) -> None:
-        """Another objective changes the advice, not the turn."""
-        self.state.objective = self.objective_select.value
-        self.refresh()
+        """Another aim changes the advice, not the turn."""
+        self._do(lambda: setattr(self.state, "objective", self.objective_select.value))
 
     def _new_turn(self) -> None:
         if self.next_turn is None:
             self.state.new_turn()
-            return
-        if not self.state.over and self.state.rolls_done:
-            raise InvalidHoldError("finish this turn first (roll, or Stop)")
-        self.state.new_turn(self.next_turn())
+        else:
+            if not self.state.over and self.state.rolls_done:
+                raise InvalidHoldError("finish this turn first (roll, or Stop & score)")
+            self.state.new_turn(self.next_turn())
+        self.choices = []
+        self.revealed = False
 
     # convenience for code and tests
     def click_die(self, i: int) -> None:
@@ -677,66 +624,146 @@ class TurnWidget:
         self.roll_button.click()
 
     def type_roll(self, text: str) -> None:
+        """Type the faces of the dice rolled (all ten first, then the dice not held)."""
         self.mode.value = "type"
         self.entry.value = text
         self.enter_button.click()
 
     # ------------------------------------------------------------------ view
     def refresh(self) -> None:
+
         st = self.state
+        hint = bool(self.hint_toggle.value)
+        reveal = not hint or self.revealed
+        try:
+            suggest = pm.suggested_dice(st) if reveal else set()
+        except Phase10MathError:
+            suggest = set()
         for i, b in enumerate(self.dice_buttons):
             f = st.dice[i]
             b.description = face_label(f)
-            b.style.button_color = DIE_COLORS[f.color if f is not None else None]
+            code = f.color if f is not None else None
+            b.style.button_color = PALETTE[code]
+            for c in ("r", "o", "b", "g", "x"):
+                (b.add_class if (code or "x") == c else b.remove_class)(f"p10-c-{c}")
             held, aside = i in st.held, i in st.aside
-            b.layout.border = (
-                "4px dashed black"
-                if aside
-                else "4px solid black"
-                if held
-                else "4px solid transparent"
-            )
+            for cls, on in (
+                ("p10-held", held),
+                ("p10-aside", aside),
+                ("p10-suggest", i in suggest),
+            ):
+                (b.add_class if on else b.remove_class)(cls)
             b.tooltip = (
-                f"die {i + 1}: "
+                f"die {i + 1} (key {(i + 1) % 10}): "
                 + (
                     f"{face_label(f)} {COLOR_NAMES.get(f.color, '')}".strip()
                     if f is not None
                     else "not rolled"
                 )
                 + (" (set aside)" if aside else " (held)" if held else "")
+                + (" - the best hold keeps it" if i in suggest else "")
             )
-            if held:
-                b.add_class("p10-held")
-            else:
-                b.remove_class("p10-held")
             b.disabled = st.rolls_done == 0 or st.over
         typing = self.mode.value == "type"
-        self.entry_box.layout.display = "" if typing else "none"
-        self.roll_button.disabled = st.over or typing
+        self.entry_box.layout.display = "" if typing and not st.over else "none"
+        self.roll_button.layout.display = "none" if typing else ""
+        self.roll_button.disabled = st.over
         self.stop_button.disabled = st.over or st.rolls_done == 0
         self.best_button.disabled = st.over or st.rolls_done == 0
+        self.reveal_button.layout.display = "" if hint and not st.over else "none"
+        self.reveal_button.disabled = st.rolls_done == 0 or self.revealed
+        stop_now = False
+        try:
+            stop_now = pm.stop_advised(st)
+        except Phase10MathError:
+            pass
+        self.best_button.description = "Hold best"
+        self.stop_button.button_style = "success" if stop_now and reveal else ""
+        if typing and not st.over:
+            n = len(pm.rolled_dice(st))
+            self.entry_label.value = (
+                f"<b>Type the {n} faces you rolled</b>"
+                + (" (all ten dice)" if st.rolls_done == 0 else " (held dice stay)")
+                + ", any order, then Enter:"
+            )
+            self.entry.placeholder = f"e.g. {pm.example_faces(st)}"
+            self.picker.value = _picker_html(st)
         roll_name = ["first", "second", "third"]
         if st.rolls_done == 0:
-            step = "press Roll" if not typing else "type the ten faces of your first roll"
+            step = "press Roll (R)" if not typing else "type the ten faces of your first roll"
         elif st.over:
-            step = "the turn is over"
+            step = "the turn is over" + ("" if self.next_turn is None else ": press Next turn")
+        elif stop_now and reveal:
+            step = "you made it: press Stop & score"
         else:
             step = (
-                f"after the {roll_name[min(st.rolls_done, 3) - 1]} roll: click dice to "
-                f"hold them, then {'type the next roll' if typing else 'Roll'} "
-                f"({st.rolls_left} left)"
+                f"after the {roll_name[min(st.rolls_done, 3) - 1]} roll: tap dice to "
+                f"hold them, then {'type the dice you rolled' if typing else 'Roll'} "
+                f"({st.rolls_left} roll{'s' if st.rolls_left != 1 else ''} left)"
             )
         self.status.value = (
-            f"<b>Phase {st.phase.number}</b>: {st.phase.text} &mdash; "
-            f"{step}. <i>{st.rules.holds} holds</i>"
+            f"<div class='p10-panel'><b>Phase {st.phase.number}</b>: {st.phase.text} &mdash; "
+            f"{step}.</div>"
         )
         try:
-            self.advice.value = advice_html(st, self.top)
+            self.advice.value = advice_html(st, self.top, reveal=reveal)
+            if st.over and self.choices:
+                self.advice.value += (
+                    "<div class='p10-panel p10-choices'><b>Your holds this turn:</b> "
+                    + "; ".join(self.choices)
+                    + ".</div>"
+                )
         except Phase10MathError as e:
             self.advice.value = error_html(e)
+        self._refresh_compare(reveal)
         if st.over and not self._ended:
             self._ended = True
             if self.on_turn_end is not None:
                 self.on_turn_end(st)
         elif not st.over:
             self._ended = False
+
+    def _refresh_compare(self, reveal: bool | None = None) -> None:
+
+        st = self.state
+        if reveal is None:
+            reveal = not self.hint_toggle.value or self.revealed
+        adv = None
+        try:
+            adv = st.advice() if reveal and st.rules.holds == "free" else None
+        except Phase10MathError:
+            adv = None
+        if adv is None:
+            self.compare_box.layout.display = "none"
+            return
+        self.compare_box.layout.display = ""
+        opts = [("the best hold", 0)] + [
+            (f"hold {k + 1}: keep {o.keep_text}", k) for k, o in enumerate(adv.options[1:8], 1)
+        ]
+        if [o[1] for o in self.compare_pick.options] != [o[1] for o in opts] or [
+            o[0] for o in self.compare_pick.options
+        ] != [o[0] for o in opts]:
+            v = self.compare_pick.value if self.compare_pick.value in dict(opts).values() else 0
+            self.compare_pick.options = opts
+            self.compare_pick.value = v
+        k = self.compare_pick.value or 0
+        other = adv.options[k]
+        try:
+            b = pm.indices_for(st, other.keep)
+            name = "best hold" if k == 0 else f"hold {k + 1}"
+            self.compare.value = compare_html(st, set(st.held), b, name)
+        except Phase10MathError as e:
+            self.compare.value = error_html(e)
+
+
+def _picker_html(state: TurnState) -> str:
+    """The dice to be rolled with their six faces (where a "which die is this?" picker goes)."""
+
+    rows = "".join(
+        f"<tr><td>die {i + 1}</td><td>{''.join(chip(f) for f in faces)}</td></tr>"
+        for i, faces in pm.rolled_dice_faces(state)
+    )
+    return (
+        "<details class='p10-panel'><summary>The dice you roll and their six faces</summary>"
+        f"<div class='p10-scroll'><table>{rows}</table></div></details>"
+    )

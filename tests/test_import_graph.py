@@ -3,7 +3,7 @@ private names taken from other modules, no function-level imports of the package
 
 The layers read bottom-up; a module may import only from its own layer or the ones below:
 
-0. ``exact``, ``errors``, ``cache`` - shared pieces;
+0. ``exact``, ``errors``, ``cache``, ``progress`` - shared pieces;
 1. ``dice`` - the dice game's rules as data;
 2. ``turn`` - the exact turn solver;
 3. ``game`` - whole games;
@@ -25,6 +25,7 @@ LAYER = {
     "exact": 0,
     "errors": 0,
     "cache": 0,
+    "progress": 0,
     "dice": 1,
     "turn": 2,
     "game": 3,

@@ -37,6 +37,7 @@ from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.phases import Phase, parse_phase, placements, shortfall
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.exact import to_json
+from phase10math.progress import progress_bar
 
 MAX_PROFILES = 12_000_000  # rows of the profile array (about 150 MB for 12 numbers)
 MAX_MIXED_PROFILES = 300_000
@@ -192,9 +193,7 @@ def count_mixed(ph: Phase, hand_size: int, deck: DeckSpec, progress: bool) -> di
     if mixed.supports(ph):
         bar = None
         if progress:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=deck.numbers, desc=f"counting {ph.text}", unit="number")
+            bar = progress_bar(total=deck.numbers, desc=f"counting {ph.text}", unit="number")
 
         def tick(n: int, states: int) -> None:
             if bar is not None:
@@ -251,7 +250,7 @@ def dealt_odds(
 ) -> DealtOdds:
     """Exact odds that ``hand_size`` random cards hold phase ``ph`` (and how far off they are).
 
-    Results are cached on disk; ``progress=True`` shows a tqdm bar while a mixed phase is
+    Results are cached on disk; ``progress=True`` shows a progress bar while a mixed phase is
     counted (the slowest case, up to a minute for runs with a color group).
 
     >>> o = dealt_odds(4)

@@ -22,6 +22,7 @@ from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
 from phase10math.game.engine import Game
 from phase10math.game.strategies import get_strategy
+from phase10math.progress import progress_bar
 
 
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -116,9 +117,7 @@ def head_to_head(
     first_wins = 0.0
     it = range(games)
     if show_progress:
-        from tqdm.auto import tqdm
-
-        it = tqdm(it, desc="games", unit="game")
+        it = progress_bar(it, desc="games", unit="game")
     for g in it:
         res = Game(strats, phases=phases, rules=rules, layout=layout, seed=seed + g).play()
         w = res.winners

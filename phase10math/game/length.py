@@ -30,6 +30,7 @@ from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import to_json
+from phase10math.progress import progress_bar
 from phase10math.turn.kernels import evaluate_on_unique, expect_rerolls, normalise
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution, greedy_holds, phase_row, solution_key
@@ -122,13 +123,11 @@ def turn_probabilities(
     layout: Layout = DEFAULT_LAYOUT,
     show_progress: bool = False,
 ) -> dict[int, Fraction]:
-    """``{k: p_k}`` for several phases, with a tqdm bar when asked."""
+    """``{k: p_k}`` for several phases, with a progress bar when asked."""
     phases = list(phases)
     it: Iterable[int] = phases
     if show_progress:
-        from tqdm.auto import tqdm
-
-        it = tqdm(phases, desc=f"per-turn p ({strategy})", unit="phase")
+        it = progress_bar(phases, desc=f"per-turn p ({strategy})", unit="phase")
     return {k: turn_probability(k, strategy, rules, layout) for k in it}
 
 

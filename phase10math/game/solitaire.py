@@ -54,6 +54,7 @@ from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import show
 from phase10math.game.length import sample_rolls
+from phase10math.progress import progress_bar
 from phase10math.turn.kernels import evaluate_on_unique, expect_rerolls, normalise, subset_max
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
@@ -312,9 +313,7 @@ def solve_solitaire(
         todo += [(k, c) for c in ks]
     bar = None
     if show_progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(todo), desc="solitaire states", unit="state")
+        bar = progress_bar(total=len(todo), desc="solitaire states", unit="state")
     states: dict[tuple, StateResult] = {}
     global _CTX
     by_phase: dict[int, list[tuple]] = {}

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from phase10math.cache import cache_key, cached
+from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKStateError
 from phase10math.tenthousand.odds import roll_groups
 from phase10math.tenthousand.rules import UNIT, TenKRules
@@ -220,9 +221,7 @@ def _solve(rules: TenKRules, tol: float, progress: bool, max_sweeps: int) -> Due
     start = time.perf_counter()
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(desc=f"10,000 duel to {rules.target}", unit="sweep")
+        bar = progress_bar(desc=f"10,000 duel to {rules.target}", unit="sweep")
     change = np.inf
     sweeps = 0
     try:
@@ -250,7 +249,7 @@ def solve_duel(
     use_cache: bool = True,
     max_sweeps: int = 10_000,
 ) -> DuelSolution:
-    """Solve the two-player game by value iteration (cached on disk; tqdm progress)."""
+    """Solve the two-player game by value iteration (cached on disk; progress bar when asked)."""
     rules = rules or TenKRules()
     if target is not None:
         rules = rules.replace(target=target)

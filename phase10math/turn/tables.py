@@ -28,6 +28,7 @@ from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.phases import phase as as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.exact import percent, to_json
+from phase10math.progress import progress_bar
 from phase10math.turn.kernels import final_scores, utility_from_scores
 from phase10math.turn.policy import evaluate_free_policy, greedy_policy
 from phase10math.turn.solver import TurnSolution, solve_turn
@@ -127,15 +128,14 @@ def phase_table(
     workers: int | None = None,
 ) -> dict[int, dict[str, Fraction]]:
     """Rows for several phases (cached), solved in ``workers`` processes (default: up to two,
-    one per core) with a tqdm progress bar when asked."""
+    one per core) with a progress bar when asked (:func:`phase10math.progress.progress_bar`)."""
     phases = list(phases)
     todo = [n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout)) is None]
     workers = min(2, os.cpu_count() or 1) if workers is None else workers
     bar = None
     if show_progress and todo:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(todo), desc=f"solving phases ({rules.holds} holds)", unit="phase")
+        desc = f"solving phases ({rules.holds} holds)"
+        bar = progress_bar(total=len(todo), desc=desc, unit="phase")
     rows: dict[int, dict[str, Fraction]] = {}
     if len(todo) > 1 and workers > 1 and cache.cache_dir() is not None:
         ctx = multiprocessing.get_context("spawn")

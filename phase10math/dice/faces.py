@@ -60,6 +60,16 @@ class Face:
         """What the face scores when used in a phase (W scores 0)."""
         return self.value
 
+    def matches(self, other: Face) -> bool:
+        """Same number, and the same color where both colors are known.
+
+        >>> Face(5, "r").matches(Face(5)), Face(5, "r").matches(Face(5, "o"))
+        (True, False)
+        """
+        return self.value == other.value and (
+            self.color is None or other.color is None or self.color == other.color
+        )
+
     def __str__(self) -> str:
         v = "W" if self.value == WILD else str(self.value)
         return v + (self.color or "")
@@ -117,6 +127,15 @@ class Die:
     @property
     def distinct_faces(self) -> tuple[Face, ...]:
         return tuple(sorted(set(self.faces)))
+
+    def show(self, face: Face) -> Face | None:
+        """This die's own face that ``face`` describes (a typed face may leave out the color),
+        or None when the die has no such face.
+
+        >>> Die("low", parse_faces("1g 2o 3b 4o Wr Wg")).show(Face(0))
+        Wg
+        """
+        return next((g for g in self.faces if g.matches(face)), None)
 
     def face_weights(self) -> dict[Face, int]:
         """How many of the six sides show each distinct face (W W of one color counts 2)."""
@@ -282,16 +301,41 @@ def match_roll(faces: Sequence[Face], layout: Layout) -> list[int]:
             "dice show those (a high die shows 5, 6, 7, 8, 9 or 10)"
         )
 
-    def can_show(die: Die, f: Face) -> bool:
-        return any(
-            g.value == f.value and (f.color is None or g.color == f.color) for g in die.faces
+    where = assign_faces(faces, layout.dice)
+    if where is not None:
+        return where
+    # the first face that cannot be added to the faces before it names the problem
+    fi = next(k for k in range(len(faces)) if assign_faces(faces[: k + 1], layout.dice) is None)
+    f = faces[fi]
+    holders = [str(i + 1) for i, d in enumerate(layout.dice) if d.show(f)]
+    if not holders:
+        shown = "W" if f.value == WILD else str(f.value)
+        colors = sorted(
+            {COLOR_NAMES[g.color] for d in layout.dice for g in d.faces if g.value == f.value}
         )
+        raise InvalidDiceError(
+            f"die {fi + 1} ({f}): no die of layout {layout.name!r} shows {shown} in "
+            f"{COLOR_NAMES.get(f.color, f.color)}; {shown} comes in {', '.join(colors)}"
+        )
+    raise InvalidDiceError(
+        f"die {fi + 1} ({f}): only dice {', '.join(holders)} of layout {layout.name!r} "
+        "show this face, and the other faces of the roll already need them"
+    )
 
+
+def assign_faces(faces: Sequence[Face], dice: Sequence[Die]) -> list[int] | None:
+    """Put each face on its own die that shows it (a bipartite matching, found by augmenting
+    paths): the index into ``dice`` for each face, or None when no such assignment exists.
+
+    >>> low = [Die("low", parse_faces(t)) for t in ("1g 2o 3b 4o Wr Wg", "1r 2g 3g 4g Wo Wb")]
+    >>> assign_faces(parse_faces("Wb 3"), low), assign_faces(parse_faces("Wb Wo"), low)
+    ([1, 0], None)
+    """
     owner: dict[int, int] = {}  # die index -> face index
 
     def augment(fi: int, seen: set[int]) -> bool:
-        for di, die in enumerate(layout.dice):
-            if di in seen or not can_show(die, faces[fi]):
+        for di, die in enumerate(dice):
+            if di in seen or die.show(faces[fi]) is None:
                 continue
             seen.add(di)
             if di not in owner or augment(owner[di], seen):
@@ -299,27 +343,8 @@ def match_roll(faces: Sequence[Face], layout: Layout) -> list[int]:
                 return True
         return False
 
-    for fi, f in enumerate(faces):
-        if not augment(fi, set()):
-            holders = [str(i + 1) for i, d in enumerate(layout.dice) if can_show(d, f)]
-            if not holders:
-                shown = "W" if f.value == WILD else str(f.value)
-                colors = sorted(
-                    {
-                        COLOR_NAMES[g.color]
-                        for d in layout.dice
-                        for g in d.faces
-                        if g.value == f.value
-                    }
-                )
-                raise InvalidDiceError(
-                    f"die {fi + 1} ({f}): no die of layout {layout.name!r} shows {shown} in "
-                    f"{COLOR_NAMES.get(f.color, f.color)}; {shown} comes in {', '.join(colors)}"
-                )
-            raise InvalidDiceError(
-                f"die {fi + 1} ({f}): only dice {', '.join(holders)} of layout {layout.name!r} "
-                "show this face, and the other faces of the roll already need them"
-            )
+    if not all(augment(fi, set()) for fi in range(len(faces))):
+        return None
     result = [0] * len(faces)
     for di, fi in owner.items():
         result[fi] = di

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from phase10math.dice.faces import Face, Layout, parse_face
+from phase10math.dice.faces import Face, Layout, assign_faces, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
@@ -103,13 +103,17 @@ class ScriptedDice:
             raise InvalidDiceError(
                 f"scripted roll {self.used} gives {len(want)} faces for {len(dice)} rolled dice"
             )
-        assign = _assign_faces(want, [self.layout.dice[i] for i in dice])
-        if assign is None:
+        rolled = [self.layout.dice[i] for i in dice]
+        where = assign_faces(want, rolled)
+        if where is None:
             raise InvalidDiceError(
                 f"scripted roll {self.used} ({' '.join(map(str, want))}) cannot be shown by the "
                 f"rolled dice"
             )
-        return assign
+        shown: list[Face] = [want[0]] * len(rolled)
+        for f, d in zip(want, where):
+            shown[d] = rolled[d].show(f)
+        return shown
 
     def high_die(self) -> int:
         if not self.high:
@@ -118,35 +122,6 @@ class ScriptedDice:
         if not 5 <= v <= 10:
             raise InvalidDiceError(f"roll-off result {v}: a high die shows 5..10")
         return v
-
-
-def _assign_faces(want: list[Face], dice: list) -> list[Face] | None:
-    """Give every die one of the wanted faces (matching value, and color when given)."""
-
-    def fits(f: Face, die) -> Face | None:
-        for g in die.faces:
-            if g.value == f.value and (f.color is None or g.color == f.color):
-                return g
-        return None
-
-    out: list[Face | None] = [None] * len(dice)
-    used = [False] * len(want)
-
-    def rec(i: int) -> bool:
-        if i == len(dice):
-            return True
-        for j, f in enumerate(want):
-            if not used[j]:
-                g = fits(f, dice[i])
-                if g is not None:
-                    used[j] = True
-                    out[i] = g
-                    if rec(i + 1):
-                        return True
-                    used[j] = False
-        return False
-
-    return out if rec(0) else None  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------- events, players

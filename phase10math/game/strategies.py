@@ -62,17 +62,7 @@ class SpaceMap:
     def __init__(self, space: StateSpace, layout: Layout) -> None:
         self.space = space
         self.layout = layout
-        proj = space.projection
-        self.die_type = []
-        for die in layout.dice:
-            w = Counter(proj.key(f) for f in die.faces)
-            self.die_type.append(
-                next(
-                    t
-                    for t, typ in enumerate(space.types)
-                    if dict(zip(typ.faces, typ.weights, strict=True)) == w
-                )
-            )
+        self.die_type = space.die_types(layout)
         self.face_pos = [{k: j for j, k in enumerate(t.faces)} for t in space.types]
 
     def counts(self, faces: Sequence[Face], dice: Sequence[int] | None = None) -> list[list[int]]:
@@ -251,11 +241,7 @@ def keep_from_text(text: str, view: TurnView) -> frozenset[int]:
     keep: set[int] = set(view.held) if view.rules.holds == "sticky" else set()
     taken = Counter((f.value, f.color) for f in (view.faces[i] for i in keep))
     for f in want:
-        cands = [
-            i
-            for i, g in enumerate(view.faces)
-            if g.value == f.value and (f.color is None or g.color == f.color)
-        ]
+        cands = [i for i, g in enumerate(view.faces) if g.matches(f)]
         held_match = [
             i for i in cands if i in keep and taken[(view.faces[i].value, view.faces[i].color)] > 0
         ]

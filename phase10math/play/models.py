@@ -38,6 +38,7 @@ from phase10math.dice.faces import (
     WILD,
     Face,
     Layout,
+    assign_faces,
     match_roll,
     parse_face,
     parse_faces,
@@ -85,34 +86,6 @@ def split_faces(text: str) -> list[str]:
         else:
             out.append(tok)
     return out
-
-
-def _assign(faces: Sequence[Face], dice: Sequence) -> list[int] | None:
-    """Which of ``dice`` shows each face (a perfect matching), or None."""
-    owner: dict[int, int] = {}
-
-    def can(die, f: Face) -> bool:
-        return any(_same_face(f, g) for g in die.faces)
-
-    def augment(fi: int, seen: set[int]) -> bool:
-        for di, die in enumerate(dice):
-            if di not in seen and can(die, faces[fi]):
-                seen.add(di)
-                if di not in owner or augment(owner[di], seen):
-                    owner[di] = fi
-                    return True
-        return False
-
-    if len(faces) != len(dice) or not all(augment(fi, set()) for fi in range(len(faces))):
-        return None
-    where = [0] * len(faces)
-    for di, fi in owner.items():
-        where[fi] = di
-    return where
-
-
-def _same_face(f: Face, g: Face) -> bool:
-    return f.value == g.value and (f.color is None or g.color is None or f.color == g.color)
 
 
 class TurnState:
@@ -247,9 +220,7 @@ class TurnState:
             )
             i = next((i for i in order if i not in chosen and self.dice[i] == f), None)
             if i is None:
-                i = next(
-                    (i for i in order if i not in chosen and _same_face(f, self.dice[i])), None
-                )
+                i = next((i for i in order if i not in chosen and f.matches(self.dice[i])), None)
             if i is None:
                 raise InvalidHoldError(
                     f"cannot hold {f}: the dice show {' '.join(map(str, self.dice))}"
@@ -304,7 +275,7 @@ class TurnState:
             for i in sorted(self.held):
                 j = next((j for j, f in enumerate(rest) if f == self.dice[i]), None)
                 if j is None:
-                    j = next((j for j, f in enumerate(rest) if _same_face(f, self.dice[i])), None)
+                    j = next((j for j, f in enumerate(rest) if f.matches(self.dice[i])), None)
                 if j is None:
                     raise InvalidDiceError(
                         f"you hold {self.dice[i]} but it is not among the faces typed; the "
@@ -314,7 +285,8 @@ class TurnState:
                 new[i] = self.dice[i]
                 kept.add(i)
             free = [d for d in range(self.n_dice) if d not in kept]
-            where = _assign(rest, [self.layout.dice[d] for d in free])
+            free_dice = [self.layout.dice[d] for d in free]
+            where = assign_faces(rest, free_dice) if len(rest) == len(free) else None
             if where is None:
                 raise InvalidDiceError(
                     "the faces typed cannot all show on the dice that were rolled (the dice "
@@ -395,21 +367,7 @@ class TurnState:
         return None
 
     def _hold_state(self) -> int:
-        sol = turn_solution(self.phase, self.objective, self.rules, self.layout)
-        space, proj = sol.space, sol.space.projection
-        counts = [[0] * len(t.faces) for t in space.types]
-        for i in self.held:
-            die = self.layout.dice[i]
-            w = Counter(proj.key(f) for f in die.faces)
-            t = next(
-                t
-                for t, typ in enumerate(space.types)
-                if dict(zip(typ.faces, typ.weights, strict=True)) == w
-            )
-            f = self.dice[i]
-            f = next(g for g in die.faces if _same_face(f, g))
-            counts[t][space.types[t].faces.index(proj.key(f))] += 1
-        return space.state_id(counts)
+        return hold_gid(self, self.held)
 
     def phase_value(self) -> Fraction:
         """The phase's value before the turn with optimal play (probability or points)."""
@@ -526,7 +484,7 @@ def indices_for(state: TurnState, keep: Iterable[Face]) -> set[int]:
     for f in keep:
         i = next((i for i in order if i not in chosen and state.dice[i] == f), None)
         if i is None:
-            i = next((i for i in order if i not in chosen and _same_face(f, state.dice[i])), None)
+            i = next((i for i in order if i not in chosen and f.matches(state.dice[i])), None)
         if i is None:
             raise InvalidHoldError(f"no die shows {f}")
         chosen.add(i)
@@ -564,15 +522,7 @@ def groups_words(m: Meld) -> str:
 def hold_gid(state: TurnState, idx: Iterable[int]) -> int:
     """The solver's state id of holding these dice (indices in layout order)."""
     sol = turn_solution(state.phase, state.objective, state.rules, state.layout)
-    space, proj = sol.space, sol.space.projection
-    counts = [[0] * len(t.faces) for t in space.types]
-    for i in idx:
-        die = state.layout.dice[i]
-        w = Counter(proj.key(f) for f in die.faces)
-        t = next(t for t, typ in enumerate(space.types) if dict(zip(typ.faces, typ.weights)) == w)
-        f = next(g for g in die.faces if _same_face(state.dice[i], g))
-        counts[t][space.types[t].faces.index(proj.key(f))] += 1
-    return space.state_id(counts)
+    return sol.space.hold_id(state.layout, {i: state.dice[i] for i in idx})
 
 
 @dataclass(frozen=True)
@@ -633,30 +583,6 @@ def _color_word(f: Face) -> str:
     return f"{COLOR_NAMES[f.color]} " if f.color else ""
 
 
-def _fits(f: Face, die) -> bool:
-    return any(g.value == f.value and (f.color is None or g.color == f.color) for g in die.faces)
-
-
-def _assign(faces: Sequence[Face], dice: Sequence) -> list[int] | None:
-    owner: dict[int, int] = {}
-
-    def augment(fi: int, seen: set[int]) -> bool:
-        for di, die in enumerate(dice):
-            if di not in seen and _fits(faces[fi], die):
-                seen.add(di)
-                if di not in owner or augment(owner[di], seen):
-                    owner[di] = fi
-                    return True
-        return False
-
-    if not all(augment(fi, set()) for fi in range(len(faces))):
-        return None
-    where = [0] * len(faces)
-    for di, fi in owner.items():
-        where[fi] = di
-    return where
-
-
 def check_rolled(state: TurnState, text: str) -> list[Face]:
     """Parse and check faces typed for the dice rolled next; raise InvalidDiceError naming
     the face and the reason."""
@@ -698,20 +624,22 @@ def check_rolled(state: TurnState, text: str) -> list[Face]:
                     f"write its color letter ({opts})"
                 )
     for tok, f in zip(tokens, faces):
-        if not any(_fits(f, d) for d in all_dice):
+        if not any(d.show(f) is not None for d in all_dice):
             same = sorted({str(g) for d in all_dice for g in d.faces if g.value == f.value})
             raise InvalidDiceError(
                 f"'{tok}': no die has a {_color_word(f)}{_what(f)}; the {_what(f)} faces "
                 f"are {' '.join(same)}"
             )
-        if not any(_fits(f, d) for d in dice):
+        if not any(d.show(f) is not None for d in dice):
             raise InvalidDiceError(
                 f"'{tok}': only dice you held show a {_color_word(f)}{_what(f)}, and held dice "
                 "are not rolled (release one to roll it)"
             )
     for kind, words in (("high", "5-10"), ("low", "1-4 or W")):
         typed = [
-            t for t, f in zip(tokens, faces) if all(d.kind == kind for d in all_dice if _fits(f, d))
+            t
+            for t, f in zip(tokens, faces)
+            if all(d.kind == kind for d in all_dice if d.show(f) is not None)
         ]
         rolled = sum(d.kind == kind for d in dice)
         if len(typed) > rolled:
@@ -719,14 +647,14 @@ def check_rolled(state: TurnState, text: str) -> list[Face]:
                 f"{len(typed)} faces show {words} ({' '.join(typed)}) but you rolled only "
                 f"{rolled} {kind} dice: each die shows one face"
             )
-    if _assign(faces, dice) is None:
+    if assign_faces(faces, dice) is None:
         # a group of faces that only fit fewer dice than there are faces (Hall's condition)
         for f in set(faces):
-            fit = [d for d in dice if _fits(f, d)]
+            fit = [d for d in dice if d.show(f) is not None]
             same = [
                 t
                 for t, g in zip(tokens, faces)
-                if {id(d) for d in dice if _fits(g, d)} <= {id(d) for d in fit}
+                if {id(d) for d in dice if d.show(g) is not None} <= {id(d) for d in fit}
             ]
             if len(same) > len(fit):
                 raise InvalidDiceError(

@@ -69,26 +69,18 @@ def roll_types(
     """For each face of the roll, the solver's die type it lies on and the die's own face.
 
     Raises AmbiguousRollError as :func:`type_counts`."""
-    proj = space.projection
     if by_die:
         if len(faces) != len(layout.dice):
             raise InvalidDiceError(f"by_die needs one face per die ({len(layout.dice)})")
         owners = []
         for i, (f, die) in enumerate(zip(faces, layout.dice), 1):
-            if not any(
-                g.value == f.value and (f.color is None or g.color == f.color) for g in die.faces
-            ):
+            if die.show(f) is None:
                 raise InvalidDiceError(f"die {i} ({die}) has no face {f}")
             owners.append(i - 1)
     else:
         owners = match_roll(faces, layout)
-    type_of_die = {}
-    for di, die in enumerate(layout.dice):
-        w = Counter(proj.key(f) for f in die.faces)
-        type_of_die[di] = next(
-            t for t, typ in enumerate(space.types) if dict(zip(typ.faces, typ.weights)) == w
-        )
-    typed = [(type_of_die[di], _complete(f, layout.dice[di])) for f, di in zip(faces, owners)]
+    type_of_die = dict(enumerate(space.die_types(layout)))
+    typed = [(type_of_die[di], layout.dice[di].show(f)) for f, di in zip(faces, owners)]
     if not by_die:
         alternatives = _alternative_types(space, faces, layout, type_of_die)
         if len(alternatives) > 1:
@@ -98,13 +90,6 @@ def roll_types(
                 "--by-die on the command line)"
             )
     return typed
-
-
-def _complete(f: Face, die) -> Face:
-    """The die's own face for a possibly color-less face."""
-    return next(
-        g for g in die.faces if g.value == f.value and (f.color is None or g.color == f.color)
-    )
 
 
 def _alternative_types(space, faces, layout, type_of_die) -> set:
@@ -118,7 +103,7 @@ def _alternative_types(space, faces, layout, type_of_die) -> set:
         opts = set()
         for di, die in enumerate(dice):
             for g in die.faces:
-                if g.value == f.value and (f.color is None or g.color == f.color):
+                if g.matches(f):
                     opts.add((type_of_die[di], proj.key(g)))
         options.append(sorted(opts, key=str))
     cap = Counter(type_of_die.values())
@@ -200,7 +185,7 @@ class Advice:
         want = Counter(_display_key(f, self.dice) for f in keep)
         have = Counter(self.dice)
         for f in keep:
-            if not any(_matches(f, g) for g in have):
+            if not any(f.matches(g) for g in have):
                 raise InvalidHoldError(
                     f"cannot keep {f}: the roll is {' '.join(map(str, self.dice))}"
                 )
@@ -245,10 +230,6 @@ class Advice:
         return "\n".join(lines)
 
     __str__ = table
-
-
-def _matches(f: Face, g: Face) -> bool:
-    return f.value == g.value and (f.color is None or g.color is None or f.color == g.color)
 
 
 def _display_key(f: Face, dice) -> Hashable:
@@ -299,7 +280,7 @@ def advise(
     aside_at: list[int] = []
     for f in aside:
         i = next((i for i in rest if faces[i] == f), None)
-        i = i if i is not None else next((i for i in rest if _matches(f, faces[i])), None)
+        i = i if i is not None else next((i for i in rest if f.matches(faces[i])), None)
         if i is None:
             raise InvalidHoldError(f"set-aside die {f} is not among the dice {faces}")
         rest.remove(i)

@@ -160,6 +160,37 @@ class StateSpace:
         return self._step_tables(-1)
 
     # ------------------------------------------------------------------ conversions
+    def die_types(self, layout: Layout | Sequence[Die]) -> list[int]:
+        """For each die of ``layout``, the index of its type in this space (the type whose
+        projected faces and weights it has).
+
+        >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
+        >>> from phase10math.turn.projection import VALUE
+        >>> StateSpace.build(DEFAULT_LAYOUT, VALUE).die_types(DEFAULT_LAYOUT)
+        [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]
+        """
+        dice = layout.dice if isinstance(layout, Layout) else layout
+        lookup = {
+            tuple(sorted(zip(typ.faces, typ.weights), key=lambda kw: _sort_key(kw[0]))): t
+            for t, typ in enumerate(self.types)
+        }
+        out = []
+        for die in dice:
+            w = Counter(self.projection.key(f) for f in die.faces)
+            out.append(lookup[tuple(sorted(w.items(), key=lambda kw: _sort_key(kw[0])))])
+        return out
+
+    def hold_id(self, layout: Layout | Sequence[Die], shown: dict[int, Face]) -> int:
+        """The id of the hold in which die ``i`` of ``layout`` shows ``shown[i]`` (a face it
+        has, the color possibly left out) for every kept die ``i``."""
+        dice = layout.dice if isinstance(layout, Layout) else layout
+        types = self.die_types(dice)
+        counts = [[0] * len(t.faces) for t in self.types]
+        for i, f in shown.items():
+            t = types[i]
+            counts[t][self.types[t].faces.index(self.projection.key(dice[i].show(f)))] += 1
+        return self.state_id(counts)
+
     def state_id(self, per_type_counts: Sequence[Sequence[int]]) -> int:
         """The id of the hold with the given per-type face counts."""
         gid = 0

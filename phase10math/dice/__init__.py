@@ -9,4 +9,6 @@ Modules, in reading order:
 - :mod:`~phase10math.dice.rules` - the rule options (hold rule, rolls, bonuses).
 - :mod:`~phase10math.dice.meld` - does a roll make the phase, its best score, which dice do what.
 - :mod:`~phase10math.dice.partial` - partial placements: how far a hold is from the phase.
+- :mod:`~phase10math.dice.reroll` - one reroll by brute force: the chance that rerolling some
+  dice completes a phase, listed exactly or simulated (checks the advisor).
 """

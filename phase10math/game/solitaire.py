@@ -584,6 +584,77 @@ def simulate_solitaire(
     return T + bonus - rules.solitaire_penalty * fails
 
 
+def simulate_phase(
+    data: PhaseData,
+    holds: dict[int, np.ndarray],
+    n_players: int,
+    seed: int = 0,
+    rules: Rules = DEFAULT_RULES,
+) -> np.ndarray:
+    """Seeded Monte Carlo of one phase played until it is made: ``n_players`` solitaire players
+    each take turns with the policy ``holds`` (``holds[r]`` maps a roll state to the hold with
+    ``r`` rolls left, as in :attr:`StateResult.holds`) and pay the solitaire penalty for every
+    failed turn. Returns each player's points: the score of the made phase minus the penalties.
+    Its mean estimates the value of the ``(k, "later")`` state (no bonus).
+
+    >>> d = phase_data(1)
+    >>> h = per_turn_policy("score", 1, {1: d})
+    >>> pts = simulate_phase(d, h, 2_000, seed=1)
+    >>> pts.shape, bool(pts.max() <= 60), bool((pts % 5 != 0).any())
+    ((2000,), True, True)
+    """
+    rng = np.random.default_rng(seed)
+    points = np.zeros(n_players, dtype=np.int64)
+    active = np.arange(n_players)
+    while len(active):
+        pos = sample_rolls(data.space, np.zeros(len(active), dtype=np.int64), rng)
+        for r in range(rules.rolls - 1, 0, -1):
+            pos = sample_rolls(data.space, holds[r][pos], rng)
+        sc = data.score[pos]
+        made = sc >= 0
+        points[active[made]] += sc[made]
+        points[active[~made]] -= rules.solitaire_penalty
+        active = active[~made]
+    return points
+
+
+def dinkelbach_steps(
+    policies: dict[str, tuple[Fraction, Fraction]],
+    penalty: int | Fraction = 5,
+    guess: Fraction | int = 0,
+    max_steps: int = 100,
+) -> list[tuple[Fraction, str, Fraction]]:
+    """Dinkelbach iteration on a toy solitaire phase, step by step.
+
+    ``policies`` maps a name to ``(p, x)``: the policy makes the phase with chance ``p`` per
+    turn and then scores ``x`` on average; every failed turn costs ``penalty`` and the player
+    tries again, so the policy is worth ``v = x - penalty * (1 - p) / p``. Each step takes the
+    current guess ``v``, picks the policy with the largest ``p*x - penalty*(1-p) - p*v`` (one
+    turn's gain over the guess) and computes that policy's true value, the next guess. Returns
+    ``[(guess, picked, its value), ...]``, ending when the value equals the guess.
+
+    >>> steps = dinkelbach_steps({"A": (Fraction(7, 10), 40), "B": (Fraction(1, 2), 45)})
+    >>> [(float(g), name, float(v)) for g, name, v in steps]
+    [(0.0, 'A', 37.857142857142854), (37.857142857142854, 'B', 40.0), (40.0, 'B', 40.0)]
+    """
+    v = Fraction(guess)
+    steps: list[tuple[Fraction, str, Fraction]] = []
+    for _ in range(max_steps):
+
+        def gain(name: str, v: Fraction = v) -> Fraction:
+            p, x = (Fraction(t) for t in policies[name])
+            return p * x - penalty * (1 - p) - p * v
+
+        name = max(policies, key=gain)
+        p, x = (Fraction(t) for t in policies[name])
+        value = x - penalty * (1 - p) / p
+        steps.append((v, name, value))
+        if value == v:
+            return steps
+        v = value
+    raise RuntimeError(f"no fixed point after {max_steps} steps")
+
+
 # --------------------------------------------------------------------------- the comparison
 
 

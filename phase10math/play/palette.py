@@ -29,6 +29,36 @@ PALETTE: dict[str | None, str] = {
 #: The letter printed on every face of that color.
 LETTERS: dict[str | None, str] = {"r": "R", "o": "O", "b": "B", "g": "G", None: ""}
 
+#: Okabe & Ito (2008) colors for plot lines and bars: told apart with every common color vision
+#: deficiency (orange, sky blue, bluish green, yellow, blue, vermilion, reddish purple, black).
+OKABE_ITO: tuple[str, ...] = (
+    "#E69F00",
+    "#56B4E9",
+    "#009E73",
+    "#F0E442",
+    "#0072B2",
+    "#D55E00",
+    "#CC79A7",
+    "#000000",
+)
+
+
+def use_okabe_ito() -> None:
+    """Make matplotlib draw lines and bars in the :data:`OKABE_ITO` colors: the eight colors
+    with solid lines, then again dashed (so up to 16 series stay apart).
+
+    >>> use_okabe_ito()
+    >>> import matplotlib.pyplot as plt
+    >>> plt.rcParams["axes.prop_cycle"].by_key()["color"][:2]
+    ['#E69F00', '#56B4E9']
+    """
+    import matplotlib.pyplot as plt
+
+    colors = list(OKABE_ITO) * 2
+    styles = ["-"] * len(OKABE_ITO) + ["--"] * len(OKABE_ITO)
+    plt.rcParams["axes.prop_cycle"] = plt.cycler(color=colors) + plt.cycler(linestyle=styles)
+
+
 #: Machado et al. (2009) simulation matrices, severity 1.0, linear RGB.
 CVD_MATRICES: dict[str, tuple[tuple[float, float, float], ...]] = {
     "normal": ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),

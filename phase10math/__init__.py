@@ -30,18 +30,26 @@ from phase10math.cache import package_version
 from phase10math.dice.faces import Die, Face, Layout, parse_face, parse_faces, parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain, score
+from phase10math.dice.partial import greedy_hold
 from phase10math.dice.phases import PHASES, Phase, parse_phase, phase
 from phase10math.dice.rules import DEFAULT_RULES, Holds, Objective, Rules
 from phase10math.errors import Phase10MathError
-from phase10math.exact import percent, show
+from phase10math.exact import percent, readable, show
 from phase10math.game.engine import Game
-from phase10math.game.length import GameLength
+from phase10math.game.length import GameLength, simulate_optimal_turns
 from phase10math.game.solitaire import comparison as solitaire_comparison
 from phase10math.game.strategies import STRATEGY_NAMES, get_strategy, play_game
+from phase10math.play import figures
 from phase10math.turn.advisor import advise, best_hold
 from phase10math.turn.maxima import game_maximum, phase_maxima
 from phase10math.turn.solver import solve_custom, solve_turn
-from phase10math.turn.tables import cached_solution, format_table, phase_row, phase_table
+from phase10math.turn.tables import (
+    cached_solution,
+    format_table,
+    phase_row,
+    phase_table,
+    values_by_rolls_left,
+)
 
 __version__ = package_version()
 
@@ -76,6 +84,8 @@ __all__ = [
     "phase_row",
     "phase_table",
     "format_table",
+    "values_by_rolls_left",
+    "greedy_hold",
     # whole games
     "Game",
     "play_game",
@@ -83,9 +93,12 @@ __all__ = [
     "STRATEGY_NAMES",
     "GameLength",
     "solitaire_comparison",
+    "simulate_optimal_turns",
     # numbers and errors
     "show",
     "percent",
+    "readable",
+    "figures",
     "Phase10MathError",
     # the other games
     "cards",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from phase10math.dice.faces import COLOR_NAMES, COLORS, Face
+from phase10math.dice.faces import COLOR_NAMES, COLORS, Face, parse_faces
 from phase10math.dice.meld import Placement, placements, profile
 from phase10math.dice.phases import Phase
 from phase10math.dice.phases import phase as as_phase
@@ -246,3 +246,25 @@ def _greedy_choice(counts: np.ndarray, choices, k: int) -> np.ndarray:
         best_key[better] = key[better]
         best_choice[better] = ci
     return best_choice
+
+
+def greedy_hold(
+    ph: Phase | int | str, faces: Sequence[Face] | str, rules: Rules = DEFAULT_RULES
+) -> list[Face]:
+    """The faces the greedy baseline keeps from one roll (:func:`greedy_keep` for one roll,
+    given back as the roll's own faces, in the roll's order).
+
+    >>> from phase10math.dice.faces import parse_faces
+    >>> " ".join(map(str, greedy_hold(1, "10 10 W 5 6 7 1 2 3 8")))
+    '10 10 W 8'
+    """
+    roll = parse_faces(faces) if isinstance(faces, str) else list(faces)
+    kept = greedy_keep(ph, profile(roll)[None], rules)[0]
+    left = {(v, c): int(kept[v, c]) for v in range(kept.shape[0]) for c in range(kept.shape[1])}
+    out = []
+    for f in roll:
+        key = (f.value, COLORS.index(f.color) if f.color in COLORS else 0)
+        if left.get(key, 0) > 0:
+            left[key] -= 1
+            out.append(f)
+    return out

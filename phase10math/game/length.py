@@ -373,3 +373,44 @@ def simulate_game_lengths(
             ).astype(bool)
             todo = todo[~ok]
     return total
+
+
+@dataclass(frozen=True)
+class SimulationCheck:
+    """A simulation of optimal turns against the exact value: ``z`` is the difference in
+    standard errors (|z| < 4 is the kit's test, see the glossary's "within 4 sigma")."""
+
+    phase: int
+    objective: str
+    exact: Fraction
+    mean: float
+    standard_error: float
+    turns: int
+
+    @property
+    def z(self) -> float:
+        return (self.mean - float(self.exact)) / self.standard_error
+
+
+def simulate_optimal_turns(
+    k: int,
+    objective: str = "complete",
+    turns: int = 20_000,
+    seed: int = 0,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+) -> SimulationCheck:
+    """Play ``turns`` seeded turns of phase ``k`` with the solver's own optimal holds (free
+    holds), rolling the dice of the layout, and compare the mean utility (1/0 made, or the
+    score) with the exact value of the turn.
+
+    >>> c = simulate_optimal_turns(1, turns=2000, seed=1)
+    >>> c.exact == phase_row(1)["p_optimal"], abs(c.z) < 4
+    (True, True)
+    """
+    sol = cached_solution(k, objective, rules, layout)
+    finals = sol.roll_num[0] / sol.utility_den  # the utility of each final roll
+    rng = np.random.default_rng(seed)
+    out = simulate_turns(sol.space, finals, sol.roll_arg, sol.rolls, turns, rng)
+    se = float(out.std(ddof=1)) / math.sqrt(turns)
+    return SimulationCheck(k, str(objective), sol.value(), float(out.mean()), se, turns)

@@ -191,3 +191,26 @@ def greedy_holds(
     space = cached_solution(k, "complete", rules, layout).space
     gp = greedy_policy(space, PHASES[k], rules)
     return space, dict.fromkeys(range(1, rules.rolls), gp)
+
+
+def values_by_rolls_left(
+    ph: Phase | int | str,
+    objective: Objective | str = Objective.COMPLETE,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+) -> dict[int, Fraction]:
+    """The value of a turn of phase ``ph`` started with 1, 2, ... ``rules.rolls`` rolls, with
+    optimal holds: ``{rolls: value}``, read from one cached solution (the value of holding
+    nothing with r rolls left; free holds).
+
+    >>> v = values_by_rolls_left(1)
+    >>> v[1] == phase_row(1)["p_single_roll"], v[3] == phase_row(1)["p_optimal"]
+    (True, True)
+    >>> v[1] < v[2] < v[3]
+    True
+    """
+    sol = cached_solution(ph, objective, rules, layout)
+    empty = sol.space.state_id([[0] * len(c) for c in sol.space.counts_of(0)])
+    values = {r: sol.hold_value(empty, r) for r in range(1, sol.rolls)}
+    values[sol.rolls] = sol.value()
+    return values

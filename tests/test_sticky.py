@@ -16,10 +16,17 @@ from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import Rules
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.turn import solver, sticky
-from phase10math.turn.kernels import expect_rerolls, final_scores, normalise, utility_from_scores
+from phase10math.turn.kernels import (
+    expect_rerolls,
+    final_scores,
+    hold_ranks,
+    normalise,
+    utility_from_scores,
+)
 from phase10math.turn.projection import FULL, VALUE
 from phase10math.turn.solver import solve_turn, solve_utility
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tables import phase_row
 
 HIGH_A = DEFAULT_LAYOUT.dice[0]
 LOW_A = DEFAULT_LAYOUT.dice[-1]
@@ -216,20 +223,24 @@ def test_chunked_layer_equals_one_chunk():
         final_scores(PHASES[9], space, Rules(), DEFAULT_LAYOUT.fingerprint()), "score"
     )
     N1 = normalise(space, expect_rerolls(space, fin))
-    whole, comp_whole = sticky.sticky_layer(space, N1, np.int64, companion=N1 % 7)
-    assert np.array_equal(sticky.sticky_layer(space, N1, np.int64), whole)
+    rank = hold_ranks(space, [N1])
+    whole, comp_whole = sticky.sticky_layer(space, rank, [N1, N1 % 7])
+    assert np.array_equal(sticky.sticky_layer(space, rank, [N1])[0], whole)
     prs = [sticky._pairs_of(t) for t in space.types]
     assert len(list(sticky._chunks(prs, 2_000_000))) > 3
-    part, comp_part = sticky.sticky_layer(space, N1, np.int64, companion=N1 % 7, budget=2_000_000)
+    part, comp_part = sticky.sticky_layer(space, rank, [N1, N1 % 7], budget=2_000_000)
     assert np.array_equal(whole, part) and np.array_equal(comp_whole, comp_part)
 
 
 def test_python_integers_give_the_same_numbers():
     space = StateSpace.build(REDUCED, FULL)
     N = normalise(space, expect_rerolls(space, finals_of(space, random_utility(7))))
-    ref = sticky.sticky_layer(space, N, np.int64)
+    rank = hold_ranks(space, [N])
+    (ref,) = sticky.sticky_layer(space, rank, [N])
     assert len(list(sticky._chunks([sticky._pairs_of(t) for t in space.types], 2000))) > 3
-    obj = sticky.sticky_layer(space, N.astype(object), object, budget=2000)
+    (obj,) = sticky.sticky_layer(
+        space, hold_ranks(space, [N.astype(object)]), [N.astype(object)], budget=2000
+    )
     assert obj.dtype == object and list(obj) == [int(x) for x in ref]
 
 
@@ -247,17 +258,22 @@ def test_phase_policies_are_bounded_by_the_optimum(n):
     rules = Rules(holds="sticky")
     comp = solve_turn(n, "complete", rules)
     score = solve_turn(n, "score", rules)
-    cols = sticky.evaluate_sticky_policies(PHASES[n], rules, DEFAULT_LAYOUT, comp, score)
+    row = phase_row(n, rules)
     p_opt = comp.value()
-    assert 0 < cols["p_greedy"] <= p_opt and 0 < cols["p_score_policy"] <= p_opt
+    assert 0 < row["p_greedy"] <= p_opt and 0 < row["p_score_policy"] <= p_opt
     assert p_opt <= solve_turn(n, "complete", Rules()).value()
-    # a policy scored on its own utility is worth exactly the optimum (ties or not)
+    # a policy scored on its own utility is worth exactly the optimum (ties or not), and on
+    # the other utility exactly its second key (the lexicographic dynamic program, checked
+    # by a separate evaluation of the policy)
     sp = comp.space
     fin = utility_from_scores(
         final_scores(PHASES[n], sp, rules, DEFAULT_LAYOUT.fingerprint()), "complete"
     )
-    assert sticky.evaluate_sticky_optimal_policy(comp, fin) == p_opt
     sfin = utility_from_scores(
         final_scores(PHASES[n], score.space, rules, DEFAULT_LAYOUT.fingerprint()), "score"
     )
+    assert sticky.evaluate_sticky_optimal_policy(comp, fin) == p_opt
+    assert sticky.evaluate_sticky_optimal_policy(comp, sfin) == comp.value2()
     assert sticky.evaluate_sticky_optimal_policy(score, sfin) == score.value()
+    assert sticky.evaluate_sticky_optimal_policy(score, fin) == score.value2()
+    assert row["p_score_policy"] == score.value2()

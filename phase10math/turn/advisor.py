@@ -1,6 +1,11 @@
 """The hold advisor: every distinct hold of the dice in front of the player, ranked by its
 exact value, with the best marked and a one-line reason.
 
+Ranking is lexicographic, as the solver's policy: by the objective (P(complete) or
+E[score]), then among exact ties by the other (E[score] or P(complete)) under the same play,
+then by :data:`TIE_RULE`. Holds tied with the best on the first key are marked ``tie``
+and show their second key, so a player sees why the best one is best.
+
 >>> from phase10math.dice.faces import parse_faces
 >>> adv = advise(parse_faces("10 10 W 5 6 7 1 2 3 8"), rolls_left=2, phase=1)
 >>> adv.best.keep_text, adv.best.rerolled
@@ -29,6 +34,7 @@ from phase10math.dice.phases import phase as as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError
 from phase10math.exact import percent, to_json
+from phase10math.turn.kernels import hold_order_key
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
 
@@ -130,7 +136,9 @@ def _alternative_types(space, faces, layout, type_of_die) -> set:
 
 @dataclass(frozen=True)
 class HoldOption:
-    """One hold: the faces kept, how many dice are rerolled, and its exact value."""
+    """One hold: the faces kept, how many dice are rerolled, and its exact value on both keys
+    of the objective (``value``: the objective, ``value2``: the tie-breaking second key -
+    the expected score for 'complete', P(complete) for 'score')."""
 
     keep: tuple[Face, ...]
     rerolled: int
@@ -138,12 +146,19 @@ class HoldOption:
     denominator: int
     state: int
     best: bool = False
-    tie: bool = False  # equal in value to the best
+    tie: bool = False  # equal in value (first key) to the best
+    numerator2: int = 0
+    denominator2: int = 1
 
     @property
     def value(self) -> Fraction:
         """The exact value (probability or expected score) of this hold."""
         return Fraction(self.numerator, self.denominator)
+
+    @property
+    def value2(self) -> Fraction:
+        """The exact second key of this hold, with the same (lexicographic) play after it."""
+        return Fraction(self.numerator2, self.denominator2)
 
     @property
     def keep_text(self) -> str:
@@ -154,6 +169,7 @@ class HoldOption:
             "keep": [str(f) for f in self.keep],
             "rerolled": self.rerolled,
             "value": to_json(self.value),
+            "second_value": to_json(self.value2),
             "best": self.best,
             "tie_with_best": self.tie,
         }
@@ -177,7 +193,14 @@ class Advice:
 
     @property
     def ties(self) -> list[HoldOption]:
+        """The other holds as good as the best on the first key (the best is ahead of them
+        on the second key, or on the stated rule: more dice kept, then a fixed order)."""
         return [o for o in self.options if o.tie]
+
+    @property
+    def second_name(self) -> str:
+        """What the second key measures: ``'E[score]'`` or ``'P(complete)'``."""
+        return "E[score]" if self.objective == "complete" else "P(complete)"
 
     def value_of(self, keep: Sequence[Face | str] | str) -> HoldOption:
         """The option that keeps exactly these faces (a sub-multiset of the roll)."""
@@ -206,6 +229,8 @@ class Advice:
             "phase": self.phase.number,
             "phase_text": self.phase.text,
             "objective": self.objective,
+            "second_key": self.second_name,
+            "tie_rule": TIE_RULE,
             "rolls_left": self.rolls_left,
             "dice": [str(f) for f in self.dice],
             "reason": self.reason,
@@ -217,15 +242,28 @@ class Advice:
         lines = [
             f"phase {self.phase.number or ''} ({self.phase.text}), roll "
             f"{' '.join(map(str, self.dice))}, {self.rolls_left} roll(s) left",
-            f"{'rank':>4}  {'keep':<32} {'reroll':>6}  {unit:>12}  exact",
+            f"{'rank':>4}  {'keep':<32} {'reroll':>6}  {unit:>12}  {'then ' + self.second_name:>16}"
+            "  exact",
         ]
         shown = self.options if top is None else self.options[:top]
+
+        def fmt(v: Fraction, prob: bool) -> str:
+            return percent(v) if prob else f"{float(v):.4f}"
+
         for i, o in enumerate(shown, 1):
             mark = "*" if o.best else ("=" if o.tie else " ")
-            val = percent(o.value) if self.objective == "complete" else f"{float(o.value):.4f}"
-            lines.append(f"{i:>3}{mark}  {o.keep_text:<32} {o.rerolled:>6}  {val:>12}  {o.value}")
+            val = fmt(o.value, self.objective == "complete")
+            val2 = fmt(o.value2, self.objective != "complete")
+            lines.append(
+                f"{i:>3}{mark}  {o.keep_text:<32} {o.rerolled:>6}  {val:>12}  {val2:>16}  {o.value}"
+            )
         if top is not None and len(self.options) > top:
             lines.append(f"  ... {len(self.options) - top} more holds")
+        if self.ties:
+            lines.append(
+                f"= as good as the best on {unit}; among such ties the best is the one with "
+                f"the higher {self.second_name} ({TIE_RULE})"
+            )
         lines.append(f"best: {self.reason}")
         return "\n".join(lines)
 
@@ -306,16 +344,15 @@ def advise(
                 for combo in combos
             ]
         )
-    nums = sol.hold_num[rolls_left][gids]
-    den = sol.denominator(rolls_left)
+    num_list = sol.hold_num[rolls_left][gids].tolist()
+    num2_list = sol.hold_num2[rolls_left][gids].tolist()
+    den, den2 = sol.denominator(rolls_left), sol.denominator2(rolls_left)
     keeps = [
         tuple(sorted(itertools.chain.from_iterable(parts), key=_face_order))
         for parts in itertools.product(*kept)
     ]
     n_total = space.n_dice
-    num_list = nums.tolist()
-    sort_keys = [tuple(_face_order(f) for f in k) for k in keeps]
-    order = sorted(range(len(gids)), key=lambda i: (-num_list[i], -len(keeps[i]), sort_keys[i]))
+    order = ranked_holds(space, gids, num_list, num2_list)
     top = num_list[order[0]]
     options = [
         HoldOption(
@@ -326,11 +363,31 @@ def advise(
             int(gids[i]),
             best=(j == 0),
             tie=(j > 0 and num_list[i] == top),
+            numerator2=int(num2_list[i]),
+            denominator2=den2,
         )
         for j, i in enumerate(order)
     ]
     reason = describe_progress(ph, options[0].keep, faces, rules)
     return Advice(ph, objective, rolls_left, tuple(faces), options, reason, tuple(aside))
+
+
+TIE_RULE = "holds equal on both keys: the one keeping more dice, then a fixed order of the holds"
+
+
+def ranked_holds(
+    space: StateSpace, gids: Sequence[int], nums: Sequence[int], nums2: Sequence[int]
+) -> list[int]:
+    """Positions of the holds ``gids`` (values ``nums``, second key ``nums2``, over common
+    denominators) from best to worst, in the solver's one order of holds
+    (:func:`~phase10math.turn.kernels.hold_ranks`): first key, second key, more dice, state
+    id. The first is the hold the solver's policy keeps."""
+    size = space.size
+    return sorted(
+        range(len(gids)),
+        key=lambda i: hold_order_key((nums[i], nums2[i]), size[gids[i]], gids[i]),
+        reverse=True,
+    )
 
 
 def _face_order(f: Face):
@@ -346,5 +403,7 @@ def best_hold(
     layout: Layout = DEFAULT_LAYOUT,
     set_aside: Sequence[Face | str] | str = (),
 ) -> tuple[Face, ...]:
-    """The faces to keep (an optimal hold) - the call strategies use."""
+    """The faces to keep: the best hold (lexicographic: the objective, then its second key,
+    then more dice kept; see :data:`TIE_RULE`), the same hold as the solver's policy
+    (``TurnSolution.best_hold_id``) - the call every "best hold" goes through."""
     return advise(dice, rolls_left, phase, objective, rules, layout, set_aside).best.keep

@@ -6,6 +6,8 @@ With ``V_r`` the value of a roll when ``r`` rerolls remain and ``W_r`` the value
 - :func:`expect_rerolls`: ``W_r(K) = E[V_{r-1}(K + roll of the other dice)]``, one die type
   at a time (a numerator over ``6**(missing dice)``);
 - :func:`normalise`: every hold's value over the common denominator ``6**n_dice``;
+- :func:`hold_ranks`: the kit's one order of holds (lexicographic in the objective's keys,
+  then more dice kept, then a fixed numbering), as ranks;
 - :func:`subset_max`: ``V_r(S) = max over K within S of W_r(K)`` with its arg-max;
 - :func:`mean_over_first_roll`: the value of a turn before its first roll.
 
@@ -14,6 +16,7 @@ Numbers are int64 numerators where :func:`fits_int64` proves they fit, Python in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -93,6 +96,19 @@ def utility_from_scores(best: np.ndarray, objective: Objective | str) -> np.ndar
     return np.maximum(best, 0)
 
 
+def lexicographic_utilities(
+    best: np.ndarray, objective: Objective | str, worst_second: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """The two keys of an objective from best scores: 'complete' is P(complete), then the
+    score; 'score' is the score, then P(complete). ``worst_second`` negates the second key
+    (among ties on the first key, the worst second key: used to show what the tie rule is
+    worth)."""
+    objective = Objective.parse(objective)
+    other = Objective.SCORE if objective is Objective.COMPLETE else Objective.COMPLETE
+    second = utility_from_scores(best, other)
+    return utility_from_scores(best, objective), -second if worst_second else second
+
+
 def _axis(arr: np.ndarray, t: int, i) -> tuple:
     """Index selecting sub-multiset(s) ``i`` of type ``t`` in an array shaped per type."""
     return (slice(None),) * t + (i,)
@@ -129,6 +145,27 @@ def normalise(space: StateSpace, T: np.ndarray) -> np.ndarray:
         [6**k for k in range(space.n_dice + 1)], dtype=object if T.dtype == object else np.int64
     )
     return T * pow6[space.size]
+
+
+def hold_ranks(space: StateSpace, keys: Sequence[np.ndarray]) -> np.ndarray:
+    """Every hold's rank (0 = worst) in the one order of holds the kit uses everywhere.
+
+    Holds are compared by ``keys[0]``, then ``keys[1]``, ... (exact numerators over common
+    denominators, int64 or Python integers), then by how many dice they keep (more is
+    better: "keep the larger hold"), then by the state id (a larger id is better; this fixes
+    the rare remaining ties). The ranks are a permutation of ``0 .. n_states - 1``, so a
+    maximum of ranks has exactly one arg-max: there are no ties left for the solver to break.
+    :func:`hold_order_key` is the same order for a few holds at a time (the advisor)."""
+    order = np.lexsort((space.size,) + tuple(np.asarray(k) for k in reversed(keys)))
+    rank = np.empty(space.n_states, dtype=np.int64)
+    rank[order] = np.arange(space.n_states, dtype=np.int64)
+    return rank
+
+
+def hold_order_key(values: Sequence[int], size: int, gid: int) -> tuple:
+    """The sort key (larger is better) of one hold in the order of :func:`hold_ranks`:
+    its key numerators, its number of dice, its state id."""
+    return (*(int(v) for v in values), int(size), int(gid))
 
 
 def subset_max(

@@ -7,6 +7,11 @@ dice) and rerolls the rest. With ``U`` the utility of the final ten dice:
 - ``W_r(K) = E[V_{r-1}(K + roll of the other dice)]`` - the value of holding ``K``;
 - ``V_r(S) = max over K within S of W_r(K)`` (free holds).
 
+The objective is lexicographic (``U`` is a pair of utilities, e.g. completion then score):
+both keys are expectations, linear, computed side by side as integer numerators; the maximum
+compares the pairs exactly (first key, then second key), and holds equal on both are ordered
+by one fixed rule, more dice kept first (:func:`~phase10math.turn.kernels.hold_ranks`).
+
 ``W_r`` is computed by adding one die at a time (the expectation over one die of the first
 type that is not complete), ``V_r`` by a running maximum along each face count. With sticky
 holds the dice already set aside stay, so the maximum runs only over dice added to them.
@@ -36,15 +41,16 @@ from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import Phase
 from phase10math.dice.phases import phase as as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
-from phase10math.errors import StateSpaceTooLargeError
+from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
 from phase10math.turn.kernels import (
     expect_rerolls,
     final_scores,
     first_roll_total,
     fits_int64,
+    hold_ranks,
+    lexicographic_utilities,
     normalise,
     subset_max,
-    utility_from_scores,
 )
 from phase10math.turn.projection import FULL, Projection, projection_for
 from phase10math.turn.statespace import StateSpace
@@ -63,6 +69,12 @@ class TurnSolution:
     ``hold_num[r][gid] / denominator(r)`` is the exact value of holding state ``gid`` when
     ``r`` rolls remain after the hold (r = 1 .. rolls-1); ``roll_num[r]`` likewise the value
     of a roll state when ``r`` rerolls remain after it (r = 0 .. rolls-1), over full-state order.
+
+    The objective is lexicographic: the first key (``hold_num``, ``roll_num``, ``turn_num``)
+    is maximised, then among exact ties the second key (``hold_num2``, ``roll_num2``,
+    ``turn_num2``, over ``denominator2``), both under the same policy ``roll_arg``; holds equal
+    on both keys are ordered by :func:`~phase10math.turn.kernels.hold_ranks` (more dice kept,
+    then a fixed numbering). Without a second key the second arrays are zeros.
     """
 
     space: StateSpace
@@ -74,6 +86,10 @@ class TurnSolution:
     turn_num: int = 0
     roll_arg: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     meta: dict[str, Any] = field(default_factory=dict)
+    utility_den2: int = 1
+    hold_num2: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    roll_num2: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    turn_num2: int = 0
 
     @property
     def rolls(self) -> int:
@@ -82,13 +98,22 @@ class TurnSolution:
     def denominator(self, r: int) -> int:
         return self.utility_den * 6 ** (self.space.n_dice * r)
 
+    def denominator2(self, r: int) -> int:
+        return self.utility_den2 * 6 ** (self.space.n_dice * r)
+
     def value(self) -> Fraction:
         """The exact value of a turn before the first roll."""
         return Fraction(self.turn_num, self.denominator(self.rolls))
 
+    def value2(self) -> Fraction:
+        """The exact second key of a turn before the first roll (e.g. the expected score of
+        the completion-optimal turn), under the same lexicographic policy."""
+        return Fraction(self.turn_num2, self.denominator2(self.rolls))
+
     def best_hold_id(self, gid: int, rolls_left: int) -> int:
-        """The optimal hold (state id) for roll state ``gid`` with ``rolls_left`` >= 1 rerolls
-        (free holds; ties go to the hold found first, which favours keeping more dice)."""
+        """The best hold (state id) for roll state ``gid`` with ``rolls_left`` >= 1 rerolls:
+        the lexicographic best, remaining ties to the larger hold (see
+        :func:`~phase10math.turn.kernels.hold_ranks`)."""
         pos = int(np.searchsorted(self.space.full_ids, gid))
         return int(self.roll_arg[rolls_left][pos])
 
@@ -96,10 +121,19 @@ class TurnSolution:
         """Exact value of holding ``gid`` when ``rolls_left`` rerolls remain (rolls_left >= 1)."""
         return Fraction(int(self.hold_num[rolls_left][gid]), self.denominator(rolls_left))
 
+    def hold_value2(self, gid: int, rolls_left: int) -> Fraction:
+        """Exact second key of holding ``gid`` when ``rolls_left`` rerolls remain."""
+        return Fraction(int(self.hold_num2[rolls_left][gid]), self.denominator2(rolls_left))
+
     def roll_value(self, gid: int, rolls_left: int) -> Fraction:
         """Exact value of facing roll state ``gid`` with ``rolls_left`` rerolls still allowed."""
         pos = int(np.searchsorted(self.space.full_ids, gid))
         return Fraction(int(self.roll_num[rolls_left][pos]), self.denominator(rolls_left))
+
+    def roll_value2(self, gid: int, rolls_left: int) -> Fraction:
+        """Exact second key of facing roll state ``gid`` with ``rolls_left`` rerolls allowed."""
+        pos = int(np.searchsorted(self.space.full_ids, gid))
+        return Fraction(int(self.roll_num2[rolls_left][pos]), self.denominator2(rolls_left))
 
 
 def check_size(space: StateSpace, sticky: bool) -> None:
@@ -119,45 +153,77 @@ def check_size(space: StateSpace, sticky: bool) -> None:
 # --------------------------------------------------------------------------- driver
 
 
+def _numerators(values) -> tuple[int, np.ndarray | list[int], int]:
+    """(common denominator, integer numerators, largest |numerator|) of utilities."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
+        nums = values.astype(np.int64)
+        return 1, nums, int(np.abs(nums).max()) if len(nums) else 0
+    fr = [Fraction(v) for v in values]
+    den = math.lcm(*[f.denominator for f in fr]) if fr else 1
+    nums = [int(f * den) for f in fr]
+    return den, nums, max((abs(v) for v in nums), default=0)
+
+
 def solve_utility(
     space: StateSpace,
     final_values: Sequence[int | Fraction] | np.ndarray,
     rules: Rules = DEFAULT_RULES,
     label: str = "utility",
     progress: Callable[[str], None] | None = None,
+    second: Sequence[int | Fraction] | np.ndarray | None = None,
 ) -> TurnSolution:
     """Solve a turn for any utility given on the roll states of ``space`` (in ``full_ids``
-    order): ints or Fractions. Values are exact."""
+    order): ints or Fractions. Values are exact.
+
+    With ``second`` (a second utility on the roll states) the objective is lexicographic:
+    maximise the first utility, then among exact ties the second, a dynamic program over
+    value pairs (each key's expectation is linear, the maximum compares the pairs)."""
     sticky = rules.holds == "sticky"
     check_size(space, sticky)
-    if isinstance(final_values, np.ndarray) and final_values.dtype.kind in "iu":
-        den, nums = 1, final_values.astype(np.int64)
-        umax = int(np.abs(nums).max()) if len(nums) else 0
-    else:
-        fr = [Fraction(v) for v in final_values]
-        den = math.lcm(*[f.denominator for f in fr]) if fr else 1
-        nums = [int(f * den) for f in fr]
-        umax = max((abs(v) for v in nums), default=0)
     R = rules.rolls
-    fits = fits_int64(umax, 6 ** (space.n_dice * (R - 1)))
-    dtype = np.int64 if fits else object
-    top = np.array(nums, dtype=dtype)
-    hold_num: dict[int, np.ndarray] = {}
-    roll_num: dict[int, np.ndarray] = {0: top}
+    scale = 6 ** (space.n_dice * (R - 1))
+    den, nums, umax = _numerators(final_values)
+    if second is None:
+        den2, nums2, umax2 = 1, np.zeros(len(nums), dtype=np.int64), 0
+    else:
+        den2, nums2, umax2 = _numerators(second)
+    tops = [
+        np.array(v, dtype=np.int64 if fits_int64(m, scale) else object)
+        for v, m in ((nums, umax), (nums2, umax2))
+    ]
+    hold_num: list[dict[int, np.ndarray]] = [{}, {}]
+    roll_num: list[dict[int, np.ndarray]] = [{0: tops[0]}, {0: tops[1]}]
     roll_arg: dict[int, np.ndarray] = {}
+    rank_prev = None
     for r in range(1, R):
         if progress:
             progress(f"rolls left {r}")
         if sticky and r >= 2:
-            N_prev = hold_num[r - 1]
-            T = sticky_layer(space, N_prev, dtype)
+            Ts = sticky_layer(space, rank_prev, [hold_num[j][r - 1] for j in (0, 1)])
         else:
-            T = expect_rerolls(space, roll_num[r - 1])
-        N = normalise(space, T)
-        hold_num[r] = N
-        roll_num[r], roll_arg[r] = subset_max(space, N, space.full_ids)
-    turn = first_roll_total(space, roll_num[R - 1])
-    return TurnSolution(space, rules, label, den, hold_num, roll_num, turn, roll_arg)
+            Ts = [expect_rerolls(space, roll_num[j][r - 1]) for j in (0, 1)]
+        for j in (0, 1):
+            hold_num[j][r] = normalise(space, Ts[j])
+        rank_prev = hold_ranks(space, [hold_num[0][r], hold_num[1][r]])
+        _, arg = subset_max(space, rank_prev, space.full_ids)
+        roll_arg[r] = arg
+        for j in (0, 1):
+            roll_num[j][r] = hold_num[j][r][arg]
+    turn = [first_roll_total(space, roll_num[j][R - 1]) for j in (0, 1)]
+    return TurnSolution(
+        space,
+        rules,
+        label,
+        den,
+        hold_num[0],
+        roll_num[0],
+        turn[0],
+        roll_arg,
+        utility_den2=den2,
+        hold_num2=hold_num[1],
+        roll_num2=roll_num[1],
+        turn_num2=turn[1],
+    )
 
 
 def solve_turn(
@@ -167,17 +233,31 @@ def solve_turn(
     layout: Layout = DEFAULT_LAYOUT,
     projection: Projection | None = None,
     progress: Callable[[str], None] | None = None,
+    worst_second: bool = False,
 ) -> TurnSolution:
-    """The optimal turn for a phase: objective 'complete' (probability of making the phase)
-    or 'score' (expected score, 0 when the phase is not made)."""
+    """The optimal turn for a phase, lexicographic: objective 'complete' maximises the
+    probability of making the phase, then among exact ties the expected score (0 when not
+    made); 'score' maximises the expected score, then the probability of making the phase.
+    ``worst_second`` minimises the second key instead (to show what the tie rule is worth).
+
+    Raises InvalidRulesError for a projection that drops what the second key needs (the
+    color-only projection has no scores)."""
     ph = as_phase(ph)
     objective = Objective.parse(objective)
     proj = projection or projection_for(ph, objective)
+    if proj.name == "color":
+        raise InvalidRulesError(
+            "the color projection has no scores, which the second key (the score) needs; "
+            "use the full projection"
+        )
     space = StateSpace.build(layout, proj)
     check_size(space, rules.holds == "sticky")
-    finals = utility_from_scores(final_scores(ph, space, rules, layout.fingerprint()), objective)
-    sol = solve_utility(space, finals, rules, label=f"{ph} {objective}", progress=progress)
-    sol.meta.update(phase=ph, objective=objective, layout=layout)
+    best = final_scores(ph, space, rules, layout.fingerprint())
+    first, second = lexicographic_utilities(best, objective, worst_second)
+    sol = solve_utility(
+        space, first, rules, label=f"{ph} {objective}", progress=progress, second=second
+    )
+    sol.meta.update(phase=ph, objective=objective, layout=layout, worst_second=worst_second)
     return sol
 
 
@@ -186,13 +266,17 @@ def solve_custom(
     rules: Rules = DEFAULT_RULES,
     layout: Layout | Sequence[Die] = DEFAULT_LAYOUT,
     projection: Projection = FULL,
+    second: Callable[[Sequence[Face]], int | Fraction] | None = None,
 ) -> TurnSolution:
-    """The optimal turn for any utility of the final dice (a callable on faces); ``layout``
-    may also be any list of dice, e.g. a reduced game."""
+    """The optimal turn for any utility of the final dice (a callable on faces), then among
+    exact ties the best ``second`` utility if given; ``layout`` may also be any list of dice,
+    e.g. a reduced game."""
     space = StateSpace.build(layout, projection)
     check_size(space, rules.holds == "sticky")
-    vals = []
-    for gid in space.full_ids:
-        faces = [projection.representative(k) for _, k in space.faces_of(int(gid))]
-        vals.append(Fraction(utility(faces)))
-    return solve_utility(space, vals, rules, label="custom utility")
+    faces = [
+        [projection.representative(k) for _, k in space.faces_of(int(gid))]
+        for gid in space.full_ids
+    ]
+    vals = [Fraction(utility(f)) for f in faces]
+    vals2 = None if second is None else [Fraction(second(f)) for f in faces]
+    return solve_utility(space, vals, rules, label="custom utility", second=vals2)

@@ -11,9 +11,10 @@ per-type pair spaces ``(a, b)`` with ``|a| + |b| <= count``, and the work is don
 operator per type along that type's axis:
 
 - *gather*: replace the hold axis ``a + b`` by the pair axis ``(a, b)``;
-- *running maximum* over the sub-multisets of ``b`` (by size of ``b``, one face at a time: a
-  smaller hold replaces the current best only when strictly better, as in
-  :func:`~phase10math.turn.solver.subset_max`), then keep only the *full* pairs
+- *running maximum* over the sub-multisets of ``b`` (by size of ``b``, one face at a time) of
+  the holds' ranks in the kit's one order of holds (:func:`~phase10math.turn.kernels.hold_ranks`:
+  lexicographic in the objective's keys, then more dice; every rank distinct, so the best
+  hold is unique), then keep only the *full* pairs
   (``|a| + |b| = count``, every free die rolled): the maxima along the other types never look
   at another ``b`` of this type;
 - after every type's maximum, the *expectation*: a weighted sum over the full pairs of each
@@ -22,8 +23,8 @@ operator per type along that type's axis:
 The set-aside part ``a`` of every type only rides along, so the pair space is cut into chunks
 by the ``a`` of the first types whenever it would not fit in memory.
 
-The same machinery evaluates fixed policies: the score-optimal policy's completion
-probability (a *companion* value travels with the running maximum) and the greedy baseline.
+The same machinery evaluates fixed policies: any values can be looked up at the best hold of
+a ranking (the optimal policy on another utility) and the greedy baseline.
 
 >>> from phase10math.dice.rules import Rules
 >>> from phase10math.turn.solver import solve_turn
@@ -35,7 +36,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -44,13 +45,11 @@ import numpy as np
 
 from phase10math.turn.kernels import (
     expect_rerolls,
-    final_scores,
     fits_int64,
+    hold_ranks,
     mean_over_first_roll,
     normalise,
-    utility_from_scores,
 )
-from phase10math.turn.policy import greedy_policy
 from phase10math.turn.statespace import DieType, StateSpace, sub_multisets
 
 # (held, rolled) pairs of a turn; the largest shipped case (the default layout under the full
@@ -301,28 +300,30 @@ def _contract(
 
 def sticky_layer(
     space: StateSpace,
-    N_prev: np.ndarray,
-    dtype,
-    companion: np.ndarray | None = None,
+    rank: np.ndarray,
+    values: Sequence[np.ndarray],
     budget: int = CHUNK_ELEMENTS,
-):
-    """For sticky holds: for every set-aside hold A, E over the roll B of the other dice of
-    max over K within B of N_prev(A + K). Returns numerators T(A) scaled like ``expect_rerolls``.
-
-    With ``companion`` (values of holds, like ``N_prev``) also returns, for every A, the
-    expectation of ``companion(A + K)`` at the maximising K (the policy that maximises
-    ``N_prev`` evaluated on another utility): ``(T, T_companion)``."""
+) -> list[np.ndarray]:
+    """For sticky holds: for every set-aside hold A and roll B of the other dice, the hold
+    ``A + K`` (K within B) of highest ``rank`` (from :func:`~phase10math.turn.kernels.hold_ranks`,
+    a permutation, so the best hold is unique); returns, for every array ``v`` of
+    ``values`` (per hold), ``T_v(A) = E over B of v(A + K)`` at that hold, numerators scaled
+    like ``expect_rerolls``. With the values of the previous layer's keys this is the
+    lexicographic maximum; with other values, that policy's evaluation."""
     prs = [_pairs_of(t) for t in space.types]
     order = _order(prs)
     prs = [prs[t] for t in order]
     shape = [pr.n for pr in prs]
-    # the maximum only compares: it runs on ranks (small integers), values come back at the end
-    N_vals, N_rank = _ranks(N_prev, space.types, order)
-    C_vals, C_rank = (None, None) if companion is None else _ranks(companion, space.types, order)
-    out = np.zeros(space.n_states, dtype=dtype)
-    out_c = None if companion is None else np.zeros(space.n_states, dtype=C_vals.dtype)
+    rank = np.asarray(rank)
+    # the maximum only compares: it runs on the ranks, values come back at the end
+    by_rank = np.empty(space.n_states, dtype=np.int64)
+    by_rank[rank] = np.arange(space.n_states, dtype=np.int64)
+    vals_by_rank = [np.asarray(v)[by_rank] for v in values]
+    R = rank.astype(np.int32 if space.n_states < 2**31 else np.int64)
+    R = np.ascontiguousarray(R.reshape([len(s) for s in space.sub]).transpose(order))
+    outs = [np.zeros(space.n_states, dtype=v.dtype) for v in vals_by_rank]
     cache: dict[tuple[int, bytes], _Axis] = {}
-    for groups in _chunks(prs, budget if companion is None else budget // 2):
+    for groups in _chunks(prs, budget):
         axes = []
         for t, (pr, g) in enumerate(zip(prs, groups)):
             key = (t, g.tobytes())
@@ -331,46 +332,26 @@ def sticky_layer(
                     cache.clear()
                 cache[key] = _axis(pr, g)
             axes.append(cache[key])
-        M = _slice(N_rank, axes, prs)
-        C = None if companion is None else _slice(C_rank, axes, prs)
+        M = _slice(R, axes, prs)
         phys = list(range(len(axes)))  # the type of every physical axis
         for t, ax in enumerate(axes):
             # the pair axis of type t goes first (a transposed copy of the array before it
             # grows): the gather and the operators then move whole contiguous rows
             M = _front(M, phys.index(t))[ax.lsum]
-            if C is None:
-                for dst, src in ax.ops:
-                    M[dst] = np.maximum(M[dst], M[src])
-            else:
-                C = _front(C, phys.index(t))[ax.lsum]
-                for dst, src in ax.ops:
-                    d, s = M[dst], M[src]
-                    better = s > d
-                    M[dst] = np.where(better, s, d)
-                    C[dst] = np.where(better, C[src], C[dst])
-                C = C[ax.full]
+            for dst, src in ax.ops:
+                M[dst] = np.maximum(M[dst], M[src])
             M = M[ax.full]
             phys = [t] + [u for u in phys if u != t]
         at = np.ix_(*groups)
-        _unorder(out, shape, order)[at] = _contract_ranks(M, N_vals, axes, phys)
-        if C is not None:
-            _unorder(out_c, shape, order)[at] = _contract_ranks(C, C_vals, axes, phys)
-    return out if companion is None else (out, out_c)
+        for out, vals in zip(outs, vals_by_rank):
+            _unorder(out, shape, order)[at] = _contract_ranks(M, vals, axes, phys)
+    return outs
 
 
 def _order(prs: list[_Pairs]) -> list[int]:
     """Processing order of the types: least growth of the array (full pairs per hold) first,
     so that the array is large for as few steps as possible."""
     return sorted(range(len(prs)), key=lambda t: (int(prs[t].cnt_full.sum()) / prs[t].n, t))
-
-
-def _ranks(values: np.ndarray, types, order: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct values (sorted) and every hold's rank among them, as an array with one axis
-    per type in processing order (uint16 when the ranks fit, else int32)."""
-    vals, inv = np.unique(np.asarray(values), return_inverse=True)
-    rank = inv.reshape(-1).astype(np.uint16 if len(vals) <= 1 << 16 else np.int32)
-    shape = [math.comb(t.count + len(t.faces), len(t.faces)) for t in types]
-    return vals, np.ascontiguousarray(rank.reshape(shape).transpose(order))
 
 
 def _slice(R: np.ndarray, axes: list[_Axis], prs: list[_Pairs]) -> np.ndarray:
@@ -433,16 +414,16 @@ def _before_last_roll(space: StateSpace, finals: np.ndarray, rolls: int) -> np.n
 def evaluate_sticky_optimal_policy(sol, eval_finals: np.ndarray) -> Fraction:
     """Exact value, for the utility ``eval_finals`` (integers on the roll states, full_ids
     order), of the sticky policy that is optimal for ``sol`` (a sticky TurnSolution): at the
-    first roll keep the arg-max of sol's hold values (``sol.roll_arg``), later add the dice
-    that maximise them (ties as in the solver: a smaller hold only when strictly better)."""
+    first roll keep ``sol.roll_arg``, later add the dice that give the best hold in the order
+    of :func:`~phase10math.turn.kernels.hold_ranks` of sol's two keys, as the solver does."""
     space, R = sol.space, sol.rolls
     ev = np.asarray(eval_finals)
     if R == 1:
         return mean_over_first_roll(space, ev, 1)
     C = _before_last_roll(space, ev, R)
     for r in range(2, R):
-        N_prev = sol.hold_num[r - 1]
-        _, TC = sticky_layer(space, N_prev, N_prev.dtype, companion=C)
+        rank = hold_ranks(space, [sol.hold_num[r - 1], sol.hold_num2[r - 1]])
+        (TC,) = sticky_layer(space, rank, [C])
         C = normalise(space, TC)
     return mean_over_first_roll(space, C[sol.roll_arg[R - 1]], R)
 
@@ -460,14 +441,3 @@ def evaluate_sticky_greedy(
     for _ in range(2, rolls):
         H = normalise(space, _sticky_greedy_layer(space, H, holds))
     return mean_over_first_roll(space, H[holds], rolls)
-
-
-def evaluate_sticky_policies(ph, rules, layout, comp, score) -> dict[str, Fraction]:
-    """Table columns under sticky holds: ``p_score_policy`` (completion probability of the
-    score-optimal sticky policy) and ``p_greedy`` (the greedy baseline, kept dice staying)."""
-    sp = score.space
-    fin = utility_from_scores(final_scores(ph, sp, rules, layout.fingerprint()), "complete")
-    out = {"p_score_policy": evaluate_sticky_optimal_policy(score, fin)}
-    gp = greedy_policy(comp.space, ph, rules)
-    out["p_greedy"] = evaluate_sticky_greedy(comp.space, comp.roll_num[0], gp, rules.rolls)
-    return out

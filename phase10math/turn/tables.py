@@ -1,6 +1,10 @@
 """Per-phase tables: single-roll probability, optimal completion probability, optimal expected
 score and that policy's completion probability, and a greedy baseline - all exact.
 
+The optimal turns are lexicographic (:func:`~phase10math.turn.solver.solve_turn`): the
+score-optimal turn's completion probability is its second key, the best completion
+probability among the holds of highest expected score.
+
 Solved turns and table rows are cached on disk (:mod:`phase10math.cache`), keyed by the
 phase, objective, rules, layout and package version.
 
@@ -29,11 +33,12 @@ from phase10math.dice.phases import phase as as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.exact import percent, to_json
 from phase10math.progress import progress_bar
-from phase10math.turn.kernels import final_scores, utility_from_scores
+from phase10math.turn.kernels import final_scores, mean_over_first_roll, utility_from_scores
 from phase10math.turn.policy import evaluate_free_policy, greedy_policy
+from phase10math.turn.projection import projection_for
 from phase10math.turn.solver import TurnSolution, solve_turn
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.sticky import evaluate_sticky_policies
+from phase10math.turn.sticky import evaluate_sticky_greedy
 
 _MEMORY: dict[str, TurnSolution] = {}
 
@@ -50,16 +55,18 @@ def cached_solution(
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     progress: Callable[[str], None] | None = None,
+    worst_second: bool = False,
 ) -> TurnSolution:
     """:func:`~phase10math.turn.solver.solve_turn`, cached in memory and on disk."""
     ph = as_phase(ph)
     objective = Objective.parse(objective)
-    key = solution_key("turn", ph, rules, layout, objective=str(objective))
+    extra = {"worst_second": True} if worst_second else {}
+    key = solution_key("turn", ph, rules, layout, objective=str(objective), **extra)
     if key in _MEMORY:
         return _MEMORY[key]
     sol = cache.load(key)
     if sol is None:
-        sol = solve_turn(ph, objective, rules, layout, progress=progress)
+        sol = solve_turn(ph, objective, rules, layout, progress=progress, worst_second=worst_second)
         sol.meta.pop("layout", None)
         cache.save(key, sol)
     _MEMORY[key] = sol
@@ -69,27 +76,35 @@ def cached_solution(
 # --------------------------------------------------------------------------- rows
 
 
+def completion_utility(ph: Phase, rules: Rules, layout: Layout) -> tuple[StateSpace, np.ndarray]:
+    """The smallest state space for completion alone (colors only for pure color phases)
+    and the 1/0 completion of its roll states: where the greedy and random baselines are
+    evaluated."""
+    space = StateSpace.build(layout, projection_for(ph, "complete", second_key=False))
+    finals = utility_from_scores(final_scores(ph, space, rules, layout.fingerprint()), "complete")
+    return space, finals
+
+
 def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fraction]:
     comp = cached_solution(ph, "complete", rules, layout, progress)
     score = cached_solution(ph, "score", rules, layout, progress)
-    weights = comp.space.roll_weights.astype(object)
-    single = Fraction(
-        int(np.dot(comp.roll_num[0].astype(object), weights)),
-        6**comp.space.n_dice * comp.utility_den,
-    )
-    row = {"p_single_roll": single, "p_optimal": comp.value(), "e_score_optimal": score.value()}
-    # completion probability of the score-optimal policy, evaluated on the score's space
-    sp = score.space
-    finals = utility_from_scores(final_scores(ph, sp, rules, layout.fingerprint()), "complete")
+    single = mean_over_first_roll(comp.space, comp.roll_num[0], 1) / comp.utility_den
+    row = {
+        "p_single_roll": single,
+        "p_optimal": comp.value(),
+        "e_score_optimal": score.value(),
+        # the second keys of the lexicographic objectives
+        "p_score_policy": score.value2(),
+        "e_score_complete_policy": comp.value2(),
+    }
+    cspace, cfin = completion_utility(ph, rules, layout)
+    gp = greedy_policy(cspace, ph, rules)
     if rules.holds == "free":
-        row["p_score_policy"] = evaluate_free_policy(sp, finals, score.roll_arg, rules.rolls)
-        gp = greedy_policy(comp.space, ph, rules)
-        cfin = comp.roll_num[0]
         row["p_greedy"] = evaluate_free_policy(
-            comp.space, cfin, dict.fromkeys(range(1, rules.rolls), gp), rules.rolls
+            cspace, cfin, dict.fromkeys(range(1, rules.rolls), gp), rules.rolls
         )
     else:
-        row.update(evaluate_sticky_policies(ph, rules, layout, comp, score))
+        row["p_greedy"] = evaluate_sticky_greedy(cspace, cfin, gp, rules.rolls)
     return row
 
 
@@ -188,7 +203,7 @@ def greedy_holds(
     k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
 ) -> tuple[StateSpace, dict[int, np.ndarray]]:
     """The greedy policy of phase k on the completion state space (same hold every roll)."""
-    space = cached_solution(k, "complete", rules, layout).space
+    space, _ = completion_utility(PHASES[k], rules, layout)
     gp = greedy_policy(space, PHASES[k], rules)
     return space, dict.fromkeys(range(1, rules.rolls), gp)
 

@@ -56,9 +56,8 @@ from phase10math.exact import show
 from phase10math.game.length import sample_rolls
 from phase10math.progress import progress_bar
 from phase10math.turn.kernels import evaluate_on_unique, expect_rerolls, normalise, subset_max
-from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tables import cached_solution, solution_key
+from phase10math.turn.tables import cached_solution
 
 REL_ERR = 1e-11
 LAST = 10
@@ -418,6 +417,13 @@ def _state_task(st: tuple) -> StateResult:
 # --------------------------------------------------------------------------- per-turn policies
 
 
+PER_TURN = {
+    "complete": "complete-optimal per turn (ties: higher score)",
+    "complete_worst": "complete-optimal per turn (ties: lower score)",
+    "score": "score-optimal per turn",
+}
+
+
 def per_turn_policy(
     strategy: str,
     k: int,
@@ -425,24 +431,17 @@ def per_turn_policy(
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
 ) -> dict[int, np.ndarray]:
-    """Holds of a per-turn strategy ('complete' or 'score') on phase k's score space.
-
-    The completion-optimal turn of phase 8 (a color phase) is solved again on the full state
-    space, so that its score is defined (the solver's tie-break among optimal holds)."""
-    sp = data[k].space
-    if strategy == "score":
-        return cached_solution(k, "score", rules, layout).roll_arg
-    if strategy != "complete":
-        raise InvalidRulesError(f"strategy {strategy!r}; allowed: complete, score")
-    sol = cached_solution(k, "complete", rules, layout)
-    if sol.space.projection.name == sp.projection.name:
-        return sol.roll_arg
-
-    def compute() -> dict[int, np.ndarray]:
-        s = solve_utility(sp, data[k].made.astype(np.int64), rules, label=f"{k} complete full")
-        return {r: a.astype(np.int32) for r, a in s.roll_arg.items()}
-
-    return cache.cached(solution_key("complete_full_holds", PHASES[k], rules, layout), compute)
+    """Holds of a per-turn strategy on phase k's score space: 'complete' (the lexicographic
+    completion-optimal turn: among the holds of highest P(complete), the highest expected
+    score), 'score' (highest expected score, then P(complete)) or 'complete_worst' (highest
+    P(complete), then the *lowest* expected score: what the tie rule is worth)."""
+    if strategy not in PER_TURN:
+        raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(PER_TURN)}")
+    objective = "score" if strategy == "score" else "complete"
+    sol = cached_solution(k, objective, rules, layout, worst_second=strategy == "complete_worst")
+    if sol.space.projection.name != data[k].space.projection.name:  # pragma: no cover
+        raise InvalidRulesError(f"phase {k}: the turn and the phase data use other projections")
+    return sol.roll_arg
 
 
 def score_distribution(
@@ -455,7 +454,7 @@ def score_distribution(
 
 
 def per_turn_expected_score(
-    strategy: str,
+    strategy: str,  # a key of PER_TURN
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     data: dict[int, PhaseData] | None = None,
@@ -671,11 +670,9 @@ def comparison(
     data = {k: phase_data(k, rules, layout) for k in range(1, LAST + 1)}
     rows: list[dict[str, Any]] = [{"policy": "optimal solitaire", "expected_score": sol.value}]
     fns: list[PolicyFn] = [solution_policy(sol, data)]
-    for s in ("complete", "score"):
+    for s in PER_TURN:
         r = per_turn_expected_score(s, rules, layout, data)
-        rows.append(
-            {"policy": f"{s}-optimal per turn", "expected_score": r["expected_score"], "detail": r}
-        )
+        rows.append({"policy": PER_TURN[s], "expected_score": r["expected_score"], "detail": r})
         fns.append(per_turn_policy_fn(s, data, rules, layout))
     if simulate:
         for i, (row, fn) in enumerate(zip(rows, fns, strict=True)):
@@ -687,12 +684,18 @@ def comparison(
             )
     lines = [
         "Solitaire, expected final score (exact; float beside)",
-        f"{'policy':<26} {'E[final score]':>15}  {'simulation':>22}",
+        f"{'policy':<48} {'E[final score]':>15}  {'simulation':>22}",
     ]
     for row in rows:
         v = row["expected_score"]
         sim = f"{row['sim_mean']:.2f} +- {row['sim_se']:.2f}" if "sim_mean" in row else ""
-        lines.append(f"{row['policy']:<26} {float(v):>15.6f}  {sim:>22}")
+        lines.append(f"{row['policy']:<48} {float(v):>15.6f}  {sim:>22}")
+    hi, lo = (float(rows[i]["expected_score"]) for i in (1, 2))
+    lines.append(
+        f"'complete-optimal' alone does not define a policy: among the holds with the highest "
+        f"P(complete), taking the higher or the lower expected score gives {lo:.2f} to "
+        f"{hi:.2f} ({hi - lo:.2f} points). The kit takes the higher score (then more dice)."
+    )
     lines.append("")
     for row in rows:
         v = row["expected_score"]

@@ -175,8 +175,10 @@ def subset_max(
 
     Sub-multisets of K are reached by removing dice type by type, so the maximum is a
     product of one running maximum per type along that type's axis (sub-multisets in order
-    of size). A smaller hold replaces the current best only when strictly better, so ties go
-    to the larger hold."""
+    of size). A smaller hold replaces the current best only when strictly better. The turn
+    solver runs it on :func:`hold_ranks` (all distinct), so its arg-max is the one best hold of
+    the kit's order; on raw values with ties (the float solitaire iteration) the hold found
+    first wins."""
     shape = [len(s) for s in space.sub]
     M = N.reshape(shape).copy()
     arg = np.arange(space.n_states, dtype=np.int64).reshape(shape)

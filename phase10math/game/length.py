@@ -33,7 +33,13 @@ from phase10math.exact import to_json
 from phase10math.progress import progress_bar
 from phase10math.turn.kernels import evaluate_on_unique, expect_rerolls, normalise
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tables import cached_solution, greedy_holds, phase_row, solution_key
+from phase10math.turn.tables import (
+    cached_solution,
+    completion_utility,
+    greedy_holds,
+    phase_row,
+    solution_key,
+)
 
 TURN_STRATEGIES = ("complete", "score", "greedy", "random")
 
@@ -110,8 +116,8 @@ def turn_probability(
         raise InvalidRulesError("the exact random strategy is computed for free holds only")
 
     def compute() -> Fraction:
-        sol = cached_solution(k, "complete", rules, layout)
-        return random_policy_value(sol.space, sol.roll_num[0], rules.rolls)
+        space, made = completion_utility(PHASES[k], rules, layout)
+        return random_policy_value(space, made, rules.rolls)
 
     return cache.cached(solution_key("random_p", PHASES[k], rules, layout), compute)
 
@@ -338,7 +344,7 @@ def policy_for(
     if strategy == "greedy":
         return greedy_holds(k, rules, layout)
     if strategy == "random":
-        return cached_solution(k, "complete", rules, layout).space, {}
+        return completion_utility(PHASES[k], rules, layout)[0], {}
     raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(TURN_STRATEGIES)}")
 
 

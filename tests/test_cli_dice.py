@@ -49,7 +49,7 @@ def test_check_color_phase_needs_colors_and_accepts_them(capsys):
         (["check", "--phase", "21", *"5 6 7 8 9 10 1 2 3 4".split()], "phase 21 does not exist"),
         (["check", "--phase", "1"], "got 0"),  # empty input
         (["check", "--phase", "1", *"5 6 7 8 9 10 1 2 3 11".split()], "cannot read '11'"),
-        (["maxscore", "--layout", "/nonexistent/layout.txt"], "cannot read layout file"),
+        (["maxscore", "--layout", "/nonexistent/layout.txt"], "cannot be read as a file"),
     ],
 )
 def test_bad_input_goes_to_stderr_with_exit_code_2(capsys, argv, msg):

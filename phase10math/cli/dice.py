@@ -6,20 +6,20 @@ import argparse
 import json
 
 from phase10math.dice.faces import match_roll, parse_faces, parse_layout
-from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
 from phase10math.dice.meld import explain, require_colors
 from phase10math.dice.phases import PHASES, phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidDiceError, InvalidLayoutError
-from phase10math.turn.maxima import game_maximum, phase_maxima
+from phase10math.turn.maxima import game_maximum, layout_report, phase_maxima
 
 
 def add_layout_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--layout",
-        metavar="FILE",
-        help="a file with your own dice layout (one die a line, e.g. '5r 6o 7b 8g 9r "
-        "10o'; 'N x' before a line repeats it)",
+        metavar="NAME|FILE",
+        help=f"the dice: {' or '.join(LAYOUTS)} (built in), or a file with your own dice "
+        "(one die a line, e.g. '5r 6o 7b 8g 9r 10o'; 'N x' before a line repeats it)",
     )
     p.add_argument(
         "--no-shared-sets",
@@ -35,12 +35,15 @@ def rules_from(args: argparse.Namespace, **extra):
 def layout_from(args: argparse.Namespace):
     if not getattr(args, "layout", None):
         return DEFAULT_LAYOUT
+    if args.layout.strip().lower() in LAYOUTS:
+        return get_layout(args.layout)
     try:
         with open(args.layout, encoding="utf-8") as fh:
             text = fh.read()
     except OSError as exc:
         raise InvalidLayoutError(
-            f"cannot read layout file {args.layout!r}: {exc.strerror}"
+            f"--layout {args.layout!r} is not a built-in layout ({', '.join(LAYOUTS)}) and "
+            f"cannot be read as a file: {exc.strerror}"
         ) from None
     return parse_layout(text, name=args.layout)
 
@@ -102,6 +105,12 @@ def cmd_maxscore(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_layout(args: argparse.Namespace) -> int:
+    report = layout_report(layout_from(args), rules_from(args))
+    print(json.dumps(report.to_dict(), indent=2) if args.json else report.format())
+    return 0
+
+
 def add_commands(sub) -> None:
     p = sub.add_parser(
         "check",
@@ -119,3 +128,14 @@ def add_commands(sub) -> None:
     p.add_argument("--json", action="store_true")
     add_layout_args(p)
     p.set_defaults(func=cmd_maxscore)
+
+    p = sub.add_parser(
+        "layout",
+        help="the dice of a layout and its facts (example hand, maxima, colors)",
+        description="Print the ten dice of a layout and check it against the manual's facts: "
+        "the example hand can be rolled, the best score per phase and per game (649), the "
+        "faces per color. --json gives {'name': ..., 'dice': [[six faces], ...], ...}.",
+    )
+    p.add_argument("--json", action="store_true")
+    add_layout_args(p)
+    p.set_defaults(func=cmd_layout)

@@ -40,6 +40,7 @@ Solver states for color-aware play: 84 * 28 * 7 * 84 * 7 = 9,680,832.
 from __future__ import annotations
 
 from phase10math.dice.faces import Layout, parse_layout
+from phase10math.errors import InvalidLayoutError
 
 # faces of high dice in the order 5 6 7 8 9 10, of low dice 1 2 3 4 W W
 DEFAULT_LAYOUT_TEXT = """\
@@ -51,3 +52,60 @@ DEFAULT_LAYOUT_TEXT = """\
 """
 
 DEFAULT_LAYOUT: Layout = parse_layout(DEFAULT_LAYOUT_TEXT, name="default")
+
+# the one transcription of a physical set (RULES.md section 1): ten different dice
+RECORDED_LAYOUT_TEXT = """\
+1 x 5r 6o 7b 8g 9o 10g
+1 x 5g 6r 7g 8o 9b 10r
+1 x 5o 6b 7r 8b 9g 10o
+1 x 5r 6g 7o 8b 9r 10b
+1 x 5b 6b 7r 8o 9r 10g
+1 x 5b 6o 7g 8r 9g 10o
+1 x 1b 2g 3o 4g Wr Wo
+1 x 1r 2b 3g 4o Wb Wo
+1 x 1o 2r 3r 4b Wg Wb
+1 x 1g 2o 3b 4r Wr Wg
+"""
+
+RECORDED_LAYOUT: Layout = parse_layout(RECORDED_LAYOUT_TEXT, name="recorded")
+"""The recorded physical dice: no two alike, so color-aware play has 7**10 holds (solved by
+:mod:`phase10math.turn.tensor`)."""
+
+COMPACT_LAYOUT: Layout = parse_layout(DEFAULT_LAYOUT_TEXT, name="compact")
+"""The layout with the fewest kinds of dice that meets every published fact (five kinds)."""
+
+#: The layouts shipped with the kit, by name.
+LAYOUTS: dict[str, Layout] = {"recorded": RECORDED_LAYOUT, "compact": COMPACT_LAYOUT}
+
+#: The manual's example hand, "2, 4, W, 5, 8, 9, 10, all orange" (seven different dice).
+EXAMPLE_HAND = "2o 4o Wo 5o 8o 9o 10o"
+
+
+def get_layout(spec: str | Layout) -> Layout:
+    """A layout from its name (``"recorded"``, ``"compact"``), a layout's text (one die a line,
+    see :func:`~phase10math.dice.faces.parse_layout`) or a :class:`Layout` (returned as is).
+
+    >>> get_layout("compact").name, get_layout(" Recorded ").name
+    ('compact', 'recorded')
+    >>> get_layout("default") is DEFAULT_LAYOUT
+    True
+    >>> get_layout("fancy")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    phase10math.errors.InvalidLayoutError: unknown layout 'fancy': give recorded, compact, or ...
+    """
+    if isinstance(spec, Layout):
+        return spec
+    if not isinstance(spec, str):
+        raise InvalidLayoutError(f"a layout is a name or text, not {type(spec).__name__}")
+    key = spec.strip().lower()
+    if key == "default":
+        return DEFAULT_LAYOUT
+    if key in LAYOUTS:
+        return LAYOUTS[key]
+    if "\n" not in spec.strip():
+        raise InvalidLayoutError(
+            f"unknown layout {spec!r}: give {', '.join(LAYOUTS)}, or the ten dice one a line "
+            "(e.g. '5r 6o 7b 8g 9r 10o')"
+        )
+    return parse_layout(spec)

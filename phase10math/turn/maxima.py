@@ -9,15 +9,17 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
 import numpy as np
 
-from phase10math.dice.faces import COLORS, Layout
-from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.faces import COLOR_NAMES, COLORS, Layout, match_roll, parse_faces
+from phase10math.dice.layouts import DEFAULT_LAYOUT, EXAMPLE_HAND
 from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.phases import phase as as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.errors import InvalidDiceError
 from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace, sub_multisets
 
@@ -58,10 +60,101 @@ def max_phase_score(
 ) -> int:
     """The best score of a phase over every possible final roll (-1 if it cannot be made)."""
     ph = as_phase(ph)
+    if len(ph.groups) == 1 and ph.groups[0].kind == "color":
+        return one_color_group_max(ph.groups[0].size, layout)
     best = -1
     for prof in roll_profiles(layout, ph):
         best = max(best, int(best_scores(ph, prof, rules).max()))
     return best
+
+
+def one_color_group_max(k: int, layout: Layout = DEFAULT_LAYOUT) -> int:
+    """The best score of "k of one color" alone: each die shows at most one face, so for each
+    color take the k dice whose best face of that color is highest (-1 if no color is on k
+    dice). Checked against the enumeration of every roll in the tests.
+
+    >>> one_color_group_max(7)
+    56
+    """
+    best = -1
+    for c in COLORS:
+        tops = sorted(
+            (
+                max(f.points for f in die.faces if f.color == c)
+                for die in layout.dice
+                if any(f.color == c for f in die.faces)
+            ),
+            reverse=True,
+        )
+        if len(tops) >= k:
+            best = max(best, sum(tops[:k]))
+    return best
+
+
+@dataclass(frozen=True)
+class LayoutReport:
+    """What a layout offers: the manual's facts, checked (see :func:`layout_report`)."""
+
+    layout: Layout
+    example_hand_rollable: bool
+    phase_maxima: dict[int, int]
+    game_maximum: int
+    faces_per_color: dict[str, int]
+    wild_colors: tuple[str, ...]
+    kinds_of_dice: int
+
+    def to_dict(self) -> dict:
+        return {
+            **self.layout.to_dict(),
+            "example_hand": EXAMPLE_HAND,
+            "example_hand_rollable": self.example_hand_rollable,
+            "phase_maxima": {str(k): v for k, v in self.phase_maxima.items()},
+            "game_maximum": self.game_maximum,
+            "faces_per_color": self.faces_per_color,
+            "wild_colors": list(self.wild_colors),
+            "kinds_of_dice": self.kinds_of_dice,
+        }
+
+    def format(self) -> str:
+        lines = [str(self.layout), ""]
+        ok = "yes" if self.example_hand_rollable else "NO"
+        lines.append(f"the manual's example hand {EXAMPLE_HAND} can be rolled: {ok}")
+        per = ", ".join(f"{k}: {v}" for k, v in self.phase_maxima.items())
+        lines.append(f"best score per phase: {per}")
+        lines.append(f"highest game score: {self.game_maximum} (the manual says 649)")
+        cols = ", ".join(f"{COLOR_NAMES[c]} {n}" for c, n in self.faces_per_color.items())
+        lines.append(f"faces per color: {cols}")
+        lines.append(f"W faces come in: {', '.join(COLOR_NAMES[c] for c in self.wild_colors)}")
+        lines.append(f"kinds of dice: {self.kinds_of_dice} (dice that are alike count once)")
+        return "\n".join(lines)
+
+
+def layout_report(layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES) -> LayoutReport:
+    """Check a layout against the manual's facts: the example hand can be rolled, the best
+    score of every phase 1-10 and of a game (649 in the manual), faces per color, W colors.
+
+    >>> r = layout_report()
+    >>> r.example_hand_rollable, r.game_maximum, r.faces_per_color["o"]
+    (True, 649, 15)
+    """
+    try:
+        match_roll(parse_faces(EXAMPLE_HAND), layout)
+        rollable = True
+    except InvalidDiceError:
+        rollable = False
+    maxima = phase_maxima(range(1, 11), layout, rules)
+    wilds = tuple(
+        c for c in COLORS if any(f.is_wild and f.color == c for d in layout.dice for f in d.faces)
+    )
+    return LayoutReport(
+        layout,
+        rollable,
+        maxima,
+        game_maximum_from(maxima, rules),
+        layout.color_count(),
+        wilds,
+        len(layout.groups()),
+    )
 
 
 def phase_maxima(
@@ -79,7 +172,11 @@ def game_maximum(
     The five-phase bonus counts when the total after phase 5 is over the threshold; the
     first-finish bonus when phase 10 is completed first.
     """
-    maxima = phase_maxima(phases, layout, rules)
+    return game_maximum_from(phase_maxima(phases, layout, rules), rules)
+
+
+def game_maximum_from(maxima: dict[int, int], rules: Rules = DEFAULT_RULES) -> int:
+    """The game maximum from the phase maxima: their sum plus the bonuses that apply."""
     total = sum(maxima.values())
     after_five = sum(v for n, v in maxima.items() if n <= 5)
     if 5 in maxima and after_five > rules.five_phase_threshold:

@@ -45,6 +45,7 @@ from phase10math.sticky import MAX_STICKY_PAIRS, _sticky_layer, _sticky_pairs
 OBJECTIVES = ("complete", "score")
 INT64_LIMIT = 2**62
 MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
+TENSOR_FINALS_ROLLS = 1_000_000  # distinct-dice spaces with more rolls: finals by half-profiles
 
 
 # --------------------------------------------------------------------------- utilities
@@ -85,11 +86,17 @@ def final_scores(ph: Phase, space: StateSpace, rules: Rules, layout_key: str) ->
     objectives and policy evaluations share one meld pass."""
     key = (ph.key(), space.projection.name, layout_key, rules.sets_may_share_number)
     if key not in _FINALS:
-        if len(_FINALS) > 8:
-            _FINALS.clear()
-        _FINALS[key] = _evaluate_on_unique(
-            space, space.full_ids, lambda prof: best_scores(ph, prof, rules)
-        )
+        big = space.distinct and len(space.full_ids) > TENSOR_FINALS_ROLLS
+        if len(_FINALS) > 8 or big:
+            _FINALS.clear()  # one roll-sized array of a large space at a time
+        if big:
+            from phase10math.tensor import final_scores_tensor
+
+            _FINALS[key] = final_scores_tensor(ph, space, rules)
+        else:
+            _FINALS[key] = _evaluate_on_unique(
+                space, space.full_ids, lambda prof: best_scores(ph, prof, rules)
+            )
     return _FINALS[key]
 
 
@@ -220,7 +227,19 @@ def _subset_max(
     return (M, arg) if ids is None else (M[ids], arg[ids])
 
 
-def _check_size(space: StateSpace, sticky: bool) -> None:
+def _uses_tensor(space: StateSpace, sticky: bool) -> bool:
+    """Free holds on distinct dice run on the in-place tensor engine (:mod:`.tensor`)."""
+    from phase10math.tensor import is_tensor_space
+
+    return not sticky and is_tensor_space(space)
+
+
+def _check_size(space: StateSpace, sticky: bool, rolls: int = 3) -> None:
+    if _uses_tensor(space, sticky):
+        from phase10math.tensor import check_tensor_fits
+
+        check_tensor_fits(space, rolls)
+        return
     n = space.n_states
     if sticky:
         n = _sticky_pairs(space)
@@ -246,7 +265,7 @@ def solve_utility(
     """Solve a turn for any utility given on the roll states of ``space`` (in ``full_ids``
     order): ints or Fractions. Values are exact."""
     sticky = rules.holds == "sticky"
-    _check_size(space, sticky)
+    _check_size(space, sticky, rules.rolls)
     if isinstance(final_values, np.ndarray) and final_values.dtype.kind in "iu":
         den, nums = 1, final_values.astype(np.int64)
         umax = int(np.abs(nums).max()) if len(nums) else 0
@@ -258,6 +277,17 @@ def solve_utility(
     R = rules.rolls
     fits = umax * 6 ** (space.n_dice * (R - 1)) * 6 < INT64_LIMIT
     dtype = np.int64 if fits else object
+    if _uses_tensor(space, sticky):
+        from phase10math.tensor import LazyHoldValues, solve_tensor
+
+        if not fits:
+            raise StateSpaceTooLargeError(
+                f"the utility's numerators (up to {umax:,}) times 6**{space.n_dice * R} do not "
+                "fit in 64-bit integers; the distinct-dice engine needs them to"
+            )
+        roll_num, roll_arg, turn = solve_tensor(space, np.asarray(nums, np.int64), R, progress)
+        hold_lazy = {r: LazyHoldValues(space, roll_num[r - 1]) for r in range(1, R)}
+        return TurnSolution(space, rules, label, den, hold_lazy, roll_num, turn, roll_arg)
     top = np.array(nums, dtype=dtype)
     hold_num: dict[int, np.ndarray] = {}
     roll_num: dict[int, np.ndarray] = {0: top}
@@ -292,7 +322,7 @@ def solve_turn(
     ph = as_phase(ph)
     proj = projection or projection_for(ph, objective)
     space = StateSpace.build(layout, proj)
-    _check_size(space, rules.holds == "sticky")
+    _check_size(space, rules.holds == "sticky", rules.rolls)
     finals = utility_from_scores(final_scores(ph, space, rules, layout.fingerprint()), objective)
     sol = solve_utility(space, finals, rules, label=f"{ph} {objective}", progress=progress)
     sol.meta.update(phase=ph, objective=objective, layout=layout)
@@ -308,7 +338,7 @@ def solve_custom(
     """The optimal turn for any utility of the final dice (a callable on faces); ``layout``
     may also be any list of dice, e.g. a reduced game."""
     space = StateSpace.build(layout, projection)
-    _check_size(space, rules.holds == "sticky")
+    _check_size(space, rules.holds == "sticky", rules.rolls)
     vals = []
     for gid in space.full_ids:
         faces = [projection.representative(k) for _, k in space.faces_of(int(gid))]

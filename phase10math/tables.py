@@ -29,6 +29,7 @@ from phase10math.phases import phase as as_phase
 from phase10math.progress import greedy_keep
 from phase10math.rules import DEFAULT_RULES, Rules
 from phase10math.solver import (
+    OBJECTIVES,
     TurnSolution,
     _expect,
     _normalise,
@@ -63,9 +64,38 @@ def cached_solution(
     if sol is None:
         sol = solve_turn(ph, objective, rules, layout, progress=progress)
         sol.meta.pop("layout", None)
-        cache.save(key, sol)
+        if not _is_big(sol):  # gigabytes of roll values are recomputed rather than pickled
+            cache.save(key, sol)
+    if _is_big(sol):  # keep at most two large solutions (a phase's two objectives) in memory
+        big = [k for k, v in _MEMORY.items() if _is_big(v)]
+        for k in big[:-1]:
+            del _MEMORY[k]
     _MEMORY[key] = sol
     return sol
+
+
+BIG_ROLLS = 5_000_000
+
+
+def _is_big(sol: TurnSolution) -> bool:
+    return len(sol.roll_num[0]) > BIG_ROLLS
+
+
+def _tensor_space(space: StateSpace, rules: Rules) -> bool:
+    from phase10math.tensor import is_tensor_space
+
+    return rules.holds == "free" and is_tensor_space(space)
+
+
+def heavy_phase(n: int, rules: Rules, layout: Layout) -> bool:
+    """Whether a phase's row needs a large distinct-dice solve (rows like that run one at a
+    time in one process, so their memory does not add up)."""
+    from phase10math.projection import projection_for
+
+    spaces = [StateSpace.build(layout, projection_for(PHASES[n], o)) for o in OBJECTIVES]
+    return rules.holds == "free" and any(
+        sp.distinct and sp.n_states > BIG_ROLLS for sp in spaces
+    )
 
 
 # --------------------------------------------------------------------------- policies
@@ -101,6 +131,11 @@ def evaluate_free_policy(
 ) -> Fraction:
     """Exact value of a fixed free-hold policy (``holds[r]``: hold id per roll state with r
     rerolls left) for a utility given by integer ``finals`` on the roll states."""
+    if _tensor_space(space, DEFAULT_RULES):
+        from phase10math.tensor import evaluate_policy
+
+        num = evaluate_policy(space, finals, holds, rolls)
+        return Fraction(num, 6 ** (space.n_dice * rolls))
     roll_val = np.asarray(finals, dtype=np.int64)
     for r in range(1, rolls):
         N = _normalise(space, _expect(space, roll_val))
@@ -126,7 +161,12 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
     finals = utility_from_scores(final_scores(ph, sp, rules, layout.fingerprint()), "complete")
     if rules.holds == "free":
         row["p_score_policy"] = evaluate_free_policy(sp, finals, score.roll_arg, rules.rolls)
-        gp = greedy_policy(comp.space, ph, rules)
+        if _tensor_space(comp.space, rules):
+            from phase10math.tensor import greedy_holds_tensor
+
+            gp = greedy_holds_tensor(comp.space, ph, rules)
+        else:
+            gp = greedy_policy(comp.space, ph, rules)
         cfin = comp.roll_num[0]
         row["p_greedy"] = evaluate_free_policy(
             comp.space, cfin, dict.fromkeys(range(1, rules.rolls), gp), rules.rolls
@@ -158,9 +198,9 @@ COLUMNS = {
 }
 
 
-def _row_worker(args: tuple) -> tuple[int, dict[str, Fraction]]:
-    n, rules, layout = args
-    return n, phase_row(PHASES[n], rules, layout)
+def _row_worker(args: tuple) -> list[tuple[int, dict[str, Fraction]]]:
+    ns, rules, layout = args
+    return [(n, phase_row(PHASES[n], rules, layout)) for n in ns]
 
 
 def phase_table(
@@ -185,11 +225,15 @@ def phase_table(
         ctx = multiprocessing.get_context("spawn")
         # the slow color phases first, so that the two processes finish together
         order = sorted(todo, key=lambda n: not PHASES[n].uses_color)
+        # rows needing a large distinct-dice solve go to one process, one after the other
+        heavy = [n for n in order if heavy_phase(n, rules, layout)]
+        tasks = ([heavy] if heavy else []) + [[n] for n in order if n not in heavy]
         with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            for n, row in pool.map(_row_worker, [(n, rules, layout) for n in order]):
-                rows[n] = row
-                if bar is not None:
-                    bar.update()
+            for done in pool.map(_row_worker, [(ns, rules, layout) for ns in tasks]):
+                for n, row in done:
+                    rows[n] = row
+                    if bar is not None:
+                        bar.update()
     for n in phases:
         if n not in rows:
             rows[n] = phase_row(PHASES[n], rules, layout)

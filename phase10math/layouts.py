@@ -51,3 +51,21 @@ DEFAULT_LAYOUT_TEXT = """\
 """
 
 DEFAULT_LAYOUT: Layout = parse_layout(DEFAULT_LAYOUT_TEXT, name="default")
+
+# the one transcription of a physical set (RULES.md section 1): ten different dice
+RECORDED_LAYOUT_TEXT = """\
+1 x 5r 6o 7b 8g 9o 10g
+1 x 5g 6r 7g 8o 9b 10r
+1 x 5o 6b 7r 8b 9g 10o
+1 x 5r 6g 7o 8b 9r 10b
+1 x 5b 6b 7r 8o 9r 10g
+1 x 5b 6o 7g 8r 9g 10o
+1 x 1b 2g 3o 4g Wr Wo
+1 x 1r 2b 3g 4o Wb Wo
+1 x 1o 2r 3r 4b Wg Wb
+1 x 1g 2o 3b 4r Wr Wg
+"""
+
+RECORDED_LAYOUT: Layout = parse_layout(RECORDED_LAYOUT_TEXT, name="recorded")
+"""The recorded physical dice: no two alike, so color-aware play has 7**10 holds (solved by
+:mod:`phase10math.tensor`)."""

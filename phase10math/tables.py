@@ -93,9 +93,7 @@ def heavy_phase(n: int, rules: Rules, layout: Layout) -> bool:
     from phase10math.projection import projection_for
 
     spaces = [StateSpace.build(layout, projection_for(PHASES[n], o)) for o in OBJECTIVES]
-    return rules.holds == "free" and any(
-        sp.distinct and sp.n_states > BIG_ROLLS for sp in spaces
-    )
+    return rules.holds == "free" and any(sp.distinct and sp.n_states > BIG_ROLLS for sp in spaces)
 
 
 # --------------------------------------------------------------------------- policies

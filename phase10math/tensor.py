@@ -124,9 +124,7 @@ def _axis_view(T: np.ndarray, j: int, p: int) -> np.ndarray:
     so numpy's inner loops stay long)."""
     s = T.shape
     V = T[_faces(p)]
-    return V.reshape(
-        tuple(x - 1 for x in s[:p]) + (math.prod(s[p:j]), s[j], math.prod(s[j + 1 :]))
-    )
+    return V.reshape(tuple(x - 1 for x in s[:p]) + (math.prod(s[p:j]), s[j], math.prod(s[j + 1 :])))
 
 
 def _pruned(n: int, j: int) -> int:
@@ -427,8 +425,10 @@ def _one_color_group(k: int, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
         s = ua[:, None, 1] + ub[None, :, 1]
         merged = np.sort(
             np.concatenate(
-                [np.broadcast_to(ua[:, None, 2:], (len(ua), len(ub), max(m, 0))),
-                 np.broadcast_to(ub[None, :, 2:], (len(ua), len(ub), max(m, 0)))],
+                [
+                    np.broadcast_to(ua[:, None, 2:], (len(ua), len(ub), max(m, 0))),
+                    np.broadcast_to(ub[None, :, 2:], (len(ua), len(ub), max(m, 0))),
+                ],
                 axis=2,
             ),
             axis=2,

@@ -146,19 +146,15 @@ def evaluate_free_policy(
 
 
 def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fraction]:
+    from phase10math.tensor import exact_total
+
     comp = cached_solution(ph, "complete", rules, layout, progress)
-    score = cached_solution(ph, "score", rules, layout, progress)
-    weights = comp.space.roll_weights.astype(object)
     single = Fraction(
-        int(np.dot(comp.roll_num[0].astype(object), weights)),
+        exact_total(comp.roll_num[0], comp.space.roll_weights),
         6**comp.space.n_dice * comp.utility_den,
     )
-    row = {"p_single_roll": single, "p_optimal": comp.value(), "e_score_optimal": score.value()}
-    # completion probability of the score-optimal policy, evaluated on the score's space
-    sp = score.space
-    finals = utility_from_scores(final_scores(ph, sp, rules, layout.fingerprint()), "complete")
+    row = {"p_single_roll": single, "p_optimal": comp.value()}
     if rules.holds == "free":
-        row["p_score_policy"] = evaluate_free_policy(sp, finals, score.roll_arg, rules.rolls)
         if _tensor_space(comp.space, rules):
             from phase10math.tensor import greedy_holds_tensor
 
@@ -166,9 +162,22 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
         else:
             gp = greedy_policy(comp.space, ph, rules)
         cfin = comp.roll_num[0]
-        row["p_greedy"] = evaluate_free_policy(
+        p_greedy = evaluate_free_policy(
             comp.space, cfin, dict.fromkeys(range(1, rules.rolls), gp), rules.rolls
         )
+        del gp, cfin
+        if _is_big(comp):  # done with it: its memory goes before the score solve
+            for k in [k for k, v in _MEMORY.items() if v is comp]:
+                del _MEMORY[k]
+            del comp
+    score = cached_solution(ph, "score", rules, layout, progress)
+    row["e_score_optimal"] = score.value()
+    # completion probability of the score-optimal policy, evaluated on the score's space
+    sp = score.space
+    finals = utility_from_scores(final_scores(ph, sp, rules, layout.fingerprint()), "complete")
+    if rules.holds == "free":
+        row["p_score_policy"] = evaluate_free_policy(sp, finals, score.roll_arg, rules.rolls)
+        row["p_greedy"] = p_greedy
     else:
         from phase10math.sticky import evaluate_sticky_policies
 

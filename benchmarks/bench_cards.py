@@ -28,7 +28,7 @@ def timed(label: str, fn) -> float:
 
 def mixed_ratio() -> None:
     """The sweep vs full number-and-color profiles, same small deck, same answer."""
-    from phase10math.cards.dealt import _count_by_card_types, _count_mixed
+    from phase10math.cards.dealt import count_by_card_types, count_mixed
     from phase10math.cards.deck import DeckSpec
     from phase10math.cards.phases import parse_phase
 
@@ -37,11 +37,11 @@ def mixed_ratio() -> None:
     out = {}
     fast = timed(
         "mixed, small deck, 5 cards: sweep",
-        lambda: out.setdefault("sweep", _count_mixed(ph, 5, deck, False)),
+        lambda: out.setdefault("sweep", count_mixed(ph, 5, deck, False)),
     )
     slow = timed(
         "mixed, small deck, 5 cards: all card profiles",
-        lambda: out.setdefault("profiles", _count_by_card_types(ph, 5, deck)),
+        lambda: out.setdefault("profiles", count_by_card_types(ph, 5, deck)),
     )
     assert out["sweep"] == out["profiles"]
     print(f"{'  ratio (profiles / sweep)':<56}{slow / fast:>8.1f} x")

@@ -14,11 +14,11 @@ import time
 
 import numpy as np
 
-from phase10math.dice import COLORS, Face
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.maxscore import roll_profiles
-from phase10math.meld import best_scores, explain
-from phase10math.phases import PHASES
+from phase10math.dice.faces import COLORS, Face
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import best_scores, explain
+from phase10math.dice.phases import PHASES
+from phase10math.turn.maxima import roll_profiles
 
 
 def faces_of(profile: np.ndarray) -> list[Face]:

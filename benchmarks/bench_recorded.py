@@ -24,8 +24,8 @@ ROLLS = 3
 
 
 def kit(objectives: list[str]) -> dict:
-    from phase10math.layouts import RECORDED_LAYOUT
-    from phase10math.solver import solve_turn
+    from phase10math.dice.layouts import RECORDED_LAYOUT
+    from phase10math.turn.solver import solve_turn
 
     t = time.perf_counter()
     out = {}
@@ -37,8 +37,8 @@ def kit(objectives: list[str]) -> dict:
 def reference(objectives: list[str]) -> dict:
     import numpy as np
 
-    from phase10math.dice import COLORS
-    from phase10math.layouts import RECORDED_LAYOUT
+    from phase10math.dice.faces import COLORS
+    from phase10math.dice.layouts import RECORDED_LAYOUT
 
     dice = RECORDED_LAYOUT.dice
     n = len(dice)

@@ -11,7 +11,7 @@ import argparse
 import resource
 import time
 
-from phase10math.solitaire import comparison, solve_solitaire
+from phase10math.game.solitaire import comparison, solve_solitaire
 
 
 def main() -> None:
@@ -23,8 +23,8 @@ def main() -> None:
     sol = solve_solitaire(use_cache=False, workers=args.workers)
     took = time.time() - t
     from phase10math import cache
-    from phase10math.layouts import DEFAULT_LAYOUT
-    from phase10math.rules import DEFAULT_RULES
+    from phase10math.dice.layouts import DEFAULT_LAYOUT
+    from phase10math.dice.rules import DEFAULT_RULES
 
     cache.save(
         cache.cache_key(

@@ -25,8 +25,8 @@ from math import factorial
 
 CHILD = r"""
 import sys, time, resource
-from phase10math.rules import Rules
-from phase10math.tables import phase_table
+from phase10math.dice.rules import Rules
+from phase10math.turn.tables import phase_table
 lo, hi, holds = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 t = time.perf_counter()
 phase_table(range(lo, hi + 1), Rules(holds=holds), workers=int(sys.argv[4]))
@@ -52,9 +52,9 @@ def naive_phase1() -> tuple[float, float]:
     """Plain-Python DP for phase 1 with two rolls (one reroll), over value multisets: a dict per
     layer, every hold of every roll enumerated, every outcome of the rerolled dice enumerated
     with its multinomial probability (floats: the plain reference is slow enough as it is)."""
-    from phase10math.dice import Face
-    from phase10math.meld import best_scores, profile
-    from phase10math.phases import PHASES
+    from phase10math.dice.faces import Face
+    from phase10math.dice.meld import best_scores, profile
+    from phase10math.dice.phases import PHASES
 
     high, low = (5, 6, 7, 8, 9, 10), (1, 2, 3, 4, 0)
     low_w = {1: 1, 2: 1, 3: 1, 4: 1, 0: 2}
@@ -110,8 +110,8 @@ def main() -> None:
             print(f"sticky holds, cold: {s_cold:8.1f} s   peak memory {s_mem:5.1f} GiB")
         env_cache = os.environ.get("PHASE10MATH_CACHE_DIR")
         os.environ["PHASE10MATH_CACHE_DIR"] = cache_dir
-        from phase10math.advisor import advise
-        from phase10math.dice import parse_faces
+        from phase10math.dice.faces import parse_faces
+        from phase10math.turn.advisor import advise
 
         roll = parse_faces("10 10 W 5 6 7 1 2 3 8")
         advise(roll, 2, 1)  # load the cached solution
@@ -125,8 +125,8 @@ def main() -> None:
             del os.environ["PHASE10MATH_CACHE_DIR"]
     if not args.skip_naive:
         os.environ["PHASE10MATH_CACHE_DIR"] = "off"
-        from phase10math.rules import Rules
-        from phase10math.solver import solve_turn
+        from phase10math.dice.rules import Rules
+        from phase10math.turn.solver import solve_turn
 
         t = time.perf_counter()
         ours = solve_turn(1, rules=Rules(rolls=2)).value()

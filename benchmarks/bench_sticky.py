@@ -3,7 +3,7 @@
 Run ``python benchmarks/bench_sticky.py [--no-full] [--naive-full]``.
 
 For a value phase (phase 1, VALUE projection) and a color-aware phase (phase 14, FULL
-projection), the new vectorised layer (:func:`phase10math.sticky._sticky_layer`) beside the
+projection), the new vectorised layer (:func:`phase10math.turn.sticky._sticky_layer`) beside the
 old per-column implementation kept below as the naive reference (same exact numbers; the
 naive one is only run on the full projection with ``--naive-full``: hours). Prints wall and
 CPU seconds and the ratio, and checks that both give identical integers.
@@ -20,20 +20,15 @@ os.environ.setdefault("PHASE10MATH_CACHE_DIR", "off")
 
 import numpy as np  # noqa: E402
 
+from phase10math.dice.layouts import DEFAULT_LAYOUT  # noqa: E402
+from phase10math.dice.phases import PHASES  # noqa: E402
+from phase10math.dice.rules import Rules  # noqa: E402
 from phase10math.errors import StateSpaceTooLargeError  # noqa: E402
-from phase10math.layouts import DEFAULT_LAYOUT  # noqa: E402
-from phase10math.phases import PHASES  # noqa: E402
-from phase10math.projection import FULL, VALUE  # noqa: E402
-from phase10math.rules import Rules  # noqa: E402
-from phase10math.solver import (  # noqa: E402
-    _check_size,
-    _expect,
-    _normalise,
-    final_scores,
-    utility_from_scores,
-)
-from phase10math.statespace import StateSpace  # noqa: E402
-from phase10math.sticky import _sticky_layer, _sticky_pairs  # noqa: E402
+from phase10math.turn.kernels import expect_rerolls, final_scores, normalise, utility_from_scores  # noqa: E402
+from phase10math.turn.projection import FULL, VALUE  # noqa: E402
+from phase10math.turn.solver import check_size  # noqa: E402
+from phase10math.turn.statespace import StateSpace  # noqa: E402
+from phase10math.turn.sticky import sticky_layer, sticky_pairs  # noqa: E402
 
 # --------------------------------------------------------------------------- naive reference
 # The implementation this module replaced (phase10math/solver.py before the rewrite), verbatim
@@ -42,7 +37,7 @@ from phase10math.sticky import _sticky_layer, _sticky_pairs  # noqa: E402
 
 def naive_sticky_layer(space: StateSpace, N_prev: np.ndarray, dtype) -> np.ndarray:
     """For sticky holds: for every set-aside hold A, E over the roll B of the other dice of
-    max over K within B of N_prev(A + K). Returns numerators T(A) scaled like _expect."""
+    max over K within B of N_prev(A + K). Returns numerators T(A) scaled like expect_rerolls."""
     out = np.zeros(space.n_states, dtype=dtype)
     # Group the holds A by how many dice of each type they hold; within a group the rolled
     # dice B range over the same sub-multisets, so the work is vectorised over A.
@@ -138,17 +133,17 @@ def bench(n: int, objective: str, projection, naive: bool) -> None:
     space = StateSpace.build(DEFAULT_LAYOUT, projection)
     label = f"phase {n} {objective}, {projection.name} projection"
     print(f"{label}: {space.describe()[:90]}")
-    print(f"  (held, rolled) pairs: {_sticky_pairs(space):,}")
+    print(f"  (held, rolled) pairs: {sticky_pairs(space):,}")
     try:
-        _check_size(space, sticky=True)
+        check_size(space, sticky=True)
     except StateSpaceTooLargeError as e:
         print(f"  refused: {e}")
         return
     fin = utility_from_scores(
         final_scores(PHASES[n], space, Rules(), DEFAULT_LAYOUT.fingerprint()), objective
     )
-    N1 = _normalise(space, _expect(space, fin.astype(np.int64)))
-    new, wall, cpu = timed(lambda: _sticky_layer(space, N1, np.int64))
+    N1 = normalise(space, expect_rerolls(space, fin.astype(np.int64)))
+    new, wall, cpu = timed(lambda: sticky_layer(space, N1, np.int64))
     print(f"  new   layer: {wall:8.2f} s wall {cpu:8.2f} s cpu")
     if not naive:
         return

@@ -16,6 +16,7 @@ else ``~/.cache/phase10math``. Set ``PHASE10MATH_CACHE_DIR=off`` to disable it.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import json
 import os
 import pickle
@@ -55,13 +56,19 @@ def code_hash() -> str:
     return _CODE_HASH
 
 
+def package_version() -> str:
+    """The installed package's version ("unknown" when run from a source tree not installed)."""
+    try:
+        return importlib.metadata.version("phase10math")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def cache_key(**parts: Any) -> str:
     """A stable hash of the keyword arguments (JSON, sorted keys), the package version and
     the package's source code."""
-    from phase10math import __version__
-
     text = json.dumps(
-        {"version": __version__, "code": code_hash(), **parts}, sort_keys=True, default=str
+        {"version": package_version(), "code": code_hash(), **parts}, sort_keys=True, default=str
     )
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -45,3 +45,73 @@ def to_json(x: Any) -> dict[str, Any]:
 def from_json(d: dict[str, Any]) -> Fraction:
     """Inverse of :func:`to_json`."""
     return Fraction(d["fraction"])
+
+
+#: Fractions whose text is at most this long are shown in full beside the decimal.
+SHORT_FRACTION = 15
+
+
+class Exact:
+    """An exact value shown for people: the decimal (or percentage) first, the fraction beside
+    it only when it is short; a long one is summarised and kept in ``.fraction``.
+
+    >>> Exact(Fraction(139241, 279936), as_percent=True)
+    49.74% = 139241/279936
+    >>> p = Exact(Fraction(253616767122053, 257073640316928), as_percent=True)
+    >>> p
+    98.66% (exact fraction, 30 digits: see .fraction)
+    >>> p.fraction
+    Fraction(253616767122053, 257073640316928)
+    >>> Exact(Fraction(5, 648)), float(Exact(Fraction(1, 4)))
+    (0.007716 = 5/648, 0.25)
+    """
+
+    def __init__(self, x: Any, as_percent: bool = False, digits: int | None = None) -> None:
+        self.fraction = as_fraction(x)
+        self.as_percent = as_percent
+        self.digits = digits
+
+    def __float__(self) -> float:
+        return float(self.fraction)
+
+    @property
+    def decimal(self) -> str:
+        """The value as a percentage (2 decimals) or a decimal (4 significant digits)."""
+        if self.as_percent:
+            return percent(self.fraction, 2 if self.digits is None else self.digits)
+        return f"{float(self.fraction):.{4 if self.digits is None else self.digits}g}"
+
+    @property
+    def n_digits(self) -> int:
+        """Digits of the numerator and the denominator together."""
+        return len(str(abs(self.fraction.numerator))) + len(str(self.fraction.denominator))
+
+    def __str__(self) -> str:
+        text = str(self.fraction)
+        if self.fraction.denominator == 1 or len(text) <= SHORT_FRACTION:
+            return f"{self.decimal} = {text}" if self.fraction.denominator != 1 else text
+        return f"{self.decimal} (exact fraction, {self.n_digits} digits: see .fraction)"
+
+    __repr__ = __str__
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Exact):
+            return self.fraction == other.fraction
+        return self.fraction == other
+
+    def __hash__(self) -> int:
+        return hash(self.fraction)
+
+
+def readable(x: Any, as_percent: bool = True, digits: int | None = None) -> Exact:
+    """``x`` as an :class:`Exact`: a percentage (or decimal with ``as_percent=False``) with the
+    exact fraction beside it when short, else a note where to find it.
+
+    >>> readable(Fraction(71, 81))
+    87.65% = 71/81
+    >>> readable(Fraction(2539, 11664), as_percent=False)
+    0.2177 = 2539/11664
+    >>> str(readable(Fraction(10**20 + 1, 3 * 10**20)))
+    '33.33% (exact fraction, 42 digits: see .fraction)'
+    """
+    return Exact(x, as_percent=as_percent, digits=digits)

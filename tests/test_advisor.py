@@ -8,13 +8,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from phase10math.advisor import advise
-from phase10math.dice import Face, parse_faces
+from phase10math.dice.faces import Face, parse_faces
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import best_scores, profile
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import best_scores, profile
-from phase10math.phases import PHASES
-from phase10math.rules import Rules
+from phase10math.turn.advisor import advise
 
 ROLL = "10 10 W 5 6 7 1 2 3 8"
 
@@ -113,7 +113,7 @@ def test_sticky_set_aside_dice_stay():
 
 def _typed_state(adv, faces, rules, keep):
     """State id of ``keep`` recomputed from the dice those faces lie on."""
-    from phase10math.advisor import roll_types, turn_solution
+    from phase10math.turn.advisor import roll_types, turn_solution
 
     space = turn_solution(adv.phase, adv.objective, rules, DEFAULT_LAYOUT).space
     typed = roll_types(space, faces, DEFAULT_LAYOUT)

@@ -33,7 +33,7 @@ def test_check_json(capsys):
 def test_check_color_phase_needs_colors_and_accepts_them(capsys):
     code, _, err = run(capsys, "check", "--phase", "8", *"5 6 7 8 9 10 1 2 3 4".split())
     assert code == 2 and "no color" in err
-    from phase10math.layouts import DEFAULT_LAYOUT
+    from phase10math.dice.layouts import DEFAULT_LAYOUT
 
     faces = [str(d.faces[-1]) for d in DEFAULT_LAYOUT.dice]  # a real roll: each die's top face
     code, out, err = run(capsys, "check", "--phase", "8", *faces)

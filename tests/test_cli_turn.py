@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from phase10math.cli import main
-from phase10math.tables import phase_row
+from phase10math.turn.tables import phase_row
 
 
 def run(capsys, *argv):

@@ -2,9 +2,9 @@
 
 import pytest
 
-from phase10math.dice import Face, match_roll, parse_face, parse_faces, parse_layout
+from phase10math.dice.faces import Face, match_roll, parse_face, parse_faces, parse_layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.errors import InvalidDiceError, InvalidLayoutError, Phase10MathError
-from phase10math.layouts import DEFAULT_LAYOUT
 
 GOOD = """\
 6 x 5r 6o 7b 8g 9r 10o

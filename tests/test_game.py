@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from bruteforce import brute_best
 
-from phase10math.dice import parse_faces
+from phase10math.dice.faces import parse_faces
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidHoldError, InvalidRulesError, Phase10MathError
-from phase10math.game import Game, ScriptedDice
-from phase10math.phases import PHASES
-from phase10math.rules import Rules
-from phase10math.strategies import StopStrategy, get_strategy
+from phase10math.game.engine import Game, ScriptedDice
+from phase10math.game.strategies import StopStrategy, get_strategy
 
 STOP = StopStrategy()
 

@@ -8,16 +8,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from phase10math.dice import parse_layout
+from phase10math.dice.faces import parse_layout
 from phase10math.errors import InvalidRulesError
-from phase10math.gamelength import (
+from phase10math.game.length import (
     GameLength,
     random_policy_value,
     simulate_game_lengths,
     turn_probabilities,
 )
-from phase10math.projection import VALUE
-from phase10math.statespace import StateSpace
+from phase10math.turn.projection import VALUE
+from phase10math.turn.statespace import StateSpace
 
 
 def brute_pmf(ps, n):

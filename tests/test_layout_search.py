@@ -9,10 +9,10 @@ from collections import Counter
 
 import pytest
 
-from phase10math import layout_search as ls
-from phase10math.dice import parse_layout
-from phase10math.layouts import DEFAULT_LAYOUT, DEFAULT_LAYOUT_TEXT
-from phase10math.meld import explain
+from phase10math.dice import layout_search as ls
+from phase10math.dice.faces import parse_layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT, DEFAULT_LAYOUT_TEXT
+from phase10math.dice.meld import explain
 
 COLORS = "robg"
 EXAMPLE_HAND = ["2o", "4o", "Wo", "5o", "8o", "9o", "10o"]

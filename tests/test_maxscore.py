@@ -1,7 +1,7 @@
 """Highest scores: the figures of RULES.md, and hand-derived ones for the Phase 20 phases."""
 
-from phase10math.maxscore import game_maximum, phase_maxima
-from phase10math.rules import Rules
+from phase10math.dice.rules import Rules
+from phase10math.turn.maxima import game_maximum, phase_maxima
 
 # RULES.md "Checks any implementation must pass" (found there by exhaustive search)
 RULES_MAXIMA = {1: 60, 2: 57, 3: 59, 4: 49, 5: 52, 6: 54, 7: 60, 9: 60, 10: 62}

@@ -9,12 +9,12 @@ from bruteforce import brute_best
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from phase10math.dice import COLORS, Face, parse_faces
+from phase10math.dice.faces import COLORS, Face, parse_faces
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import best_scores, explain, profile
+from phase10math.dice.phases import PHASES, parse_phase
+from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidDiceError
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import best_scores, explain, profile
-from phase10math.phases import PHASES, parse_phase
-from phase10math.rules import Rules
 
 face_st = st.builds(
     Face,

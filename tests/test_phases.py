@@ -2,9 +2,9 @@
 
 import pytest
 
+from phase10math.dice.phases import PHASES, Group, parse_phase, phase
+from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidPhaseError, InvalidRulesError
-from phase10math.phases import PHASES, Group, parse_phase, phase
-from phase10math.rules import Rules
 
 
 def test_table_matches_rules_reference():

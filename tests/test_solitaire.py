@@ -10,11 +10,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from phase10math.gamelength import sample_rolls
-from phase10math.rules import DEFAULT_RULES
-from phase10math.solitaire import phase_data, solve_state
-from phase10math.solver import solve_utility
-from phase10math.tables import evaluate_free_policy
+from phase10math.dice.rules import DEFAULT_RULES
+from phase10math.game.length import sample_rolls
+from phase10math.game.solitaire import phase_data, solve_state
+from phase10math.turn.solver import solve_utility
+from phase10math.turn.tables import evaluate_free_policy
 
 R = DEFAULT_RULES.rolls
 
@@ -91,7 +91,7 @@ def test_simulation_agrees(solved):
 def test_solitaire_prefers_score_over_completion_at_phase_10(solved):
     # retrying costs only 5 points, so the optimal player risks failing for bigger scores
     data, states = solved
-    from phase10math.tables import cached_solution
+    from phase10math.turn.tables import cached_solution
 
     p_opt = cached_solution(10, "complete").value()
     assert states[(10, "later")].p_made < p_opt

@@ -10,12 +10,12 @@ from functools import cache
 import numpy as np
 import pytest
 
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import best_scores
-from phase10math.phases import PHASES
-from phase10math.projection import FULL, VALUE
-from phase10math.rules import Rules
-from phase10math.solver import solve_custom, solve_turn
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import best_scores
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import Rules
+from phase10math.turn.projection import FULL, VALUE
+from phase10math.turn.solver import solve_custom, solve_turn
 
 HIGH_A = DEFAULT_LAYOUT.dice[0]
 LOW_A = DEFAULT_LAYOUT.dice[-1]

@@ -12,12 +12,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from phase10math.dice import COLORS
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import best_scores
-from phase10math.phases import PHASES
-from phase10math.rules import DEFAULT_RULES
-from phase10math.tables import cached_solution
+from phase10math.dice.faces import COLORS
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import best_scores
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import DEFAULT_RULES
+from phase10math.turn.tables import cached_solution
 
 N_TURNS = 20_000
 

@@ -11,21 +11,15 @@ from functools import cache
 import numpy as np
 import pytest
 
-from phase10math import solver, sticky
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import Rules
 from phase10math.errors import StateSpaceTooLargeError
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.phases import PHASES
-from phase10math.projection import FULL, VALUE
-from phase10math.rules import Rules
-from phase10math.solver import (
-    _expect,
-    _normalise,
-    final_scores,
-    solve_turn,
-    solve_utility,
-    utility_from_scores,
-)
-from phase10math.statespace import StateSpace
+from phase10math.turn import solver, sticky
+from phase10math.turn.kernels import expect_rerolls, final_scores, normalise, utility_from_scores
+from phase10math.turn.projection import FULL, VALUE
+from phase10math.turn.solver import solve_turn, solve_utility
+from phase10math.turn.statespace import StateSpace
 
 HIGH_A = DEFAULT_LAYOUT.dice[0]
 LOW_A = DEFAULT_LAYOUT.dice[-1]
@@ -221,27 +215,27 @@ def test_chunked_layer_equals_one_chunk():
     fin = utility_from_scores(
         final_scores(PHASES[9], space, Rules(), DEFAULT_LAYOUT.fingerprint()), "score"
     )
-    N1 = _normalise(space, _expect(space, fin))
-    whole, comp_whole = sticky._sticky_layer(space, N1, np.int64, companion=N1 % 7)
-    assert np.array_equal(sticky._sticky_layer(space, N1, np.int64), whole)
+    N1 = normalise(space, expect_rerolls(space, fin))
+    whole, comp_whole = sticky.sticky_layer(space, N1, np.int64, companion=N1 % 7)
+    assert np.array_equal(sticky.sticky_layer(space, N1, np.int64), whole)
     prs = [sticky._pairs_of(t) for t in space.types]
     assert len(list(sticky._chunks(prs, 2_000_000))) > 3
-    part, comp_part = sticky._sticky_layer(space, N1, np.int64, companion=N1 % 7, budget=2_000_000)
+    part, comp_part = sticky.sticky_layer(space, N1, np.int64, companion=N1 % 7, budget=2_000_000)
     assert np.array_equal(whole, part) and np.array_equal(comp_whole, comp_part)
 
 
 def test_python_integers_give_the_same_numbers():
     space = StateSpace.build(REDUCED, FULL)
-    N = _normalise(space, _expect(space, finals_of(space, random_utility(7))))
-    ref = sticky._sticky_layer(space, N, np.int64)
+    N = normalise(space, expect_rerolls(space, finals_of(space, random_utility(7))))
+    ref = sticky.sticky_layer(space, N, np.int64)
     assert len(list(sticky._chunks([sticky._pairs_of(t) for t in space.types], 2000))) > 3
-    obj = sticky._sticky_layer(space, N.astype(object), object, budget=2000)
+    obj = sticky.sticky_layer(space, N.astype(object), object, budget=2000)
     assert obj.dtype == object and list(obj) == [int(x) for x in ref]
 
 
 def test_too_many_pairs_are_refused(monkeypatch):
     space = StateSpace.build(REDUCED, FULL)
-    n = sticky._sticky_pairs(space)
+    n = sticky.sticky_pairs(space)
     monkeypatch.setattr(solver, "MAX_STICKY_PAIRS", n - 1)
     with pytest.raises(StateSpaceTooLargeError, match=f"{n:,}"):
         solve_utility(space, finals_of(space, random_utility(0)), STICKY)

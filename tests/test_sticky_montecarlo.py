@@ -14,11 +14,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from phase10math.advisor import best_hold, turn_solution
-from phase10math.layouts import DEFAULT_LAYOUT
-from phase10math.meld import score
-from phase10math.phases import PHASES
-from phase10math.rules import Rules
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import score
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import Rules
+from phase10math.turn.advisor import best_hold, turn_solution
 
 STICKY = Rules(holds="sticky")
 TURNS = 2500

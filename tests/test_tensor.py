@@ -12,27 +12,21 @@ from functools import cache
 import numpy as np
 import pytest
 
-from phase10math.dice import Face
+from phase10math.dice.faces import Face
+from phase10math.dice.layouts import DEFAULT_LAYOUT, RECORDED_LAYOUT
+from phase10math.dice.meld import best_scores
+from phase10math.dice.phases import PHASES, parse_phase
+from phase10math.dice.rules import Rules
 from phase10math.errors import StateSpaceTooLargeError
-from phase10math.layouts import DEFAULT_LAYOUT, RECORDED_LAYOUT
-from phase10math.meld import best_scores
-from phase10math.phases import PHASES, parse_phase
-from phase10math.projection import COLOR, FULL, VALUE
-from phase10math.rules import Rules
-from phase10math.solver import (
-    _expect,
-    _normalise,
-    _subset_max,
-    solve_custom,
-    solve_turn,
-    solve_utility,
-)
-from phase10math.statespace import StateSpace
-from phase10math.tensor import (
+from phase10math.turn import tensor
+from phase10math.turn.kernels import expect_rerolls, normalise, subset_max
+from phase10math.turn.projection import COLOR, FULL, VALUE
+from phase10math.turn.solver import solve_custom, solve_turn, solve_utility
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor import (
     LazyHoldValues,
     expect_into,
     final_scores_tensor,
-    subset_max,
     tensor_shape,
 )
 
@@ -136,8 +130,8 @@ def test_reduced_recorded_dice_against_plain_dp(dice_idx, proj, rolls, seed):
 def _old_engine(space, top, rolls):
     roll, arg, hold = {0: top}, {}, {}
     for r in range(1, rolls):
-        hold[r] = _normalise(space, _expect(space, roll[r - 1]))
-        roll[r], arg[r] = _subset_max(space, hold[r], space.full_ids)
+        hold[r] = normalise(space, expect_rerolls(space, roll[r - 1]))
+        roll[r], arg[r] = subset_max(space, hold[r], space.full_ids)
     return roll, arg, hold
 
 
@@ -209,7 +203,7 @@ def test_second_key_is_lexicographic():
     expect_into(space, sec, T2)
     N, N2 = T.copy(), T2.copy()
     A = np.zeros(shape, np.uint16)
-    subset_max(space, T, A, second=T2)
+    tensor.subset_max(space, T, A, second=T2)
     for gid in space.full_ids:
         faces = np.unravel_index(int(gid), shape)
         subs = [tuple(f if m >> i & 1 else 0 for i, f in enumerate(faces)) for m in range(8)]
@@ -222,7 +216,7 @@ def test_lazy_hold_values_scalar_and_array():
     space = StateSpace.build(dice, FULL)
     top = np.arange(len(space.full_ids)) % 11
     lazy = LazyHoldValues(space, top)
-    old = _normalise(space, _expect(space, top))
+    old = normalise(space, expect_rerolls(space, top))
     assert (lazy[np.arange(space.n_states)] == old).all()
     assert lazy[17] == old[17]
 

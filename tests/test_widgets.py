@@ -9,11 +9,12 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from phase10math.advisor import advise  # noqa: E402
-from phase10math.dice import match_roll, parse_faces  # noqa: E402
-from phase10math.layouts import DEFAULT_LAYOUT  # noqa: E402
-from phase10math.rules import Rules  # noqa: E402
-from phase10math.widgets import DIE_COLORS, TurnState, TurnWidget, split_faces  # noqa: E402
+from phase10math.dice.faces import match_roll, parse_faces  # noqa: E402
+from phase10math.dice.layouts import DEFAULT_LAYOUT  # noqa: E402
+from phase10math.dice.rules import Rules  # noqa: E402
+from phase10math.play.models import TurnState, split_faces, standing, suggested_dice, value_words  # noqa: E402  # noqa: E402
+from phase10math.play.widgets import DIE_COLORS, TurnWidget  # noqa: E402
+from phase10math.turn.advisor import advise  # noqa: E402
 
 
 def faces_on_dice(w: TurnWidget) -> list[str]:
@@ -57,9 +58,13 @@ def test_roll_shows_advice_matching_the_advisor():
     w.roll()
     adv = advise(w.state.dice, 2, 1, by_die=True)
     text = w.advice.value
-    assert "Best holds" in text
-    assert adv.best.keep_text in text
-    assert str(adv.best.value) in text  # exact fraction shown
+    assert "Best holds" in text and "Best:" in text and "Your hold:" in text
+    assert str(adv.best.value) in text  # exact fraction shown (on demand, in <details>)
+    st = standing(w.state)
+    assert value_words(st.best.value, "complete") in text
+    # the dice of the best hold are marked on the dice themselves
+    marked = {i for i, b in enumerate(w.dice_buttons) if "p10-suggest" in b._dom_classes}
+    assert marked == suggested_dice(w.state) and len(marked) == len(adv.best.keep)
     assert w.state.rolls_done == 1 and w.state.rolls_left == 2
 
 
@@ -76,7 +81,8 @@ def test_clicking_dice_holds_them_and_highlights_the_choice():
     rank, opt = w.state.current_option()
     kept = sorted(str(f) for f in (w.state.dice[0], w.state.dice[1]))
     assert sorted(str(f) for f in opt.keep) == kept
-    assert f"rank {rank} of" in w.advice.value
+    st = standing(w.state)
+    assert st.rank_words() in w.advice.value
     assert str(opt.value) in w.advice.value
     w.click_die(1)  # release
     assert w.state.held == {0}
@@ -125,18 +131,18 @@ def test_typed_roll_is_used_and_advised():
     assert w.message.value == ""
     assert w.state.rolls_done == 1 and w.state.typed
     assert sorted(faces_on_dice(w)) == sorted("10 10 W 5 6 7 1 2 3 8".split())
-    assert "10 10 W" in w.advice.value or "10r 10" in w.advice.value
-    assert w.roll_button.disabled  # typing mode: the player rolls real dice
+    assert "Best:" in w.advice.value
+    assert w.roll_button.layout.display == "none"  # typing mode: the player rolls real dice
 
 
 @pytest.mark.parametrize(
     "bad, words",
     [
-        ("11 10 10 W 5 6 7 1 2 3", "cannot read '11'"),
-        ("10 10 W 5 6 7 1 2 3", "type the 10 dice"),
-        ("10 10 10 10 10 10 10 1 2 3", "only the 6 high dice"),
-        ("10 10 W 5 6 7 1 2 3 8x", "unknown color"),
-        ("10 10 W W W 7 1 2 3 8", "only the 4 low"),
+        ("11 10 10 W 5 6 7 1 2", "'11' is not a die face"),
+        ("10 10 W 5 6 7 1 2", "type 9 faces, not 8"),
+        ("10 10 10 10 10 10 10 1 2", "7 faces show 5-10"),
+        ("10 10 W 5 6 7 1 2 8x", "'8x' is not a die face"),
+        ("10 10 W W W 7 1 2 3", "6 faces show 1-4 or W"),
     ],
 )
 def test_bad_typed_roll_shows_message_and_changes_nothing(bad, words):
@@ -147,33 +153,50 @@ def test_bad_typed_roll_shows_message_and_changes_nothing(bad, words):
     shown = faces_on_dice(w)
     advice = w.advice.value
     w.type_roll(bad)
-    assert words in w.message.value
+    assert words in w.entry_message.value  # next to the entry box
     assert w.state.snapshot() == before
     assert faces_on_dice(w) == shown
     assert w.advice.value == advice
 
 
-def test_typed_roll_must_contain_held_dice():
+def test_typed_reroll_keeps_held_dice_and_names_bad_faces():
     w = TurnWidget(phase=1, seed=0)
     w.type_roll("10 10 W 5 6 7 1 2 3 8")
     i = next(i for i, f in enumerate(w.state.dice) if f.value == 10)
     w.click_die(i)
+    held = w.state.dice[i]
     before = w.state.snapshot()
-    w.type_roll("9 9 W 5 6 7 1 2 3 8")
-    assert "you hold 10" in w.message.value
+    w.type_roll("10 10 W 5 6 7 1 2 3 8")  # ten faces, but only nine dice were rolled
+    assert "you rolled 9 dice" in w.entry_message.value
     assert w.state.snapshot() == before
-    w.type_roll("10 9 W 5 6 7 1 2 3 8")
-    assert w.message.value == "" and w.state.rolls_done == 2
-    assert any(w.state.dice[j].value == 10 for j in w.state.held)
+    assert w.message.value == ""
+    w.type_roll("9 W 5 6 7 1 2 3 8")  # only the rerolled dice; the held 10 stays
+    assert w.entry_message.value == "" and w.state.rolls_done == 2
+    assert w.state.dice[i] == held and i in w.state.held
+    assert sorted(f.value for f in w.state.dice) == sorted([10, 9, 0, 5, 6, 7, 1, 2, 3, 8])
+
+
+def test_example_entry_is_a_valid_roll_in_every_phase():
+    for ph in (1, 4, 8, 9):
+        w = TurnWidget(phase=ph, seed=0)
+        w.mode.value = "type"
+        example = w.entry.placeholder.removeprefix("e.g. ")
+        w.type_roll(example)
+        assert w.entry_message.value == "" and w.state.rolls_done == 1, ph
+        w.click_die(0)
+        example = w.entry.placeholder.removeprefix("e.g. ")
+        assert len(example.split()) == 9
+        w.type_roll(example)
+        assert w.entry_message.value == "" and w.state.rolls_done == 2, ph
 
 
 def test_color_phase_needs_colors_when_typed():
     w = TurnWidget(phase=8, seed=0)
     w.type_roll("10 10 W 5 6 7 1 2 3 8")
-    assert "has no color" in w.message.value
+    assert "has no color" in w.entry_message.value
     assert w.state.rolls_done == 0
     w.type_roll(a_roll(3))
-    assert w.message.value == "" and w.state.rolls_done == 1
+    assert w.entry_message.value == "" and w.state.rolls_done == 1
     assert "Best holds" in w.advice.value
 
 
@@ -187,7 +210,7 @@ def test_sticky_holds_keep_set_aside_dice():
     w.click_die(0)
     assert "stays set aside" in w.message.value
     assert w.state.snapshot() == before
-    assert w.dice_buttons[0].layout.border.startswith("4px dashed")
+    assert "p10-aside" in w.dice_buttons[0]._dom_classes
 
 
 def test_changing_phase_or_objective_starts_a_new_turn():
@@ -197,8 +220,8 @@ def test_changing_phase_or_objective_starts_a_new_turn():
     assert w.state.phase.number == 2 and w.state.rolls_done == 0
     w.objective_select.value = "score"
     w.roll()
-    assert "E[score]" in w.advice.value
-    assert "pts" in w.advice.value
+    assert "E[score]" in w.advice.value and "expected score" in w.advice.value
+    assert "points" in w.advice.value
 
 
 def test_roll_with_every_die_held_is_refused():
@@ -230,8 +253,8 @@ def test_split_faces():
 
 # ---------------------------------------------------------------------- whole game
 
-from phase10math.game import Game  # noqa: E402
-from phase10math.widgets_game import GameSession, GameWidget  # noqa: E402
+from phase10math.game.engine import Game  # noqa: E402
+from phase10math.play.game_widget import GameSession, GameWidget  # noqa: E402
 
 
 def play_best(w: TurnWidget) -> None:

@@ -15,6 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from phase10math.cards.dealt import dealt_odds
+from phase10math.cards.draws import simulate_draws
+from phase10math.cards.game import play_game
+from phase10math.cards.phases import parse_phase
+
 
 def add_commands(subparsers) -> None:
     cards = subparsers.add_parser(
@@ -60,9 +65,6 @@ def _help(parser: argparse.ArgumentParser) -> int:
 
 
 def _dealt(args) -> int:
-    from phase10math.cards.dealt import dealt_odds
-    from phase10math.cards.phases import parse_phase
-
     phases = [parse_phase(p) for p in (args.phase or [str(k) for k in range(1, 11)])]
     table = [dealt_odds(p, args.hand_size, progress=True) for p in phases]
     if args.json:
@@ -78,8 +80,6 @@ def _dealt(args) -> int:
 
 
 def _draws(args) -> int:
-    from phase10math.cards.draws import simulate_draws
-
     r = simulate_draws(args.phase, args.draws, args.trials, args.policy, args.seed)
     if args.json:
         out = {
@@ -105,8 +105,6 @@ def _draws(args) -> int:
 
 
 def _game(args) -> int:
-    from phase10math.cards.game import play_game
-
     g = play_game(args.players, args.seed)
     if args.json:
         print(json.dumps(g.to_json(), indent=2))

@@ -30,10 +30,14 @@ from math import comb, sqrt
 
 import numpy as np
 
+from phase10math.cache import cache_key, cached
 from phase10math.cards import mixed
 from phase10math.cards.deck import STANDARD, Card, DeckSpec, card_categories, category_count
+from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.phases import Phase, parse_phase, placements, shortfall
 from phase10math.errors import StateSpaceTooLargeError
+from phase10math.exact import to_json
+from phase10math.progress import progress_bar
 
 MAX_PROFILES = 12_000_000  # rows of the profile array (about 150 MB for 12 numbers)
 MAX_MIXED_PROFILES = 300_000
@@ -65,8 +69,6 @@ class DealtOdds:
         return float("inf") if self.hands == 0 else self.total / self.hands
 
     def to_json(self) -> dict:
-        from phase10math.exact import to_json
-
         return {
             "phase": self.phase.number,
             "text": self.phase.text,
@@ -187,13 +189,11 @@ def _count_pure(ph: Phase, hand_size: int, deck: DeckSpec) -> dict[int, int]:
     return _aggregate(weights, m, deficit, deck, hand_size)
 
 
-def _count_mixed(ph: Phase, hand_size: int, deck: DeckSpec, progress: bool) -> dict[int, int]:
+def count_mixed(ph: Phase, hand_size: int, deck: DeckSpec, progress: bool) -> dict[int, int]:
     if mixed.supports(ph):
         bar = None
         if progress:
-            from tqdm.auto import tqdm
-
-            bar = tqdm(total=deck.numbers, desc=f"counting {ph.text}", unit="number")
+            bar = progress_bar(total=deck.numbers, desc=f"counting {ph.text}", unit="number")
 
         def tick(n: int, states: int) -> None:
             if bar is not None:
@@ -206,10 +206,10 @@ def _count_mixed(ph: Phase, hand_size: int, deck: DeckSpec, progress: bool) -> d
             if bar is not None:
                 bar.close()
         return _spread(by_m_need, deck, hand_size)
-    return _count_by_card_types(ph, hand_size, deck)
+    return count_by_card_types(ph, hand_size, deck)
 
 
-def _count_by_card_types(ph: Phase, hand_size: int, deck: DeckSpec) -> dict[int, int]:
+def count_by_card_types(ph: Phase, hand_size: int, deck: DeckSpec) -> dict[int, int]:
     """Any phase, over full number-and-color profiles (small decks)."""
     types = [Card("number", n, c) for n in range(1, deck.numbers + 1) for c in deck.colors]
     n_rows = count_profiles(len(types), deck.copies, hand_size)
@@ -236,8 +236,6 @@ def _count_by_card_types(ph: Phase, hand_size: int, deck: DeckSpec) -> dict[int,
 
 def _check_size(hand_size: int, deck: DeckSpec) -> None:
     if not isinstance(hand_size, int) or not 1 <= hand_size <= deck.size:
-        from phase10math.cards.errors import InvalidCardError
-
         raise InvalidCardError(
             f"hand size {hand_size!r} is not allowed; give 1..{deck.size} for this deck"
         )
@@ -252,7 +250,7 @@ def dealt_odds(
 ) -> DealtOdds:
     """Exact odds that ``hand_size`` random cards hold phase ``ph`` (and how far off they are).
 
-    Results are cached on disk; ``progress=True`` shows a tqdm bar while a mixed phase is
+    Results are cached on disk; ``progress=True`` shows a progress bar while a mixed phase is
     counted (the slowest case, up to a minute for runs with a color group).
 
     >>> o = dealt_odds(4)
@@ -267,12 +265,10 @@ def dealt_odds(
 
     def compute() -> dict[int, int]:
         if ph.kind == "mixed":
-            return _count_mixed(ph, hand_size, deck, progress)
+            return count_mixed(ph, hand_size, deck, progress)
         return _count_pure(ph, hand_size, deck)
 
     if use_cache:
-        from phase10math.cache import cache_key, cached
-
         key = cache_key(kind="cards-dealt", phase=repr(ph.groups), hand=hand_size, deck=repr(deck))
         counts = cached(key, compute)
     else:

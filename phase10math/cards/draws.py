@@ -42,13 +42,14 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from phase10math.cards.deck import STANDARD, DeckSpec, card_categories, category_count
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.mixed import MixedTables, mixed_tables, placement_needs
-from phase10math.cards.phases import Phase, parse_phase, placements
+from phase10math.cards.phases import Phase, holds_phase, parse_phase, placements
 from phase10math.errors import InvalidRulesError
 
 POLICIES = ("greedy", "outs", "random")
@@ -360,9 +361,6 @@ def exact_next_draw(hand, ph: int | str | Phase, deck: DeckSpec = STANDARD, seen
     >>> exact_next_draw(parse_hand("R1 R2 R3 R4 R5 R6 S S S S"), 4)
     Fraction(8, 49)
     """
-    from fractions import Fraction
-
-    from phase10math.cards.phases import holds_phase
 
     ph = parse_phase(ph, deck)
     hand = list(hand)

@@ -173,7 +173,7 @@ def placement_needs(v: np.ndarray, mx: MixedTables, detail: bool = False):
 # ---------------------------------------------------------------- placement classes
 
 
-def _classes(groups: tuple[Group, ...]) -> list[tuple[int, ...]]:
+def css_classes(groups: tuple[Group, ...]) -> list[tuple[int, ...]]:
     """Every class: a status per number group (sets 0/1, runs 0..length), canonical order."""
     ranges = [range(2) if g.kind == "set" else range(g.size + 1) for g in groups]
     seen = {_canon(groups, s) for s in itertools.product(*ranges)}
@@ -255,7 +255,7 @@ def count_one_color_mixed(
     R = sum(g.size for g in num_groups)
     N, C, q, H = deck.numbers, len(deck.colors), deck.copies, hand_size
     start = tuple(0 for _ in num_groups)
-    classes = [c for c in _classes(num_groups) if c != start]  # class `start` is constant
+    classes = [c for c in css_classes(num_groups) if c != start]  # class `start` is constant
     index = {c: i for i, c in enumerate(classes)}
     index[start] = -1
     K, A = len(classes), R + 1  # stored classes, frontier length (a0 = 0..R)

@@ -34,7 +34,7 @@ import numpy as np
 
 from phase10math.cards.deck import STANDARD, Card, DeckSpec
 from phase10math.cards.errors import InvalidCardPhaseError
-from phase10math.phases import PHASE_TEXTS as DICE_PHASE_TEXTS
+from phase10math.dice.phases import PHASE_TEXTS as DICE_PHASE_TEXTS
 
 GroupKind = Literal["set", "run", "color"]
 

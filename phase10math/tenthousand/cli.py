@@ -10,6 +10,11 @@ import argparse
 import json
 import sys
 
+from phase10math.exact import show, to_json
+from phase10math.tenthousand.duel import solve_duel
+from phase10math.tenthousand.rules import TenKRules
+from phase10math.tenthousand.turn import solve_turn
+
 
 def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
     g = p.add_argument_group("rule options (defaults: RULES.md section 3)")
@@ -64,8 +69,6 @@ def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
 
 
 def _rules(args: argparse.Namespace):
-    from phase10math.tenthousand.rules import TenKRules
-
     return TenKRules(
         straight=args.straight,
         three_pairs=args.three_pairs,
@@ -79,17 +82,12 @@ def _rules(args: argparse.Namespace):
 
 def _fmt(x) -> str:
     """``show(x)``, with a long exact fraction moved after its float."""
-    from phase10math.exact import show
-
     if len(str(x)) <= 40:
         return show(x)
     return f"{float(x):.6f}  (exact: {x})"
 
 
 def _ev(args: argparse.Namespace) -> int:
-    from phase10math.exact import to_json
-    from phase10math.tenthousand.turn import solve_turn
-
     rules = _rules(args)
     sol = solve_turn(rules, on_board=not args.off_board)
     value = sol.value(args.turn_total, args.dice)
@@ -120,8 +118,6 @@ def _ev(args: argparse.Namespace) -> int:
 
 
 def _thresholds(args: argparse.Namespace) -> int:
-    from phase10math.tenthousand.turn import solve_turn
-
     rules = _rules(args)
     boards = [True] + ([False] if rules.open_score else [])
     out = {}
@@ -169,8 +165,6 @@ def _thresholds(args: argparse.Namespace) -> int:
 
 
 def _duel(args: argparse.Namespace) -> int:
-    from phase10math.tenthousand.duel import solve_duel
-
     rules = _rules(args)
     sol = solve_duel(rules, progress=not args.json and not args.no_progress)
     U = rules.target // 50

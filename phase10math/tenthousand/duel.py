@@ -29,9 +29,12 @@ from typing import Any
 
 import numpy as np
 
+from phase10math.cache import cache_key, cached
+from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKStateError
 from phase10math.tenthousand.odds import roll_groups
 from phase10math.tenthousand.rules import UNIT, TenKRules
+from phase10math.tenthousand.scoring import check_roll, is_six_of_a_kind, is_wipe, score_options
 
 
 @dataclass(frozen=True)
@@ -200,13 +203,6 @@ class DuelSolution:
 
     def choose(self, roll: tuple[int, ...], my: int, opp: int, turn_total: int):
         """Best set-aside for ``roll``: (points, dice left); None on a bust, wipe or win."""
-        from phase10math.tenthousand.scoring import (
-            check_roll,
-            is_six_of_a_kind,
-            is_wipe,
-            score_options,
-        )
-
         dice = check_roll(roll, self.rules)
         if (self.rules.six_wins and is_six_of_a_kind(dice)) or is_wipe(dice, self.rules):
             return None
@@ -225,9 +221,7 @@ def _solve(rules: TenKRules, tol: float, progress: bool, max_sweeps: int) -> Due
     start = time.perf_counter()
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(desc=f"10,000 duel to {rules.target}", unit="sweep")
+        bar = progress_bar(desc=f"10,000 duel to {rules.target}", unit="sweep")
     change = np.inf
     sweeps = 0
     try:
@@ -255,13 +249,12 @@ def solve_duel(
     use_cache: bool = True,
     max_sweeps: int = 10_000,
 ) -> DuelSolution:
-    """Solve the two-player game by value iteration (cached on disk; tqdm progress)."""
+    """Solve the two-player game by value iteration (cached on disk; progress bar when asked)."""
     rules = rules or TenKRules()
     if target is not None:
         rules = rules.replace(target=target)
     if not use_cache:
         return _solve(rules, tol, progress, max_sweeps)
-    from phase10math.cache import cache_key, cached
 
     key = cache_key(kind="tenk-duel", rules=rules.as_dict(), tol=tol, algo=1)
 

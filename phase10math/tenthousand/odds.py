@@ -17,10 +17,10 @@ from functools import lru_cache
 from phase10math.tenthousand.errors import TenKRollError
 from phase10math.tenthousand.rules import TenKRules
 from phase10math.tenthousand.scoring import (
-    _options,
     check_roll,
     is_six_of_a_kind,
     is_wipe,
+    options_for_key,
     roll_outcomes,
 )
 
@@ -51,7 +51,7 @@ def _groups(n: int, key: tuple) -> tuple[RollGroup, ...]:
             sig: tuple = ("wipe", is_six_of_a_kind(dice), ())
         else:
             best: dict[int, int] = {}
-            for o in _options(dice, key):
+            for o in options_for_key(dice, key):
                 best[o.dice_left] = max(best.get(o.dice_left, 0), o.points)
             opts = tuple(sorted((p, m) for m, p in best.items()))
             sig = ("score" if opts else "none", is_six_of_a_kind(dice), opts)
@@ -126,5 +126,5 @@ def best_points(roll: tuple[int, ...], rules: TenKRules | None = None) -> int:
     dice = check_roll(roll, rules)
     if is_wipe(dice, rules):
         return 0
-    opts = _options(dice, rules.scoring_key())
+    opts = options_for_key(dice, rules.scoring_key())
     return opts[0].points if opts else 0

@@ -77,7 +77,7 @@ def is_six_of_a_kind(roll: Sequence[int]) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _options(dice: tuple[int, ...], key: tuple) -> tuple[ScoringOption, ...]:
+def options_for_key(dice: tuple[int, ...], key: tuple) -> tuple[ScoringOption, ...]:
     straight, three_pairs, extra, _wipe, _n = key
     rules = TenKRules(straight=straight, three_pairs=three_pairs, extra_of_a_kind=extra)
     counts = Counter(dice)
@@ -114,7 +114,7 @@ def score_options(roll: Iterable[int], rules: TenKRules | None = None) -> list[S
     [((1, 1, 1, 1), 1100), ((1, 1, 1), 1000), ((1, 1), 200), ((1,), 100)]
     """
     rules = rules or TenKRules()
-    return list(_options(check_roll(roll, rules), rules.scoring_key()))
+    return list(options_for_key(check_roll(roll, rules), rules.scoring_key()))
 
 
 def best_option(roll: Iterable[int], rules: TenKRules | None = None) -> ScoringOption | None:

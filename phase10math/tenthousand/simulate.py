@@ -13,7 +13,12 @@ from functools import lru_cache
 import numpy as np
 
 from phase10math.tenthousand.rules import UNIT, TenKRules
-from phase10math.tenthousand.scoring import _options, is_six_of_a_kind, is_wipe, roll_outcomes
+from phase10math.tenthousand.scoring import (
+    is_six_of_a_kind,
+    is_wipe,
+    options_for_key,
+    roll_outcomes,
+)
 
 
 @lru_cache(maxsize=64)
@@ -22,7 +27,7 @@ def _lookup(n: int, key: tuple) -> dict[tuple[int, ...], tuple[str, bool, tuple]
     rules = TenKRules(straight=key[0], three_pairs=key[1], extra_of_a_kind=key[2], wipe=key[3])
     out = {}
     for dice, _ in roll_outcomes(n):
-        opts = tuple((o.points, o.dice_left) for o in _options(dice, key))
+        opts = tuple((o.points, o.dice_left) for o in options_for_key(dice, key))
         kind = "wipe" if is_wipe(dice, rules) else ("score" if opts else "none")
         out[dice] = (kind, is_six_of_a_kind(dice), opts)
     return out

@@ -40,6 +40,7 @@ from functools import lru_cache
 from phase10math.tenthousand.errors import TenKStateError
 from phase10math.tenthousand.odds import roll_groups, roll_stats
 from phase10math.tenthousand.rules import UNIT, TenKRules
+from phase10math.tenthousand.scoring import check_roll, is_wipe, score_options
 
 _TOL = 1e-9  # float pre-screen; ties closer than this are decided exactly
 
@@ -128,8 +129,6 @@ class TurnSolution:
 
     def choose(self, roll: tuple[int, ...], turn_total: int) -> tuple[int, int] | None:
         """Best set-aside for ``roll`` at ``turn_total``: (points, dice left); None on a bust."""
-        from phase10math.tenthousand.scoring import check_roll, is_wipe, score_options
-
         dice = check_roll(roll, self.rules)
         if is_wipe(dice, self.rules):
             return None

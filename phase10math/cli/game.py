@@ -1,0 +1,189 @@
+"""Command-line sub-commands about whole games: ``game``, ``solitaire``, ``turns``,
+``headtohead``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from fractions import Fraction
+
+from phase10math.cli.dice import add_layout_args, layout_from, rules_from
+from phase10math.errors import InvalidRulesError
+from phase10math.exact import to_json
+from phase10math.game.engine import Game
+from phase10math.game.headtohead import head_to_head
+from phase10math.game.length import GameLength
+from phase10math.game.solitaire import comparison
+from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
+
+
+def _strategies(text: str, n: int) -> list[str]:
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if len(names) == 1:
+        names = names * n
+    if len(names) != n:
+        raise InvalidRulesError(
+            f"{n} players but {len(names)} strategies ({text!r}); give one "
+            "per player or one for all"
+        )
+    allowed = tuple(s for s in STRATEGY_NAMES if s != "stop") + ("human",)
+    for s in names:
+        if s not in allowed:
+            raise InvalidRulesError(f"unknown strategy {s!r}; allowed: {', '.join(allowed)}")
+    return names
+
+
+def cmd_game(args: argparse.Namespace) -> int:
+    if not 1 <= args.players <= 8:
+        raise InvalidRulesError(f"--players {args.players}; allowed: 1..8")
+    rules = rules_from(args, holds=args.holds)
+    layout = layout_from(args)
+    names = _strategies(args.strategies, args.players)
+    strats = [
+        get_strategy(s, rules, layout, seed=None if args.seed is None else args.seed + i)
+        for i, s in enumerate(names)
+    ]
+    res = Game(strats, phases=args.phases, rules=rules, layout=layout, seed=args.seed).play()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "seed": args.seed,
+                    "order": [s + 1 for s in res.order],
+                    "players": [
+                        {
+                            "seat": p.seat + 1,
+                            "name": p.name,
+                            "total": p.total,
+                            "scores": p.scores,
+                            "tries": p.tries,
+                            "bonuses": p.bonuses,
+                            "penalty": p.penalty,
+                        }
+                        for p in res.players
+                    ],
+                    "winners": [s + 1 for s in res.winners],
+                    "log": [str(e) for e in res.log],
+                },
+                indent=2,
+            )
+        )
+        return 0
+    if args.log:
+        print(res.log_text())
+        print()
+    print(res.score_sheet())
+    return 0
+
+
+def cmd_solitaire(args: argparse.Namespace) -> int:
+    rules = rules_from(args)
+    layout = layout_from(args)
+    table = comparison(
+        rules, layout, simulate=args.simulate, seed=args.seed, show_progress=not args.json
+    )
+    if args.json:
+        out = {"rules": rules.to_dict(), "rows": []}
+        for row in table["rows"]:
+            r = {"policy": row["policy"], "expected_score": to_json(row["expected_score"])}
+            if "sim_mean" in row:
+                r.update(sim_mean=row["sim_mean"], sim_se=row["sim_se"], sim_n=row["sim_n"])
+            out["rows"].append(r)
+        out["proven_gap"] = table["proven_gap"]
+        out["solve_seconds"] = table["seconds"]
+        print(json.dumps(out, indent=2))
+        return 0
+    print(table["text"])
+    return 0
+
+
+def cmd_turns(args: argparse.Namespace) -> int:
+    rules = rules_from(args)
+    layout = layout_from(args)
+    gl = GameLength.for_strategy(
+        args.strategy, args.phases, rules, layout, show_progress=not args.json
+    )
+    n_max = args.max_turns or gl.quantile(Fraction(99, 100))
+    if args.json:
+        print(
+            json.dumps(
+                {"strategy": args.strategy, "phases": args.phases, **gl.summary(n_max)}, indent=2
+            )
+        )
+    else:
+        print(gl.format(n_max, args.strategy))
+    return 0
+
+
+def cmd_headtohead(args: argparse.Namespace) -> int:
+    rules = rules_from(args)
+    layout = layout_from(args)
+    names = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    res = head_to_head(
+        names,
+        args.games,
+        seed=args.seed,
+        rules=rules,
+        layout=layout,
+        phases=args.phases,
+        show_progress=not args.json,
+    )
+    print(json.dumps(res.to_dict(), indent=2) if args.json else res.format())
+    return 0
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser("game", help="play a seeded game between strategies, print the score sheet")
+    p.add_argument("--players", type=int, default=2, help="1..8 (1 = solitaire)")
+    p.add_argument(
+        "--strategies",
+        default="complete",
+        help="comma list, one per player (or one for all): complete, score, greedy, "
+        "random, solitaire, human",
+    )
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--phases", type=int, choices=[10, 20], default=10)
+    p.add_argument("--holds", choices=["free", "sticky"], default="free")
+    p.add_argument("--log", action="store_true", help="print every roll and hold first")
+    p.add_argument("--json", action="store_true")
+    add_layout_args(p)
+    p.set_defaults(func=cmd_game)
+
+    p = sub.add_parser(
+        "solitaire", help="optimal solitaire: expected final score, compared with per-turn policies"
+    )
+    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--simulate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also simulate N games per policy (seeded) as a check",
+    )
+    p.add_argument("--seed", type=int, default=0)
+    add_layout_args(p)
+    p.set_defaults(func=cmd_solitaire)
+
+    p = sub.add_parser("turns", help="exact distribution of the number of turns to finish")
+    p.add_argument(
+        "--strategy", choices=["complete", "score", "greedy", "random"], default="complete"
+    )
+    p.add_argument("--phases", type=int, choices=[10, 20], default=10)
+    p.add_argument(
+        "--max-turns",
+        type=int,
+        default=None,
+        help="print the distribution up to here (default: its 99%% quantile)",
+    )
+    p.add_argument("--json", action="store_true")
+    add_layout_args(p)
+    p.set_defaults(func=cmd_turns)
+
+    p = sub.add_parser("headtohead", help="seeded simulation of games between strategies")
+    p.add_argument("--strategies", default="complete,score")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--phases", type=int, choices=[10, 20], default=10)
+    p.add_argument("--json", action="store_true")
+    add_layout_args(p)
+    p.set_defaults(func=cmd_headtohead)

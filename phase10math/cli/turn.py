@@ -1,0 +1,113 @@
+"""Command-line sub-commands about one turn: ``table`` and ``advise``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from phase10math.cli.dice import add_layout_args, layout_from, parse_roll, rules_from
+from phase10math.dice.faces import parse_faces
+from phase10math.dice.phases import phase
+from phase10math.errors import InvalidPhaseError
+from phase10math.turn.advisor import advise
+from phase10math.turn.tables import format_table, phase_table, table_json
+
+
+def _phase_range(text: str) -> range:
+    ranges = {"1-10": range(1, 11), "11-20": range(11, 21), "1-20": range(1, 21)}
+    if text in ranges:
+        return ranges[text]
+    try:
+        lo, _, hi = text.partition("-")
+        r = range(int(lo), int(hi or lo) + 1)
+    except ValueError:
+        raise InvalidPhaseError(f"--phases {text!r}: write 1-10, 11-20, 1-20 or e.g. 3-5") from None
+    if not r or r.start < 1 or r.stop > 21:
+        raise InvalidPhaseError(f"--phases {text!r}: phases are numbered 1 to 20")
+    return r
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    rules = rules_from(args, holds=args.holds)
+    layout = layout_from(args)
+    rows = phase_table(
+        _phase_range(args.phases),
+        rules,
+        layout,
+        show_progress=not args.json and sys.stderr.isatty() or args.progress,
+    )
+    if args.json:
+        print(json.dumps(table_json(rows, rules), indent=2))
+    else:
+        print(format_table(rows, rules))
+    return 0
+
+
+def cmd_advise(args: argparse.Namespace) -> int:
+    ph = phase(args.phase)
+    rules = rules_from(args, holds=args.holds)
+    layout = layout_from(args)
+    faces = parse_roll(args.dice, ph, layout)
+    aside = parse_faces(args.set_aside) if args.set_aside else ()
+    adv = advise(
+        faces, args.rolls_left, ph, args.objective, rules, layout, aside, by_die=args.by_die
+    )
+    if args.keep:
+        chosen = adv.value_of(args.keep)
+    if args.json:
+        out = adv.to_dict()
+        if args.top:
+            out["options"] = out["options"][: args.top]
+        if args.keep:
+            out["your_hold"] = chosen.to_dict()
+        print(json.dumps(out, indent=2))
+    else:
+        print(adv.table(top=args.top or None))
+        if args.keep:
+            print(
+                f"your hold {chosen.keep_text}: {chosen.value} ({float(chosen.value):.6f})"
+                f"{' - optimal' if chosen.value == adv.best.value else ''}"
+            )
+    return 0
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser(
+        "table",
+        help="exact per-phase probabilities and expected scores",
+        description="The exact per-phase table: probability of completing each "
+        "phase in one roll and in a turn played optimally, the optimal expected "
+        "score, and a greedy baseline.",
+    )
+    p.add_argument("--phases", default="1-10", help="1-10 (default), 11-20, 1-20 or e.g. 3-5")
+    p.add_argument("--holds", choices=["free", "sticky"], default="free")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    add_layout_args(p)
+    p.set_defaults(func=cmd_table)
+
+    p = sub.add_parser(
+        "advise",
+        help="rank the holds for a roll",
+        description="Rank every distinct hold of ten dice by its exact value.",
+    )
+    p.add_argument("--phase", required=True)
+    p.add_argument(
+        "--rolls-left",
+        type=int,
+        required=True,
+        help="rolls still allowed after this one (2 after the first roll)",
+    )
+    p.add_argument("--objective", choices=["complete", "score"], default="complete")
+    p.add_argument("--holds", choices=["free", "sticky"], default="free")
+    p.add_argument("--set-aside", default="", help="sticky holds: the dice set aside before")
+    p.add_argument("--keep", default="", help="also show the value of this hold")
+    p.add_argument("--top", type=int, default=10, help="how many holds to list (0 = all)")
+    p.add_argument(
+        "--by-die", action="store_true", help="the dice are given in the order of the layout's dice"
+    )
+    p.add_argument("--json", action="store_true")
+    p.add_argument("dice", nargs="*")
+    add_layout_args(p)
+    p.set_defaults(func=cmd_advise)

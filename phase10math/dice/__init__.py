@@ -1,0 +1,14 @@
+"""The dice game's rules as data: dice, layouts, phases, rule options and the meld engine.
+
+Modules, in reading order:
+
+- :mod:`~phase10math.dice.faces` - faces, dice and layouts as values; reading typed rolls.
+- :mod:`~phase10math.dice.layouts` - the layouts shipped with the kit.
+- :mod:`~phase10math.dice.layout_search` - the exhaustive search behind the compact layout.
+- :mod:`~phase10math.dice.phases` - phases 1-20 and user phrases ("1 set of 4 + 1 run of 5").
+- :mod:`~phase10math.dice.rules` - the rule options (hold rule, rolls, bonuses).
+- :mod:`~phase10math.dice.meld` - does a roll make the phase, its best score, which dice do what.
+- :mod:`~phase10math.dice.partial` - partial placements: how far a hold is from the phase.
+- :mod:`~phase10math.dice.reroll` - one reroll by brute force: the chance that rerolling some
+  dice completes a phase, listed exactly or simulated (checks the advisor).
+"""

@@ -1,0 +1,351 @@
+"""Faces, dice and dice layouts, as plain immutable values.
+
+A face is a number (1-10) or a wild ``W`` (stored as value 0), printed in one of four colors.
+A die is its six faces. A :class:`Layout` is the ten dice of a set: six *high* dice
+(5-10) and four *low* dice (1, 2, 3, 4, W, W). Dice with the same faces are identical,
+and :meth:`Layout.groups` lists them grouped, which is what the solver exploits.
+
+>>> f = parse_face("10o")
+>>> f, f.value, f.color
+(10o, 10, 'o')
+>>> parse_face("Wg").is_wild
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from phase10math.errors import InvalidDiceError, InvalidLayoutError
+
+WILD = 0
+COLORS = ("r", "o", "b", "g")
+COLOR_NAMES = {"r": "red", "o": "orange", "b": "blue", "g": "green"}
+HIGH_VALUES = (5, 6, 7, 8, 9, 10)
+LOW_VALUES = (1, 2, 3, 4, WILD, WILD)
+DIE_VALUES = {"high": HIGH_VALUES, "low": LOW_VALUES}
+
+_FACE_RE = re.compile(r"^\s*(10|[1-9]|[wW])\s*([a-zA-Z]*)\s*$")
+
+
+def _color_code(text: str, where: str) -> str | None:
+    t = text.strip().lower()
+    if not t:
+        return None
+    for code, name in COLOR_NAMES.items():
+        if t in (code, name):
+            return code
+    raise InvalidDiceError(
+        f"{where}: unknown color {text!r}; allowed: r/o/b/g or red/orange/blue/green"
+    )
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Face:
+    """One face: ``value`` 1..10 or 0 for W, and ``color`` 'r', 'o', 'b', 'g' or None (unknown)."""
+
+    value: int
+    color: str | None = None
+
+    @property
+    def is_wild(self) -> bool:
+        return self.value == WILD
+
+    @property
+    def points(self) -> int:
+        """What the face scores when used in a phase (W scores 0)."""
+        return self.value
+
+    def matches(self, other: Face) -> bool:
+        """Same number, and the same color where both colors are known.
+
+        >>> Face(5, "r").matches(Face(5)), Face(5, "r").matches(Face(5, "o"))
+        (True, False)
+        """
+        return self.value == other.value and (
+            self.color is None or other.color is None or self.color == other.color
+        )
+
+    def __str__(self) -> str:
+        v = "W" if self.value == WILD else str(self.value)
+        return v + (self.color or "")
+
+    __repr__ = __str__
+
+
+def parse_face(text: str | Face, where: str = "die") -> Face:
+    """Parse ``'10o'``, ``'Wg'``, ``'7'`` (color unknown), ``'8 red'``.
+
+    >>> parse_face("8 red")
+    8r
+    """
+    if isinstance(text, Face):
+        return text
+    if isinstance(text, int):
+        text = str(text)
+    m = _FACE_RE.match(str(text))
+    if not m:
+        raise InvalidDiceError(
+            f"{where}: cannot read {text!r}; write a number 1-10 or W, optionally followed "
+            "by a color letter r/o/b/g (e.g. 10o, Wg, 7)"
+        )
+    value = WILD if m.group(1).lower() == "w" else int(m.group(1))
+    return Face(value, _color_code(m.group(2), where))
+
+
+def parse_faces(texts: str | Iterable[str | Face]) -> tuple[Face, ...]:
+    """Parse several faces from a list or a whitespace/comma separated string.
+
+    >>> parse_faces("10o, W g 7")[0]
+    10o
+    """
+    if isinstance(texts, str):
+        # join a separated color word to its number ("W g" -> "Wg")
+        tokens = re.findall(
+            r"(?<!\S)(?:10|[1-9]|[wW])(?!\d)\s*(?:red|orange|blue|green|[robgROBG])?(?![a-z])"
+            r"|\S+",
+            texts.replace(",", " "),
+        )
+        texts = tokens
+    return tuple(parse_face(t, where=f"die {i + 1}") for i, t in enumerate(texts))
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """A die: its ``kind`` ('high' or 'low') and its six faces (sorted)."""
+
+    kind: str
+    faces: tuple[Face, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "faces", tuple(sorted(self.faces)))
+
+    @property
+    def distinct_faces(self) -> tuple[Face, ...]:
+        return tuple(sorted(set(self.faces)))
+
+    def show(self, face: Face) -> Face | None:
+        """This die's own face that ``face`` describes (a typed face may leave out the color),
+        or None when the die has no such face.
+
+        >>> Die("low", parse_faces("1g 2o 3b 4o Wr Wg")).show(Face(0))
+        Wg
+        """
+        return next((g for g in self.faces if g.matches(face)), None)
+
+    def face_weights(self) -> dict[Face, int]:
+        """How many of the six sides show each distinct face (W W of one color counts 2)."""
+        return dict(Counter(self.faces))
+
+    def __str__(self) -> str:
+        return " ".join(str(f) for f in self.faces)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The ten dice of a set, with the color of every face.
+
+    >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
+    >>> len(DEFAULT_LAYOUT.dice), sum(n for _, n in DEFAULT_LAYOUT.groups())
+    (10, 10)
+    """
+
+    dice: tuple[Die, ...]
+    name: str = "custom"
+
+    def __post_init__(self) -> None:
+        validate_dice(self.dice)
+
+    def groups(self) -> list[tuple[Die, int]]:
+        """Identical dice grouped: ``[(die, how many), ...]`` in a stable order."""
+        return sorted(Counter(self.dice).items(), key=lambda dn: (dn[0].kind, dn[0].faces))
+
+    @cached_property
+    def faces(self) -> tuple[Face, ...]:
+        """Every distinct face on any die."""
+        return tuple(sorted({f for d in self.dice for f in d.faces}))
+
+    def color_count(self) -> dict[str, int]:
+        """How many of the 60 faces carry each color."""
+        c = Counter(f.color for d in self.dice for f in d.faces)
+        return {k: c[k] for k in COLORS}
+
+    def to_text(self) -> str:
+        """The short text form accepted by :func:`parse_layout`."""
+        return "\n".join(f"{d.kind}: {d}" for d in self.dice)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "dice": [[str(f) for f in d.faces] for d in self.dice]}
+
+    def fingerprint(self) -> str:
+        """A canonical text that identifies the layout (for cache keys)."""
+        return "|".join(sorted(" ".join(str(f) for f in d.faces) for d in self.dice))
+
+    def __str__(self) -> str:
+        lines = [f"Layout {self.name!r}:"]
+        for die, n in self.groups():
+            lines.append(f"  {n} x {die.kind:4s}: {die}")
+        return "\n".join(lines)
+
+
+def validate_dice(dice: Sequence[Die]) -> None:
+    """Raise InvalidLayoutError unless ``dice`` are 6 high and 4 low valid dice."""
+    if len(dice) != 10:
+        raise InvalidLayoutError(f"a layout has 10 dice (6 high, 4 low); got {len(dice)}")
+    kinds = Counter(d.kind for d in dice)
+    if kinds != Counter({"high": 6, "low": 4}):
+        raise InvalidLayoutError(f"a layout has 6 high and 4 low dice; got {dict(kinds)}")
+    for i, d in enumerate(dice, 1):
+        want = sorted(DIE_VALUES[d.kind])
+        got = sorted(f.value for f in d.faces)
+        if len(d.faces) != 6:
+            raise InvalidLayoutError(f"die {i} ({d.kind}) has {len(d.faces)} faces; a die has 6")
+        for j, f in enumerate(d.faces, 1):
+            if f.color not in COLORS:
+                raise InvalidLayoutError(
+                    f"die {i} ({d.kind}), face {j} ({f}): color {f.color!r} is not one of "
+                    "r/o/b/g (red, orange, blue, green)"
+                )
+        if got != want:
+            allowed = ", ".join("W" if v == WILD else str(v) for v in DIE_VALUES[d.kind])
+            shown = ", ".join("W" if v == WILD else str(v) for v in got)
+            raise InvalidLayoutError(
+                f"die {i} ({d.kind}) shows {shown}; a {d.kind} die shows {allowed} once each"
+            )
+
+
+def _die_from(faces: Sequence[str | Face], where: str) -> Die:
+    fs = []
+    for j, t in enumerate(faces, 1):
+        try:
+            fs.append(parse_face(t, where=f"{where}, face {j}"))
+        except InvalidDiceError as exc:
+            raise InvalidLayoutError(str(exc)) from None
+    for j, f in enumerate(fs, 1):
+        if f.color is None:
+            raise InvalidLayoutError(
+                f"{where}, face {j} ({f}): every face of a layout needs a color"
+            )
+    values = sorted(f.value for f in fs)
+    kind = "low" if WILD in values or (values and values[0] < 5) else "high"
+    return Die(kind, tuple(fs))
+
+
+def parse_layout(spec: str | Mapping | Sequence, name: str = "custom") -> Layout:
+    """A layout from text (one die a line, ``[N x] [high:|low:] faces``) or a dict/list.
+
+    Lines may start with a count, e.g. ``4 x 5o 6r 7b 8g 9o 10r``; blank lines and ``#``
+    comments are ignored. A dict is ``{"dice": [[faces...], ...]}``.
+
+    >>> text = "6 x 5r 6o 7b 8g 9r 10o\\n2 x 1r 2o 3b 4g Wr Wo\\n2 x 1b 2g 3r 4o Wb Wg"
+    >>> lay = parse_layout(text)
+    >>> [n for _, n in lay.groups()]
+    [6, 2, 2]
+    """
+    dice: list[Die] = []
+    if isinstance(spec, Mapping):
+        name = spec.get("name", name)
+        spec = spec.get("dice", [])
+    if isinstance(spec, str):
+        for lineno, raw in enumerate(spec.splitlines(), 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            count = 1
+            m = re.match(r"^(\d+)\s*[xX×]\s+(.*)$", line)
+            if m:
+                count, line = int(m.group(1)), m.group(2)
+            line = re.sub(r"^(high|low)\s*:\s*", "", line, flags=re.I)
+            die = _die_from(line.replace(",", " ").split(), f"line {lineno}")
+            dice.extend([die] * count)
+    else:
+        for i, faces in enumerate(spec, 1):
+            if isinstance(faces, str):
+                faces = faces.replace(",", " ").split()
+            dice.append(_die_from(faces, f"die {len(dice) + 1}" if i else ""))
+    return Layout(tuple(dice), name=name)
+
+
+def match_roll(faces: Sequence[Face], layout: Layout) -> list[int]:
+    """Which die of ``layout`` shows each face: a list of die indices, one per face.
+
+    A face without a color matches any die showing its number. Raises InvalidDiceError, naming
+    the die and value, when the faces cannot all show at once (more than six 5-10s, more than
+    four 1-4/W, a color no die has for that number, ...).
+
+    >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
+    >>> len(match_roll(parse_faces("5 6 7 8 9 10 1 2 3 4"), DEFAULT_LAYOUT))
+    10
+    """
+    n_dice = len(layout.dice)
+    if len(faces) > n_dice:
+        raise InvalidDiceError(f"a roll has at most {n_dice} dice; got {len(faces)}")
+    for i, f in enumerate(faces, 1):
+        if not (f.value == WILD or 1 <= f.value <= 10):
+            raise InvalidDiceError(f"die {i}: value {f.value} is not 1-10 or W")
+    n_low = sum(1 for f in faces if f.value == WILD or f.value <= 4)
+    n_high = len(faces) - n_low
+    if n_high > 6:
+        raise InvalidDiceError(
+            f"{n_high} dice show 5-10 but only the 6 high dice show those numbers "
+            f"(high dice: 5, 6, 7, 8, 9, 10; low dice: 1, 2, 3, 4, W, W)"
+        )
+    if n_low > 4:
+        first = [i for i, f in enumerate(faces, 1) if f.value == WILD or f.value <= 4][4]
+        raise InvalidDiceError(
+            f"die {first} ({faces[first - 1]}): {n_low} dice show 1-4 or W but only the 4 low "
+            "dice show those (a high die shows 5, 6, 7, 8, 9 or 10)"
+        )
+
+    where = assign_faces(faces, layout.dice)
+    if where is not None:
+        return where
+    # the first face that cannot be added to the faces before it names the problem
+    fi = next(k for k in range(len(faces)) if assign_faces(faces[: k + 1], layout.dice) is None)
+    f = faces[fi]
+    holders = [str(i + 1) for i, d in enumerate(layout.dice) if d.show(f)]
+    if not holders:
+        shown = "W" if f.value == WILD else str(f.value)
+        colors = sorted(
+            {COLOR_NAMES[g.color] for d in layout.dice for g in d.faces if g.value == f.value}
+        )
+        raise InvalidDiceError(
+            f"die {fi + 1} ({f}): no die of layout {layout.name!r} shows {shown} in "
+            f"{COLOR_NAMES.get(f.color, f.color)}; {shown} comes in {', '.join(colors)}"
+        )
+    raise InvalidDiceError(
+        f"die {fi + 1} ({f}): only dice {', '.join(holders)} of layout {layout.name!r} "
+        "show this face, and the other faces of the roll already need them"
+    )
+
+
+def assign_faces(faces: Sequence[Face], dice: Sequence[Die]) -> list[int] | None:
+    """Put each face on its own die that shows it (a bipartite matching, found by augmenting
+    paths): the index into ``dice`` for each face, or None when no such assignment exists.
+
+    >>> low = [Die("low", parse_faces(t)) for t in ("1g 2o 3b 4o Wr Wg", "1r 2g 3g 4g Wo Wb")]
+    >>> assign_faces(parse_faces("Wb 3"), low), assign_faces(parse_faces("Wb Wo"), low)
+    ([1, 0], None)
+    """
+    owner: dict[int, int] = {}  # die index -> face index
+
+    def augment(fi: int, seen: set[int]) -> bool:
+        for di, die in enumerate(dice):
+            if di in seen or die.show(faces[fi]) is None:
+                continue
+            seen.add(di)
+            if di not in owner or augment(owner[di], seen):
+                owner[di] = fi
+                return True
+        return False
+
+    if not all(augment(fi, set()) for fi in range(len(faces))):
+        return None
+    result = [0] * len(faces)
+    for di, fi in owner.items():
+        result[fi] = di
+    return result

@@ -1,0 +1,491 @@
+"""The meld engine: does a final roll complete a phase, with what best score, and how.
+
+The engine works on *profiles*: an integer array ``counts[value, color]`` (values 0..10, 0 = W;
+colors r, o, b, g) that says how many of the ten dice show each face. Whether a phase is made,
+and its best score, depend only on that profile, so the solver evaluates every distinct
+profile at once (:func:`best_scores`, vectorised over profiles with numpy).
+
+How it works. A *placement* fixes the number of every set and the start of every run, which
+gives a demand ``d[n]`` of dice showing n. Real dice are never worse than wilds in a number
+slot, so ``min(count[n], d[n])`` real dice fill the number slots and wilds fill the rest.
+A color group of k dice of color x then takes the x-colored dice that the number slots do not
+need ("surplus", best values first); if there are fewer than k, each missing die costs one more
+wild (an x-colored die moves over from a number slot and a wild takes its place, or an
+x-colored wild joins the group directly). The best score is the maximum over placements.
+
+>>> from phase10math.dice.faces import parse_faces
+>>> m = explain(1, parse_faces("8 8 8 10 W W 1 2 5 6"))
+>>> m.complete, m.score
+(True, 34)
+>>> print(m)
+phase 1 (2 sets of 3): complete, score 34
+  set of 3: 8 8 8
+  set of 3: 10 W(=10) W(=10)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from phase10math.dice.faces import COLORS, WILD, Face, parse_faces
+from phase10math.dice.phases import Phase
+from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.errors import InvalidDiceError
+
+VALUES = np.arange(11)  # value index 0 (W) .. 10
+NOT_COMPLETE = -1
+
+
+# --------------------------------------------------------------------------- placements
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Numbers for the sets, starts for the runs; ``demand[n]`` dice showing n are needed."""
+
+    set_numbers: tuple[int, ...]
+    run_starts: tuple[int, ...]
+    demand: tuple[int, ...]  # length 11, index 0 unused
+
+
+@cache
+def placements(ph: Phase, sets_may_share_number: bool = True) -> tuple[Placement, ...]:
+    """Every distinct placement of a phase's sets and runs (one per distinct demand vector).
+
+    >>> len(placements(as_phase(1)))  # two sets of 3 on numbers n1 <= n2
+    55
+    """
+    sets = [g.size for g in ph.groups if g.kind == "set"]
+    runs = [g.size for g in ph.groups if g.kind == "run"]
+    seen: dict[tuple[int, ...], Placement] = {}
+    set_choices = itertools.product(range(1, 11), repeat=len(sets))
+    run_choices = list(itertools.product(*[range(1, 12 - k) for k in runs]))
+    for nums in set_choices:
+        if not sets_may_share_number and len(set(nums)) < len(nums):
+            continue
+        for starts in run_choices:
+            d = [0] * 11
+            for k, n in zip(sets, nums):
+                d[n] += k
+            for k, s in zip(runs, starts):
+                for n in range(s, s + k):
+                    d[n] += 1
+            key = tuple(d)
+            if key not in seen:
+                seen[key] = Placement(tuple(nums), tuple(starts), key)
+    return tuple(seen.values())
+
+
+# --------------------------------------------------------------------------- profiles
+
+
+def profile(faces: Iterable[Face | str], need_color: bool = False) -> np.ndarray:
+    """The ``(11, 4)`` count array of some faces (a face without color counts as red unless
+    ``need_color``, in which case it is an error).
+
+    >>> int(profile(parse_faces("W W 5"))[0].sum())
+    2
+    """
+    faces = parse_faces(faces) if isinstance(faces, str) else tuple(faces)
+    counts = np.zeros((11, 4), dtype=np.int16)
+    for i, f in enumerate(faces, 1):
+        if not isinstance(f, Face):
+            f = parse_faces([f])[0]
+        if f.color is None:
+            if need_color:
+                raise InvalidDiceError(
+                    f"die {i} ({f}) has no color; this phase counts colors, so write the "
+                    "color letter r/o/b/g after the number (e.g. 7r)"
+                )
+            ci = 0
+        else:
+            ci = COLORS.index(f.color)
+        counts[f.value, ci] += 1
+    return counts
+
+
+def _top_k_score(avail: np.ndarray, k: int) -> np.ndarray:
+    """Sum of the k highest values from per-value counts ``avail[:, n-1]`` (n = 1..10)."""
+    score = np.zeros(avail.shape[0], dtype=np.int64)
+    left = np.full(avail.shape[0], k, dtype=np.int64)
+    for n in range(10, 0, -1):
+        take = np.minimum(avail[:, n - 1], left)
+        score += n * take
+        left -= take
+    return score
+
+
+def _placement_scores(
+    counts: np.ndarray, pl: Placement, color: int | None, k: int, tot: np.ndarray | None = None
+) -> np.ndarray:
+    """Best score of every profile under one placement (and color group), or -1.
+
+    ``tot`` (the per-value totals ``counts.sum(axis=2)``) may be passed in when it is reused."""
+    if tot is None:
+        tot = counts.sum(axis=2, dtype=np.int32)  # (P, 11)
+    w = tot[:, 0]
+    d = np.asarray(pl.demand[1:], dtype=np.int32)
+    nz = np.flatnonzero(d)
+    used = np.minimum(tot[:, 1:][:, nz], d[nz])
+    deficit = int(d.sum()) - used.sum(axis=1, dtype=np.int32)
+    score = used @ (nz + 1).astype(np.int32)
+    if color is None:
+        ok = deficit <= w
+    else:
+        b = counts[:, 1:, color].astype(np.int32)
+        surplus = np.clip(np.minimum(b, tot[:, 1:] - d), 0, None)
+        s = surplus.sum(axis=1, dtype=np.int32)
+        contested = b.sum(axis=1, dtype=np.int32) - s
+        short = np.clip(k - s, 0, None)
+        ok = (deficit + short <= w) & (short <= contested + counts[:, 0, color])
+        score = score + _top_k_score(surplus, k)
+    return np.where(ok, score, NOT_COMPLETE)
+
+
+def best_scores(
+    ph: Phase | int | str,
+    counts: np.ndarray,
+    rules: Rules = DEFAULT_RULES,
+    complete_only: bool = False,
+    chunk: int = 1 << 18,
+) -> np.ndarray:
+    """Best score of each profile in ``counts`` (shape ``(P, 11, 4)``), -1 where not complete.
+    With ``complete_only`` the result is 0 (complete) or -1, without the scoring work.
+
+    >>> c = profile(parse_faces("8 8 8 10 W W 1 2 5 6"))[None]
+    >>> best_scores(1, c).tolist()
+    [34]
+    """
+    ph = as_phase(ph)
+    counts = np.asarray(counts)
+    if counts.ndim == 2:
+        counts = counts[None]
+    colors = [g.size for g in ph.groups if g.kind == "color"]
+    if len(colors) > 1:
+        out = np.array([_generic_best(ph, c, rules) for c in counts], dtype=np.int64)
+        return np.where(out >= 0, 0, -1) if complete_only else out
+    pls = placements(ph, rules.sets_may_share_number)
+    out = np.empty(counts.shape[0], dtype=np.int64)
+    for lo in range(0, counts.shape[0], chunk):
+        part = counts[lo : lo + chunk].astype(np.int16)
+        out[lo : lo + chunk] = _best_chunk(part, pls, colors[0] if colors else 0, complete_only)
+    return out
+
+
+def _best_chunk(counts: np.ndarray, pls, k: int, complete_only: bool) -> np.ndarray:
+    """:func:`best_scores` on one chunk of int16 profiles: the formulas of
+    :func:`_placement_scores`, on value-major contiguous rows (one array per number), with the
+    per-color arrays computed once."""
+    P = counts.shape[0]
+    cv = np.ascontiguousarray(counts.transpose(1, 2, 0))  # (11, 4, P)
+    num = cv.sum(axis=1, dtype=np.int16)  # (11, P), num[0] = wilds
+    w = num[0]
+    best = np.full(P, NOT_COMPLETE, dtype=np.int16)
+    colors = range(4) if k else [None]
+    btot = {x: cv[1:, x].sum(axis=0, dtype=np.int16) for x in colors if x is not None}
+    zero = np.zeros(P, dtype=np.int16)
+    for pl in pls:
+        d = pl.demand
+        nz = [n for n in range(1, 11) if d[n]]
+        used = {n: np.minimum(num[n], np.int16(d[n])) for n in nz}
+        deficit = np.int16(sum(d)) - sum(used.values(), zero)
+        numscore = None if complete_only else sum((np.int16(n) * used[n] for n in nz), zero)
+        for x in colors:
+            if x is None:
+                ok = deficit <= w
+                score = numscore
+            else:
+                b = cv[:, x]
+                sur = {n: np.maximum(np.minimum(b[n], num[n] - np.int16(d[n])), 0) for n in nz}
+                s = btot[x] - sum((b[n] - sur[n] for n in nz), zero)
+                short = np.maximum(np.int16(k) - s, 0)
+                ok = (deficit + short <= w) & (short <= (btot[x] - s) + b[0])
+                if not complete_only:
+                    left = np.full(P, k, dtype=np.int16)
+                    score = numscore.copy()
+                    for n in range(10, 0, -1):
+                        take = np.minimum(sur[n] if n in sur else b[n], left)
+                        score += np.int16(n) * take
+                        left -= take
+            if complete_only:
+                best[ok] = 0
+            else:
+                np.maximum(best, np.where(ok, score, np.int16(NOT_COMPLETE)), out=best)
+    return best.astype(np.int64)
+
+
+# --------------------------------------------------------------------------- explanation
+
+
+@dataclass(frozen=True)
+class GroupMeld:
+    """One group of a meld: which dice, what each W stands for, and the number/start/color."""
+
+    kind: str
+    size: int
+    dice: tuple[Face, ...]
+    stands_for: tuple[int | str | None, ...]  # per die: the number (or color) a W stands for
+    label: int | str  # set number, run start, or color letter
+
+    @property
+    def score(self) -> int:
+        return sum(f.points for f in self.dice)
+
+    def __str__(self) -> str:
+        shown = " ".join(
+            f"{f}(={s})" if f.is_wild and s is not None else str(f)
+            for f, s in zip(self.dice, self.stands_for)
+        )
+        name = (
+            f"{self.size} of one color" if self.kind == "color" else f"{self.kind} of {self.size}"
+        )
+        return f"{name}: {shown}"
+
+
+@dataclass(frozen=True)
+class Meld:
+    """The result of checking a final roll against a phase."""
+
+    phase: Phase
+    complete: bool
+    score: int  # 0 when not complete
+    groups: tuple[GroupMeld, ...] = field(default=())
+    unused: tuple[Face, ...] = field(default=())
+
+    def to_dict(self) -> dict:
+        return {
+            "phase": self.phase.number,
+            "phase_text": self.phase.text,
+            "complete": self.complete,
+            "score": self.score,
+            "groups": [
+                {
+                    "kind": g.kind,
+                    "size": g.size,
+                    "label": g.label,
+                    "dice": [str(f) for f in g.dice],
+                    "wild_stands_for": [
+                        s if f.is_wild else None for f, s in zip(g.dice, g.stands_for)
+                    ],
+                    "score": g.score,
+                }
+                for g in self.groups
+            ],
+            "unused": [str(f) for f in self.unused],
+        }
+
+    def __str__(self) -> str:
+        head = (
+            f"phase {self.phase.number} ({self.phase.text})"
+            if self.phase.number
+            else (f"phase ({self.phase.text})")
+        )
+        if not self.complete:
+            return f"{head}: not complete"
+        return "\n".join(
+            [f"{head}: complete, score {self.score}"] + [f"  {g}" for g in self.groups]
+        )
+
+
+def require_colors(faces: Sequence[Face], ph: Phase) -> None:
+    """Raise InvalidDiceError, naming the die, when a phase that counts colors gets a face
+    written without its color."""
+    if ph.uses_color:
+        for i, f in enumerate(faces, 1):
+            if f.color is None:
+                raise InvalidDiceError(
+                    f"die {i} ({f}) has no color; phase {ph.number or ph.text} counts colors, "
+                    "so write a color letter r/o/b/g after each number (e.g. 7r, Wg)"
+                )
+
+
+def explain(
+    ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
+) -> Meld:
+    """Check a final roll of ten dice: complete?, best score, and the dice of each group."""
+    ph = as_phase(ph)
+    faces = parse_faces(faces) if isinstance(faces, str) else parse_faces(list(faces))
+    if len(faces) != 10:
+        raise InvalidDiceError(f"a final roll has 10 dice; got {len(faces)}")
+    require_colors(faces, ph)
+    colors = [g for g in ph.groups if g.kind == "color"]
+    if len(colors) > 1:
+        return _generic_explain(ph, faces, rules)
+    counts = profile(faces)[None]
+    best, choice = NOT_COMPLETE, None
+    for pl in placements(ph, rules.sets_may_share_number):
+        for x in range(4) if colors else [None]:
+            s = int(_placement_scores(counts, pl, x, colors[0].size if colors else 0)[0])
+            if s > best:
+                best, choice = s, (pl, x)
+    if best < 0:
+        return Meld(ph, False, 0, (), tuple(faces))
+    pl, x = choice
+    return _assign(ph, faces, pl, x, best)
+
+
+def _assign(ph: Phase, faces: Sequence[Face], pl: Placement, x: int | None, best: int) -> Meld:
+    """Build the groups of the best placement (mirrors :func:`_placement_scores`)."""
+    xc = COLORS[x] if x is not None else None
+    pool = sorted(faces, key=lambda f: (-f.value, f.color == xc))
+    slots: dict[int, list[Face]] = {n: [] for n in range(1, 11)}
+    # number slots: non-x real dice first, then x-colored ones
+    for n in range(1, 11):
+        need = pl.demand[n]
+        for prefer_x in (False, True):
+            for f in [f for f in pool if f.value == n and (f.color == xc) == prefer_x]:
+                if len(slots[n]) < need:
+                    slots[n].append(f)
+                    pool.remove(f)
+    color_dice: list[Face] = []
+    if x is not None:
+        k = next(g.size for g in ph.groups if g.kind == "color")
+        surplus = sorted(
+            [f for f in pool if f.color == xc and not f.is_wild], key=lambda f: -f.value
+        )
+        color_dice = surplus[:k]
+        for f in color_dice:
+            pool.remove(f)
+        # short: move contested x dice out of number slots, then x wilds
+        for n in range(10, 0, -1):
+            for f in [f for f in slots[n] if f.color == xc]:
+                if len(color_dice) < k:
+                    slots[n].remove(f)
+                    color_dice.append(f)
+        for f in [f for f in pool if f.is_wild and f.color == xc]:
+            if len(color_dice) < k:
+                color_dice.append(f)
+                pool.remove(f)
+    wilds = sorted([f for f in pool if f.is_wild], key=lambda f: f.color == xc)
+    for n in range(1, 11):
+        while len(slots[n]) < pl.demand[n]:
+            f = wilds.pop(0)
+            pool.remove(f)
+            slots[n].append(f)
+    groups: list[GroupMeld] = []
+    set_iter = iter(pl.set_numbers)
+    run_iter = iter(pl.run_starts)
+    for g in ph.groups:
+        if g.kind == "set":
+            n = next(set_iter)
+            dice = [slots[n].pop(0) for _ in range(g.size)]
+            groups.append(
+                GroupMeld(
+                    "set", g.size, tuple(dice), tuple(n if f.is_wild else None for f in dice), n
+                )
+            )
+        elif g.kind == "run":
+            s = next(run_iter)
+            dice = [slots[n].pop(0) for n in range(s, s + g.size)]
+            groups.append(
+                GroupMeld(
+                    "run",
+                    g.size,
+                    tuple(dice),
+                    tuple(s + i if f.is_wild else None for i, f in enumerate(dice)),
+                    s,
+                )
+            )
+        else:
+            groups.append(
+                GroupMeld("color", g.size, tuple(color_dice), tuple(None for _ in color_dice), xc)
+            )
+    meld = Meld(ph, True, best, tuple(groups), tuple(pool))
+    assert sum(gm.score for gm in groups) == best, "internal error: assignment does not match score"
+    return meld
+
+
+def score(
+    ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
+) -> int | None:
+    """Best score of a final roll, or None when the phase is not complete.
+
+    >>> score(4, "1 2 3 4 5 6 7 8 8 8")  # the run 2..8
+    35
+    """
+    m = explain(ph, faces, rules)
+    return m.score if m.complete else None
+
+
+# --------------------------------------------------------------------------- generic path
+
+
+def _fits(kind: str, dice: Sequence[Face], size: int) -> list[int | str]:
+    """Labels (set number / run start / color) under which ``dice`` form the group."""
+    real = [f.value for f in dice if not f.is_wild]
+    if kind == "set":
+        return [real[0]] if real and len(set(real)) == 1 else ([] if real else list(range(1, 11)))
+    if kind == "run":
+        if len(set(real)) < len(real):
+            return []
+        return [s for s in range(1, 12 - size) if all(s <= v < s + size for v in real)]
+    cols = {f.color for f in dice}
+    return list(cols) if len(cols) == 1 else []
+
+
+def _generic_search(ph: Phase, faces: Sequence[Face], rules: Rules):
+    """Exhaustive search over assignments of dice to groups (used for phases with several
+    color groups, where the closed form of :func:`_placement_scores` does not apply)."""
+    best: list = [NOT_COMPLETE, None]
+    groups = ph.groups
+
+    def rec(gi: int, left: tuple[int, ...], acc: list, used_numbers: tuple[int, ...]) -> None:
+        if gi == len(groups):
+            total = sum(sum(faces[i].points for i in idx) for idx, _ in acc)
+            if total > best[0]:
+                best[0], best[1] = total, list(acc)
+            return
+        g = groups[gi]
+        for idx in itertools.combinations(left, g.size):
+            labels = _fits(g.kind, [faces[i] for i in idx], g.size)
+            if g.kind == "set" and not rules.sets_may_share_number:
+                labels = [n for n in labels if n not in used_numbers]
+            if not labels:
+                continue
+            rest = tuple(i for i in left if i not in idx)
+            un = used_numbers + ((labels[0],) if g.kind == "set" else ())
+            rec(gi + 1, rest, acc + [(idx, labels[0])], un)
+
+    rec(0, tuple(range(len(faces))), [], ())
+    return best
+
+
+def _generic_best(ph: Phase, counts: np.ndarray, rules: Rules) -> int:
+    faces = [
+        Face(int(v), COLORS[c])
+        for v in range(11)
+        for c in range(4)
+        for _ in range(int(counts[v, c]))
+    ]
+    return _generic_search(ph, faces, rules)[0]
+
+
+def _generic_explain(ph: Phase, faces: Sequence[Face], rules: Rules) -> Meld:
+    total, acc = _generic_search(ph, faces, rules)
+    if total < 0:
+        return Meld(ph, False, 0, (), tuple(faces))
+    used = {i for idx, _ in acc for i in idx}
+    groups = []
+    for g, (idx, label) in zip(ph.groups, acc):
+        dice = tuple(faces[i] for i in idx)
+        if g.kind == "run":
+            real = {f.value for f in dice if not f.is_wild}
+            free = iter(n for n in range(label, label + g.size) if n not in real)
+            stands = tuple(next(free) if f.is_wild else None for f in dice)
+        elif g.kind == "set":
+            stands = tuple(label if f.is_wild else None for f in dice)
+        else:
+            stands = tuple(None for _ in dice)
+        groups.append(GroupMeld(g.kind, g.size, dice, stands, label))
+    unused = tuple(f for i, f in enumerate(faces) if i not in used)
+    return Meld(ph, True, total, tuple(groups), unused)
+
+
+def is_wild(f: Face) -> bool:  # small helper used by notebooks
+    return f.value == WILD

@@ -1,0 +1,416 @@
+"""Exact game length: how many turns a player needs to finish phases 1-10 (or 1-20).
+
+With a stationary per-turn strategy, phase k is made on each turn independently with the
+strategy's exact probability ``p_k``, so the tries at phase k are geometric (mean ``1/p_k``)
+and the number of turns ``N`` is a sum of independent geometrics. Its exact distribution is
+a convolution done in integers: with every ``p_k = a_k / D`` over one common denominator,
+``P(N = n) = c_n / D**n`` with integer ``c_n``.
+
+>>> from fractions import Fraction
+>>> gl = GameLength.from_probabilities({1: Fraction(1, 2), 2: Fraction(1, 2)})
+>>> gl.expected_turns, gl.pmf(2), gl.cdf(3)
+(Fraction(4, 1), Fraction(1, 4), Fraction(1, 2))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from phase10math import cache
+from phase10math.dice.faces import Layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import best_scores
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.errors import InvalidRulesError
+from phase10math.exact import to_json
+from phase10math.progress import progress_bar
+from phase10math.turn.kernels import evaluate_on_unique, expect_rerolls, normalise
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tables import cached_solution, greedy_holds, phase_row, solution_key
+
+TURN_STRATEGIES = ("complete", "score", "greedy", "random")
+
+
+# --------------------------------------------------------------------------- random holds
+
+
+def binomial_subset_sum(space: StateSpace, N: np.ndarray) -> np.ndarray:
+    """S(K) = sum over sub-multisets J of K of prod_f C(K_f, J_f) N(J): the sum over all
+    ways to keep a subset of the dice of K (each die kept or not). Exact (ints or objects)."""
+    S = N.copy()
+    for t, typ in enumerate(space.types):
+        d_all = space.digits[t]
+        sub = space.sub[t]
+        for f in range(len(typ.faces)):
+            cnt = sub[:, f][d_all]
+            old = S.copy()
+            for v in range(1, typ.count + 1):
+                sel = np.flatnonzero(cnt == v)
+                if len(sel) == 0:
+                    break
+                cur = sel
+                for drop in range(1, v + 1):  # J_f = v - drop
+                    dd = d_all[cur]
+                    cur = (
+                        cur
+                        + (space.remove_tables[t][dd, f].astype(np.int64) - dd) * space.strides[t]
+                    )
+                    S[sel] = S[sel] + math.comb(v, drop) * old[cur]
+    return S
+
+
+def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fraction:
+    """Exact value of the random strategy (each die kept with probability 1/2 after every roll
+    but the last) for integer utilities ``finals`` on the roll states (free holds).
+
+    >>> from phase10math.turn.projection import VALUE
+    >>> from phase10math.dice.faces import parse_layout
+    >>> lay = parse_layout("6 x 5r 6o 7b 8g 9r 10o\\n4 x 1r 2o 3b 4g Wr Wo")
+    >>> sp = StateSpace.build(lay.dice[:1], VALUE)
+    >>> random_policy_value(sp, np.array([1, 0, 0, 0, 0, 0]), 2)  # want a 5 with one die
+    Fraction(1, 6)
+    """
+    n = space.n_dice
+    vals = np.asarray(finals).astype(object)
+    den = 1
+    for _r in range(1, rolls):
+        N = normalise(space, expect_rerolls(space, vals))  # over den * 6**n
+        S = binomial_subset_sum(space, N)
+        vals = S[space.full_ids]
+        den = den * 6**n * 2**n
+    total = int(np.dot(vals.astype(object), space.roll_weights))
+    return Fraction(total, den * 6**n)
+
+
+# --------------------------------------------------------------------------- per-turn p_k
+
+
+def turn_probability(
+    k: int, strategy: str, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+) -> Fraction:
+    """Exact P(the strategy makes phase k in one turn) (cached on disk)."""
+    if strategy not in TURN_STRATEGIES:
+        raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(TURN_STRATEGIES)}")
+    if not isinstance(k, int) or not 1 <= k <= 20:
+        raise InvalidRulesError(f"phase {k!r}; allowed: 1..20")
+    if strategy == "complete":
+        return cached_solution(k, "complete", rules, layout).value()
+    if strategy == "score":
+        return phase_row(k, rules, layout)["p_score_policy"]
+    if strategy == "greedy":
+        return phase_row(k, rules, layout)["p_greedy"]
+    if rules.holds != "free":
+        raise InvalidRulesError("the exact random strategy is computed for free holds only")
+
+    def compute() -> Fraction:
+        sol = cached_solution(k, "complete", rules, layout)
+        return random_policy_value(sol.space, sol.roll_num[0], rules.rolls)
+
+    return cache.cached(solution_key("random_p", PHASES[k], rules, layout), compute)
+
+
+def turn_probabilities(
+    strategy: str,
+    phases: Iterable[int] = range(1, 11),
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    show_progress: bool = False,
+) -> dict[int, Fraction]:
+    """``{k: p_k}`` for several phases, with a progress bar when asked."""
+    phases = list(phases)
+    it: Iterable[int] = phases
+    if show_progress:
+        it = progress_bar(phases, desc=f"per-turn p ({strategy})", unit="phase")
+    return {k: turn_probability(k, strategy, rules, layout) for k in it}
+
+
+# --------------------------------------------------------------------------- the distribution
+
+
+@dataclass
+class GameLength:
+    """The exact distribution of the number of turns to finish, from per-phase ``p``."""
+
+    p: dict[int, Fraction]
+    _cache: dict[int, list[int]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_probabilities(cls, p: dict[int, Fraction]) -> GameLength:
+        for k, v in p.items():
+            if not 0 < Fraction(v) <= 1:
+                raise InvalidRulesError(f"phase {k}: per-turn probability {v} must be in (0, 1]")
+        return cls({k: Fraction(v) for k, v in p.items()})
+
+    @classmethod
+    def for_strategy(
+        cls,
+        strategy: str,
+        phases: int = 10,
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        show_progress: bool = False,
+    ) -> GameLength:
+        if phases not in (10, 20) and not 1 <= phases <= 20:
+            raise InvalidRulesError(f"phases={phases}; allowed 1..20")
+        return cls.from_probabilities(
+            turn_probabilities(strategy, range(1, phases + 1), rules, layout, show_progress)
+        )
+
+    @property
+    def expected_tries(self) -> dict[int, Fraction]:
+        """Expected turns spent on each phase: 1 / p_k."""
+        return {k: 1 / v for k, v in self.p.items()}
+
+    @property
+    def expected_turns(self) -> Fraction:
+        return sum(self.expected_tries.values(), Fraction(0))
+
+    @property
+    def variance(self) -> Fraction:
+        return sum(((1 - v) / v**2 for v in self.p.values()), Fraction(0))
+
+    @property
+    def denominator(self) -> int:
+        return math.lcm(*(v.denominator for v in self.p.values()))
+
+    def _numerators(self, n_max: int) -> list[int]:
+        """c_n with P(N = n) = c_n / D**n for n = 0..n_max (integer convolution)."""
+        if n_max in self._cache:
+            return self._cache[n_max]
+        D = self.denominator
+        conv = [1] + [0] * n_max  # the empty sum: N = 0
+        for v in self.p.values():
+            a = int(v * D)
+            b = D - a
+            geo = [0] * (n_max + 1)
+            for n in range(1, n_max + 1):
+                geo[n] = a * b ** (n - 1)  # over D**n
+            new = [0] * (n_max + 1)
+            for i, ci in enumerate(conv):
+                if ci:
+                    for j in range(1, n_max + 1 - i):
+                        new[i + j] += ci * geo[j]
+            conv = new
+        self._cache[n_max] = conv
+        return conv
+
+    def pmf(self, n: int) -> Fraction:
+        """Exact P(N = n)."""
+        if n < 0:
+            return Fraction(0)
+        return Fraction(self._numerators(n)[n], self.denominator**n)
+
+    def cdf(self, n: int) -> Fraction:
+        """Exact P(N <= n): finished within n turns."""
+        if n < 0:
+            return Fraction(0)
+        c = self._numerators(n)
+        D = self.denominator
+        return Fraction(sum(ci * D ** (n - i) for i, ci in enumerate(c)), D**n)
+
+    def tail(self, n: int) -> Fraction:
+        """Exact P(N > n)."""
+        return 1 - self.cdf(n)
+
+    def table(self, n_max: int) -> list[tuple[int, Fraction, Fraction]]:
+        """``[(n, P(N = n), P(N <= n)), ...]`` for n = minimum..n_max."""
+        c = self._numerators(n_max)
+        D = self.denominator
+        out, acc = [], Fraction(0)
+        for n in range(n_max + 1):
+            pn = Fraction(c[n], D**n)
+            acc += pn
+            if n >= len(self.p):
+                out.append((n, pn, acc))
+        return out
+
+    def quantile(self, q: Fraction | float, n_max: int = 10_000) -> int:
+        """Smallest n with P(N <= n) >= q."""
+        q = Fraction(q)
+        n = len(self.p)
+        while self.cdf(n) < q:
+            n += 1
+            if n > n_max:
+                raise InvalidRulesError(f"quantile {q} beyond {n_max} turns")
+        return n
+
+    def summary(self, n_max: int) -> dict[str, Any]:
+        return {
+            "per_phase": {
+                str(k): {"p_turn": to_json(v), "expected_tries": to_json(1 / v)}
+                for k, v in self.p.items()
+            },
+            "expected_turns": to_json(self.expected_turns),
+            "variance": to_json(self.variance),
+            "distribution": [
+                {"n": n, "pmf": to_json(pn), "cdf": to_json(cn)} for n, pn, cn in self.table(n_max)
+            ],
+            "tail_after": {"n": n_max, "p": to_json(self.tail(n_max))},
+        }
+
+    def format(self, n_max: int, name: str = "") -> str:
+        lines = [
+            f"Game length{' (' + name + ')' if name else ''}: turns to finish phases "
+            f"1-{max(self.p)}",
+            f"{'phase':>5} {'P(make in a turn)':>20} {'expected tries':>16}",
+        ]
+        for k, v in self.p.items():
+            lines.append(f"{k:>5} {float(v):>20.6f} {float(1 / v):>16.6f}")
+        e = self.expected_turns
+        lines.append(
+            f"expected turns: {float(e):.6f} (exact {e.numerator}/{e.denominator})"
+            if len(str(e)) < 120
+            else f"expected turns: {float(e):.6f} (exact fraction "
+            f"with a {len(str(e.denominator))}-digit denominator; --json gives it)"
+        )
+        lines.append(f"standard deviation: {math.sqrt(float(self.variance)):.4f}")
+        lines.append(f"{'n':>5} {'P(N = n)':>12} {'P(N <= n)':>12}")
+        for n, pn, cn in self.table(n_max):
+            lines.append(f"{n:>5} {float(pn):>12.6f} {float(cn):>12.6f}")
+        lines.append(f"P(N > {n_max}) = {float(self.tail(n_max)):.3e} (exact)")
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- Monte Carlo
+
+
+def simulate_turns(
+    space: StateSpace,
+    finals: np.ndarray,
+    holds: dict[int, np.ndarray],
+    rolls: int,
+    n: int,
+    rng: np.random.Generator,
+    keep_random: bool = False,
+) -> np.ndarray:
+    """Final utilities of ``n`` simulated turns of a free-hold policy (vectorised): holds[r]
+    is the hold id per roll state (``full_ids`` order); ``keep_random`` keeps each die with
+    probability 1/2 instead."""
+    pos = sample_rolls(space, np.zeros(n, dtype=np.int64), rng)
+    for r in range(rolls - 1, 0, -1):
+        if keep_random:
+            hold = random_holds(space, space.full_ids[pos], rng)
+        else:
+            hold = holds[r][pos]
+        pos = sample_rolls(space, hold, rng)
+    return np.asarray(finals)[pos]
+
+
+def random_holds(space: StateSpace, gids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Keep each die of every state with probability 1/2."""
+    out = np.zeros(len(gids), dtype=np.int64)
+    for t, typ in enumerate(space.types):
+        cnt = space.sub[t][space.digits[t][gids]].astype(np.int64)
+        kept = rng.binomial(cnt, 0.5)
+        code = (kept * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
+        out += space.strides[t] * space.type_index(t)[code]
+    return out
+
+
+def sample_rolls(space: StateSpace, holds: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Roll the dice missing from each hold; returns positions in ``space.full_ids``."""
+    holds = np.asarray(holds, dtype=np.int64)
+    gid = np.zeros(len(holds), dtype=np.int64)
+    for t, typ in enumerate(space.types):
+        have = space.sub[t][space.digits[t][holds]].astype(np.int64)
+        missing = typ.count - have.sum(axis=1)
+        pv = np.asarray(typ.weights, dtype=float) / sum(typ.weights)
+        got = rng.multinomial(missing, pv)
+        code = ((have + got) * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
+        gid += space.strides[t] * space.type_index(t)[code]
+    return np.searchsorted(space.full_ids, gid)
+
+
+def policy_for(
+    strategy: str, k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+) -> tuple[StateSpace, dict[int, np.ndarray]]:
+    """``(space, holds_by_r)`` of a per-turn strategy at phase k (random: empty holds)."""
+    if strategy in ("complete", "score"):
+        sol = cached_solution(k, strategy, rules, layout)
+        return sol.space, sol.roll_arg
+    if strategy == "greedy":
+        return greedy_holds(k, rules, layout)
+    if strategy == "random":
+        return cached_solution(k, "complete", rules, layout).space, {}
+    raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(TURN_STRATEGIES)}")
+
+
+def made_indicator(space: StateSpace, k: int, rules: Rules) -> np.ndarray:
+    """1 if the roll state completes phase k, else 0 (``full_ids`` order)."""
+    return evaluate_on_unique(
+        space,
+        space.full_ids,
+        lambda prof: (best_scores(PHASES[k], prof, rules) >= 0).astype(np.int64),
+    )
+
+
+def simulate_game_lengths(
+    strategy: str,
+    n_games: int,
+    phases: int = 10,
+    seed: int = 0,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+) -> np.ndarray:
+    """Seeded Monte Carlo: turns needed by ``n_games`` players to finish (vectorised)."""
+    rng = np.random.default_rng(seed)
+    total = np.zeros(n_games, dtype=np.int64)
+    for k in range(1, phases + 1):
+        space, holds = policy_for(strategy, k, rules, layout)
+        made = made_indicator(space, k, rules)
+        todo = np.arange(n_games)
+        while len(todo):
+            total[todo] += 1
+            ok = simulate_turns(
+                space, made, holds, rules.rolls, len(todo), rng, keep_random=strategy == "random"
+            ).astype(bool)
+            todo = todo[~ok]
+    return total
+
+
+@dataclass(frozen=True)
+class SimulationCheck:
+    """A simulation of optimal turns against the exact value: ``z`` is the difference in
+    standard errors (|z| < 4 is the kit's test, see the glossary's "within 4 sigma")."""
+
+    phase: int
+    objective: str
+    exact: Fraction
+    mean: float
+    standard_error: float
+    turns: int
+
+    @property
+    def z(self) -> float:
+        return (self.mean - float(self.exact)) / self.standard_error
+
+
+def simulate_optimal_turns(
+    k: int,
+    objective: str = "complete",
+    turns: int = 20_000,
+    seed: int = 0,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+) -> SimulationCheck:
+    """Play ``turns`` seeded turns of phase ``k`` with the solver's own optimal holds (free
+    holds), rolling the dice of the layout, and compare the mean utility (1/0 made, or the
+    score) with the exact value of the turn.
+
+    >>> c = simulate_optimal_turns(1, turns=2000, seed=1)
+    >>> c.exact == phase_row(1)["p_optimal"], abs(c.z) < 4
+    (True, True)
+    """
+    sol = cached_solution(k, objective, rules, layout)
+    finals = sol.roll_num[0] / sol.utility_den  # the utility of each final roll
+    rng = np.random.default_rng(seed)
+    out = simulate_turns(sol.space, finals, sol.roll_arg, sol.rolls, turns, rng)
+    se = float(out.std(ddof=1)) / math.sqrt(turns)
+    return SimulationCheck(k, str(objective), sol.value(), float(out.mean()), se, turns)

@@ -1,0 +1,302 @@
+"""Strategies: who decides which dice to keep. One small interface, :class:`Strategy`:
+``hold(view) -> die indices to keep`` (see :class:`~phase10math.game.engine.TurnView`).
+
+- ``complete``: the completion-optimal turn (maximises P(make the phase this turn));
+- ``score``: the score-optimal turn (maximises the expected points of this turn);
+- ``greedy``: the human-like heuristic (keep the dice that fit the fullest placement);
+- ``random``: keeps each die with probability 1/2 (seeded);
+- ``stop``: keeps everything after the first roll (for scripted tests);
+- ``human``: asks a callback (the notebook widgets) or the terminal;
+- ``solitaire``: the optimal solitaire policy (:mod:`phase10math.game.solitaire`).
+
+Per-turn policies look the roll up in the turn solver's projected state space (O(1) per
+decision), so whole games run fast.
+
+>>> get_strategy("complete").name
+'complete'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from phase10math.dice.faces import Face, Layout, parse_faces
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
+from phase10math.errors import InvalidHoldError, InvalidRulesError
+from phase10math.game.engine import Game, GameResult, TurnView
+from phase10math.turn.advisor import advise
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tables import cached_solution, greedy_holds
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """Anything with a ``name`` and ``hold(view) -> iterable of die indices to keep``."""
+
+    name: str
+
+    def hold(self, view: TurnView) -> Sequence[int] | frozenset[int]: ...
+
+
+# --------------------------------------------------------------------------- faces <-> states
+
+
+class SpaceMap:
+    """Maps the faces of the ten dice (layout order) to a state id of a projected state space
+    and a hold id back to die indices.
+
+    >>> from phase10math.turn.tables import cached_solution, greedy_holds
+    >>> from phase10math.dice.faces import parse_faces
+    >>> sp = cached_solution(1).space
+    >>> m = SpaceMap(sp, DEFAULT_LAYOUT)
+    >>> faces = tuple(d.faces[0] for d in DEFAULT_LAYOUT.dice)
+    >>> sorted(m.keep_for(m.roll_id(faces), faces)) == list(range(10))
+    True
+    """
+
+    def __init__(self, space: StateSpace, layout: Layout) -> None:
+        self.space = space
+        self.layout = layout
+        self.die_type = space.die_types(layout)
+        self.face_pos = [{k: j for j, k in enumerate(t.faces)} for t in space.types]
+
+    def counts(self, faces: Sequence[Face], dice: Sequence[int] | None = None) -> list[list[int]]:
+        proj = self.space.projection
+        out = [[0] * len(t.faces) for t in self.space.types]
+        for i in range(len(faces)) if dice is None else dice:
+            t = self.die_type[i]
+            out[t][self.face_pos[t][proj.key(faces[i])]] += 1
+        return out
+
+    def roll_id(self, faces: Sequence[Face]) -> int:
+        return self.space.state_id(self.counts(faces))
+
+    def keep_for(
+        self, hold_id: int, faces: Sequence[Face], prefer: frozenset[int] = frozenset()
+    ) -> frozenset[int]:
+        """Die indices realising a hold (dice in ``prefer`` first)."""
+        proj = self.space.projection
+        want = self.space.counts_of(hold_id)
+        need = {
+            (t, k): c
+            for t, cs in enumerate(want)
+            for k, c in zip(self.space.types[t].faces, cs, strict=True)
+            if c
+        }
+        keep = []
+        order = sorted(range(len(faces)), key=lambda i: i not in prefer)
+        for i in order:
+            key = (self.die_type[i], proj.key(faces[i]))
+            if need.get(key, 0) > 0:
+                need[key] -= 1
+                keep.append(i)
+        return frozenset(keep)
+
+
+# --------------------------------------------------------------------------- strategies
+
+
+class PolicyStrategy:
+    """A per-turn policy given by hold ids per roll state (free holds).
+
+    ``policy(k)`` returns ``(space, holds_by_r)`` with ``holds_by_r[r][pos]`` the hold for the
+    roll state ``space.full_ids[pos]`` with r rerolls left."""
+
+    def __init__(
+        self, name: str, policy: Callable[[int], tuple[StateSpace, dict]], layout: Layout
+    ) -> None:
+        self.name = name
+        self._policy = policy
+        self.layout = layout
+        self._maps: dict[int, SpaceMap] = {}
+
+    def hold(self, view: TurnView) -> frozenset[int]:
+        space, holds = self._policy(view.phase_index)
+        m = self._maps.get(id(space))
+        if m is None:
+            m = self._maps[id(space)] = SpaceMap(space, view.layout)
+        gid = m.roll_id(view.faces)
+        pos = int(np.searchsorted(space.full_ids, gid))
+        hold = int(holds[view.rolls_left][pos])
+        keep = m.keep_for(hold, view.faces, view.held)
+        if view.rules.holds == "sticky":
+            keep = keep | view.held
+        return keep
+
+
+class OptimalStrategy(PolicyStrategy):
+    """The exact optimal turn for ``objective`` 'complete' or 'score' (free holds; with sticky
+    holds it asks the exact advisor, slower but exact)."""
+
+    def __init__(
+        self,
+        objective: str = "complete",
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+    ) -> None:
+        self.objective = Objective.parse(objective)
+        self.rules = rules
+        super().__init__(str(self.objective), self._load, layout)
+
+    def _load(self, k: int) -> tuple[StateSpace, dict]:
+        sol = cached_solution(k, self.objective, self.rules, self.layout)
+        return sol.space, sol.roll_arg
+
+    def hold(self, view: TurnView) -> frozenset[int]:
+        if view.rules.holds == "sticky":
+            return _advisor_hold(view, self.objective)
+        return super().hold(view)
+
+
+def _advisor_hold(view: TurnView, objective: str) -> frozenset[int]:
+    aside = [view.faces[i] for i in sorted(view.held)]
+    adv = advise(
+        list(view.faces),
+        view.rolls_left,
+        view.phase,
+        objective,
+        view.rules,
+        view.layout,
+        set_aside=aside,
+        by_die=True,
+    )
+    keep = set(view.held)
+    rest = Counter((f.value, f.color) for f in adv.best.keep)
+    for f in aside:
+        rest[(f.value, f.color)] -= 1
+    for i, f in enumerate(view.faces):
+        if i not in keep and rest[(f.value, f.color)] > 0:
+            rest[(f.value, f.color)] -= 1
+            keep.add(i)
+    return frozenset(keep)
+
+
+class GreedyStrategy(PolicyStrategy):
+    """Keep the dice that fit the placement using the most dice (ties: most points)."""
+
+    def __init__(self, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT) -> None:
+        self.rules = rules
+        self._cache: dict[int, tuple[StateSpace, dict]] = {}
+        super().__init__("greedy", self._load, layout)
+
+    def _load(self, k: int) -> tuple[StateSpace, dict]:
+        if k not in self._cache:
+            self._cache[k] = greedy_holds(k, self.rules, self.layout)
+        return self._cache[k]
+
+
+class RandomStrategy:
+    """Keeps each die with probability 1/2 (seeded; with sticky holds kept dice stay)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def hold(self, view: TurnView) -> frozenset[int]:
+        pick = self.rng.random(len(view.faces)) < 0.5
+        return frozenset(int(i) for i in np.flatnonzero(pick)) | view.held
+
+
+class StopStrategy:
+    """Keeps everything after the first roll (one-roll turns; used by scripted games)."""
+
+    name = "stop"
+
+    def hold(self, view: TurnView) -> frozenset[int]:
+        return frozenset(range(len(view.faces)))
+
+
+class HumanStrategy:
+    """Asks ``ask(view) -> faces or die indices to keep``; by default the terminal
+    (type the faces to keep, e.g. ``10 10 W``; empty = reroll all; ``all`` = stop)."""
+
+    name = "human"
+
+    def __init__(self, ask: Callable[[TurnView], Sequence[int] | str] | None = None) -> None:
+        self.ask = ask or _terminal_ask
+
+    def hold(self, view: TurnView) -> frozenset[int]:
+        answer = self.ask(view)
+        if isinstance(answer, str):
+            return keep_from_text(answer, view)
+        keep = frozenset(int(i) for i in answer)
+        if view.rules.holds == "sticky" and not view.held <= keep:
+            raise InvalidHoldError("sticky holds: the dice set aside stay set aside")
+        return keep
+
+
+def keep_from_text(text: str, view: TurnView) -> frozenset[int]:
+    """Die indices for typed faces (``'10 10 W'``, ``'all'``, ``''``), held dice first.
+
+    Raises InvalidHoldError if the dice in front of the player do not show these faces."""
+    if text.strip().lower() == "all":
+        return frozenset(range(len(view.faces)))
+    want = parse_faces(text) if text.strip() else ()
+    keep: set[int] = set(view.held) if view.rules.holds == "sticky" else set()
+    taken = Counter((f.value, f.color) for f in (view.faces[i] for i in keep))
+    for f in want:
+        cands = [i for i, g in enumerate(view.faces) if g.matches(f)]
+        held_match = [
+            i for i in cands if i in keep and taken[(view.faces[i].value, view.faces[i].color)] > 0
+        ]
+        if held_match:
+            i = held_match[0]
+            taken[(view.faces[i].value, view.faces[i].color)] -= 1
+            continue
+        free = [i for i in cands if i not in keep]
+        if not free:
+            raise InvalidHoldError(
+                f"cannot keep {f}: no other die in front of you shows it "
+                f"(dice: {' '.join(map(str, view.faces))})"
+            )
+        free.sort(key=lambda i: i not in view.held)
+        keep.add(free[0])
+    return frozenset(keep)
+
+
+def _terminal_ask(view: TurnView) -> str:  # pragma: no cover - interactive
+    print(f"phase {view.phase_index} ({view.phase.text}); {view.rolls_left} roll(s) left")
+    print("dice: " + " ".join(map(str, view.faces)))
+    return input("keep (faces, 'all' to stop, empty to reroll all): ")
+
+
+STRATEGY_NAMES = ("complete", "score", "greedy", "random", "stop", "solitaire")
+
+
+def get_strategy(
+    name: str,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    seed: int | None = None,
+) -> Strategy:
+    """A strategy by name (see :data:`STRATEGY_NAMES`; 'human' asks the terminal)."""
+    key = name.strip().lower()
+    if key in ("complete", "score"):
+        return OptimalStrategy(key, rules, layout)
+    if key == "greedy":
+        return GreedyStrategy(rules, layout)
+    if key == "random":
+        return RandomStrategy(seed)
+    if key == "stop":
+        return StopStrategy()
+    if key == "human":
+        return HumanStrategy()
+    raise InvalidRulesError(
+        f"unknown strategy {name!r}; allowed: {', '.join(STRATEGY_NAMES + ('human',))}"
+    )
+
+
+def play_game(strategies: Sequence[Strategy | str], **kwargs: Any) -> GameResult:
+    """Play one game; strategies may be given by name (see :func:`strategies.get_strategy`)."""
+    rules = kwargs.get("rules", DEFAULT_RULES)
+    layout = kwargs.get("layout", DEFAULT_LAYOUT)
+    strats = [
+        get_strategy(s, rules=rules, layout=layout) if isinstance(s, str) else s for s in strategies
+    ]
+    return Game(strats, **kwargs).play()

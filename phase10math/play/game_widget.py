@@ -1,0 +1,466 @@
+"""A whole game of Phase 10 Dice in Jupyter: the player against computer strategies, with the
+score sheet updating after every turn.
+
+:class:`GameSession` (no widgets) runs :class:`phase10math.game.engine.Game` one human turn at a
+time: the computer players' turns are the engine's own ``play_turn``; the human's turn is
+played in a :class:`~phase10math.play.widgets.TurnState` (clicks, or a typed physical roll) and
+then replayed through the engine, so scoring, bonuses, the last chance and the solitaire
+penalty are the engine's. :class:`GameWidget` shows it: the turn widget with the advisor,
+the score sheet (``p10-scoresheet``), what the others did (``p10-log``) and a New game
+button (``p10-new-game``).
+
+>>> s = GameSession(opponents=["stop"], phases=1, seed=3)
+>>> s.waiting, s.human_phase.number
+(True, 1)
+>>> st = s.new_turn_state()
+>>> st.roll(); st.stop()
+>>> s.human_turn_done(st)
+>>> s.over or s.waiting
+True
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from collections.abc import Sequence
+
+from phase10math.dice.faces import Face, Layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import explain
+from phase10math.dice.phases import PHASES, Phase
+from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.errors import InvalidHoldError, InvalidRulesError
+from phase10math.game.engine import Event, Game, GameResult, TurnView
+from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
+from phase10math.play.models import TurnState
+from phase10math.play.widgets import (
+    TurnWidget,
+    css_classes,
+    error_html,
+    ipw,
+    style_widget,
+)
+
+#: Computer opponents offered by the game widget (strategy names of phase10math.game.strategies).
+OPPONENTS = tuple(n for n in ("complete", "score", "greedy", "random") if n in STRATEGY_NAMES)
+
+
+class _Replay:
+    """Dice and strategy that replay a turn already played in a TurnState."""
+
+    name = "you"
+
+    def __init__(self, history: Sequence[tuple[tuple[Face, ...], frozenset[int]]], n: int):
+        self.history = list(history)
+        self.n = n
+        self.calls = 0
+
+    def roll(self, dice: Sequence[int]) -> list[Face]:  # the engine's dice source
+        faces = self.history[self.calls][0]
+        self.calls += 1
+        return [faces[i] for i in dice]
+
+    def hold(self, view: TurnView) -> frozenset[int]:  # the engine's strategy interface
+        r = view.rules.rolls - view.rolls_left  # rolls made so far
+        return self.history[r][1] if r < len(self.history) else frozenset(range(self.n))
+
+
+class GameSession:
+    """A game: the human (seat 0, name ``you``) against computer strategies by name.
+
+    ``waiting`` is True while the game waits for the human's turn at ``human_phase``;
+    :meth:`human_turn_done` takes the finished turn and plays the others until the human's
+    next turn or the end (``over``, ``result``). One player alone plays solitaire.
+    """
+
+    def __init__(
+        self,
+        opponents: Sequence[str] = ("complete", "greedy"),
+        *,
+        phases: int = 10,
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        seed: int | None = None,
+        name: str = "you",
+    ):
+        self.rules, self.layout = rules, layout
+        rng = random.Random(seed)
+        bots = [
+            get_strategy(o, rules=rules, layout=layout, seed=rng.randrange(2**32))
+            for o in opponents
+        ]
+        names = [name] + [f"{o} ({i + 2})" for i, o in enumerate(opponents)]
+        self.game = Game(
+            [_Replay([], len(layout.dice))] + bots,
+            phases=phases,
+            rules=rules,
+            layout=layout,
+            seed=rng.randrange(2**32),
+            names=names,
+        )
+        self.rng = random.Random(rng.randrange(2**32))  # the human's dice
+        self.order = self.game.roll_off()
+        self.result: GameResult | None = None
+        self.seen = 0  # log events already shown
+        self._flow = self._play()
+        self.waiting = False
+        self._resume(None)
+
+    # ------------------------------------------------------------------ the flow
+    def _play(self):
+        """The game's flow, paused at each human turn (yields for the human)."""
+        self.result = yield from self.game.flow(self.order, self._turn)
+
+    def _turn(self, seat: int, last_chance: bool = False):
+        if seat != 0:
+            return self.game.play_turn(seat, last_chance)
+        state = yield seat
+        replay = _Replay(state.history, len(self.layout.dice))
+        dice, self.game.dice = self.game.dice, replay
+        self.game.strategies[0] = replay
+        try:
+            return self.game.play_turn(0, last_chance)
+        finally:
+            self.game.dice = dice
+
+    def _resume(self, state: TurnState | None) -> None:
+        try:
+            self._flow.send(state)
+            self.waiting = True
+        except StopIteration:
+            self.waiting = False
+
+    # ------------------------------------------------------------------ the human
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def human(self):
+        return self.game.players[0]
+
+    @property
+    def human_phase(self) -> Phase:
+        return PHASES[self.human.phase]
+
+    def new_turn_state(self, objective: str = "complete") -> TurnState:
+        """A fresh turn for the human at the current phase (the session's seeded dice)."""
+        if not self.waiting:
+            raise InvalidHoldError("the game is over: start a new game")
+        return TurnState(self.human_phase, objective, self.rules, self.layout, rng=self.rng)
+
+    def human_turn_done(self, state: TurnState) -> None:
+        """Score the human's finished turn and play the others up to the human's next turn."""
+        if not self.waiting:
+            raise InvalidHoldError("the game is over: start a new game")
+        if not state.over:
+            raise InvalidHoldError("the turn is not over yet")
+        if state.phase != self.human_phase:
+            raise InvalidHoldError(
+                f"this turn was at phase {state.phase.number}, the game "
+                f"is at phase {self.human_phase.number}"
+            )
+        self.waiting = False
+        self._resume(state)
+
+    def new_events(self) -> list[Event]:
+        """Log events since the last call."""
+        ev = self.game.log[self.seen :]
+        self.seen = len(self.game.log)
+        return ev
+
+
+# ====================================================================== widget
+
+_SHOWN = {"made", "failed", "bonus", "penalty", "last_chance", "end", "order"}
+
+
+def event_text(e: Event, names: Sequence[str], rules: Rules = DEFAULT_RULES) -> str:
+    """One line of the game log in words; a made phase names the groups that made it."""
+    who = names[e.player] if 0 <= e.player < len(names) else ""
+    if e.kind == "made":
+        m = explain(PHASES[e.phase], list(e.dice), rules)
+        groups = " + ".join(
+            " ".join(
+                (
+                    f"W(={s})"
+                    if f.is_wild and s is not None
+                    else ("W" if f.is_wild else str(f.value))
+                )
+                for f, s in zip(g.dice, g.stands_for, strict=False)
+            )
+            for g in m.groups
+        )
+        return f"{who}: phase {e.phase} made with {groups}, +{e.points}"
+    if e.kind == "failed":
+        return f"{who}: phase {e.phase} missed"
+    if e.kind == "bonus":
+        return f"{who}: {e.note} {e.points:+d}" if e.points else f"{who}: {e.note}"
+    if e.kind == "penalty":
+        return f"{who}: {e.note} {e.points:+d}"
+    if e.kind == "last_chance":
+        return f"{who}: last chance at phase {e.phase}"
+    if e.kind == "order":
+        note = e.note.replace("rolls ", "rolled ", 1)
+        return f"{who} {note}" + (" in the roll-off" if note.startswith("rolled") else "")
+    return e.note
+
+
+def scoresheet_html(session: GameSession) -> str:
+    """The score sheet: one row per phase, one column per player (points, tries)."""
+    g = session.game
+    ps = [g.players[s] for s in session.order]
+    head = "".join(f"<th>{html.escape(p.name)}</th>" for p in ps)
+    rows = []
+    for k in range(1, g.phases + 1):
+        cells = []
+        for p in ps:
+            tries = p.tries.get(k, 0)
+            t = f" <small>({tries}&times;)</small>" if tries else ""
+            if k in p.scores:
+                cell = f"{p.scores[k]}{t}"
+            elif not p.finished and p.phase == k:
+                cell = f"&#9654;{t}"
+            else:
+                cell = ""
+            cells.append(f"<td class='num'>{cell}</td>")
+        rows.append(f"<tr><td>{k}: {html.escape(PHASES[k].text)}</td>{''.join(cells)}</tr>")
+    for label, key in (("five-phase bonus", "five_phase"), ("first-finish bonus", "first_finish")):
+        rows.append(
+            f"<tr><td>{label}</td>"
+            + "".join(f"<td class='num'>{p.bonuses.get(key, '')}</td>" for p in ps)
+            + "</tr>"
+        )
+    if g.solitaire:
+        rows.append(
+            "<tr><td>failed turns</td>"
+            + "".join(f"<td class='num'>{-p.penalty if p.penalty else ''}</td>" for p in ps)
+            + "</tr>"
+        )
+    rows.append(
+        "<tr class='p10-total-row'><td>total</td>"
+        + "".join(f"<td class='p10-total'>{p.total}</td>" for p in ps)
+        + "</tr>"
+    )
+    return (
+        f"<div class='p10-scroll'><table class='p10-sheet'><tr><th>phase</th>{head}"
+        f"</tr>{''.join(rows)}</table></div>"
+    )
+
+
+class GameWidget:
+    """Play a whole game against computer players: one dropdown per opponent seat (Add /
+    Remove), the game length, the dice board with the advisor for your turns, the score sheet
+    and a readable log (the groups that made each phase)."""
+
+    MAX_OPPONENTS = 5
+
+    def __init__(
+        self,
+        opponents: Sequence[str] = ("complete", "greedy"),
+        *,
+        phases: int = 10,
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        seed: int | None = None,
+        top: int = 5,
+        style: bool = True,
+    ):
+        w = ipw()
+        self.rules, self.layout, self.phases = rules, layout, phases
+        self._seed = seed
+        self._games = 0
+        self.seats = css_classes(w.VBox([]), "p10-seats")
+        self.add_button = css_classes(w.Button(description="Add opponent"), "p10-add-seat")
+        self.remove_button = css_classes(w.Button(description="Remove"), "p10-remove-seat")
+        self.add_button.on_click(lambda _b: self.add_opponent())
+        self.remove_button.on_click(lambda _b: self.remove_opponent())
+        for o in opponents:
+            self.add_opponent(o)
+        self.length = css_classes(
+            w.Dropdown(
+                options=[(f"{k} phase{'s' if k > 1 else ''}", k) for k in (1, 2, 3, 5, 10, 20)],
+                value=phases if phases in (1, 2, 3, 5, 10, 20) else 10,
+            ),
+            "p10-length",
+        )
+        self.new_game_button = css_classes(
+            w.Button(description="New game", button_style="info"), "p10-new-game"
+        )
+        self.new_game_button.on_click(lambda _b: self.new_game())
+        self.setup_message = css_classes(w.HTML(), "p10-setup-message", "p10-msg")
+        self.status = css_classes(w.HTML(), "p10-game-status")
+        self.sheet = css_classes(w.HTML(), "p10-scoresheet")
+        self.log = css_classes(w.HTML(), "p10-log")
+        self.session = self._session(self.opponent_names())
+        self.turn = TurnWidget(
+            state=self.session.new_turn_state(),
+            top=top,
+            on_turn_end=self._turn_ended,
+            next_turn=self._next_phase,
+            style=False,
+        )
+        self.turn.view.add_class("p10-game-turn")
+        self._lines: list[str] = []
+        self._note_events()
+        setup = css_classes(
+            w.VBox(
+                [
+                    w.HTML("<b>Opponents</b> (computer players)"),
+                    self.seats,
+                    w.HBox([self.add_button, self.remove_button]),
+                    w.HBox([w.HTML("<b>Game length</b>"), self.length, self.new_game_button]),
+                    self.setup_message,
+                ]
+            ),
+            "p10-setup",
+        )
+        children = [style_widget()] if style else []
+        children += [
+            self.status,
+            css_classes(
+                w.HBox([self.turn.view, w.VBox([self.sheet, self.log, setup])]), "p10-game-cols"
+            ),
+        ]
+        self.view = css_classes(w.VBox(children), "p10-game")
+        self.refresh()
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.view._repr_mimebundle_(**kwargs)
+
+    # ------------------------------------------------------------------ seats
+    def opponent_names(self) -> list[str]:
+        return [d.value for d in self.seats.children]
+
+    def add_opponent(self, strategy: str = "complete") -> None:
+        w = ipw()
+        n = len(self.seats.children)
+        if n >= self.MAX_OPPONENTS:
+            self.setup_message.value = error_html(
+                f"at most {self.MAX_OPPONENTS} computer opponents"
+            )
+            return
+        labels = {
+            "complete": "aims to make it",
+            "score": "aims for points",
+            "greedy": "keeps what fits",
+            "random": "random",
+        }
+        d = css_classes(
+            w.Dropdown(
+                options=[(f"{o}: {labels.get(o, o)}", o) for o in OPPONENTS],
+                value=strategy if strategy in OPPONENTS else OPPONENTS[0],
+                description=f"Seat {n + 2}",
+            ),
+            "p10-seat",
+            f"p10-seat-{n}",
+        )
+        self.seats.children = (*self.seats.children, d)
+        if hasattr(self, "setup_message"):
+            self.setup_message.value = ""
+
+    def remove_opponent(self) -> None:
+        if not self.seats.children:
+            self.setup_message.value = error_html("no opponent left to remove (solitaire)")
+            return
+        self.seats.children = self.seats.children[:-1]
+        self.setup_message.value = ""
+
+    def _session(self, opponents: Sequence[str]) -> GameSession:
+        seed = None if self._seed is None else self._seed + self._games
+        self._games += 1
+        return GameSession(
+            list(opponents), phases=self.phases, rules=self.rules, layout=self.layout, seed=seed
+        )
+
+    # ------------------------------------------------------------------ control
+    def new_game(self) -> None:
+        """Start a new game with the opponents and length chosen."""
+        self.phases = self.length.value
+        self.session = self._session(self.opponent_names())
+        self._lines = []
+        self._note_events()
+        self.turn.state = self.session.new_turn_state(self.turn.state.objective)
+        self.turn.choices = []
+        self.turn.message.value = ""
+        self.setup_message.value = ""
+        self.turn.refresh()
+        self.refresh()
+
+    def _turn_ended(self, state: TurnState) -> None:
+        try:
+            self.session.human_turn_done(state)
+        except (InvalidHoldError, InvalidRulesError) as e:
+            self.turn.message.value = error_html(e)
+        self._note_events()
+        self.refresh()
+
+    def _next_phase(self) -> Phase:
+        if not self.session.waiting:
+            raise InvalidHoldError("the game is over: press New game")
+        self.turn.state.rng = self.session.rng
+        return self.session.human_phase
+
+    def _note_events(self) -> None:
+        names = [p.name for p in self.session.game.players]
+        for e in self.session.new_events():
+            if e.kind in _SHOWN:
+                self._lines.append(event_text(e, names, self.rules))
+        self._lines = self._lines[-14:]
+
+    # ------------------------------------------------------------------ view
+    def refresh(self) -> None:
+        s = self.session
+        if s.over:
+            best = max(p.total for p in s.game.players)
+            won = [p.name for p in s.game.players if p.total == best]
+            self.status.value = (
+                f"<div class='p10-panel p10-made-it'>Game over. Winner: "
+                f"{html.escape(', '.join(won))} with {best} points. Press New game to play "
+                "again.</div>"
+            )
+        else:
+            self.status.value = (
+                f"<div class='p10-panel'>Round {s.game.round}: <b>your turn at phase "
+                f"{s.human_phase.number}</b> ({s.human_phase.text}). When it is over, press "
+                "Next turn.</div>"
+            )
+        self.sheet.value = "<b>Score sheet</b>" + scoresheet_html(s)
+        self.log.value = (
+            "<div class='p10-panel'><b>What happened</b><ul class='p10-loglist'>"
+            + "".join(f"<li>{html.escape(x)}</li>" for x in self._lines)
+            + "</ul></div>"
+        )
+
+
+class PlayApp:
+    """The play app: practice a turn (with hint mode and the compare view) or play a whole
+    game, on one page that works from 360 px phones to desktops.
+
+    ``PlayApp().view`` is what ``app/play.ipynb`` shows (served by Voila)."""
+
+    def __init__(self, seed: int | None = None, game_seed: int | None = None, phase: int = 1):
+        w = ipw()
+        self.practice = TurnWidget(phase=phase, seed=seed, style=False)
+        self.game = GameWidget(seed=game_seed, style=False)
+        self.tabs = css_classes(w.Tab(children=[self.practice.view, self.game.view]), "p10-tabs")
+        self.tabs.set_title(0, "Practice a turn")
+        self.tabs.set_title(1, "Play a game")
+        self.view = css_classes(
+            w.VBox(
+                [
+                    style_widget(),
+                    w.HTML(
+                        "<div class='p10-panel'><b>Phase 10 Dice</b> &mdash; tap dice to hold "
+                        "them (&#9733; marks the best hold). Keys: R roll, 1-0 hold a die, "
+                        "H hold best, S stop, N next turn, Enter use a typed roll.</div>"
+                    ),
+                    self.tabs,
+                ]
+            ),
+            "p10-app",
+        )
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.view._repr_mimebundle_(**kwargs)

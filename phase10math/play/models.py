@@ -1,0 +1,684 @@
+"""What the play app shows about a turn, computed without any widgets.
+
+The turn itself is a :class:`TurnState` (dice, holds, rolls; no widgets); this module also
+reads it the way a player needs it at the table:
+
+- :func:`standing`: your hold against the best, ranks with ties shared (two holds of equal
+  value get the same rank), the cost in percentage points (or points for the score aim);
+- :func:`suggested_dice`: which of the ten dice the best hold keeps (to mark them);
+- :func:`made_now` / :func:`stop_advised`: the roll already makes the phase - stop and score;
+- :func:`compare`: two holds side by side, with their value after each remaining roll;
+- :func:`enter_rerolled`: a physical roll typed as only the dice that were rolled (held dice
+  stay), with errors that name the face and the reason; :func:`example_faces` gives a valid
+  example for the placeholder and :func:`rolled_dice` the six faces of each die rolled (for a
+  "which die is this?" picker).
+
+>>> st = TurnState(phase=1, seed=3)
+>>> enter_rerolled(st, "10 10 W 5 6 7 1 2 3 8")
+>>> st.hold(st.advice().best.keep)
+>>> n = len(rolled_dice(st)); n
+7
+>>> try:
+...     enter_rerolled(st, "10 10 10")
+... except Exception as e:
+...     print(e)
+you rolled 7 dice (the dice not held); type 7 faces, not 3
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from phase10math.dice.faces import (
+    COLOR_NAMES,
+    WILD,
+    Face,
+    Layout,
+    assign_faces,
+    match_roll,
+    parse_face,
+    parse_faces,
+)
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import Meld, explain
+from phase10math.dice.phases import Phase
+from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.errors import InvalidDiceError, InvalidHoldError, Phase10MathError
+from phase10math.exact import percent
+from phase10math.turn.advisor import Advice, HoldOption, advise, turn_solution
+
+OBJECTIVES = {"complete": "P(complete)", "score": "E[score]"}
+
+# --------------------------------------------------------------------------- ranks and costs
+
+
+def face_label(f: Face | None) -> str:
+    """What a die button shows: the number, ``W`` for a wild, ``?`` before the first roll."""
+    if f is None:
+        return "?"
+    return "W" if f.is_wild else str(f.value)
+
+
+def value_text(x: Fraction, objective: str) -> str:
+    """A hold's value as shown in the advisor panel: a percentage or expected points."""
+    return percent(x) if objective == "complete" else f"{float(x):.3f} pts"
+
+
+def split_faces(text: str) -> list[str]:
+    """Split typed faces at spaces and commas, joining a separate color word to its number
+    (``"10 o, W green 7"`` -> ``['10o', 'Wgreen', '7']``); ``"11"`` stays one (bad) face.
+    """
+    colors = set(COLOR_NAMES) | set(COLOR_NAMES.values())
+    out: list[str] = []
+    for tok in text.replace(",", " ").split():
+        if (
+            out
+            and tok.lower() in colors
+            and out[-1][-1:].isalnum()
+            and out[-1].lower()[-1] in "0123456789w"
+        ):
+            out[-1] += tok
+        else:
+            out.append(tok)
+    return out
+
+
+class TurnState:
+    """One turn of Phase 10 Dice without any widgets.
+
+    ``dice[i]`` is the face die ``i`` of the layout shows (None before the first roll),
+    ``held`` the dice the player keeps for the next roll, ``aside`` (sticky holds only) the
+    dice set aside at an earlier roll, which cannot be taken back. A method that refuses
+    (bad input, a move the rules forbid) raises a :class:`Phase10MathError` and changes
+    nothing.
+    """
+
+    def __init__(
+        self,
+        phase: Phase | int | str = 1,
+        objective: str = "complete",
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+    ):
+        if objective not in OBJECTIVES:
+            raise InvalidHoldError(f"objective {objective!r}: use 'complete' or 'score'")
+        self.phase = as_phase(phase)
+        self.objective = objective
+        self.rules = rules
+        self.layout = layout
+        self.rng = rng if rng is not None else random.Random(seed)
+        self._advice: dict = {}
+        self.new_turn()
+
+    # ------------------------------------------------------------------ state
+    def new_turn(
+        self, phase: Phase | int | str | None = None, objective: str | None = None
+    ) -> None:
+        """Start a fresh turn (optionally at another phase or objective)."""
+        if phase is not None:
+            self.phase = as_phase(phase)
+        if objective is not None:
+            if objective not in OBJECTIVES:
+                raise InvalidHoldError(f"objective {objective!r}: use 'complete' or 'score'")
+            self.objective = objective
+        self.dice: list[Face | None] = [None] * len(self.layout.dice)
+        self.held: set[int] = set()
+        self.aside: set[int] = set()
+        self.rolls_done = 0
+        self.stopped = False
+        self.typed = False  # faces typed in: the advisor matches them to the dice itself
+        # one entry per roll: the ten faces after it and the dice kept (not rolled) at it
+        self.history: list[tuple[tuple[Face, ...], frozenset[int]]] = []
+
+    @property
+    def n_dice(self) -> int:
+        return len(self.layout.dice)
+
+    @property
+    def rolls_left(self) -> int:
+        return self.rules.rolls - self.rolls_done
+
+    @property
+    def over(self) -> bool:
+        """The turn has ended: three rolls made, or the player stopped."""
+        return self.rolls_done >= self.rules.rolls or self.stopped
+
+    @property
+    def faces(self) -> tuple[Face, ...]:
+        return tuple(f for f in self.dice if f is not None)
+
+    def held_faces(self) -> tuple[Face, ...]:
+        return tuple(self.dice[i] for i in sorted(self.held))
+
+    def snapshot(self) -> tuple:
+        """Everything that defines the turn (to check that a refused move changed nothing)."""
+        return (
+            self.phase,
+            self.objective,
+            tuple(self.dice),
+            frozenset(self.held),
+            frozenset(self.aside),
+            self.rolls_done,
+            self.stopped,
+            self.typed,
+            tuple(self.history),
+        )
+
+    # ------------------------------------------------------------------ moves
+    def roll(self) -> None:
+        """Roll: all ten dice at the first roll, then every die not held."""
+        if self.over:
+            raise InvalidHoldError("the turn is over: start a new turn")
+        if self.rolls_done and len(self.held) == self.n_dice:
+            raise InvalidHoldError("every die is held: release some dice or stop")
+        first = self.rolls_done == 0
+        for i, die in enumerate(self.layout.dice):
+            if first or i not in self.held:
+                self.dice[i] = self.rng.choice(die.faces)
+        self._rolled(set() if first else set(self.held), typed=False)
+
+    def _rolled(self, kept: set[int], typed: bool) -> None:
+        if self.rules.holds == "sticky":
+            self.aside = set(kept)
+        self.held = set(kept)
+        self.rolls_done += 1
+        self.typed = typed
+        self.history.append((tuple(self.dice), frozenset(kept)))
+
+    def toggle(self, i: int) -> None:
+        """Hold die ``i`` or release it."""
+        if not 0 <= i < self.n_dice:
+            raise InvalidHoldError(f"there is no die {i + 1}; dice are 1 to {self.n_dice}")
+        if self.rolls_done == 0:
+            raise InvalidHoldError("roll first")
+        if self.over:
+            raise InvalidHoldError("the turn is over: start a new turn")
+        if i in self.aside:
+            raise InvalidHoldError(
+                f"die {i + 1} ({self.dice[i]}) was set aside at an earlier "
+                "roll; with sticky holds it stays set aside"
+            )
+        self.held ^= {i}
+
+    def hold(self, keep: Sequence[Face | str] | str) -> None:
+        """Hold exactly the dice showing these faces (e.g. the advisor's best hold)."""
+        if self.rolls_done == 0 or self.over:
+            raise InvalidHoldError("there is no roll to hold dice from")
+        keep = parse_faces(keep) if isinstance(keep, str) else parse_faces(list(keep))
+        chosen: set[int] = set()
+        for f in keep:
+            # prefer dice already set aside, then dice already held, then the rest
+            order = sorted(
+                range(self.n_dice), key=lambda i: (i not in self.aside, i not in self.held, i)
+            )
+            i = next((i for i in order if i not in chosen and self.dice[i] == f), None)
+            if i is None:
+                i = next((i for i in order if i not in chosen and f.matches(self.dice[i])), None)
+            if i is None:
+                raise InvalidHoldError(
+                    f"cannot hold {f}: the dice show {' '.join(map(str, self.dice))}"
+                )
+            chosen.add(i)
+        if not self.aside <= chosen:
+            raise InvalidHoldError("with sticky holds the dice set aside earlier stay set aside")
+        self.held = chosen
+
+    def stop(self) -> None:
+        """End the turn now with the dice as they are."""
+        if self.rolls_done == 0:
+            raise InvalidHoldError("roll first")
+        if self.over:
+            raise InvalidHoldError("the turn is over: start a new turn")
+        self.stopped = True
+
+    def enter(self, text: str | Sequence[Face | str]) -> None:
+        """Use a physical roll: the ten faces in front of the player, typed in.
+
+        After the first roll, the dice held must be among the faces typed (they were not
+        rolled). Raises InvalidDiceError with a clear message, leaving the turn unchanged,
+        when the faces cannot be rolled with the layout.
+        """
+        if self.over:
+            raise InvalidHoldError("the turn is over: start a new turn")
+        faces = parse_faces(split_faces(text) if isinstance(text, str) else list(text))
+        if len(faces) != self.n_dice:
+            raise InvalidDiceError(
+                f"type the {self.n_dice} dice in front of you (e.g. "
+                f"10o 10r W 5g ...); got {len(faces)}"
+            )
+        owners = match_roll(faces, self.layout)
+        if self.rolls_done and len(self.held) == self.n_dice:
+            raise InvalidHoldError("every die is held: release some dice or stop")
+        if self.phase.uses_color:
+            missing = [i for i, f in enumerate(faces, 1) if f.color is None]
+            if missing:
+                raise InvalidDiceError(
+                    f"die {missing[0]} ({faces[missing[0] - 1]}) has no color; phase "
+                    f"{self.phase.number} counts colors: write r/o/b/g after each number "
+                    "(e.g. 10o, Wg)"
+                )
+        new: list[Face | None] = [None] * self.n_dice
+        kept: set[int] = set()
+        if not self.rolls_done:
+            for f, di in zip(faces, owners, strict=True):
+                new[di] = f
+        else:
+            # the dice held stay where they are; the other faces go on the other dice
+            rest = list(faces)
+            for i in sorted(self.held):
+                j = next((j for j, f in enumerate(rest) if f == self.dice[i]), None)
+                if j is None:
+                    j = next((j for j, f in enumerate(rest) if f.matches(self.dice[i])), None)
+                if j is None:
+                    raise InvalidDiceError(
+                        f"you hold {self.dice[i]} but it is not among the faces typed; the "
+                        "dice held are not rolled again (release it first)"
+                    )
+                rest.pop(j)
+                new[i] = self.dice[i]
+                kept.add(i)
+            free = [d for d in range(self.n_dice) if d not in kept]
+            free_dice = [self.layout.dice[d] for d in free]
+            where = assign_faces(rest, free_dice) if len(rest) == len(free) else None
+            if where is None:
+                raise InvalidDiceError(
+                    "the faces typed cannot all show on the dice that were rolled (the dice "
+                    "not held): check the faces"
+                )
+            for f, k in zip(rest, where, strict=True):
+                new[free[k]] = f
+        old = self.snapshot()
+        self.dice = new
+        self._rolled(kept, typed=True)
+        if not self.over:
+            try:
+                self.advice()  # the advisor may still refuse (e.g. ambiguous faces)
+            except Phase10MathError:
+                self._restore(old)
+                raise
+
+    def _restore(self, snap: tuple) -> None:
+        (
+            self.phase,
+            self.objective,
+            dice,
+            held,
+            aside,
+            self.rolls_done,
+            self.stopped,
+            self.typed,
+            history,
+        ) = snap
+        self.dice, self.held, self.aside = list(dice), set(held), set(aside)
+        self.history = list(history)
+
+    # ------------------------------------------------------------------ analysis
+    def advice(self) -> Advice | None:
+        """The advisor's ranking of holds for the dice in front of the player (None before
+        the first roll and after the turn)."""
+        if self.rolls_done == 0 or self.over:
+            return None
+        key = (
+            self.phase,
+            self.objective,
+            self.rules,
+            self.layout,
+            tuple(self.dice),
+            self.rolls_left,
+            frozenset(self.aside),
+            self.typed,
+        )
+        if key not in self._advice:
+            if len(self._advice) > 64:
+                self._advice.clear()
+            aside = [self.dice[i] for i in sorted(self.aside)]
+            self._advice[key] = advise(
+                self.dice,
+                self.rolls_left,
+                self.phase,
+                self.objective,
+                self.rules,
+                self.layout,
+                set_aside=aside,
+                by_die=not self.typed,
+            )
+        return self._advice[key]
+
+    def current_option(self) -> tuple[int, HoldOption] | None:
+        """The rank (1 = best) and option of the hold the player has chosen now."""
+        adv = self.advice()
+        if adv is None:
+            return None
+        gid = self._hold_state()
+        for rank, o in enumerate(adv.options, 1):
+            if o.state == gid:
+                return rank, o
+        want = Counter(f.value for f in self.held_faces())  # fallback: by numbers
+        for rank, o in enumerate(adv.options, 1):
+            if Counter(f.value for f in o.keep) == want:
+                return rank, o
+        return None
+
+    def _hold_state(self) -> int:
+        return hold_gid(self, self.held)
+
+    def phase_value(self) -> Fraction:
+        """The phase's value before the turn with optimal play (probability or points)."""
+        return turn_solution(self.phase, self.objective, self.rules, self.layout).value()
+
+    def result(self) -> Meld | None:
+        """How the final dice meld (None while the turn goes on)."""
+        if not self.over:
+            return None
+        return explain(self.phase, list(self.dice), self.rules)
+
+
+# ====================================================================== widgets
+
+
+def tie_ranks(options: Sequence[HoldOption]) -> list[int]:
+    """Competition ranks of holds sorted best first: equal values share a rank (1, 1, 3, ...).
+
+    >>> from phase10math.turn.advisor import advise
+    >>> adv = advise("8 8 8 10 10 10 1 2 3 4", 1, 1)
+    >>> tie_ranks(adv.options)[:3]
+    [1, 1, 1]
+    """
+    ranks: list[int] = []
+    for i, o in enumerate(options):
+        if i and o.numerator * options[i - 1].denominator == (
+            options[i - 1].numerator * o.denominator
+        ):
+            ranks.append(ranks[-1])
+        else:
+            ranks.append(i + 1)
+    return ranks
+
+
+def value_words(x: Fraction, objective: str) -> str:
+    """A value as a player reads it: ``93.3%`` or ``38.2 points``."""
+    if objective == "complete":
+        p = float(x) * 100
+        return "100%" if x == 1 else f"{p:.1f}%" if p >= 0.1 or p == 0 else f"{p:.3f}%"
+    return f"{float(x):.1f} points"
+
+
+def cost_words(gap: Fraction, objective: str) -> str:
+    """A difference between two holds: percentage points (not percent) or points."""
+    if objective == "complete":
+        pp = float(gap) * 100
+        shown = f"{pp:.1f}" if pp >= 0.05 else f"{pp:.2g}"
+        return f"{shown} percentage point{'' if shown == '1.0' else 's'}"
+    return f"{float(gap):.2f} points"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Your hold against the best for the dice in front of you."""
+
+    objective: str
+    options: tuple[HoldOption, ...]
+    ranks: tuple[int, ...]
+    mine: HoldOption | None
+    my_rank: int | None
+
+    @property
+    def best(self) -> HoldOption:
+        return self.options[0]
+
+    @property
+    def best_ties(self) -> int:
+        """How many holds are as good as the best (1: the best is unique)."""
+        return self.ranks.count(1)
+
+    @property
+    def n(self) -> int:
+        return len(self.options)
+
+    @property
+    def cost(self) -> Fraction:
+        return self.best.value - self.mine.value if self.mine is not None else Fraction(0)
+
+    @property
+    def is_best(self) -> bool:
+        return self.mine is not None and self.cost == 0
+
+    def rank_words(self) -> str:
+        """``rank 3 of 576`` or ``tied 1st of 576 (with 5 others)``."""
+        if self.my_rank is None:
+            return ""
+        same = self.ranks.count(self.my_rank)
+        if same > 1:
+            return f"tied at rank {self.my_rank} with {same - 1} other hold(s), of {self.n}"
+        return f"rank {self.my_rank} of {self.n}"
+
+
+def standing(state: TurnState) -> Standing | None:
+    """Your hold against the best (None before the first roll and after the turn)."""
+    adv = state.advice()
+    if adv is None:
+        return None
+    ranks = tie_ranks(adv.options)
+    cur = state.current_option()
+    mine, my_rank = (cur[1], ranks[cur[0] - 1]) if cur is not None else (None, None)
+    return Standing(state.objective, tuple(adv.options), tuple(ranks), mine, my_rank)
+
+
+# --------------------------------------------------------------------------- dice of a hold
+
+
+def indices_for(state: TurnState, keep: Iterable[Face]) -> set[int]:
+    """The dice showing the faces of a hold, preferring dice set aside, then dice held now
+    (so the marked dice move as little as possible)."""
+    chosen: set[int] = set()
+    order = sorted(
+        range(state.n_dice), key=lambda i: (i not in state.aside, i not in state.held, i)
+    )
+    for f in keep:
+        i = next((i for i in order if i not in chosen and state.dice[i] == f), None)
+        if i is None:
+            i = next((i for i in order if i not in chosen and f.matches(state.dice[i])), None)
+        if i is None:
+            raise InvalidHoldError(f"no die shows {f}")
+        chosen.add(i)
+    return chosen
+
+
+def suggested_dice(state: TurnState) -> set[int]:
+    """The dice the best hold keeps (empty before the first roll and after the turn)."""
+    adv = state.advice()
+    return set() if adv is None else indices_for(state, adv.best.keep)
+
+
+def made_now(state: TurnState) -> Meld | None:
+    """How the dice in front of the player make the phase, while the turn goes on."""
+    if state.rolls_done == 0 or state.over:
+        return None
+    m = explain(state.phase, list(state.dice), state.rules)
+    return m if m.complete else None
+
+
+def stop_advised(state: TurnState) -> bool:
+    """The best hold keeps every die: the player should stop and score now."""
+    adv = state.advice()
+    return adv is not None and len(adv.best.keep) == state.n_dice
+
+
+def groups_words(m: Meld) -> str:
+    """The groups that make a phase, e.g. ``set of 3: 8 8 8; set of 3: 10 W(=10) W(=10)``."""
+    return "; ".join(str(g) for g in m.groups)
+
+
+# --------------------------------------------------------------------------- compare two holds
+
+
+def hold_gid(state: TurnState, idx: Iterable[int]) -> int:
+    """The solver's state id of holding these dice (indices in layout order)."""
+    sol = turn_solution(state.phase, state.objective, state.rules, state.layout)
+    return sol.space.hold_id(state.layout, {i: state.dice[i] for i in idx})
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    label: str
+    a: Fraction
+    b: Fraction
+
+
+def compare(state: TurnState, a: Iterable[int], b: Iterable[int]) -> list[CompareRow]:
+    """Two holds (die indices) side by side: for each remaining roll, the chance (or expected
+    score) if the turn ended after that roll, with the best play in between; the last row is
+    the hold's value. Needs free holds (the sticky solver ranks holds the same way but is not
+    split by roll here)."""
+    if state.rolls_done == 0 or state.over:
+        raise InvalidHoldError("roll first")
+    sol = turn_solution(state.phase, state.objective, state.rules, state.layout)
+    ga, gb = hold_gid(state, a), hold_gid(state, b)
+    rows = []
+    left = state.rolls_left
+    for r in range(1, left + 1):
+        label = (
+            "after the next roll"
+            if r == 1 and left > 1
+            else "after the last roll"
+            if r == left
+            else f"after {r} more rolls"
+        )
+        try:
+            rows.append(CompareRow(label, sol.hold_value(ga, r), sol.hold_value(gb, r)))
+        except (KeyError, AttributeError, IndexError):  # pragma: no cover - other solvers
+            continue
+    return rows
+
+
+# --------------------------------------------------------------------------- typed rolls
+
+
+def rolled_dice(state: TurnState) -> list[int]:
+    """The dice rolled next: all of them at the first roll, then the dice not held."""
+    if state.rolls_done == 0:
+        return list(range(state.n_dice))
+    return [i for i in range(state.n_dice) if i not in state.held]
+
+
+def example_faces(state: TurnState) -> str:
+    """A valid example of what to type for the dice rolled next (colors included)."""
+    dice = rolled_dice(state)
+    faces = [state.layout.dice[i].faces[(3 * k + 1) % 6] for k, i in enumerate(dice)]
+    return " ".join(str(f) for f in faces)
+
+
+def _what(f: Face) -> str:
+    return "W" if f.value == WILD else str(f.value)
+
+
+def _color_word(f: Face) -> str:
+    return f"{COLOR_NAMES[f.color]} " if f.color else ""
+
+
+def check_rolled(state: TurnState, text: str) -> list[Face]:
+    """Parse and check faces typed for the dice rolled next; raise InvalidDiceError naming
+    the face and the reason."""
+    if state.over:
+        raise InvalidHoldError("the turn is over: start a new turn")
+    dice_idx = rolled_dice(state)
+    if not dice_idx:
+        raise InvalidHoldError("every die is held, so nothing is rolled: release dice or stop")
+    n = len(dice_idx)
+    which = "all ten dice" if state.rolls_done == 0 else "the dice not held"
+    tokens = split_faces(text)
+    if not tokens:
+        raise InvalidDiceError(
+            f"type the {n} faces you rolled ({which}), e.g. {example_faces(state)}"
+        )
+    faces = []
+    for tok in tokens:
+        try:
+            faces.append(parse_face(tok))
+        except InvalidDiceError:
+            raise InvalidDiceError(
+                f"'{tok}' is not a die face: write 1-10 or W, with an optional color letter "
+                "r, o, b or g (e.g. 7r, Wg)"
+            ) from None
+    if len(faces) != n:
+        raise InvalidDiceError(f"you rolled {n} dice ({which}); type {n} faces, not {len(faces)}")
+    dice = [state.layout.dice[i] for i in dice_idx]
+    all_dice = state.layout.dice
+    if state.phase.uses_color:
+        for tok, f in zip(tokens, faces):
+            if f.color is None:
+                colors = sorted(
+                    {g.color for d in all_dice for g in d.faces if g.value == f.value},
+                    key="robg".index,
+                )
+                opts = ", ".join(_what(f) + c for c in colors)
+                raise InvalidDiceError(
+                    f"'{tok}' has no color: phase {state.phase.number} counts colors; "
+                    f"write its color letter ({opts})"
+                )
+    for tok, f in zip(tokens, faces):
+        if not any(d.show(f) is not None for d in all_dice):
+            same = sorted({str(g) for d in all_dice for g in d.faces if g.value == f.value})
+            raise InvalidDiceError(
+                f"'{tok}': no die has a {_color_word(f)}{_what(f)}; the {_what(f)} faces "
+                f"are {' '.join(same)}"
+            )
+        if not any(d.show(f) is not None for d in dice):
+            raise InvalidDiceError(
+                f"'{tok}': only dice you held show a {_color_word(f)}{_what(f)}, and held dice "
+                "are not rolled (release one to roll it)"
+            )
+    for kind, words in (("high", "5-10"), ("low", "1-4 or W")):
+        typed = [
+            t
+            for t, f in zip(tokens, faces)
+            if all(d.kind == kind for d in all_dice if d.show(f) is not None)
+        ]
+        rolled = sum(d.kind == kind for d in dice)
+        if len(typed) > rolled:
+            raise InvalidDiceError(
+                f"{len(typed)} faces show {words} ({' '.join(typed)}) but you rolled only "
+                f"{rolled} {kind} dice: each die shows one face"
+            )
+    if assign_faces(faces, dice) is None:
+        # a group of faces that only fit fewer dice than there are faces (Hall's condition)
+        for f in set(faces):
+            fit = [d for d in dice if d.show(f) is not None]
+            same = [
+                t
+                for t, g in zip(tokens, faces)
+                if {id(d) for d in dice if d.show(g) is not None} <= {id(d) for d in fit}
+            ]
+            if len(same) > len(fit):
+                raise InvalidDiceError(
+                    f"{' '.join(same)}: only {len(fit)} of the dice you rolled can show "
+                    f"{'this face' if len(same) == 1 else 'these faces'}"
+                )
+        raise InvalidDiceError("these faces cannot all show at once on the dice you rolled")
+    return faces
+
+
+def enter_rerolled(state: TurnState, text: str) -> None:
+    """Use a physical roll: the faces of the dice just rolled (all ten at the first roll,
+    then only the dice not held - the held dice stay). Refusals change nothing."""
+    faces = check_rolled(state, text)
+    if state.rolls_done == 0:
+        state.enter(list(faces))
+        return
+    held = [state.dice[i] for i in sorted(state.held)]
+    try:
+        state.enter(held + list(faces))
+    except Phase10MathError as e:  # e.g. ambiguous faces for the advisor
+        raise InvalidDiceError(str(e)) from None
+
+
+def rolled_dice_faces(state: TurnState) -> list[tuple[int, tuple[Face, ...]]]:
+    """Each die rolled next with its six faces (what a "which die is this?" picker shows)."""
+    return [(i, state.layout.dice[i].faces) for i in rolled_dice(state)]

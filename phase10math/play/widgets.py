@@ -1,0 +1,769 @@
+"""Interactive play in Jupyter (ipywidgets): a turn with the hold advisor, typed physical
+rolls, and a whole game against computer strategies.
+
+The state of a turn lives in :class:`TurnState`, a plain object without widgets (seeded RNG,
+dice in layout order, held dice, roll count); :class:`TurnWidget` is only its view and
+controller, so tests drive the widgets (``button.click()``, ``text.value = ...``) and check
+the state and the HTML the advisor panel shows.
+
+Every element has stable DOM classes for browser tests: ``p10-die`` (and ``p10-die-<i>``,
+``p10-held``), ``p10-roll``, ``p10-stop``, ``p10-best``, ``p10-new``, ``p10-advice``,
+``p10-status``, ``p10-mode``, ``p10-entry``, ``p10-enter``, ``p10-message`` (refusals of the
+buttons and dice), ``p10-entry-message`` (refusals of a typed roll), ``p10-suggest`` (dice of
+the best hold), ``p10-reveal`` (hint mode), ``p10-compare``, ``p10-busy``.
+
+>>> st = TurnState(phase=1, seed=7)
+>>> st.roll()
+>>> st.rolls_done, st.rolls_left, len(st.dice)
+(1, 2, 10)
+>>> try:
+...     st.enter("11 10 10 W 5 6 7 1 2 3")
+... except ValueError as e:
+...     print(str(e)[:24])
+die 1: cannot read '11';
+>>> st.rolls_done
+1
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+
+from phase10math.dice.faces import COLOR_NAMES, Face, Layout
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.phases import PHASES, Phase
+from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.errors import InvalidHoldError, Phase10MathError
+from phase10math.play import models as pm
+from phase10math.play.models import TurnState, face_label, value_text
+from phase10math.play.palette import LETTERS, PALETTE, text_color
+from phase10math.play.why import why
+
+#: Background color of a die face, per color code (None: color not known); color-blind safe,
+#: and every face also shows its color letter (see :mod:`phase10math.play.palette`).
+DIE_COLORS = PALETTE
+
+
+def error_html(e: Exception | str) -> str:
+    """A refusal or bad-input message, shown in red beside the input."""
+    return (
+        f"<span class='p10-refusal' role='alert'>&#9888; {html.escape(str(e), quote=False)}</span>"
+    )
+
+
+def ipw():
+    import ipywidgets
+
+    return ipywidgets
+
+
+def css_classes(widget, *names: str):
+    for n in names:
+        widget.add_class(n)
+    return widget
+
+
+def _css() -> str:
+
+    colors = "".join(
+        f".p10-c-{c or 'x'}{{background:{PALETTE[c]} !important;color:{text_color(c)} !important}}"
+        f"button.p10-die.p10-c-{c or 'x'}::after{{content:'{LETTERS[c]}'}}"
+        for c in PALETTE
+    )
+    return colors + APP_CSS
+
+
+#: The look of the board and the app: large touch targets, wrapping rows from 360 px up.
+APP_CSS = """
+.p10-app, .p10-turn, .p10-game {max-width:100%; box-sizing:border-box}
+.p10-turn {gap:6px}
+.p10-turn .widget-hbox, .p10-game .widget-hbox {flex-wrap:wrap; gap:6px; max-width:100%}
+.p10-turn button.widget-button, .p10-game button.widget-button,
+.p10-turn .widget-toggle-button, .p10-game .widget-toggle-button {
+  width:auto !important; min-width:44px; min-height:44px; height:auto;
+  overflow:visible; white-space:nowrap; padding:0 14px; font-size:15px; margin:0}
+.p10-turn .widget-toggle-buttons .widget-toggle-button {min-height:40px}
+.p10-turn .widget-toggle-buttons {flex-wrap:wrap; gap:4px}
+.p10-turn .widget-toggle-button.mod-active {box-shadow:inset 0 -4px 0 #111; font-weight:bold;
+  background:#e8eefc}
+.p10-field {display:flex; align-items:center; gap:6px; flex-wrap:wrap}
+.p10-label {font-weight:bold; min-width:3.2em}
+.p10-turn .p10-dice {gap:10px; padding:14px 10px 14px 10px; overflow:visible}
+.p10-turn button.p10-die {position:relative; width:60px !important; height:60px !important;
+  min-width:60px; padding:0; font-size:24px; font-weight:bold; border-radius:10px;
+  border:3px solid rgba(0,0,0,.35); overflow:visible}
+.p10-turn button.p10-die::after {position:absolute; right:4px; bottom:1px; font-size:12px;
+  font-weight:bold; letter-spacing:0}
+.p10-turn button.p10-die.p10-held {box-shadow:0 0 0 4px #fff, 0 0 0 8px #111;
+  transform:translateY(-3px)}
+.p10-turn button.p10-die.p10-aside {box-shadow:0 0 0 4px #fff, 0 0 0 8px #555;
+  border-style:dashed}
+.p10-turn button.p10-die.p10-suggest::before {content:'\\2605'; position:absolute; left:3px;
+  top:0; font-size:14px; color:inherit}
+.p10-turn button.p10-die.p10-suggest {outline:3px dotted #111; outline-offset:5px}
+.p10-turn button.p10-die:disabled {opacity:1; cursor:default}
+.p10-msg:empty, .p10-busy:empty {display:none}
+.p10-msg {display:block}
+.p10-refusal {display:block; color:#9b0014; background:#fdecee; border-left:4px solid #9b0014;
+  padding:6px 10px; font-weight:bold}
+.p10-busy-on {opacity:0; animation:p10-appear 0s linear .3s forwards; color:#444;
+  font-style:italic}
+@keyframes p10-appear {to {opacity:1}}
+.p10-made-it {background:#e7f6ea; border:2px solid #1b5e20; border-radius:8px; padding:8px 10px;
+  font-weight:bold; margin:4px 0}
+.p10-panel {font-size:15px; line-height:1.45; max-width:760px; overflow-wrap:anywhere}
+.p10-panel table {border-collapse:collapse; margin:4px 0}
+.p10-panel td, .p10-panel th, .p10-sheet td, .p10-sheet th {padding:4px 6px;
+  border-bottom:1px solid #ddd; text-align:left}
+.p10-panel tr.p10-current {background:#fff3b0; font-weight:bold}
+.p10-chip {display:inline-block; min-width:1.9em; padding:1px 4px; margin:1px; border-radius:5px;
+  text-align:center; font-weight:bold; border:1px solid rgba(0,0,0,.35)}
+.p10-chip sub {font-size:70%; margin-left:1px}
+.p10-scroll {overflow-x:auto; max-width:100%}
+.p10-sheet {border-collapse:collapse}
+.p10-sheet td.num {text-align:right}
+.p10-sheet tr.p10-total-row td {font-weight:bold; border-top:2px solid #333}
+.p10-entry {flex:1 1 220px; min-width:0; max-width:460px}
+.p10-entry input {font-size:17px; min-height:40px}
+.p10-game-cols > .widget-vbox {flex:1 1 340px; min-width:0}
+.p10-turn .widget-dropdown, .p10-game .widget-dropdown {width:auto; max-width:100%;
+  height:auto}
+.p10-turn .widget-dropdown > select {font-size:15px; min-height:40px; max-width:100%}
+.p10-game .widget-dropdown > select {font-size:15px; min-height:40px}
+.p10-loglist li {margin:2px 0}
+@media (max-width: 480px) {
+  .p10-turn button.p10-die {width:54px !important; height:54px !important; min-width:54px;
+    font-size:22px}
+  .p10-turn .p10-dice {gap:6px}
+  .p10-panel {font-size:14px}
+}
+"""
+
+#: Keyboard shortcuts: R roll, 1-9 and 0 hold die 1-10, Enter submits a typed roll,
+#: H holds the best, S stops, N next/new turn. Installed once per page, in the capture phase
+#: (ipywidgets text boxes stop keydown events from bubbling).
+KEYS_JS = (
+    "if(!window.__p10keys){window.__p10keys=1;document.addEventListener('keydown',function(e){"
+    "var t=e.target;var board=null;var all=document.querySelectorAll('.p10-turn');"
+    "for(var k=0;k<all.length;k++){if(all[k].offsetParent!==null){board=all[k];break;}}"
+    "if(!board)return;var inp=t&&(t.tagName==='INPUT'||t.tagName==='TEXTAREA'||"
+    "t.tagName==='SELECT');"
+    "if(inp){if(e.key==='Enter'&&t.closest('.p10-entry')){var b=t.closest('.p10-turn')"
+    ".querySelector('.p10-enter');if(b){e.preventDefault();b.click();}}return;}"
+    "if(e.ctrlKey||e.metaKey||e.altKey)return;var q=null;"
+    "if(e.key==='r'||e.key==='R')q='.p10-roll';else if(e.key==='h'||e.key==='H')q='.p10-best';"
+    "else if(e.key==='s'||e.key==='S')q='.p10-stop';else if(e.key==='n'||e.key==='N')"
+    "q='.p10-new';else if(e.key==='c'||e.key==='C')q='.p10-reveal';"
+    "else if(e.key==='Enter')q='.p10-enter';"
+    "else if(/^[0-9]$/.test(e.key))q='.p10-die-'+((+e.key+9)%10);"
+    "if(!q)return;var el=board.querySelector(q);"
+    "if(el&&el.offsetParent!==null&&!el.disabled){e.preventDefault();el.click();}},true);}"
+)
+
+
+def style_widget():
+    """An HTML widget carrying the app's CSS and keyboard shortcuts (once per page is enough;
+    each board carries one so it also looks right on its own)."""
+    w = ipw()
+    js = html.escape(KEYS_JS, quote=True)
+    return css_classes(
+        w.HTML(
+            f'<style>{_css()}</style><img src="data:," alt="" style="display:none" onerror="{js}">'
+        ),
+        "p10-style",
+    )
+
+
+def chip(f: Face | None, stands: int | str | None = None) -> str:
+    """A face as a small colored chip with its color letter (never color alone)."""
+
+    if f is None:
+        return "<span class='p10-chip p10-c-x'>?</span>"
+    c = f.color
+    extra = f"<small>(={stands})</small>" if f.is_wild and stands is not None else ""
+    letter = f"<sub>{LETTERS[c]}</sub>" if c else ""
+    return (
+        f"<span class='p10-chip p10-c-{c or 'x'}' title='{html.escape(str(f))}'>"
+        f"{face_label(f)}{letter}</span>{extra}"
+    )
+
+
+def chips(faces: Sequence[Face]) -> str:
+    return "".join(chip(f) for f in faces) if faces else "(nothing)"
+
+
+AIMS = {
+    "complete": "chance to make the phase by the end of this turn, with the best play from here",
+    "score": "expected score: the average points this turn, with the best play from here "
+    "(0 when the phase is missed)",
+}
+HOLDS = {
+    "free": "free holds: a die you hold may still be rolled again later",
+    "sticky": "sticky holds: a die you set aside stays aside",
+}
+
+
+def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
+    """The advisor panel in plain words: the best hold, your hold against it (cost in
+    percentage points), why, and on demand the ranked holds with exact fractions."""
+
+    if state.rolls_done == 0:
+        v = state.phase_value()
+        what = "chance to complete" if state.objective == "complete" else "expected score"
+        return (
+            f"<div class='p10-panel'><b>Roll to start.</b> With the best holds the {what} of "
+            f"phase {state.phase.number} this turn is <b>{pm.value_words(v, state.objective)}"
+            f"</b>.<details><summary>exact</summary><code>{v}</code></details></div>"
+        )
+    if state.over:
+        return _result_html(state)
+    st = pm.standing(state)
+    if st is None:
+        return ""
+    if not reveal:
+        mine = chips(state.held_faces())
+        return (
+            "<div class='p10-panel'><b>Hint mode.</b> Choose your hold by clicking dice "
+            f"(now: {mine}), then press <b>Check my hold</b> to see the best hold and what "
+            "your choice costs.</div>"
+        )
+    obj = state.objective
+    parts = ["<div class='p10-panel'>"]
+    made = pm.made_now(state)
+    if made is not None and pm.stop_advised(state):
+        parts.append(
+            f"<div class='p10-made-it'>&#10004; You made phase {state.phase.number}: "
+            f"{html.escape(pm.groups_words(made))}. Stop and score {made.score}.</div>"
+        )
+    best = st.best
+    tie_note = f" <i>({st.best_ties} holds are equally good)</i>" if st.best_ties > 1 else ""
+    parts.append(
+        f"<div class='p10-best-line'><b>Best:</b> keep {chips(best.keep)}, reroll "
+        f"{best.rerolled} &rarr; <b>{pm.value_words(best.value, obj)}</b>{tie_note}</div>"
+    )
+    if st.mine is None:
+        parts.append("<div class='p10-mine-line'>Your hold is not one of the possible holds.</div>")
+    else:
+        verdict = (
+            "the best hold" + (" (tied)" if st.best_ties > 1 else "")
+            if st.is_best
+            else f"<b>{pm.cost_words(st.cost, obj)}</b> below the best"
+        )
+        parts.append(
+            f"<div class='p10-mine-line'><b>Your hold:</b> keep {chips(st.mine.keep)} &rarr; "
+            f"<b>{pm.value_words(st.mine.value, obj)}</b>: {verdict}, {st.rank_words()}.</div>"
+        )
+    reasons = why(state)
+    if reasons:
+        parts.append(
+            "<div class='p10-why'><b>Why</b><ul>"
+            + "".join(f"<li>{html.escape(s)}</li>" for s in reasons)
+            + "</ul></div>"
+        )
+    # the ranked holds with exact fractions, on demand
+    rows = []
+    shown = list(range(min(top, st.n)))
+    cur_i = next((i for i, o in enumerate(st.options) if o is st.mine), None)
+    if cur_i is not None and cur_i not in shown:
+        shown.append(cur_i)
+    unit = "P(complete)" if obj == "complete" else "E[score]"
+    for i in shown:
+        o = st.options[i]
+        mine = i == cur_i
+        r = st.ranks[i]
+        tie = st.ranks.count(r) > 1
+        cls = ' class="p10-current"' if mine else ""
+        rows.append(
+            f"<tr{cls}><td>{'=' if tie else ''}{r}</td><td>{chips(o.keep)}</td>"
+            f"<td>{o.rerolled}</td><td>{value_text(o.value, obj)}</td>"
+            f"<td><code>{o.value}</code></td><td>{'&larr; your hold' if mine else ''}</td></tr>"
+        )
+    parts.append(
+        "<details class='p10-details'><summary>Best holds and exact fractions "
+        f"({st.n} holds, {state.rolls_left} roll(s) left)</summary>"
+        "<div class='p10-scroll'><table><tr><th>rank</th><th>keep</th><th>reroll</th>"
+        f"<th>{unit}</th><th>exact</th><th></th></tr>{''.join(rows)}</table></div>"
+        f"<div><small>{unit}: {AIMS[obj]}. Equal values share a rank (=). "
+        f"{HOLDS[state.rules.holds].capitalize()}. Exact values are fractions of all "
+        "equally likely rolls.</small></div></details>"
+    )
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _result_html(state: TurnState) -> str:
+    m = state.result()
+    if m is None:
+        return ""
+    if not m.complete:
+        return (
+            f"<div class='p10-panel'><b>Turn over:</b> phase {state.phase.number} "
+            f"({state.phase.text}) not completed.</div>"
+        )
+    groups = "".join(
+        f"<li>{g.kind if g.kind != 'color' else 'one color'} of {g.size}: "
+        + "".join(chip(f, s) for f, s in zip(g.dice, g.stands_for, strict=False))
+        + "</li>"
+        for g in m.groups
+    )
+    return (
+        f"<div class='p10-panel'><b>Turn over: phase {state.phase.number} complete, score "
+        f"{m.score}.</b><ul>{groups}</ul></div>"
+    )
+
+
+def compare_html(state: TurnState, a: set[int], b: set[int], b_name: str) -> str:
+    """Your hold and another hold side by side, after each remaining roll."""
+
+    rows = pm.compare(state, a, b)
+    obj = state.objective
+    body = "".join(
+        f"<tr><td>{r.label}</td><td>{pm.value_words(r.a, obj)}</td>"
+        f"<td>{pm.value_words(r.b, obj)}</td></tr>"
+        for r in rows
+    )
+    what = "chance to have made the phase" if obj == "complete" else "expected score"
+    ka = chips(sorted((state.dice[i] for i in a), key=lambda f: (-f.value, f.color or "")))
+    kb = chips(sorted((state.dice[i] for i in b), key=lambda f: (-f.value, f.color or "")))
+    return (
+        f"<div class='p10-panel'><b>Compare</b> ({what}, best play in between)"
+        "<div class='p10-scroll'><table><tr><th></th>"
+        f"<th>your hold {ka}</th><th>{html.escape(b_name)} {kb}</th></tr>{body}</table></div>"
+        "</div>"
+    )
+
+
+class TurnWidget:
+    """One turn with the advisor on one dice board: ten dice (click or keys 1-0 to hold, the
+    best hold starred), Roll (R), Hold best (H), Stop (S), New/Next turn (N), a mode to type a
+    physical roll (only the dice rolled; Enter submits), hint mode (choose first, then Check
+    my hold), a compare view, and the advisor panel in plain words.
+
+    ``widget.view`` is the ipywidgets box (the object displays as it in Jupyter);
+    ``widget.state`` the :class:`TurnState`. The game widget plugs in with two hooks:
+    ``on_turn_end(state)`` is called once when a turn ends, and ``next_turn()`` (if given)
+    gives the phase of the next turn - the "New turn" button becomes "Next turn" and the phase
+    menu is hidden. Refusals show next to the control that caused them: ``message`` under the
+    dice and buttons, ``entry_message`` under the typed roll.
+    """
+
+    def __init__(
+        self,
+        phase: Phase | int | str = 1,
+        objective: str = "complete",
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        seed: int | None = None,
+        top: int = 6,
+        state: TurnState | None = None,
+        on_turn_end: Callable[[TurnState], None] | None = None,
+        next_turn: Callable[[], Phase | int] | None = None,
+        hint: bool = False,
+        style: bool = True,
+    ):
+        w = ipw()
+        self.state = state or TurnState(phase, objective, rules, layout, seed=seed)
+        self.top = top
+        self.on_turn_end = on_turn_end
+        self.next_turn = next_turn
+        self.revealed = False
+        self.choices: list[str] = []  # what each hold of this turn cost (hint feedback)
+        self.dice_buttons = []
+        for i in range(self.state.n_dice):
+            b = css_classes(
+                w.Button(description="?", tooltip=f"die {i + 1}"), "p10-die", f"p10-die-{i}"
+            )
+            b.on_click(lambda _b, i=i: self._do(lambda: self.state.toggle(i)))
+            self.dice_buttons.append(b)
+        self.roll_button = css_classes(
+            w.Button(description="Roll", button_style="primary", tooltip="Roll (R)"), "p10-roll"
+        )
+        self.stop_button = css_classes(
+            w.Button(description="Stop & score", tooltip="S"), "p10-stop"
+        )
+        self.best_button = css_classes(w.Button(description="Hold best", tooltip="H"), "p10-best")
+        self.new_button = css_classes(
+            w.Button(description="Next turn" if next_turn else "New turn", tooltip="N"), "p10-new"
+        )
+        self.reveal_button = css_classes(
+            w.Button(description="Check my hold", button_style="warning", tooltip="C"),
+            "p10-reveal",
+        )
+        self.roll_button.on_click(lambda _b: self._do(self._roll))
+        self.stop_button.on_click(lambda _b: self._do(self.state.stop))
+        self.best_button.on_click(lambda _b: self._do(self._hold_best))
+        self.new_button.on_click(lambda _b: self._do(self._new_turn))
+        self.reveal_button.on_click(lambda _b: self._reveal())
+
+        self.mode = css_classes(
+            w.ToggleButtons(
+                options=[("Roll here", "roll"), ("Type real dice", "type")], value="roll"
+            ),
+            "p10-mode",
+        )
+        self.hint_toggle = css_classes(
+            w.ToggleButtons(options=[("Show advice", False), ("Hint mode", True)], value=hint),
+            "p10-hint",
+        )
+        self.entry = css_classes(w.Text(placeholder="", continuous_update=True), "p10-entry")
+        self.entry_label = css_classes(w.HTML(), "p10-entry-label")
+        self.enter_button = css_classes(
+            w.Button(description="Use roll", tooltip="Enter"), "p10-enter"
+        )
+        self.enter_button.on_click(lambda _b: self._enter())
+        self.message = css_classes(w.HTML(value=""), "p10-message", "p10-msg")
+        self.entry_message = css_classes(w.HTML(value=""), "p10-entry-message", "p10-msg")
+        self.picker = css_classes(w.HTML(), "p10-picker")
+        self.entry_box = css_classes(
+            w.VBox(
+                [
+                    self.entry_label,
+                    w.HBox([self.entry, self.enter_button]),
+                    self.entry_message,
+                    self.picker,
+                ]
+            ),
+            "p10-entry-box",
+        )
+
+        self.phase_select = css_classes(
+            w.Dropdown(
+                options=[(f"Phase {n}: {PHASES[n].text}", n) for n in sorted(PHASES)],
+                value=self.state.phase.number or 1,
+            ),
+            "p10-phase",
+        )
+        self.objective_select = css_classes(
+            w.ToggleButtons(
+                options=[("Make the phase", "complete"), ("Score most", "score")],
+                value=self.state.objective,
+            ),
+            "p10-objective",
+        )
+        self.phase_select.observe(self._phase_changed, names="value")
+        self.objective_select.observe(self._objective_changed, names="value")
+        self.mode.observe(lambda _c: self._mode_changed(), names="value")
+        self.hint_toggle.observe(lambda _c: self.refresh(), names="value")
+
+        self.compare_pick = css_classes(w.Dropdown(options=[("best hold", 0)], value=0), "p10-pick")
+        self.compare_pick.observe(lambda _c: self._refresh_compare(), names="value")
+        self.compare = css_classes(w.HTML(), "p10-compare")
+        self.compare_box = css_classes(
+            w.VBox([w.HBox([w.HTML("<b>Compare with</b>"), self.compare_pick]), self.compare]),
+            "p10-compare-box",
+        )
+
+        self.status = css_classes(w.HTML(), "p10-status")
+        self.busy = css_classes(w.HTML(), "p10-busy")
+        self.advice = css_classes(w.HTML(), "p10-advice")
+
+        def field(label: str, widget):
+            return css_classes(
+                w.HBox([w.HTML(f"<span class='p10-label'>{label}</span>"), widget]), "p10-field"
+            )
+
+        settings = [
+            field("Aim", self.objective_select),
+            field("Advice", self.hint_toggle),
+            field("Dice", self.mode),
+        ]
+        if next_turn is None:
+            settings.insert(0, field("Phase", self.phase_select))
+        self.dice_box = css_classes(w.HBox(self.dice_buttons), "p10-dice")
+        self.actions = css_classes(
+            w.HBox(
+                [
+                    self.roll_button,
+                    self.best_button,
+                    self.stop_button,
+                    self.new_button,
+                    self.reveal_button,
+                ]
+            ),
+            "p10-actions",
+        )
+        children = [style_widget()] if style else []
+        children += [
+            css_classes(w.VBox(settings), "p10-settings"),
+            self.status,
+            self.dice_box,
+            self.actions,
+            self.message,
+            self.busy,
+            self.entry_box,
+            self.advice,
+            self.compare_box,
+        ]
+        self.view = css_classes(w.VBox(children), "p10-turn")
+        self._ended = False
+        self._mode_changed()
+
+    # ------------------------------------------------------------------ display
+    def _repr_mimebundle_(self, **kwargs):
+        return self.view._repr_mimebundle_(**kwargs)
+
+    # ------------------------------------------------------------------ control
+    def _do(self, action: Callable[[], None], where=None) -> None:
+        """Run a move; a refused move shows its message next to its control and changes
+        nothing. Anything slow shows "computing..." (after 0.3 s, by CSS)."""
+        where = where or self.message
+        self.busy.value = "<span class='p10-busy-on'>computing&hellip;</span>"
+        try:
+            action()
+        except Phase10MathError as e:
+            where.value = error_html(e)
+        else:
+            self.message.value = ""
+            self.entry_message.value = ""
+        try:
+            self.refresh()
+        finally:
+            self.busy.value = ""
+
+    def _note_choice(self) -> None:
+        """Remember what the hold chosen before this roll cost (shown at the end)."""
+
+        try:
+            st = pm.standing(self.state)
+        except Phase10MathError:
+            return
+        if st is None or st.mine is None:
+            return
+        n = self.state.rolls_done
+        self.choices.append(
+            f"roll {n}: best"
+            if st.is_best
+            else f"roll {n}: {pm.cost_words(st.cost, self.state.objective)} below the best"
+        )
+
+    def _roll(self) -> None:
+        if (
+            self.state.rolls_done
+            and not self.state.over
+            and len(self.state.held) == self.state.n_dice
+        ):
+            if pm.made_now(self.state) is not None:
+                raise InvalidHoldError(
+                    "every die is held and the phase is made: press Stop & score"
+                )
+            raise InvalidHoldError("every die is held: release some dice to roll them, or Stop")
+        if self.state.rolls_done and not self.state.over:
+            self._note_choice()
+        self.state.roll()
+        self.revealed = False
+
+    def _hold_best(self) -> None:
+
+        adv = self.state.advice()
+        if adv is None:
+            raise InvalidHoldError(
+                "roll first" if self.state.rolls_done == 0 else "the turn is over: start a new turn"
+            )
+        if pm.stop_advised(self.state):
+            self.state.hold(adv.best.keep)
+            self.state.stop()
+            return
+        self.state.hold(adv.best.keep)
+        self.revealed = True
+
+    def _reveal(self) -> None:
+        if self.state.rolls_done == 0 or self.state.over:
+            self.message.value = error_html("roll first, choose your hold, then check it")
+            return
+        self.revealed = True
+        self.message.value = ""
+        self.refresh()
+
+    def _enter(self) -> None:
+
+        text = self.entry.value.strip()
+
+        def go():
+            before = len(self.choices)
+            if self.state.rolls_done and not self.state.over:
+                self._note_choice()
+            try:
+                pm.enter_rerolled(self.state, text)
+            except Phase10MathError:
+                del self.choices[before:]
+                raise
+            self.entry.value = ""
+            self.revealed = False
+
+        self._do(go, where=self.entry_message)
+
+    def _mode_changed(self) -> None:
+        self.message.value = ""
+        self.entry_message.value = ""
+        self.refresh()
+
+    def _phase_changed(self, _change) -> None:
+        self.choices = []
+        self._do(lambda: self.state.new_turn(self.phase_select.value))
+
+    def _objective_changed(self, _change) -> None:
+        """Another aim changes the advice, not the turn."""
+        self._do(lambda: setattr(self.state, "objective", self.objective_select.value))
+
+    def _new_turn(self) -> None:
+        if self.next_turn is None:
+            self.state.new_turn()
+        else:
+            if not self.state.over and self.state.rolls_done:
+                raise InvalidHoldError("finish this turn first (roll, or Stop & score)")
+            self.state.new_turn(self.next_turn())
+        self.choices = []
+        self.revealed = False
+
+    # convenience for code and tests
+    def click_die(self, i: int) -> None:
+        self.dice_buttons[i].click()
+
+    def roll(self) -> None:
+        self.roll_button.click()
+
+    def type_roll(self, text: str) -> None:
+        """Type the faces of the dice rolled (all ten first, then the dice not held)."""
+        self.mode.value = "type"
+        self.entry.value = text
+        self.enter_button.click()
+
+    # ------------------------------------------------------------------ view
+    def refresh(self) -> None:
+
+        st = self.state
+        hint = bool(self.hint_toggle.value)
+        reveal = not hint or self.revealed
+        try:
+            suggest = pm.suggested_dice(st) if reveal else set()
+        except Phase10MathError:
+            suggest = set()
+        for i, b in enumerate(self.dice_buttons):
+            f = st.dice[i]
+            b.description = face_label(f)
+            code = f.color if f is not None else None
+            b.style.button_color = PALETTE[code]
+            for c in ("r", "o", "b", "g", "x"):
+                (b.add_class if (code or "x") == c else b.remove_class)(f"p10-c-{c}")
+            held, aside = i in st.held, i in st.aside
+            for cls, on in (
+                ("p10-held", held),
+                ("p10-aside", aside),
+                ("p10-suggest", i in suggest),
+            ):
+                (b.add_class if on else b.remove_class)(cls)
+            b.tooltip = (
+                f"die {i + 1} (key {(i + 1) % 10}): "
+                + (
+                    f"{face_label(f)} {COLOR_NAMES.get(f.color, '')}".strip()
+                    if f is not None
+                    else "not rolled"
+                )
+                + (" (set aside)" if aside else " (held)" if held else "")
+                + (" - the best hold keeps it" if i in suggest else "")
+            )
+            b.disabled = st.rolls_done == 0 or st.over
+        typing = self.mode.value == "type"
+        self.entry_box.layout.display = "" if typing and not st.over else "none"
+        self.roll_button.layout.display = "none" if typing else ""
+        self.roll_button.disabled = st.over
+        self.stop_button.disabled = st.over or st.rolls_done == 0
+        self.best_button.disabled = st.over or st.rolls_done == 0
+        self.reveal_button.layout.display = "" if hint and not st.over else "none"
+        self.reveal_button.disabled = st.rolls_done == 0 or self.revealed
+        stop_now = False
+        try:
+            stop_now = pm.stop_advised(st)
+        except Phase10MathError:
+            pass
+        self.best_button.description = "Hold best"
+        self.stop_button.button_style = "success" if stop_now and reveal else ""
+        if typing and not st.over:
+            n = len(pm.rolled_dice(st))
+            self.entry_label.value = (
+                f"<b>Type the {n} faces you rolled</b>"
+                + (" (all ten dice)" if st.rolls_done == 0 else " (held dice stay)")
+                + ", any order, then Enter:"
+            )
+            self.entry.placeholder = f"e.g. {pm.example_faces(st)}"
+            self.picker.value = _picker_html(st)
+        roll_name = ["first", "second", "third"]
+        if st.rolls_done == 0:
+            step = "press Roll (R)" if not typing else "type the ten faces of your first roll"
+        elif st.over:
+            step = "the turn is over" + ("" if self.next_turn is None else ": press Next turn")
+        elif stop_now and reveal:
+            step = "you made it: press Stop & score"
+        else:
+            step = (
+                f"after the {roll_name[min(st.rolls_done, 3) - 1]} roll: tap dice to "
+                f"hold them, then {'type the dice you rolled' if typing else 'Roll'} "
+                f"({st.rolls_left} roll{'s' if st.rolls_left != 1 else ''} left)"
+            )
+        self.status.value = (
+            f"<div class='p10-panel'><b>Phase {st.phase.number}</b>: {st.phase.text} &mdash; "
+            f"{step}.</div>"
+        )
+        try:
+            self.advice.value = advice_html(st, self.top, reveal=reveal)
+            if st.over and self.choices:
+                self.advice.value += (
+                    "<div class='p10-panel p10-choices'><b>Your holds this turn:</b> "
+                    + "; ".join(self.choices)
+                    + ".</div>"
+                )
+        except Phase10MathError as e:
+            self.advice.value = error_html(e)
+        self._refresh_compare(reveal)
+        if st.over and not self._ended:
+            self._ended = True
+            if self.on_turn_end is not None:
+                self.on_turn_end(st)
+        elif not st.over:
+            self._ended = False
+
+    def _refresh_compare(self, reveal: bool | None = None) -> None:
+
+        st = self.state
+        if reveal is None:
+            reveal = not self.hint_toggle.value or self.revealed
+        adv = None
+        try:
+            adv = st.advice() if reveal and st.rules.holds == "free" else None
+        except Phase10MathError:
+            adv = None
+        if adv is None:
+            self.compare_box.layout.display = "none"
+            return
+        self.compare_box.layout.display = ""
+        opts = [("the best hold", 0)] + [
+            (f"hold {k + 1}: keep {o.keep_text}", k) for k, o in enumerate(adv.options[1:8], 1)
+        ]
+        if [o[1] for o in self.compare_pick.options] != [o[1] for o in opts] or [
+            o[0] for o in self.compare_pick.options
+        ] != [o[0] for o in opts]:
+            v = self.compare_pick.value if self.compare_pick.value in dict(opts).values() else 0
+            self.compare_pick.options = opts
+            self.compare_pick.value = v
+        k = self.compare_pick.value or 0
+        other = adv.options[k]
+        try:
+            b = pm.indices_for(st, other.keep)
+            name = "best hold" if k == 0 else f"hold {k + 1}"
+            self.compare.value = compare_html(st, set(st.held), b, name)
+        except Phase10MathError as e:
+            self.compare.value = error_html(e)
+
+
+def _picker_html(state: TurnState) -> str:
+    """The dice to be rolled with their six faces (where a "which die is this?" picker goes)."""
+
+    rows = "".join(
+        f"<tr><td>die {i + 1}</td><td>{''.join(chip(f) for f in faces)}</td></tr>"
+        for i, faces in pm.rolled_dice_faces(state)
+    )
+    return (
+        "<details class='p10-panel'><summary>The dice you roll and their six faces</summary>"
+        f"<div class='p10-scroll'><table>{rows}</table></div></details>"
+    )

@@ -1,0 +1,15 @@
+"""The exact turn: one player's three rolls, solved by dynamic programming.
+
+Modules, in reading order:
+
+- :mod:`~phase10math.turn.projection` - which features of a face a phase looks at.
+- :mod:`~phase10math.turn.statespace` - holds of projected dice as integer states.
+- :mod:`~phase10math.turn.kernels` - the recurrence's steps: expectation over rerolls, subset max.
+- :mod:`~phase10math.turn.tensor` - the same steps in place on one tensor, for distinct dice.
+- :mod:`~phase10math.turn.sticky` - the step for sticky holds (set-aside dice stay aside).
+- :mod:`~phase10math.turn.solver` - the dynamic program for any utility; ``solve_turn``.
+- :mod:`~phase10math.turn.policy` - fixed policies (greedy) and their exact evaluation.
+- :mod:`~phase10math.turn.tables` - cached solutions and the per-phase tables.
+- :mod:`~phase10math.turn.advisor` - ranked holds for a roll, with a reason in plain words.
+- :mod:`~phase10math.turn.maxima` - the highest score per phase and per game.
+"""

@@ -1,0 +1,61 @@
+"""Fixed policies of a turn and their exact values.
+
+A *policy* says which hold to keep for every roll state and number of rolls left. The greedy
+baseline keeps the dice that fit the placement using the most dice (see
+:func:`phase10math.dice.partial.greedy_keep`); :func:`evaluate_free_policy` gives any free-hold
+policy's exact value by the same recurrence as the solver, with the maximum replaced by the
+policy's choice.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from phase10math.dice.partial import greedy_keep
+from phase10math.dice.phases import Phase
+from phase10math.dice.rules import Rules
+from phase10math.turn.kernels import expect_rerolls, mean_over_first_roll, normalise
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor import evaluate_policy, is_tensor_space
+
+
+def policy_holds(space: StateSpace, kept_profiles: np.ndarray) -> np.ndarray:
+    """Hold ids (one per roll state, ``full_ids`` order) from kept counts per meld cell."""
+    ids = space.full_ids
+    remaining = np.asarray(kept_profiles).astype(np.int64).copy()
+    gid = np.zeros(len(ids), dtype=np.int64)
+    for t, typ in enumerate(space.types):
+        have = space.sub[t][space.digits[t][ids]].astype(np.int64)  # (P, f)
+        take = np.zeros_like(have)
+        for f, key in enumerate(typ.faces):
+            rep = space.projection.representative(key)
+            cell = (slice(None), rep.value, "robg".index(rep.color))
+            got = np.minimum(have[:, f], remaining[cell])
+            take[:, f] = got
+            remaining[cell] -= got
+        code = (take * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
+        gid += space.strides[t] * space.type_index(t)[code]
+    return gid
+
+
+def greedy_policy(space: StateSpace, ph: Phase, rules: Rules) -> np.ndarray:
+    """The greedy baseline's hold for every roll state."""
+    prof = space.profiles(space.full_ids)
+    return policy_holds(space, greedy_keep(ph, prof, rules))
+
+
+def evaluate_free_policy(
+    space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
+) -> Fraction:
+    """Exact value of a fixed free-hold policy (``holds[r]``: hold id per roll state with r
+    rerolls left) for a utility given by integer ``finals`` on the roll states."""
+    if is_tensor_space(space):  # ten distinct dice: the in-place engine
+        num = evaluate_policy(space, finals, holds, rolls)
+        return Fraction(num, 6 ** (space.n_dice * rolls))
+    roll_val = np.asarray(finals, dtype=np.int64)
+    for r in range(1, rolls):
+        N = normalise(space, expect_rerolls(space, roll_val))
+        roll_val = N[holds[r]]
+    return mean_over_first_roll(space, roll_val, rolls)

@@ -1,0 +1,168 @@
+"""The package's import graph, read from the source with ``ast``: layers, no cycles, no
+private names taken from other modules, no function-level imports of the package.
+
+The layers read bottom-up; a module may import only from its own layer or the ones below:
+
+0. ``exact``, ``errors``, ``cache``, ``progress`` - shared pieces;
+1. ``dice`` - the dice game's rules as data;
+2. ``turn`` - the exact turn solver;
+3. ``game`` - whole games;
+4. ``play`` - the Jupyter play UI; ``cards`` and ``tenthousand`` - the other two games;
+5. ``cli`` and the package's public API (``phase10math/__init__.py``).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "phase10math"
+
+LAYER = {
+    "exact": 0,
+    "errors": 0,
+    "cache": 0,
+    "progress": 0,
+    "dice": 1,
+    "turn": 2,
+    "game": 3,
+    "play": 4,
+    "cards": 4,
+    "tenthousand": 4,
+    "cli": 5,
+    "__main__": 5,
+    "": 5,  # phase10math/__init__.py: the public API
+}
+# optional heavy dependencies that may be imported inside functions
+LAZY_OK = {"ipywidgets", "IPython", "matplotlib", "playwright", "nbconvert", "nbformat", "tqdm"}
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def all_modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    """ids of import nodes under ``if TYPE_CHECKING:`` (types only, never executed)."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for sub in ast.walk(node):
+                skip.add(id(sub))
+    return skip
+
+
+def imports_of(name: str, path: Path, modules: dict[str, Path]):
+    """Yield (target module, imported names, at module level?) for each package import."""
+    tree = ast.parse(path.read_text())
+    skip = _type_checking_nodes(tree)
+    top = {id(n) for n in tree.body}
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if id(node) in skip or not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
+        at_top = id(node) in top
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name, [], at_top
+            continue
+        base = node.module or ""
+        if node.level:
+            pkg = package.split(".")[: len(package.split(".")) - node.level + 1]
+            base = ".".join(pkg + ([base] if base else []))
+        for a in node.names:
+            sub = f"{base}.{a.name}"
+            if sub in modules:  # "from package import module"
+                yield sub, [], at_top
+            else:
+                yield base, [a.name], at_top
+
+
+@functools.cache
+def graph() -> tuple[dict[str, set[str]], list[str]]:
+    modules = all_modules()
+    edges: dict[str, set[str]] = {m: set() for m in modules}
+    problems: list[str] = []
+    for name, path in modules.items():
+        for target, names, at_top in imports_of(name, path, modules):
+            top_pkg = target.split(".")[0]
+            if top_pkg != "phase10math":
+                if not at_top and top_pkg not in LAZY_OK:
+                    problems.append(f"{name}: function-level import of {target}")
+                continue
+            if not at_top:
+                problems.append(f"{name}: function-level import of {target}")
+            if target != name:
+                edges[name].add(target)
+            for n in names:
+                if n.startswith("_") and not n.startswith("__"):
+                    problems.append(f"{name}: imports private name {n} from {target}")
+    return edges, problems
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of the directed graph ``edges`` as a list of nodes, or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(n: str) -> list[str] | None:
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(edges.get(n, ())):
+            if state.get(m) == 1:
+                return stack[stack.index(m) :] + [m]
+            if m not in state and (found := visit(m)):
+                return found
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(edges):
+        if n not in state and (found := visit(n)):
+            return found
+    return None
+
+
+def layer(module: str) -> int:
+    parts = module.split(".")
+    return LAYER[parts[1] if len(parts) > 1 else ""]
+
+
+def test_find_cycle_finds_a_cycle_and_only_a_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_no_import_cycle():
+    edges, _ = graph()
+    assert find_cycle(edges) is None
+
+
+def test_no_private_names_and_no_function_level_imports_of_the_package():
+    _, problems = graph()
+    assert problems == []
+
+
+@pytest.mark.parametrize("module", sorted(all_modules()))
+def test_layers_import_only_downwards(module):
+    edges, _ = graph()
+    up = [t for t in edges[module] if layer(t) > layer(module)]
+    assert up == [], f"{module} (layer {layer(module)}) imports from a higher layer: {up}"
+
+
+def test_every_module_is_described_in_its_package_docstring():
+    for pkg in ("dice", "turn", "game", "play"):
+        doc = ast.get_docstring(ast.parse((ROOT / pkg / "__init__.py").read_text())) or ""
+        for path in (ROOT / pkg).glob("*.py"):
+            if path.name != "__init__.py":
+                assert f"phase10math.{pkg}.{path.stem}`" in doc, (pkg, path.stem)

@@ -1,0 +1,96 @@
+"""The plain-words "why" and the play model, checked on a fixed list of positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from phase10math.play.models import (
+    TurnState,
+    cost_words,
+    enter_rerolled,
+    made_now,
+    standing,
+    stop_advised,
+    suggested_dice,
+    tie_ranks,
+)
+from phase10math.play.palette import PALETTE, distances, min_distance
+from phase10math.play.why import why
+
+
+def position(phase: int, roll: str, held: list[str], objective: str = "complete") -> TurnState:
+    st = TurnState(phase=phase, objective=objective, seed=0)
+    enter_rerolled(st, roll)
+    want = list(held)
+    st.held = set()
+    for i, f in enumerate(st.dice):
+        if str(f) in want:
+            st.held.add(i)
+            want.remove(str(f))
+    assert not want
+    return st
+
+
+def test_pair_of_fours_in_phase_1_is_explained():
+    """The teachable moment: keeping a pair of 4s ranks below keeping nothing, because 4s are
+    only on the low dice, which also carry the wilds."""
+    st = position(1, "4 4 1 2 5 6 7 8 9 10", ["4", "4"])
+    s = standing(st)
+    nothing = next(o for o in s.options if not o.keep)
+    assert nothing.value > s.mine.value and s.my_rank > 100
+    text = " ".join(why(st))
+    assert "A 4 is only on the 4 low dice" in text
+    assert "the same dice that carry the wilds" in text
+    assert "Even rerolling all 10 dice" in text and "beats your hold" in text
+    assert "rerolls 2 low dice, about 0.7 wilds per roll instead of 1.3" in text
+    assert cost_words(s.cost, "complete") in text and "percentage points" in text
+
+
+def test_best_hold_needs_and_dice_that_can_show_them():
+    st = position(1, "8 8 8 10 9 7 1 2 3 W", [])
+    text = " ".join(why(st))
+    best = standing(st).best
+    assert sorted(f.value for f in best.keep)[:1] == [0]  # the wild is kept
+    assert "Best: keep" in text and "chance to make phase 1" in text
+    assert "Wilds (W) are only on the 4 low dice" in text
+
+
+@pytest.mark.parametrize(
+    "phase, roll, objective",
+    [
+        (4, "5 6 7 8 9 10 1 2 3 3", "complete"),
+        (8, "6g 9r 6g 9o 6r 9b Wr 3b Wr 3g", "complete"),
+        (9, "8 8 8 10 10 7 1 2 3 W", "score"),
+        (2, "8 8 7 10 6 7 1 2 3 W", "complete"),
+    ],
+)
+def test_why_on_fixed_positions(phase, roll, objective):
+    st = position(phase, roll, [], objective)
+    lines = why(st)
+    assert lines and lines[0].startswith(("Best:", "Your dice"))
+    unit = "%" if objective == "complete" else "points"
+    assert unit in lines[0]
+    assert all(line.endswith(".") for line in lines)
+
+
+def test_made_it_means_stop_and_score():
+    st = position(1, "8 8 8 10 W W 1 2 5 6", [])
+    assert made_now(st).score == 34 and stop_advised(st)
+    assert suggested_dice(st) == set(range(10))
+    assert why(st) == [why(st)[0]] and "stop and score" in why(st)[0]
+
+
+def test_ties_share_a_rank():
+    st = position(1, "4 4 1 2 5 6 7 8 9 10", [])
+    s = standing(st)
+    assert s.best_ties > 1 and s.ranks[: s.best_ties] == (1,) * s.best_ties
+    assert tie_ranks(s.options) == list(s.ranks)
+    assert s.is_best and "tied" in s.rank_words()
+
+
+def test_palette_is_distinguishable_with_color_blindness():
+    d = distances(PALETTE)
+    assert set(d) >= {"normal", "deuteranopia", "protanopia", "tritanopia"}
+    assert min_distance(PALETTE) > 20  # CIEDE2000, every pair, every simulated vision
+    old = {"r": "#c62828", "o": "#ef6c00", "b": "#1565c0", "g": "#2e7d32"}
+    assert distances(old)["deuteranopia"] < 10  # the old palette failed this check

@@ -24,11 +24,11 @@ import numpy as np
 from phase10math import cache
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.dice.partial import progress_bar
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.phases import phase as as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.exact import percent, to_json
+from phase10math.progress import progress_bar
 from phase10math.turn.kernels import final_scores, utility_from_scores
 from phase10math.turn.policy import evaluate_free_policy, greedy_policy
 from phase10math.turn.projection import projection_for
@@ -167,7 +167,7 @@ def phase_table(
     workers: int | None = None,
 ) -> dict[int, dict[str, Fraction]]:
     """Rows for several phases (cached), solved in ``workers`` processes (default: up to two,
-    one per core) with a progress bar when asked (:func:`phase10math.dice.partial.progress_bar`)."""
+    one per core) with a progress bar when asked (:func:`phase10math.progress.progress_bar`)."""
     phases = list(phases)
     todo = [n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout)) is None]
     workers = min(2, os.cpu_count() or 1) if workers is None else workers

@@ -25,8 +25,10 @@ from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import Phase
 from phase10math.dice.rules import Objective, Rules
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor import exact_total, final_scores_tensor
 
 INT64_LIMIT = 2**62
+TENSOR_FINALS_ROLLS = 1_000_000  # distinct-dice spaces with more rolls: finals by half-profiles
 
 
 def fits_int64(largest: int, scale: int) -> bool:
@@ -37,7 +39,10 @@ def fits_int64(largest: int, scale: int) -> bool:
 def first_roll_total(space: StateSpace, values: np.ndarray) -> int:
     """Sum of per-roll-state numerators ``values`` (``full_ids`` order), each weighted by the
     number of ways the first roll shows that state (Python integers: no overflow)."""
-    return int(np.dot(np.asarray(values).astype(object), space.roll_weights.astype(object)))
+    values = np.asarray(values)
+    if values.dtype == np.int64:
+        return exact_total(values, space.roll_weights)
+    return int(np.dot(values.astype(object), space.roll_weights.astype(object)))
 
 
 def mean_over_first_roll(space: StateSpace, values: np.ndarray, rolls: int) -> Fraction:
@@ -81,11 +86,15 @@ def final_scores(ph: Phase, space: StateSpace, rules: Rules, layout_key: str) ->
     objectives and policy evaluations share one meld pass."""
     key = (ph.key(), space.projection.name, layout_key, rules.sets_may_share_number)
     if key not in _FINALS:
-        if len(_FINALS) > 8:
-            _FINALS.clear()
-        _FINALS[key] = evaluate_on_unique(
-            space, space.full_ids, lambda prof: best_scores(ph, prof, rules)
-        )
+        big = space.distinct and len(space.full_ids) > TENSOR_FINALS_ROLLS
+        if len(_FINALS) > 8 or big:
+            _FINALS.clear()  # one roll-sized array of a large space at a time
+        if big:
+            _FINALS[key] = final_scores_tensor(ph, space, rules)
+        else:
+            _FINALS[key] = evaluate_on_unique(
+                space, space.full_ids, lambda prof: best_scores(ph, prof, rules)
+            )
     return _FINALS[key]
 
 

@@ -18,6 +18,7 @@ from phase10math.dice.phases import Phase
 from phase10math.dice.rules import Rules
 from phase10math.turn.kernels import expect_rerolls, mean_over_first_roll, normalise
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor import evaluate_policy, is_tensor_space
 
 
 def policy_holds(space: StateSpace, kept_profiles: np.ndarray) -> np.ndarray:
@@ -50,6 +51,9 @@ def evaluate_free_policy(
 ) -> Fraction:
     """Exact value of a fixed free-hold policy (``holds[r]``: hold id per roll state with r
     rerolls left) for a utility given by integer ``finals`` on the roll states."""
+    if is_tensor_space(space):  # ten distinct dice: the in-place engine
+        num = evaluate_policy(space, finals, holds, rolls)
+        return Fraction(num, 6 ** (space.n_dice * rolls))
     roll_val = np.asarray(finals, dtype=np.int64)
     for r in range(1, rolls):
         N = normalise(space, expect_rerolls(space, roll_val))

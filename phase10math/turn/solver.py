@@ -55,6 +55,13 @@ from phase10math.turn.kernels import (
 from phase10math.turn.projection import FULL, Projection, projection_for
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.sticky import MAX_STICKY_PAIRS, sticky_layer, sticky_pairs
+from phase10math.turn.tensor import (
+    LazyHoldValues,
+    check_tensor_fits,
+    evaluate_policy,
+    is_tensor_space,
+    solve_tensor,
+)
 
 MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
 
@@ -136,8 +143,16 @@ class TurnSolution:
         return Fraction(int(self.roll_num2[rolls_left][pos]), self.denominator2(rolls_left))
 
 
-def check_size(space: StateSpace, sticky: bool) -> None:
+def _uses_tensor(space: StateSpace, sticky: bool) -> bool:
+    """Free holds on distinct dice run on the in-place tensor engine (:mod:`.tensor`)."""
+    return not sticky and is_tensor_space(space)
+
+
+def check_size(space: StateSpace, sticky: bool, rolls: int = 3) -> None:
     """Refuse (StateSpaceTooLargeError) a turn whose holds would not fit in memory."""
+    if _uses_tensor(space, sticky):
+        check_tensor_fits(space, rolls)
+        return
     n = space.n_states
     if sticky:
         n = sticky_pairs(space)
@@ -164,6 +179,39 @@ def _numerators(values) -> tuple[int, np.ndarray | list[int], int]:
     return den, nums, max((abs(v) for v in nums), default=0)
 
 
+def _solve_on_tensor(space, final_values, rules, label, progress, second) -> TurnSolution:
+    """Free holds on distinct dice: the in-place engine of :mod:`.tensor` maximises the first
+    key, ties to the larger hold (the hold found first); the second key is the exact value
+    of that policy (``turn_num2``; no per-roll second values are kept)."""
+    R = rules.rolls
+    den, nums, umax = _numerators(final_values)
+    if not fits_int64(umax, 6 ** (space.n_dice * (R - 1))):
+        raise StateSpaceTooLargeError(
+            f"the utility's numerators (up to {umax:,}) times 6**{space.n_dice * R} do not "
+            "fit in 64-bit integers; the distinct-dice engine needs them to"
+        )
+    roll_num, roll_arg, turn = solve_tensor(space, np.asarray(nums, np.int64), R, progress)
+    hold_lazy = {r: LazyHoldValues(space, roll_num[r - 1]) for r in range(1, R)}
+    den2, turn2 = 1, 0
+    if second is not None:
+        den2, nums2, _ = _numerators(second)
+        turn2 = evaluate_policy(space, np.asarray(nums2, np.int64), roll_arg, R)
+    sol = TurnSolution(
+        space,
+        rules,
+        label,
+        den,
+        hold_lazy,
+        roll_num,
+        turn,
+        roll_arg,
+        utility_den2=den2,
+        turn_num2=turn2,
+    )
+    sol.meta["tie_rule"] = "first key only, ties to the larger hold (distinct-dice engine)"
+    return sol
+
+
 def solve_utility(
     space: StateSpace,
     final_values: Sequence[int | Fraction] | np.ndarray,
@@ -179,7 +227,9 @@ def solve_utility(
     maximise the first utility, then among exact ties the second, a dynamic program over
     value pairs (each key's expectation is linear, the maximum compares the pairs)."""
     sticky = rules.holds == "sticky"
-    check_size(space, sticky)
+    check_size(space, sticky, rules.rolls)
+    if _uses_tensor(space, sticky):
+        return _solve_on_tensor(space, final_values, rules, label, progress, second)
     R = rules.rolls
     scale = 6 ** (space.n_dice * (R - 1))
     den, nums, umax = _numerators(final_values)
@@ -251,7 +301,7 @@ def solve_turn(
             "use the full projection"
         )
     space = StateSpace.build(layout, proj)
-    check_size(space, rules.holds == "sticky")
+    check_size(space, rules.holds == "sticky", rules.rolls)
     best = final_scores(ph, space, rules, layout.fingerprint())
     first, second = lexicographic_utilities(best, objective, worst_second)
     sol = solve_utility(
@@ -272,7 +322,7 @@ def solve_custom(
     exact ties the best ``second`` utility if given; ``layout`` may also be any list of dice,
     e.g. a reduced game."""
     space = StateSpace.build(layout, projection)
-    check_size(space, rules.holds == "sticky")
+    check_size(space, rules.holds == "sticky", rules.rolls)
     faces = [
         [projection.representative(k) for _, k in space.faces_of(int(gid))]
         for gid in space.full_ids

@@ -55,19 +55,22 @@ class StateSpace:
     strides: np.ndarray = field(repr=False)
 
     @classmethod
-    def build(cls, layout: Layout | Sequence[Die], projection: Projection) -> StateSpace:
+    def build(
+        cls, layout: Layout | Sequence[Die], projection: Projection, merge: bool = True
+    ) -> StateSpace:
         """Group the dice of a layout (or any list of dice, e.g. a reduced game) by their
-        projected faces."""
+        projected faces (``merge=False``: every die its own type, for checks)."""
         dice = layout.dice if isinstance(layout, Layout) else tuple(layout)
         groups: Counter = Counter()
-        for die in dice:
+        for i, die in enumerate(dice):
             w: Counter = Counter(projection.key(f) for f in die.faces)
             keys = tuple(sorted(w, key=_sort_key))
-            groups[(keys, tuple(w[k] for k in keys))] += 1
+            groups[(keys, tuple(w[k] for k in keys), 0 if merge else i)] += 1
         types = [
             DieType(k, w, n)
-            for (k, w), n in sorted(
-                groups.items(), key=lambda kv: (-kv[1], [_sort_key(x) for x in kv[0][0]], kv[0][1])
+            for (k, w, _), n in sorted(
+                groups.items(),
+                key=lambda kv: (-kv[1], [_sort_key(x) for x in kv[0][0]], kv[0][1], kv[0][2]),
             )
         ]
         sub = [sub_multisets(len(t.faces), t.count) for t in types]
@@ -112,8 +115,18 @@ class StateSpace:
         """Mask of the roll states (all dice present)."""
         return self.size == self.n_dice
 
+    @property
+    def distinct(self) -> bool:
+        """Every type is a single die: the holds form a plain tensor (see :mod:`.tensor`)."""
+        return all(t.count == 1 for t in self.types)
+
     @cached_property
     def full_ids(self) -> np.ndarray:
+        if self.distinct:  # without the per-state tables: slot 1 + f of every die, C order
+            ids = np.zeros(1, dtype=np.int64)
+            for st, t in zip(self.strides, self.types):
+                ids = (ids[:, None] + int(st) * np.arange(1, len(t.faces) + 1)).ravel()
+            return ids
         return np.flatnonzero(self.full)
 
     def type_index(self, t: int) -> np.ndarray:
@@ -227,6 +240,12 @@ class StateSpace:
     def roll_weights(self) -> np.ndarray:
         """For every roll state, the number of the 6**n_dice equally likely rolls giving it
         (exact integers: int64 when they fit, else Python ints)."""
+        fits = 6**self.n_dice < 2**62
+        if self.distinct:
+            w = np.ones(1, dtype=np.int64 if fits else object)
+            for t in self.types:
+                w = (w[:, None] * np.array(t.weights, dtype=w.dtype)).ravel()
+            return w
         ids = self.full_ids
         tables = []
         for t, typ in enumerate(self.types):
@@ -238,7 +257,6 @@ class StateSpace:
                         mult = mult // math.factorial(int(c)) * wt ** int(c)
                     table[i] = mult
             tables.append(table)
-        fits = 6**self.n_dice < 2**62
         w = np.ones(len(ids), dtype=np.int64 if fits else object)
         for t, table in enumerate(tables):
             w = w * table[self.digits[t][ids]].astype(w.dtype)

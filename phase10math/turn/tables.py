@@ -39,6 +39,7 @@ from phase10math.turn.projection import projection_for
 from phase10math.turn.solver import TurnSolution, solve_turn
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.sticky import evaluate_sticky_greedy
+from phase10math.turn.tensor import greedy_holds_tensor, is_tensor_space
 
 _MEMORY: dict[str, TurnSolution] = {}
 
@@ -68,9 +69,32 @@ def cached_solution(
     if sol is None:
         sol = solve_turn(ph, objective, rules, layout, progress=progress, worst_second=worst_second)
         sol.meta.pop("layout", None)
-        cache.save(key, sol)
+        if not _is_big(sol):  # gigabytes of roll values are recomputed rather than pickled
+            cache.save(key, sol)
+    if _is_big(sol):  # keep at most two large solutions (a phase's two objectives) in memory
+        big = [k for k, v in _MEMORY.items() if _is_big(v)]
+        for k in big[:-1]:
+            del _MEMORY[k]
     _MEMORY[key] = sol
     return sol
+
+
+BIG_ROLLS = 5_000_000
+
+
+def _is_big(sol: TurnSolution) -> bool:
+    return len(sol.roll_num[0]) > BIG_ROLLS
+
+
+def _tensor_space(space: StateSpace, rules: Rules) -> bool:
+    return rules.holds == "free" and is_tensor_space(space)
+
+
+def heavy_phase(n: int, rules: Rules, layout: Layout) -> bool:
+    """Whether a phase's row needs a large distinct-dice solve (rows like that run one at a
+    time in one process, so their memory does not add up)."""
+    spaces = [StateSpace.build(layout, projection_for(PHASES[n], o)) for o in Objective]
+    return rules.holds == "free" and any(sp.distinct and sp.n_states > BIG_ROLLS for sp in spaces)
 
 
 # --------------------------------------------------------------------------- rows
@@ -98,7 +122,10 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
         "e_score_complete_policy": comp.value2(),
     }
     cspace, cfin = completion_utility(ph, rules, layout)
-    gp = greedy_policy(cspace, ph, rules)
+    if _tensor_space(cspace, rules):
+        gp = greedy_holds_tensor(cspace, ph, rules)
+    else:
+        gp = greedy_policy(cspace, ph, rules)
     if rules.holds == "free":
         row["p_greedy"] = evaluate_free_policy(
             cspace, cfin, dict.fromkeys(range(1, rules.rolls), gp), rules.rolls
@@ -130,9 +157,9 @@ COLUMNS = {
 }
 
 
-def _row_worker(args: tuple) -> tuple[int, dict[str, Fraction]]:
-    n, rules, layout = args
-    return n, phase_row(PHASES[n], rules, layout)
+def _row_worker(args: tuple) -> list[tuple[int, dict[str, Fraction]]]:
+    ns, rules, layout = args
+    return [(n, phase_row(PHASES[n], rules, layout)) for n in ns]
 
 
 def phase_table(
@@ -156,11 +183,15 @@ def phase_table(
         ctx = multiprocessing.get_context("spawn")
         # the slow color phases first, so that the two processes finish together
         order = sorted(todo, key=lambda n: not PHASES[n].uses_color)
+        # rows needing a large distinct-dice solve go to one process, one after the other
+        heavy = [n for n in order if heavy_phase(n, rules, layout)]
+        tasks = ([heavy] if heavy else []) + [[n] for n in order if n not in heavy]
         with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            for n, row in pool.map(_row_worker, [(n, rules, layout) for n in order]):
-                rows[n] = row
-                if bar is not None:
-                    bar.update()
+            for done in pool.map(_row_worker, [(ns, rules, layout) for ns in tasks]):
+                for n, row in done:
+                    rows[n] = row
+                    if bar is not None:
+                        bar.update()
     for n in phases:
         if n not in rows:
             rows[n] = phase_row(PHASES[n], rules, layout)

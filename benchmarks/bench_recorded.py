@@ -1,0 +1,123 @@
+"""Phase 8 ("7 of one color") on the recorded dice (ten different dice, 7**10 holds) - the
+kit's solver against a straightforward per-die reference, in one run.
+
+The reference: one tensor axis per die, float64, nothing in place: the utility by sorting
+every roll's values of each color, then per roll left the hold values by appending a
+'not held' slot (the mean over the faces) axis by axis with ``np.concatenate``, and the best
+hold by a running maximum axis by axis into fresh arrays. Each side runs in its own
+subprocess (cold, no cache) and reports its wall time and peak resident memory.
+
+    python benchmarks/bench_recorded.py [--objectives complete,score] [--skip-reference]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+ROLLS = 3
+
+
+def kit(objectives: list[str]) -> dict:
+    from phase10math.dice.layouts import RECORDED_LAYOUT
+    from phase10math.turn.solver import solve_turn
+
+    t = time.perf_counter()
+    out = {}
+    for obj in objectives:
+        out[obj] = float(solve_turn(8, obj, layout=RECORDED_LAYOUT).value())
+    return {"values": out, "seconds": time.perf_counter() - t}
+
+
+def reference(objectives: list[str]) -> dict:
+    import numpy as np
+
+    from phase10math.dice.faces import COLORS
+    from phase10math.dice.layouts import RECORDED_LAYOUT
+
+    dice = RECORDED_LAYOUT.dice
+    n = len(dice)
+    t = time.perf_counter()
+    out = {}
+    best = np.full((6,) * n, -1, dtype=np.int64)
+    for x in COLORS:  # values of color x per die and face (W = 0), -1 for other colors
+        cols = []
+        for d, die in enumerate(dice):
+            v = np.array([f.value if f.color == x else -1 for f in die.faces], dtype=np.int8)
+            shape = [1] * n
+            shape[d] = 6
+            cols.append(np.broadcast_to(v.reshape(shape), (6,) * n).reshape(-1))
+        vals = np.sort(np.stack(cols, axis=1), axis=1)  # (6**n, n)
+        top = vals[:, -7:].astype(np.int64)
+        score = np.where(top.min(axis=1) >= 0, top.sum(axis=1), -1).reshape((6,) * n)
+        best = np.maximum(best, score)
+        del vals, top, score, cols
+    for obj in objectives:
+        V = (best >= 0).astype(np.float64) if obj == "complete" else np.maximum(best, 0) * 1.0
+        for _ in range(1, ROLLS):
+            W = V
+            for ax in range(n):  # hold values: slot 0 = not held (mean over the die's faces)
+                W = np.concatenate([W.mean(axis=ax, keepdims=True), W], axis=ax)
+            for ax in range(n):  # best sub-hold: running maximum, axis by axis
+                nh = W.take([0], axis=ax)
+                W = np.concatenate([nh, np.maximum(W.take(range(1, 7), axis=ax), nh)], axis=ax)
+            V = np.ascontiguousarray(W[(slice(1, None),) * n])
+            del W
+        out[obj] = float(V.mean())
+    return {"values": out, "seconds": time.perf_counter() - t}
+
+
+def _child(which: str, objectives: list[str]) -> None:
+    res = kit(objectives) if which == "kit" else reference(objectives)
+    res["peak_gib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    print(json.dumps(res))
+
+
+def run(which: str, objectives: list[str]) -> dict:
+    env = dict(os.environ, PHASE10MATH_CACHE_DIR="off")
+    cmd = [sys.executable, __file__, "--child", which, "--objectives", ",".join(objectives)]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        return {"error": p.stderr.strip().splitlines()[-1] if p.stderr else str(p.returncode)}
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--objectives", default="complete,score")
+    ap.add_argument("--skip-reference", action="store_true")
+    ap.add_argument("--child", choices=["kit", "reference"])
+    a = ap.parse_args()
+    objectives = a.objectives.split(",")
+    if a.child:
+        _child(a.child, objectives)
+        return
+    print(f"phase 8 on the recorded layout, free holds, {ROLLS} rolls, cold, no cache")
+    k = run("kit", objectives)
+    print(f"kit ({', '.join(objectives)}): {k}")
+    if a.skip_reference:
+        return
+    r = run("reference", objectives)
+    if "error" in r and "score" in objectives:
+        print(f"reference failed on both objectives ({r['error']}); complete only:")
+        r = run("reference", ["complete"])
+    print(f"reference (floats, per-die tensor, not in place): {r}")
+    if "error" not in k and "error" not in r:
+        common = [o for o in r["values"] if o in k["values"]]
+        for o in common:
+            print(f"  {o}: kit {k['values'][o]:.15g}  reference {r['values'][o]:.15g}")
+        note = "" if common == objectives else f" (reference on {', '.join(common)} only)"
+        print(
+            f"time: kit {k['seconds']:.1f} s, reference {r['seconds']:.1f} s, ratio "
+            f"{r['seconds'] / k['seconds']:.2f}; peak memory: kit {k['peak_gib']:.2f} GiB, "
+            f"reference {r['peak_gib']:.2f} GiB, ratio {r['peak_gib'] / k['peak_gib']:.2f}{note}"
+        )
+
+
+if __name__ == "__main__":
+    main()

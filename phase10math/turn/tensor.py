@@ -1,0 +1,476 @@
+"""The free-hold dynamic program in place on one tensor, for layouts of distinct dice.
+
+When no two (projected) dice are alike - the recorded layout with value and color kept has ten
+dice of six different faces each - every die is its own type and a hold is one slot per die:
+``0`` = not held, ``1 + f`` = held showing face ``f``. The holds form a plain tensor of shape
+``(f_1 + 1, ..., f_n + 1)`` (7**10 = 282,475,249 holds for the recorded dice) and both passes of
+the dynamic program run *in place* on one int64 array, axis by axis (the standard argument for
+multidimensional transforms: after axes 1..i are processed, every entry whose not-held slots
+lie within axes 1..i is final):
+
+- expectation: ``N(K) = 6**n E[V | K held]`` - start with ``6**n V`` on the roll states, then
+  along each axis fill the not-held slot with ``sum_f w_f (face slot f) / 6`` (an exact integer
+  division: the face slots are multiples of 6). Axis ``j`` only needs the entries whose later
+  axes show faces (the others are overwritten later), so the pass runs on a sub-tensor.
+- subset maximum: ``M(K) = max over holds J within K of N(J)``: along each axis, face slot
+  ``f`` = max(face slot f, not-held slot). Axis ``j`` only needs the entries whose earlier axes
+  show faces. The arg-max is a bitmask of the dice not held (uint16), ties going to the larger
+  hold exactly as in :func:`phase10math.turn.solver.subset_max` (same comparisons, same order).
+
+Only roll-state values (``6**n``) are stored per number of rolls left; hold values are
+computed on demand (:class:`LazyHoldValues`, a restricted transform over the asked holds).
+Values are exact int64 numerators (the solver's ``INT64_LIMIT`` check applies unchanged).
+
+A second key (issue 16, lexicographic objectives) costs one more int64 tensor and one more
+comparison per face slot; see :func:`subset_max` (``second``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+
+import numpy as np
+
+from phase10math.dice.faces import COLORS
+from phase10math.dice.meld import best_scores
+from phase10math.dice.partial import greedy_keep
+from phase10math.errors import StateSpaceTooLargeError
+from phase10math.turn.statespace import StateSpace
+
+_BUFFERS: dict[str, np.ndarray] = {}
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def is_tensor_space(space: StateSpace) -> bool:
+    """Every type is a single die (no two dice alike after projection), at most 16 dice."""
+    return all(t.count == 1 for t in space.types) and len(space.types) <= 16
+
+
+def tensor_shape(space: StateSpace) -> tuple[int, ...]:
+    return tuple(len(t.faces) + 1 for t in space.types)
+
+
+def face_shape(space: StateSpace) -> tuple[int, ...]:
+    return tuple(len(t.faces) for t in space.types)
+
+
+def memory_budget() -> int:
+    """Bytes the engine may use: ``$PHASE10MATH_MEMORY_GB`` or 75% of physical memory."""
+    env = os.environ.get("PHASE10MATH_MEMORY_GB")
+    if env:
+        return int(float(env) * 2**30)
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 0.75)
+    except (ValueError, OSError):  # pragma: no cover
+        return 16 * 2**30
+
+
+def estimate_bytes(space: StateSpace, rolls: int) -> int:
+    """Peak bytes of a tensor solve: the hold tensor (int64) and its arg-max mask (uint16),
+    scratch for one axis (bool + uint16 + int64), per roll-left the roll values (int64) and the
+    best holds (int32/int64), the roll ids, the utility and its meld pass (~4 int64 per roll)."""
+    S = math.prod(tensor_shape(space))
+    F = math.prod(face_shape(space))
+    scratch = (S // 2) * (1 + 2 + 8) // 7 * 2
+    idb = 4 if S < 2**31 else 8
+    return 10 * S + scratch + rolls * 8 * F + (rolls - 1) * idb * F + 8 * F + 4 * 8 * F
+
+
+def check_tensor_fits(space: StateSpace, rolls: int) -> None:
+    need, have = estimate_bytes(space, rolls), memory_budget()
+    if need > have:
+        raise StateSpaceTooLargeError(
+            f"this turn has {math.prod(tensor_shape(space)):,} holds "
+            f"({space.describe()[:160]}); solving it needs about {need / 2**30:.1f} GiB and "
+            f"the limit on this machine is {have / 2**30:.1f} GiB (set PHASE10MATH_MEMORY_GB "
+            "to change it)"
+        )
+
+
+def _buffer(name: str, n: int, dtype) -> np.ndarray:
+    """A reusable flat buffer (first touch of fresh memory is slow: keep one per process)."""
+    buf = _BUFFERS.get(name)
+    if buf is None or buf.dtype != np.dtype(dtype) or buf.size < n:
+        _BUFFERS.pop(name, None)
+        buf = np.empty(n, dtype=dtype)
+        _BUFFERS[name] = buf
+    return buf[:n]
+
+
+def release_buffers() -> None:
+    """Free the reusable work buffers."""
+    _BUFFERS.clear()
+
+
+def _scratch(name: str, shape, dtype) -> np.ndarray:
+    return _buffer(name, math.prod(shape), dtype).reshape(shape)
+
+
+# --------------------------------------------------------------------------- passes
+
+
+def _faces(n: int) -> tuple:
+    return (slice(1, None),) * n
+
+
+def _all(n: int) -> tuple:
+    return (slice(None),) * n
+
+
+def _axis_view(T: np.ndarray, j: int, p: int) -> np.ndarray:
+    """``T`` seen as ``(f_0, .., f_{p-1}, rest of axes < j, slots of axis j, axes > j)``: the
+    first ``p`` axes restricted to their face slots, the others merged (contiguous blocks,
+    so numpy's inner loops stay long)."""
+    s = T.shape
+    V = T[_faces(p)]
+    return V.reshape(tuple(x - 1 for x in s[:p]) + (math.prod(s[p:j]), s[j], math.prod(s[j + 1 :])))
+
+
+def _pruned(n: int, j: int) -> int:
+    """How many leading axes a pass over axis ``j`` restricts to face slots: all that may be
+    (the axes before ``j``), but at least five axes stay merged so inner loops stay long."""
+    return max(0, min(j, n - 5))
+
+
+def expect_into(space: StateSpace, values: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """Fill the hold tensor ``T`` (shape :func:`tensor_shape`) with ``N(K) = 6**n E[values |
+    K held]``, ``values`` (int64) given on the roll states in ``full_ids`` order.
+
+    Axes are processed last to first; the pass over axis ``j`` fills its not-held slot where
+    the axes before ``j`` (not processed yet) show faces - the other entries are filled later
+    from these."""
+    n = len(space.types)
+    T[_faces(n)] = values.reshape(face_shape(space))
+    T[_faces(n)] *= 6**n
+    for j in reversed(range(n)):
+        typ = space.types[j]
+        V = _axis_view(T, j, _pruned(n, j))
+        dst = V[..., 0, :]
+        unit = all(w == 1 for w in typ.weights)
+        for f, w in enumerate(typ.weights):
+            src = V[..., f + 1, :]
+            if f == 0:
+                np.multiply(src, w, out=dst) if not unit else np.copyto(dst, src)
+            elif unit:
+                np.add(dst, src, out=dst)
+            else:
+                tmp = _scratch("mul", dst.shape, np.int64)
+                np.multiply(src, w, out=tmp)
+                np.add(dst, tmp, out=dst)
+        np.floor_divide(dst, 6, out=dst)
+    return T
+
+
+def subset_max(
+    space: StateSpace, T: np.ndarray, A: np.ndarray, second: np.ndarray | None = None
+) -> None:
+    """In place: face entries of ``T`` become the maximum over their sub-holds; ``A`` (uint16,
+    zeroed here) gets the bitmask of the dice not held by the arg-max. Axes go first to last;
+    a smaller hold wins only when strictly better (ties go to the larger hold), exactly as in
+    :func:`phase10math.turn.solver.subset_max`.
+
+    ``second`` (optional, same shape as ``T``): a second int64 key compared lexicographically
+    after ``T`` (issue 16); it is carried along. Cost: one more tensor (8 bytes a hold) and,
+    per axis, an equality test, a comparison and a masked copy more (measured below ~1.6x the
+    time of the pass without it)."""
+    n = len(space.types)
+    A[...] = 0
+    for j in range(n):
+        p = _pruned(n, j)
+        V, AV = _axis_view(T, j, p), _axis_view(A, j, p)
+        nh, nhA = V[..., 0, :], AV[..., 0, :]
+        better = _scratch("better", nh.shape, np.bool_)
+        bitA = _scratch("bitA", nh.shape, np.uint16)
+        np.bitwise_or(nhA, np.uint16(1 << j), out=bitA)
+        delta = _scratch("delta", nh.shape, np.uint16)
+        if second is not None:
+            V2 = _axis_view(second, j, p)
+            nh2 = V2[..., 0, :]
+            tie = _scratch("tie", nh.shape, np.bool_)
+        for f in range(1, V.shape[-2]):
+            face, faceA = V[..., f, :], AV[..., f, :]
+            np.greater(nh, face, out=better)
+            if second is None:
+                np.maximum(face, nh, out=face)
+            else:
+                face2 = V2[..., f, :]
+                np.equal(nh, face, out=tie)
+                tie &= nh2 > face2
+                better |= tie
+                np.copyto(face, nh, where=better)
+                np.copyto(face2, nh2, where=better)
+            # faceA = bitA where better (arithmetic mod 2**16: faster than a masked copy)
+            np.subtract(bitA, faceA, out=delta)
+            np.multiply(delta, better, out=delta)
+            np.add(faceA, delta, out=faceA)
+
+
+def holds_from_mask(space: StateSpace, mask: np.ndarray, dtype=np.int64) -> np.ndarray:
+    """Hold ids from the not-held bitmasks of the roll states (``full_ids`` order): the roll's
+    id minus, for every die not held, its slot times its stride. Two lookup tables (dice split
+    in halves) keep it to two gathers."""
+    n = len(space.types)
+    fs = face_shape(space)
+    h = n // 2
+    strides = [int(s) for s in space.strides]
+    out = space.full_ids.astype(dtype)
+
+    def table(axes: list[int]) -> np.ndarray:
+        sub = [fs[a] for a in axes]
+        combos = np.indices(sub).reshape(len(axes), -1) if axes else np.zeros((0, 1), int)
+        tab = np.zeros((2 ** len(axes), combos.shape[1]), dtype=np.int64)
+        for m in range(2 ** len(axes)):
+            for i, a in enumerate(axes):
+                if m >> i & 1:
+                    tab[m] += strides[a] * (combos[i] + 1)
+        return tab
+
+    P1, P2 = math.prod(fs[:h]), math.prod(fs[h:])
+    t_lo = table(list(range(h))).astype(dtype).ravel()
+    t_hi = table(list(range(h, n))).astype(dtype).ravel()
+    m2, o2 = mask.reshape(P1, P2), out.reshape(P1, P2)
+    col = np.arange(P2, dtype=np.int64)[None, :]
+    step = max(1, (1 << 21) // P2)
+    for lo in range(0, P1, step):
+        mb = m2[lo : lo + step].astype(np.int64)
+        row = np.arange(lo, min(lo + step, P1), dtype=np.int64)[:, None]
+        o2[lo : lo + step] -= t_lo[(mb & ((1 << h) - 1)) * P1 + row]
+        o2[lo : lo + step] -= t_hi[(mb >> h) * P2 + col]
+    return out
+
+
+def exact_total(values: np.ndarray, weights: np.ndarray | None = None) -> int:
+    """Exact sum of int64 ``values`` (times int weights), without overflow."""
+    if weights is not None and not bool((weights == 1).all()):
+        return int(np.dot(values.astype(object), weights.astype(object)))
+    total = 0
+    step = 1 << 22
+    for lo in range(0, len(values), step):
+        v = values[lo : lo + step]
+        hi = v >> 31
+        total += (int(hi.sum()) << 31) + int((v - (hi << 31)).sum())
+    return total
+
+
+# --------------------------------------------------------------------------- solve
+
+
+def solve_tensor(
+    space: StateSpace,
+    top: np.ndarray,
+    rolls: int,
+    progress: Callable[[str], None] | None = None,
+):
+    """Roll values ``roll_num[r]`` (r = 0..rolls-1), best holds ``roll_arg[r]`` (r >= 1) and the
+    turn numerator, for int64 utilities ``top`` on the roll states."""
+    check_tensor_fits(space, rolls)
+    shape = tensor_shape(space)
+    S = math.prod(shape)
+    n = len(shape)
+    T = _buffer("T", S, np.int64).reshape(shape)
+    A = None
+    roll_num = {0: np.ascontiguousarray(top, dtype=np.int64)}
+    roll_arg = {}
+    idt = np.int32 if S < 2**31 else np.int64
+    for r in range(1, rolls):
+        if progress:
+            progress(f"rolls left {r}")
+        expect_into(space, roll_num[r - 1], T)
+        A = _buffer("A", S, np.uint16).reshape(shape)
+        subset_max(space, T, A)
+        roll_num[r] = np.ascontiguousarray(T[_faces(n)]).reshape(-1)
+        mask = np.ascontiguousarray(A[_faces(n)]).reshape(-1)
+        roll_arg[r] = holds_from_mask(space, mask, idt)
+        del mask
+    weights = space.roll_weights
+    turn = exact_total(roll_num[rolls - 1], weights)
+    return roll_num, roll_arg, turn
+
+
+def evaluate_policy(
+    space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
+) -> int:
+    """Numerator (over ``6**(n rolls)``) of the value of a fixed free-hold policy."""
+    check_tensor_fits(space, rolls)
+    shape = tensor_shape(space)
+    T = _buffer("T", math.prod(shape), np.int64).reshape(shape)
+    val = np.asarray(finals, dtype=np.int64)
+    for r in range(1, rolls):
+        expect_into(space, val, T)
+        val = T.reshape(-1)[holds[r]]
+    return exact_total(val, space.roll_weights)
+
+
+class LazyHoldValues:
+    """``hold_num[r]`` of a tensor solve: ``self[gids]`` computes the hold values asked for
+    from the roll values with ``r - 1`` rolls left (a restricted transform: per die only the
+    faces some asked hold shows, plus the 'not held' sum)."""
+
+    def __init__(self, space: StateSpace, below: np.ndarray):
+        self.space, self.below = space, below
+
+    def __len__(self) -> int:
+        return self.space.n_states
+
+    def __getitem__(self, gids):
+        scalar = np.ndim(gids) == 0
+        g = np.atleast_1d(np.asarray(gids, dtype=np.int64))
+        sp = self.space
+        n = len(sp.types)
+        slots = [(g // int(st)) % (len(t.faces) + 1) for st, t in zip(sp.strides, sp.types)]
+        W = self.below.reshape(face_shape(sp))
+        maps = []
+        for d, typ in enumerate(sp.types):
+            used = np.unique(slots[d][slots[d] > 0]) - 1
+            w = np.asarray(typ.weights, dtype=np.int64).reshape(
+                (1,) * d + (-1,) + (1,) * (n - d - 1)
+            )
+            tot = (W * w).sum(axis=d, keepdims=True) if (w != 1).any() else W.sum(d, keepdims=True)
+            W = np.concatenate([W.take(used, axis=d), tot], axis=d)
+            m = np.full(len(typ.faces) + 1, -1, dtype=np.int64)
+            m[used + 1] = np.arange(len(used))
+            m[0] = len(used)
+            maps.append(m[slots[d]])
+        held = sum((s > 0).astype(np.int64) for s in slots)
+        vals = W[tuple(maps)] * (6 ** held.astype(np.int64) if n < 24 else 1)
+        return int(vals[0]) if scalar else vals
+
+
+# --------------------------------------------------------------------------- final scores
+
+
+def _cells(space: StateSpace, d: int) -> np.ndarray:
+    """Meld cell (value * 4 + color) of every face of die ``d`` (through representatives)."""
+
+    reps = [space.projection.representative(k) for k in space.types[d].faces]
+    return np.array([f.value * 4 + COLORS.index(f.color) for f in reps], dtype=np.int64)
+
+
+def _part_profiles(space: StateSpace, axes: list[int]) -> np.ndarray:
+    """``(P, 44)`` int16 profiles of every roll of the dice ``axes`` (C order)."""
+    fs = [len(space.types[a].faces) for a in axes]
+    idx = np.indices(fs).reshape(len(axes), -1)
+    prof = np.zeros((idx.shape[1], 44), dtype=np.int16)
+    rows = np.arange(idx.shape[1])
+    for i, a in enumerate(axes):
+        np.add.at(prof, (rows, _cells(space, a)[idx[i]]), 1)
+    return prof
+
+
+def _pair_gather(table: np.ndarray, inv_a: np.ndarray, inv_b: np.ndarray, nb: int) -> np.ndarray:
+    """``table[inv_a[i] * nb + inv_b[j]]`` for every (i, j), C order, as int64 (in blocks)."""
+    out = np.empty(len(inv_a) * len(inv_b), dtype=np.int64).reshape(len(inv_a), len(inv_b))
+    step = max(1, (1 << 22) // max(1, len(inv_b)))
+    for lo in range(0, len(inv_a), step):
+        ia = inv_a[lo : lo + step, None].astype(np.int64) * nb
+        out[lo : lo + step] = table[ia + inv_b[None, :]]
+    return out.reshape(-1)
+
+
+def final_scores_tensor(ph, space: StateSpace, rules) -> np.ndarray:
+    """Best score (-1 = not made) of every roll state of a distinct-dice space, ``full_ids``
+    order, without a meld pass per roll: the dice are split in two halves, the profiles of each
+    half are made distinct, and the meld engine runs once per pair of distinct half-profiles
+    (for a phase that is one color group alone, a per-color formula on smaller summaries)."""
+
+    n = len(space.types)
+    h = n // 2
+    pa, pb = _part_profiles(space, list(range(h))), _part_profiles(space, list(range(h, n)))
+    kinds = [g.kind for g in ph.groups]
+    if kinds == ["color"]:
+        return _one_color_group(ph.groups[0].size, pa, pb)
+    ua, inv_a = np.unique(pa, axis=0, return_inverse=True)
+    ub, inv_b = np.unique(pb, axis=0, return_inverse=True)
+    table = np.empty(len(ua) * len(ub), dtype=np.int16)
+    step = max(1, (1 << 20) // len(ub))
+    for lo in range(0, len(ua), step):
+        pairs = (ua[lo : lo + step, None, :] + ub[None, :, :]).reshape(-1, 11, 4)
+        table[lo * len(ub) : lo * len(ub) + len(pairs)] = best_scores(ph, pairs, rules)
+    return _pair_gather(table, inv_a.ravel(), inv_b.ravel(), len(ub))
+
+
+def _one_color_group(k: int, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """'k of one color' alone: per color, the sum of the k best values of that color (W = 0)
+    when at least k dice show it. Each half is summarised per color by (count, sum, its m
+    smallest values), m = dice - k; the best k of a pair drop the c - k smallest of both."""
+    n_a = int(pa[0].sum())
+    n_b = int(pb[0].sum())
+    m = n_a + n_b - k
+    best = None
+    big = 99
+    for x in range(4):
+        summ = []
+        for p in (pa, pb):
+            cnt = p[:, x::4]  # (P, 11) counts of color x per value 0..10
+            c = cnt.sum(axis=1).astype(np.int64)
+            s = (cnt * np.arange(11)).sum(axis=1).astype(np.int64)
+            small = np.full((len(p), max(m, 0)), big, dtype=np.int64)
+            left = np.zeros(len(p), dtype=np.int64)
+            for v in range(11):
+                for _ in range(max(m, 0)):
+                    put = (cnt[:, v] > 0) & (left < m)
+                    rows = np.flatnonzero(put)
+                    small[rows, left[rows]] = v
+                    left[rows] += 1
+                    cnt = cnt.copy()
+                    cnt[rows, v] -= 1
+            key = np.concatenate([c[:, None], s[:, None], small], axis=1)
+            u, inv = np.unique(key, axis=0, return_inverse=True)
+            summ.append((u, inv.ravel()))
+        (ua, ia), (ub, ib) = summ
+        c = ua[:, None, 0] + ub[None, :, 0]
+        s = ua[:, None, 1] + ub[None, :, 1]
+        merged = np.sort(
+            np.concatenate(
+                [
+                    np.broadcast_to(ua[:, None, 2:], (len(ua), len(ub), max(m, 0))),
+                    np.broadcast_to(ub[None, :, 2:], (len(ua), len(ub), max(m, 0))),
+                ],
+                axis=2,
+            ),
+            axis=2,
+        )
+        drop = np.concatenate(
+            [np.zeros((len(ua), len(ub), 1), np.int64), np.cumsum(merged, axis=2)], axis=2
+        )
+        ndrop = np.clip(c - k, 0, max(m, 0))
+        score = s - np.take_along_axis(drop, ndrop[..., None], axis=2)[..., 0]
+        table = np.where(c >= k, score, -1).ravel()
+        part = _pair_gather(table, ia, ib, len(ub))
+        best = part if best is None else np.maximum(best, part, out=best)
+    return best
+
+
+# --------------------------------------------------------------------------- greedy
+
+
+def greedy_holds_tensor(space: StateSpace, ph, rules, chunk: int = 1 << 19) -> np.ndarray:
+    """The greedy baseline's hold id for every roll state of a distinct-dice space
+    (``full_ids`` order), in chunks of rolls (no per-state tables). Kept counts per meld
+    cell go to the dice in type order, as :func:`phase10math.turn.tables.policy_holds` does."""
+
+    fs = face_shape(space)
+    F = math.prod(fs)
+    cells = [_cells(space, d) for d in range(len(fs))]
+    strides = [int(s) for s in space.strides]
+    out = np.empty(F, dtype=np.int32 if space.n_states < 2**31 else np.int64)
+    for lo in range(0, F, chunk):
+        pos = np.arange(lo, min(lo + chunk, F), dtype=np.int64)
+        idx = np.unravel_index(pos, fs)
+        prof = np.zeros((len(pos), 44), dtype=np.int16)
+        rows = np.arange(len(pos))
+        for d, i in enumerate(idx):
+            np.add.at(prof, (rows, cells[d][i]), 1)
+        keep = greedy_keep(ph, prof.reshape(-1, 11, 4), rules).reshape(-1, 44).astype(np.int16)
+        gid = np.zeros(len(pos), dtype=np.int64)
+        for d, i in enumerate(idx):
+            c = cells[d][i]
+            take = keep[rows, c] > 0
+            keep[rows[take], c[take]] -= 1
+            gid += np.where(take, strides[d] * (i + 1), 0)
+        out[lo : lo + len(pos)] = gid
+    return out

@@ -15,6 +15,18 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+#: Numerators are kept in int64 only below this bound (sums of a few of them stay in range).
+INT64_LIMIT = 2**62
+
+
+def fits_int64(largest: int, scale: int = 1) -> bool:
+    """Whether numerators up to ``largest * scale`` (and sums of six of them) fit in int64.
+
+    >>> fits_int64(62, 6**20), fits_int64(62, 6**30)
+    (True, False)
+    """
+    return largest * scale * 6 < INT64_LIMIT
+
 
 def as_fraction(x: Any) -> Fraction:
     """Convert an int, Fraction, sympy Rational or ``"p/q"`` string to a Fraction."""

@@ -25,13 +25,18 @@ import numpy as np
 from phase10math import cache
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import to_json
 from phase10math.progress import progress_bar
-from phase10math.turn.kernels import evaluate_on_unique, expect_rerolls, normalise
+from phase10math.turn.kernels import (
+    expect_rerolls,
+    final_scores,
+    first_roll_total,
+    normalise,
+    utility_from_scores,
+)
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import (
     cached_solution,
@@ -91,8 +96,7 @@ def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fr
         S = binomial_subset_sum(space, N)
         vals = S[space.full_ids]
         den = den * 6**n * 2**n
-    total = int(np.dot(vals.astype(object), space.roll_weights))
-    return Fraction(total, den * 6**n)
+    return Fraction(first_roll_total(space, vals), den * 6**n)
 
 
 # --------------------------------------------------------------------------- per-turn p_k
@@ -348,12 +352,10 @@ def policy_for(
     raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(TURN_STRATEGIES)}")
 
 
-def made_indicator(space: StateSpace, k: int, rules: Rules) -> np.ndarray:
+def made_indicator(space: StateSpace, k: int, rules: Rules, layout: Layout) -> np.ndarray:
     """1 if the roll state completes phase k, else 0 (``full_ids`` order)."""
-    return evaluate_on_unique(
-        space,
-        space.full_ids,
-        lambda prof: (best_scores(PHASES[k], prof, rules) >= 0).astype(np.int64),
+    return utility_from_scores(
+        final_scores(PHASES[k], space, rules, layout.fingerprint()), "complete"
     )
 
 
@@ -370,7 +372,7 @@ def simulate_game_lengths(
     total = np.zeros(n_games, dtype=np.int64)
     for k in range(1, phases + 1):
         space, holds = policy_for(strategy, k, rules, layout)
-        made = made_indicator(space, k, rules)
+        made = made_indicator(space, k, rules, layout)
         todo = np.arange(n_games)
         while len(todo):
             total[todo] += 1

@@ -48,14 +48,14 @@ import numpy as np
 from phase10math import cache
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import show
 from phase10math.game.length import sample_rolls
 from phase10math.progress import progress_bar
-from phase10math.turn.kernels import evaluate_on_unique, expect_rerolls, normalise, subset_max
+from phase10math.turn.kernels import expect_rerolls, final_scores, normalise, subset_max
+from phase10math.turn.policy import evaluate_free_policy, policy_roll_values
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
 
@@ -87,7 +87,7 @@ class PhaseData:
 
 def phase_data(k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT) -> PhaseData:
     space = cached_solution(k, "score", rules, layout).space
-    sc = evaluate_on_unique(space, space.full_ids, lambda prof: best_scores(PHASES[k], prof, rules))
+    sc = final_scores(PHASES[k], space, rules, layout.fingerprint())
     return PhaseData(k, space, np.asarray(sc, dtype=np.int64))
 
 
@@ -111,41 +111,22 @@ def float_policy(
     space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray], rolls: int
 ) -> np.ndarray:
     """Float expectations of several utilities (columns) under a fixed policy."""
-    n6 = float(6**space.n_dice)
-    vals = np.asarray(cols, dtype=np.float64)
-    for r in range(1, rolls):
-        vals = (
-            np.stack(
-                [
-                    normalise(space, expect_rerolls(space, vals[:, j]))[holds[r]]
-                    for j in range(vals.shape[1])
-                ],
-                axis=1,
-            )
-            / n6
-        )
-    return space.roll_weights.astype(np.float64) @ vals / n6
+    vals = np.stack(
+        [policy_roll_values(space, c, holds, rolls, exact=False) for c in np.asarray(cols).T],
+        axis=1,
+    )
+    return space.roll_weights.astype(np.float64) @ vals / float(6**space.n_dice)
 
 
 def policy_moments(
     space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray], rolls: int
 ) -> list[Fraction]:
-    """Exact expectations of integer utilities (columns, each |u| * 6**(n*(rolls-1)+1) <
-    2**62) under a fixed free-hold policy."""
+    """Exact expectations of integer utilities (columns) under a fixed free-hold policy
+    (:func:`~phase10math.turn.policy.evaluate_free_policy` per column)."""
     cols = np.asarray(cols, dtype=np.int64)
     if cols.ndim == 1:
         cols = cols[:, None]
-    n = space.n_dice
-    if int(np.abs(cols).max(initial=0)) * 6 ** (n * (rolls - 1) + 1) >= 2**62:
-        raise InvalidRulesError("utility too large for exact int64 policy evaluation")
-    out = []
-    for j in range(cols.shape[1]):
-        vals = cols[:, j].copy()
-        for r in range(1, rolls):
-            vals = normalise(space, expect_rerolls(space, vals))[holds[r]]
-        total = int(np.dot(vals.astype(object), space.roll_weights))
-        out.append(Fraction(total, 6 ** (n * rolls)))
-    return out
+    return [evaluate_free_policy(space, cols[:, j], holds, rolls) for j in range(cols.shape[1])]
 
 
 # --------------------------------------------------------------------------- the state space

@@ -11,7 +11,8 @@ With ``V_r`` the value of a roll when ``r`` rerolls remain and ``W_r`` the value
 - :func:`subset_max`: ``V_r(S) = max over K within S of W_r(K)`` with its arg-max;
 - :func:`mean_over_first_roll`: the value of a turn before its first roll.
 
-Numbers are int64 numerators where :func:`fits_int64` proves they fit, Python integers otherwise.
+Numbers are int64 numerators where :func:`phase10math.exact.fits_int64` proves they fit, Python
+integers otherwise.
 """
 
 from __future__ import annotations
@@ -27,13 +28,7 @@ from phase10math.dice.rules import Objective, Rules
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor import exact_total, final_scores_tensor
 
-INT64_LIMIT = 2**62
 TENSOR_FINALS_ROLLS = 1_000_000  # distinct-dice spaces with more rolls: finals by half-profiles
-
-
-def fits_int64(largest: int, scale: int) -> bool:
-    """Whether numerators up to ``largest * scale`` (and sums of six of them) fit in int64."""
-    return largest * scale * 6 < INT64_LIMIT
 
 
 def first_roll_total(space: StateSpace, values: np.ndarray) -> int:

@@ -16,6 +16,8 @@ import numpy as np
 from phase10math.dice.partial import greedy_keep
 from phase10math.dice.phases import Phase
 from phase10math.dice.rules import Rules
+from phase10math.errors import InvalidRulesError
+from phase10math.exact import fits_int64
 from phase10math.turn.kernels import expect_rerolls, mean_over_first_roll, normalise
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor import evaluate_policy, is_tensor_space
@@ -46,6 +48,25 @@ def greedy_policy(space: StateSpace, ph: Phase, rules: Rules) -> np.ndarray:
     return policy_holds(space, greedy_keep(ph, prof, rules))
 
 
+def policy_roll_values(
+    space: StateSpace,
+    finals: np.ndarray,
+    holds: dict[int, np.ndarray],
+    rolls: int,
+    exact: bool = True,
+) -> np.ndarray:
+    """The value of every first-roll state (``full_ids`` order) under a fixed free-hold policy
+    (``holds[r]``: hold id per roll state with r rerolls left), by the solver's recurrence with
+    the maximum replaced by the policy's choice: exact numerators over ``6**(n_dice *
+    (rolls - 1))`` for integer ``finals`` (``exact=True``), or floats."""
+    n6 = 6**space.n_dice
+    vals = np.asarray(finals, dtype=np.int64 if exact else np.float64)
+    for r in range(1, rolls):
+        held = normalise(space, expect_rerolls(space, vals))[holds[r]]
+        vals = held if exact else held / n6
+    return vals
+
+
 def evaluate_free_policy(
     space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
 ) -> Fraction:
@@ -54,8 +75,8 @@ def evaluate_free_policy(
     if is_tensor_space(space):  # ten distinct dice: the in-place engine
         num = evaluate_policy(space, finals, holds, rolls)
         return Fraction(num, 6 ** (space.n_dice * rolls))
-    roll_val = np.asarray(finals, dtype=np.int64)
-    for r in range(1, rolls):
-        N = normalise(space, expect_rerolls(space, roll_val))
-        roll_val = N[holds[r]]
-    return mean_over_first_roll(space, roll_val, rolls)
+    if not fits_int64(
+        int(np.abs(np.asarray(finals)).max(initial=0)), 6 ** (space.n_dice * (rolls - 1))
+    ):
+        raise InvalidRulesError("utility too large for exact int64 policy evaluation")
+    return mean_over_first_roll(space, policy_roll_values(space, finals, holds, rolls), rolls)

@@ -42,11 +42,11 @@ from phase10math.dice.phases import Phase
 from phase10math.dice.phases import phase as as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
+from phase10math.exact import fits_int64
 from phase10math.turn.kernels import (
     expect_rerolls,
     final_scores,
     first_roll_total,
-    fits_int64,
     hold_ranks,
     lexicographic_utilities,
     normalise,

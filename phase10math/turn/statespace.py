@@ -26,6 +26,7 @@ from functools import cached_property
 import numpy as np
 
 from phase10math.dice.faces import COLORS, Die, Face, Layout
+from phase10math.exact import fits_int64
 from phase10math.turn.projection import Projection
 
 
@@ -240,7 +241,7 @@ class StateSpace:
     def roll_weights(self) -> np.ndarray:
         """For every roll state, the number of the 6**n_dice equally likely rolls giving it
         (exact integers: int64 when they fit, else Python ints)."""
-        fits = 6**self.n_dice < 2**62
+        fits = fits_int64(1, 6**self.n_dice)
         if self.distinct:
             w = np.ones(1, dtype=np.int64 if fits else object)
             for t in self.types:

@@ -43,9 +43,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from phase10math.exact import fits_int64
 from phase10math.turn.kernels import (
     expect_rerolls,
-    fits_int64,
     hold_ranks,
     mean_over_first_roll,
     normalise,

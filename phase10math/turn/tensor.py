@@ -19,7 +19,7 @@ lie within axes 1..i is final):
 
 Only roll-state values (``6**n``) are stored per number of rolls left; hold values are
 computed on demand (:class:`LazyHoldValues`, a restricted transform over the asked holds).
-Values are exact int64 numerators (the solver's ``INT64_LIMIT`` check applies unchanged).
+Values are exact int64 numerators (:func:`phase10math.exact.fits_int64` is checked first).
 
 A second key (issue 16, lexicographic objectives) costs one more int64 tensor and one more
 comparison per face slot; see :func:`subset_max` (``second``).

@@ -197,7 +197,7 @@ class Advice:
 
     def value_of(self, keep: Sequence[Face | str] | str) -> HoldOption:
         """The option that keeps exactly these faces (a sub-multiset of the roll)."""
-        keep = parse_faces(keep) if isinstance(keep, str) else parse_faces(list(keep))
+        keep = parse_faces(keep)
         want = Counter(_display_key(f, self.dice) for f in keep)
         have = Counter(self.dice)
         for f in keep:
@@ -235,6 +235,10 @@ class Advice:
             f"{' '.join(map(str, self.dice))}, {self.rolls_left} roll(s) left",
             f"{'rank':>4}  {'keep':<32} {'reroll':>6}  {unit:>12}  exact",
         ]
+        if top is not None:
+            from phase10math.cliargs import check_int
+
+            top = check_int(top, "top", 0) or None  # 0 = all holds
         shown = self.options if top is None else self.options[:top]
         for i, o in enumerate(shown, 1):
             mark = "*" if o.best else ("=" if o.tie else " ")
@@ -272,14 +276,23 @@ def advise(
     ``rolls_left`` is how many rolls the player still has (1 or 2 in a 3-roll turn); with
     sticky holds, ``set_aside`` are the dice set aside before (they stay).
     """
+    from phase10math.cliargs import check_layout, check_rules, check_type
+
+    check_rules(rules)
+    check_layout(layout)
+    check_type(by_die, bool, "by_die")
     ph = as_phase(phase)
-    faces = parse_faces(dice) if isinstance(dice, str) else parse_faces(list(dice))
-    aside = parse_faces(set_aside) if isinstance(set_aside, str) else parse_faces(list(set_aside))
+    faces = parse_faces(dice)
+    aside = parse_faces(set_aside)
     if len(faces) != len(layout.dice):
         raise InvalidDiceError(
             f"give the {len(layout.dice)} dice in front of the player; got {len(faces)}"
         )
-    if not isinstance(rolls_left, int) or not 1 <= rolls_left <= rules.rolls - 1:
+    if (
+        isinstance(rolls_left, bool)
+        or not isinstance(rolls_left, int)
+        or not 1 <= rolls_left <= rules.rolls - 1
+    ):
         raise InvalidDiceError(
             f"rolls_left={rolls_left!r}: after a roll the player has 1 to {rules.rolls - 1} "
             "rolls left (with 0 the roll is final: use check)"
@@ -288,6 +301,15 @@ def advise(
     if aside and rules.holds != "sticky":
         raise InvalidHoldError(
             "set_aside only applies with sticky holds; with free holds every die may be rerolled"
+        )
+    if aside and rolls_left == rules.rolls - 1:
+        raise InvalidHoldError(
+            f"no die can be set aside yet: with {rolls_left} rolls left this is the first roll "
+            "of the turn (give --set-aside only after a reroll)"
+        )
+    if len(aside) >= len(faces):
+        raise InvalidHoldError(
+            f"all {len(faces)} dice are set aside: nothing is left to roll (use check)"
         )
     sol = turn_solution(ph, objective, rules, layout)
     space = sol.space

@@ -27,20 +27,13 @@ def rules_from(args: argparse.Namespace, **extra):
 
 
 def layout_from(args: argparse.Namespace):
+    from phase10math.cliargs import read_layout_file
     from phase10math.dice import parse_layout
-    from phase10math.errors import InvalidLayoutError
     from phase10math.layouts import DEFAULT_LAYOUT
 
     if not getattr(args, "layout", None):
         return DEFAULT_LAYOUT
-    try:
-        with open(args.layout, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise InvalidLayoutError(
-            f"cannot read layout file {args.layout!r}: {exc.strerror}"
-        ) from None
-    return parse_layout(text, name=args.layout)
+    return parse_layout(read_layout_file(args.layout), name=args.layout)
 
 
 def parse_roll(dice: list[str], ph, layout):

@@ -7,6 +7,7 @@ import argparse
 import json
 
 from phase10math.cli_dice import add_layout_args, layout_from, rules_from
+from phase10math.cliargs import int_arg
 
 
 def _strategies(text: str, n: int) -> list[str]:
@@ -39,7 +40,13 @@ def cmd_game(args: argparse.Namespace) -> int:
     layout = layout_from(args)
     names = _strategies(args.strategies, args.players)
     strats = [
-        get_strategy(s, rules, layout, seed=None if args.seed is None else args.seed + i)
+        get_strategy(
+            s,
+            rules,
+            layout,
+            seed=None if args.seed is None else args.seed + i,
+            show_progress=not args.json,
+        )
         for i, s in enumerate(names)
     ]
     res = Game(strats, phases=args.phases, rules=rules, layout=layout, seed=args.seed).play()
@@ -143,14 +150,14 @@ from fractions import Fraction  # noqa: E402  (used by cmd_turns)
 
 def add_commands(sub) -> None:
     p = sub.add_parser("game", help="play a seeded game between strategies, print the score sheet")
-    p.add_argument("--players", type=int, default=2, help="1..8 (1 = solitaire)")
+    p.add_argument("--players", type=int_arg("players"), default=2, help="1..8 (1 = solitaire)")
     p.add_argument(
         "--strategies",
         default="complete",
         help="comma list, one per player (or one for all): complete, score, greedy, "
         "random, solitaire, human",
     )
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=int_arg("seed"), default=None)
     p.add_argument("--phases", type=int, choices=[10, 20], default=10)
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--log", action="store_true", help="print every roll and hold first")
@@ -164,12 +171,12 @@ def add_commands(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument(
         "--simulate",
-        type=int,
+        type=int_arg("simulate"),
         default=0,
         metavar="N",
         help="also simulate N games per policy (seeded) as a check",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int_arg("seed"), default=0)
     add_layout_args(p)
     p.set_defaults(func=cmd_solitaire)
 
@@ -180,7 +187,7 @@ def add_commands(sub) -> None:
     p.add_argument("--phases", type=int, choices=[10, 20], default=10)
     p.add_argument(
         "--max-turns",
-        type=int,
+        type=int_arg("max-turns"),
         default=None,
         help="print the distribution up to here (default: its 99%% quantile)",
     )
@@ -190,8 +197,8 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("headtohead", help="seeded simulation of games between strategies")
     p.add_argument("--strategies", default="complete,score")
-    p.add_argument("--games", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int_arg("games"), default=200)
+    p.add_argument("--seed", type=int_arg("seed"), default=0)
     p.add_argument("--phases", type=int, choices=[10, 20], default=10)
     p.add_argument("--json", action="store_true")
     add_layout_args(p)

@@ -58,8 +58,10 @@ class RandomDice:
     """Seeded fair dice: each die shows one of its six faces with probability 1/6."""
 
     def __init__(self, layout: Layout = DEFAULT_LAYOUT, seed: int | None = None) -> None:
+        from phase10math.cliargs import check_seed
+
         self.layout = layout
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(check_seed(seed))
 
     def roll(self, dice: Sequence[int]) -> list[Face]:
         """Faces shown by the dice with these indices (layout order)."""
@@ -292,9 +294,13 @@ class Game:
         solitaire: bool | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
+        from phase10math.cliargs import check_layout, check_rules
+
+        check_rules(rules)
+        check_layout(layout)
         if not 1 <= len(strategies) <= MAX_PLAYERS:
             raise InvalidRulesError(f"{len(strategies)} players; allowed: 1..{MAX_PLAYERS}")
-        if not isinstance(phases, int) or not 1 <= phases <= 20:
+        if isinstance(phases, bool) or not isinstance(phases, int) or not 1 <= phases <= 20:
             raise InvalidRulesError(f"phases={phases!r}; allowed: 1..20 (10 or 20 for a game)")
         if solitaire and len(strategies) != 1:
             raise InvalidRulesError("solitaire scoring is for one player")

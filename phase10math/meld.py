@@ -64,8 +64,10 @@ def placements(ph: Phase, sets_may_share_number: bool = True) -> tuple[Placement
     sets = [g.size for g in ph.groups if g.kind == "set"]
     runs = [g.size for g in ph.groups if g.kind == "run"]
     seen: dict[tuple[int, ...], Placement] = {}
-    set_choices = itertools.product(range(1, 11), repeat=len(sets))
-    run_choices = list(itertools.product(*[range(1, 12 - k) for k in runs]))
+    # groups of one kind and size are interchangeable: their numbers/starts are chosen as
+    # non-decreasing tuples (a multiset), not in every order
+    set_choices = _ordered_choices(sets, lambda k: range(1, 11))
+    run_choices = list(_ordered_choices(runs, lambda k: range(1, 12 - k)))
     for nums in set_choices:
         if not sets_may_share_number and len(set(nums)) < len(nums):
             continue
@@ -80,6 +82,24 @@ def placements(ph: Phase, sets_may_share_number: bool = True) -> tuple[Placement
             if key not in seen:
                 seen[key] = Placement(tuple(nums), tuple(starts), key)
     return tuple(seen.values())
+
+
+def _ordered_choices(sizes: list[int], labels) -> Iterable[tuple[int, ...]]:
+    """Label tuples for groups of the given sizes, one per multiset of labels among groups of
+    equal size (in the order of ``sizes``)."""
+    classes: dict[int, list[int]] = {}
+    for i, k in enumerate(sizes):
+        classes.setdefault(k, []).append(i)
+    parts = [
+        list(itertools.combinations_with_replacement(labels(k), len(idx)))
+        for k, idx in classes.items()
+    ]
+    for combo in itertools.product(*parts):
+        out = [0] * len(sizes)
+        for idx, labs in zip(classes.values(), combo, strict=True):
+            for i, lab in zip(idx, labs, strict=True):
+                out[i] = lab
+        yield tuple(out)
 
 
 # --------------------------------------------------------------------------- profiles

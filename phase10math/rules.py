@@ -40,13 +40,17 @@ class Rules:
     solitaire_penalty: int = 5
 
     def __post_init__(self) -> None:
-        if self.holds not in HOLD_RULES:
+        if not isinstance(self.holds, str) or self.holds not in HOLD_RULES:
             raise InvalidRulesError(f"holds={self.holds!r}; allowed: {', '.join(HOLD_RULES)}")
         if not isinstance(self.sets_may_share_number, bool):
             raise InvalidRulesError(
                 f"sets_may_share_number={self.sets_may_share_number!r}; allowed: True, False"
             )
-        if not isinstance(self.rolls, int) or not 1 <= self.rolls <= 6:
+        if (
+            isinstance(self.rolls, bool)
+            or not isinstance(self.rolls, int)
+            or not 1 <= self.rolls <= 6
+        ):
             raise InvalidRulesError(f"rolls={self.rolls!r}; allowed: a whole number 1..6")
         for name in (
             "five_phase_bonus",
@@ -55,8 +59,8 @@ class Rules:
             "solitaire_penalty",
         ):
             v = getattr(self, name)
-            if not isinstance(v, int) or v < 0:
-                raise InvalidRulesError(f"{name}={v!r}; allowed: a whole number >= 0")
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10**6:
+                raise InvalidRulesError(f"{name}={v!r}; allowed: a whole number 0..1000000")
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (unknown names raise InvalidRulesError)."""

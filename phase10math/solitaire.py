@@ -605,8 +605,17 @@ def comparison(
 ) -> dict[str, Any]:
     """Optimal solitaire vs the per-turn policies: exact expected final scores in one table,
     optionally checked by ``simulate`` seeded games per policy."""
+    from phase10math.cliargs import check_int, check_layout, check_rules, check_seed
     from phase10math.exact import show
 
+    check_rules(rules)
+    check_layout(layout)
+    simulate = check_int(simulate, "simulate", 0, 10**7)
+    if simulate == 1:
+        raise InvalidRulesError(
+            "simulate=1: give 0 (no simulation) or at least 2 games (one game has no spread)"
+        )
+    seed = check_seed(seed)
     sol = solve_solitaire(rules, layout, show_progress=show_progress)
     data = {k: phase_data(k, rules, layout) for k in range(1, LAST + 1)}
     rows: list[dict[str, Any]] = [{"policy": "optimal solitaire", "expected_score": sol.value}]
@@ -656,3 +665,72 @@ def comparison(
         "seconds": sol.seconds,
         "solution": sol,
     }
+
+
+# --------------------------------------------------------------------------- as a strategy
+
+
+class SolitaireStrategy:
+    """The optimal solitaire policy as a game strategy: the hold of the solved MDP state
+    ``(phase, points so far, first try at phase 10)`` for the roll in front of the player.
+
+    The solve is done on the first decision (cached on disk; minutes when cold, see
+    :func:`solve_solitaire`). Phases past 10 (a 20-phase game) use the score-optimal turn.
+    Free holds only.
+
+    In a game with other players it still maximises its own expected solitaire score (it does
+    not look at the others)."""
+
+    name = "solitaire"
+
+    def __init__(
+        self,
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        solution: SolitaireSolution | None = None,
+        show_progress: bool = False,
+    ) -> None:
+        from phase10math.cliargs import check_layout, check_rules
+
+        check_rules(rules)
+        check_layout(layout)
+        if rules.holds != "free":
+            raise InvalidRulesError("the solitaire strategy is solved for free holds only")
+        self.rules = rules
+        self.layout = layout
+        self.show_progress = show_progress
+        self._solution = solution
+        self._data: dict[int, PhaseData] | None = None
+        self._maps: dict[int, Any] = {}
+        self._fallback: Any = None
+
+    def solution(self) -> tuple[SolitaireSolution, dict[int, PhaseData]]:
+        """The solved MDP and the phase data (solved or loaded on first use)."""
+        if self._data is None:
+            self._data = {k: phase_data(k, self.rules, self.layout) for k in range(1, LAST + 1)}
+        if self._solution is None:
+            self._solution = solve_solitaire(
+                self.rules, self.layout, show_progress=self.show_progress
+            )
+        return self._solution, self._data
+
+    def hold(self, view) -> frozenset[int]:
+        k = view.phase_index
+        if k > LAST or view.phase is not PHASES.get(k):
+            if self._fallback is None:
+                from phase10math.strategies import OptimalStrategy
+
+                self._fallback = OptimalStrategy("score", self.rules, self.layout)
+            return self._fallback.hold(view)
+        from phase10math.strategies import SpaceMap
+
+        sol, data = self.solution()
+        pd = data[k]
+        T = sum(v for j, v in view.player.scores.items() if j < k)
+        first = view.player.tries.get(k, 0) <= 1
+        holds = sol.states[sol.key(k, T, first, data)].holds
+        m = self._maps.get(k)
+        if m is None:
+            m = self._maps[k] = SpaceMap(pd.space, view.layout)
+        pos = int(np.searchsorted(pd.space.full_ids, m.roll_id(view.faces)))
+        return m.keep_for(int(holds[view.rolls_left][pos]), view.faces, view.held)

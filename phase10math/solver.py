@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from phase10math.dice import Die, Face, Layout
-from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
+from phase10math.errors import InvalidLayoutError, InvalidRulesError, StateSpaceTooLargeError
 from phase10math.layouts import DEFAULT_LAYOUT
 from phase10math.meld import best_scores
 from phase10math.phases import Phase
@@ -199,7 +199,8 @@ def _subset_max(
     product of one running maximum per type along that type's axis (sub-multisets in order
     of size). A smaller hold replaces the current best only when strictly better, so ties go
     to the larger hold."""
-    shape = [len(s) for s in space.sub]
+    # a trailing axis of length 1 keeps every slice an array, also with a single die type
+    shape = [len(s) for s in space.sub] + [1]
     M = N.reshape(shape).copy()
     arg = np.arange(space.n_states, dtype=np.int64).reshape(shape)
     for t, typ in enumerate(space.types):
@@ -225,10 +226,12 @@ def _check_size(space: StateSpace, sticky: bool) -> None:
     if sticky:
         n = _sticky_pairs(space)
     if n > (MAX_STICKY_PAIRS if sticky else MAX_STATES) or space.n_states > MAX_STATES:
+        # counted from the die types alone: nothing of the size of the space is allocated
+        kinds = len(space.types)
         raise StateSpaceTooLargeError(
             f"this turn has {n:,} {'(held, rolled) pairs' if sticky else 'holds'} under this "
-            f"layout ({space.describe()[:200]}); the limit on this machine is "
-            f"{MAX_STICKY_PAIRS if sticky else MAX_STATES:,}. "
+            f"layout ({kinds} different kinds of dice as this phase sees them); the limit on "
+            f"this machine is {MAX_STICKY_PAIRS if sticky else MAX_STATES:,}. "
             "Use a layout with more identical dice or the other hold rule."
         )
 
@@ -289,7 +292,15 @@ def solve_turn(
 ) -> TurnSolution:
     """The optimal turn for a phase: objective 'complete' (probability of making the phase)
     or 'score' (expected score, 0 when the phase is not made)."""
+    from phase10math.cliargs import check_layout, check_rules
+
+    if isinstance(layout, (list, tuple)):  # ten dice, as solve_custom accepts them
+        layout = Layout(tuple(layout))
+    check_layout(layout)
+    check_rules(rules)
     ph = as_phase(ph)
+    if not isinstance(objective, str) or objective not in OBJECTIVES:
+        raise InvalidRulesError(f"objective {objective!r}; allowed: {', '.join(OBJECTIVES)}")
     proj = projection or projection_for(ph, objective)
     space = StateSpace.build(layout, proj)
     _check_size(space, rules.holds == "sticky")
@@ -307,10 +318,31 @@ def solve_custom(
 ) -> TurnSolution:
     """The optimal turn for any utility of the final dice (a callable on faces); ``layout``
     may also be any list of dice, e.g. a reduced game."""
+    from phase10math.cliargs import check_rules
+
+    check_rules(rules)
+    if not callable(utility):
+        raise InvalidRulesError(f"utility: expected a function of the final faces; got {utility!r}")
+    if not isinstance(layout, Layout):
+        if not isinstance(layout, (list, tuple)) or not layout:
+            raise InvalidLayoutError(
+                "layout: expected a Layout or a non-empty list of dice; got "
+                f"{type(layout).__name__}"
+            )
+        if not all(isinstance(d, Die) for d in layout):
+            raise InvalidLayoutError("layout: every die must be a Die (see parse_layout)")
+        if len(layout) > 10:
+            raise InvalidLayoutError(f"layout: at most 10 dice; got {len(layout)}")
     space = StateSpace.build(layout, projection)
     _check_size(space, rules.holds == "sticky")
     vals = []
     for gid in space.full_ids:
         faces = [projection.representative(k) for _, k in space.faces_of(int(gid))]
-        vals.append(Fraction(utility(faces)))
+        u = utility(faces)
+        if isinstance(u, bool) or not isinstance(u, (int, Fraction)):
+            raise InvalidRulesError(
+                f"the utility returned {u!r} for {' '.join(map(str, faces))}; it must return "
+                "an int or a Fraction"
+            )
+        vals.append(Fraction(u))
     return solve_utility(space, vals, rules, label="custom utility")

@@ -18,6 +18,7 @@ decision), so whole games run fast.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -26,7 +27,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from phase10math.dice import Face, Layout, parse_faces
-from phase10math.errors import InvalidHoldError, InvalidRulesError
+from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.game import TurnView
 from phase10math.layouts import DEFAULT_LAYOUT
 from phase10math.rules import DEFAULT_RULES, Rules
@@ -226,7 +227,9 @@ class RandomStrategy:
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        from phase10math.cliargs import check_seed
+
+        self.rng = np.random.default_rng(check_seed(seed))
 
     def hold(self, view: TurnView) -> frozenset[int]:
         pick = self.rng.random(len(view.faces)) < 0.5
@@ -252,6 +255,14 @@ class HumanStrategy:
         self.ask = ask or _terminal_ask
 
     def hold(self, view: TurnView) -> frozenset[int]:
+        if self.ask is _terminal_ask:
+            # the terminal: a keep the dice cannot show is explained and asked again
+            for _ in range(MAX_ASKS):
+                try:
+                    return keep_from_text(_terminal_ask(view), view)
+                except (InvalidHoldError, InvalidDiceError) as exc:
+                    print(f"  {exc}; try again", file=sys.stderr, flush=True)
+            raise InvalidHoldError(f"no valid keep after {MAX_ASKS} tries; the game stops")
         answer = self.ask(view)
         if isinstance(answer, str):
             return keep_from_text(answer, view)
@@ -294,10 +305,23 @@ def keep_from_text(text: str, view: TurnView) -> frozenset[int]:
     return frozenset(keep)
 
 
-def _terminal_ask(view: TurnView) -> str:  # pragma: no cover - interactive
-    print(f"phase {view.phase_index} ({view.phase.text}); {view.rolls_left} roll(s) left")
-    print("dice: " + " ".join(map(str, view.faces)))
-    return input("keep (faces, 'all' to stop, empty to reroll all): ")
+MAX_ASKS = 20  # bad answers in a row before a terminal player's game stops
+
+
+class InputClosedError(InvalidHoldError):
+    """The terminal player's input ended (stdin closed) before a keep was given."""
+
+
+def _terminal_ask(view: TurnView) -> str:
+    """Ask on the terminal: prompts on stderr (stdout stays clean for --json), answer on stdin."""
+    err = sys.stderr
+    print(f"phase {view.phase_index} ({view.phase.text}); {view.rolls_left} roll(s) left", file=err)
+    print("dice: " + " ".join(map(str, view.faces)), file=err)
+    print("keep (faces, 'all' to stop, empty to reroll all): ", end="", file=err, flush=True)
+    line = sys.stdin.readline() if sys.stdin is not None else ""
+    if not line:
+        raise InputClosedError("the human player's input ended (stdin closed); the game stops")
+    return line.rstrip("\n")
 
 
 STRATEGY_NAMES = ("complete", "score", "greedy", "random", "stop", "solitaire")
@@ -308,8 +332,15 @@ def get_strategy(
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     seed: int | None = None,
+    show_progress: bool = False,
 ) -> Strategy:
     """A strategy by name (see :data:`STRATEGY_NAMES`; 'human' asks the terminal)."""
+    from phase10math.cliargs import check_layout, check_rules, check_seed, check_type
+
+    check_type(name, str, "strategy name")
+    check_rules(rules)
+    check_layout(layout)
+    seed = check_seed(seed)
     key = name.strip().lower()
     if key in ("complete", "score"):
         return OptimalStrategy(key, rules, layout)
@@ -324,7 +355,7 @@ def get_strategy(
     if key == "solitaire":
         from phase10math.solitaire import SolitaireStrategy
 
-        return SolitaireStrategy(rules=rules, layout=layout)
+        return SolitaireStrategy(rules=rules, layout=layout, show_progress=show_progress)
     raise InvalidRulesError(
         f"unknown strategy {name!r}; allowed: {', '.join(STRATEGY_NAMES + ('human',))}"
     )

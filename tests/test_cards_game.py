@@ -185,9 +185,9 @@ def test_cli_game_and_draws(capsys):
 @pytest.mark.parametrize(
     "argv, fragment",
     [
-        (["cards", "dealt", "--hand-size", "0"], "hand size 0 is not allowed"),
+        (["cards", "dealt", "--hand-size", "0"], "--hand-size: 0 is out of range"),
         (["cards", "dealt", "--phase", "3 pairs"], "cannot read '3 pairs'"),
-        (["cards", "game", "--players", "9"], "players must be 2..6"),
+        (["cards", "game", "--players", "9"], "--players: 9 is out of range; allowed 2..6"),
         (["cards", "draws", "--policy", "smart"], "unknown policy"),
         (
             ["cards", "dealt", "--phase", "run of 4 + 3 of one color + 3 of one color"],

@@ -235,7 +235,11 @@ def _count_by_card_types(ph: Phase, hand_size: int, deck: DeckSpec) -> dict[int,
 
 
 def _check_size(hand_size: int, deck: DeckSpec) -> None:
-    if not isinstance(hand_size, int) or not 1 <= hand_size <= deck.size:
+    if (
+        isinstance(hand_size, bool)
+        or not isinstance(hand_size, int)
+        or not 1 <= hand_size <= deck.size
+    ):
         from phase10math.cards.errors import InvalidCardError
 
         raise InvalidCardError(
@@ -363,9 +367,13 @@ def simulate_dealt(
     deck: DeckSpec = STANDARD,
 ) -> Estimate:
     """Seeded Monte Carlo estimate of :func:`dealt_probability` (shuffles the physical deck)."""
+    from phase10math.cards.errors import InvalidCardError
+    from phase10math.cliargs import check_int, check_seed
+
     ph = parse_phase(ph, deck)
     _check_size(hand_size, deck)
-    rng = np.random.default_rng(seed)
+    trials = check_int(trials, "trials", 1, 10**8, InvalidCardError)
+    rng = np.random.default_rng(check_seed(seed))
     hits = 0
     if ph.kind == "mixed":
         N, C = deck.numbers, len(deck.colors)

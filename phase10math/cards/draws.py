@@ -288,12 +288,17 @@ def simulate_draws(
     ph = parse_phase(ph, deck)
     if policy not in POLICIES:
         raise InvalidRulesError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
-    if not 1 <= hand_size < deck.size:
+    if not isinstance(hand_size, int) or not 1 <= hand_size < deck.size:
         raise InvalidCardError(f"hand size {hand_size} is not allowed; give 1..{deck.size - 1}")
     if not isinstance(draws, int) or not 0 <= draws <= deck.size - hand_size:
         raise InvalidCardError(
             f"draws must be 0..{deck.size - hand_size} (the pile has that many cards), got {draws}"
         )
+    from phase10math.cliargs import check_seed
+
+    seed = check_seed(seed)
+    if isinstance(draws, bool) or isinstance(trials, bool) or isinstance(hand_size, bool):
+        raise InvalidCardError("draws, trials and hand_size are whole numbers, not True/False")
     if not isinstance(trials, int) or trials < 1:
         raise InvalidCardError(f"trials must be a whole number >= 1, got {trials!r}")
     if ph.kind == "mixed":

@@ -330,7 +330,14 @@ def play_game(
     players: int = 4, seed: int = 0, deck: DeckSpec = STANDARD, max_hands: int = 200
 ) -> GameResult:
     """Play one seeded game between ``players`` computer players (2-6)."""
-    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    from phase10math.cliargs import check_seed
+
+    seed = check_seed(seed)
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not MIN_PLAYERS <= players <= MAX_PLAYERS
+    ):
         raise InvalidCardError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}")
     if deck.size < players * HAND_SIZE + 1:
         raise InvalidCardError(

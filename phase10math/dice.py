@@ -243,7 +243,6 @@ def _die_from(faces: Sequence[str | Face], where: str) -> Die:
             raise InvalidLayoutError(
                 f"{where}, face {j} ({f}): every face of a layout needs a color"
             )
-    values = sorted(f.value for f in fs)
     low = [f for f in fs if f.value == WILD or f.value < 5]
     if low and len(low) < len(fs):  # e.g. a W on a high die: which kind is it meant to be?
         shown = ", ".join(str(f) for f in fs)

@@ -68,7 +68,16 @@ def phase_maxima(
     phases=range(1, 11), layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
 ) -> dict[int, int]:
     """``{phase number: maximum score}``."""
-    return {n: max_phase_score(PHASES[n], layout, rules) for n in phases}
+    from phase10math.cliargs import check_int, check_layout, check_rules
+    from phase10math.errors import InvalidPhaseError
+
+    check_layout(layout)
+    check_rules(rules)
+    try:
+        numbers = [check_int(n, "phase", 1, 20, InvalidPhaseError) for n in phases]
+    except TypeError:
+        raise InvalidPhaseError(f"phases: expected phase numbers 1..20; got {phases!r}") from None
+    return {n: max_phase_score(PHASES[n], layout, rules) for n in numbers}
 
 
 def game_maximum(

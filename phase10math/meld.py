@@ -325,6 +325,18 @@ def require_colors(faces: Sequence[Face], ph: Phase) -> None:
                 )
 
 
+def _check_showable(faces: Sequence[Face]) -> None:
+    """Ten dice are six high dice (5-10) and four low dice (1-4, W): refuse rolls no set of
+    dice can show (e.g. ten 10s)."""
+    low = sum(1 for f in faces if f.value == WILD or f.value <= 4)
+    if len(faces) - low > 6:
+        raise InvalidDiceError(
+            f"{len(faces) - low} dice show 5-10 but only the 6 high dice show those numbers"
+        )
+    if low > 4:
+        raise InvalidDiceError(f"{low} dice show 1-4 or W but only the 4 low dice show those")
+
+
 def explain(
     ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
 ) -> Meld:
@@ -333,6 +345,10 @@ def explain(
     faces = parse_faces(faces) if isinstance(faces, str) else parse_faces(list(faces))
     if len(faces) != 10:
         raise InvalidDiceError(f"a final roll has 10 dice; got {len(faces)}")
+    from phase10math.cliargs import check_rules
+
+    check_rules(rules)
+    _check_showable(faces)
     require_colors(faces, ph)
     colors = [g for g in ph.groups if g.kind == "color"]
     if len(colors) > 1:

@@ -165,7 +165,7 @@ def parse_phase(text: str, number: int | None = None) -> Phase:
         raise InvalidPhaseError("empty phase description; e.g. '2 sets of 3' or '7 of one color'")
     if len(text) > MAX_PHRASE:
         raise InvalidPhaseError(
-            f"phase description of {len(text)} characters; at most {MAX_PHRASE} are read"
+            f"phase description too long ({len(text)} characters; at most {MAX_PHRASE})"
         )
     groups: list[Group] = []
     for part in re.split(r"\s*(?:\+|,|\band\b)\s*", text.strip().lower()):

@@ -261,6 +261,8 @@ class HumanStrategy:
                 try:
                     return keep_from_text(_terminal_ask(view), view)
                 except (InvalidHoldError, InvalidDiceError) as exc:
+                    if isinstance(exc, InputClosedError):
+                        raise
                     print(f"  {exc}; try again", file=sys.stderr, flush=True)
             raise InvalidHoldError(f"no valid keep after {MAX_ASKS} tries; the game stops")
         answer = self.ask(view)

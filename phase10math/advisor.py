@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from phase10math.dice import Face, Layout, match_roll, parse_faces
-from phase10math.errors import InvalidDiceError, InvalidHoldError
+from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.exact import percent, to_json
 from phase10math.layouts import DEFAULT_LAYOUT
 from phase10math.meld import require_colors
@@ -281,6 +281,8 @@ def advise(
     check_rules(rules)
     check_layout(layout)
     check_type(by_die, bool, "by_die")
+    if not isinstance(objective, str) or objective not in ("complete", "score"):
+        raise InvalidRulesError(f"objective {objective!r}; allowed: complete, score")
     ph = as_phase(phase)
     faces = parse_faces(dice)
     aside = parse_faces(set_aside)

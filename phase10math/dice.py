@@ -293,6 +293,8 @@ def parse_layout(spec: str | Mapping | Sequence, name: str = "custom") -> Layout
         for i, faces in enumerate(spec, 1):
             if isinstance(faces, str):
                 faces = faces.replace(",", " ").split()
+            if not isinstance(faces, Sequence):
+                raise InvalidLayoutError(f"die {i}: expected its six faces; got {faces!r}")
             dice.append(_die_from(faces, f"die {len(dice) + 1}" if i else ""))
     return Layout(tuple(dice), name=name)
 

@@ -342,7 +342,7 @@ def explain(
 ) -> Meld:
     """Check a final roll of ten dice: complete?, best score, and the dice of each group."""
     ph = as_phase(ph)
-    faces = parse_faces(faces) if isinstance(faces, str) else parse_faces(list(faces))
+    faces = parse_faces(faces)
     if len(faces) != 10:
         raise InvalidDiceError(f"a final roll has 10 dice; got {len(faces)}")
     from phase10math.cliargs import check_rules

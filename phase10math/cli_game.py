@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from phase10math.cli_dice import add_layout_args, layout_from, rules_from
 from phase10math.cliargs import int_arg
@@ -114,7 +115,18 @@ def cmd_turns(args: argparse.Namespace) -> int:
     gl = GameLength.for_strategy(
         args.strategy, args.phases, rules, layout, show_progress=not args.json
     )
-    n_max = args.max_turns or gl.quantile(Fraction(99, 100))
+    n_max = args.max_turns
+    if n_max is None:
+        if gl.expected_turns > LONG_GAME:
+            # the exact 99% quantile of a long game takes minutes of big-integer arithmetic
+            n_max = SHOWN_TURNS
+            print(
+                f"phase10math: note: expected {float(gl.expected_turns):.1f} turns; the exact "
+                f"distribution is shown up to {SHOWN_TURNS} turns (--max-turns N for more)",
+                file=sys.stderr,
+            )
+        else:
+            n_max = gl.quantile(Fraction(99, 100))
     if args.json:
         print(
             json.dumps(
@@ -146,6 +158,9 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
 
 
 from fractions import Fraction  # noqa: E402  (used by cmd_turns)
+
+LONG_GAME = 50  # expected turns above which `turns` shows SHOWN_TURNS, not the 99% quantile
+SHOWN_TURNS = 200
 
 
 def add_commands(sub) -> None:

@@ -309,10 +309,6 @@ def advise(
             f"no die can be set aside yet: with {rolls_left} rolls left this is the first roll "
             "of the turn (give --set-aside only after a reroll)"
         )
-    if len(aside) >= len(faces):
-        raise InvalidHoldError(
-            f"all {len(faces)} dice are set aside: nothing is left to roll (use check)"
-        )
     sol = turn_solution(ph, objective, rules, layout)
     space = sol.space
     typed = roll_types(space, faces, layout, by_die)

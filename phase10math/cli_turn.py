@@ -63,6 +63,12 @@ def cmd_advise(args: argparse.Namespace) -> int:
     layout = layout_from(args)
     faces = parse_roll(args.dice, ph, layout)
     aside = parse_faces(args.set_aside) if args.set_aside else ()
+    if len(aside) >= len(faces):
+        from phase10math.errors import InvalidHoldError
+
+        raise InvalidHoldError(
+            f"all {len(faces)} dice are set aside: nothing is left to roll (use check)"
+        )
     adv = advise(
         faces, args.rolls_left, ph, args.objective, rules, layout, aside, by_die=args.by_die
     )

@@ -341,8 +341,6 @@ def test_advise_top_and_set_aside_rules():
     sticky = Rules(holds="sticky")
     with pytest.raises(InvalidHoldError, match="first roll"):
         advise(roll, 2, 1, rules=sticky, set_aside="10 10")
-    with pytest.raises(InvalidHoldError, match="nothing is left to roll"):
-        advise(roll, 1, 1, rules=sticky, set_aside=roll)
     code, _out, err = run(
         [
             "advise",
@@ -358,6 +356,21 @@ def test_advise_top_and_set_aside_rules():
         ]
     )
     assert "first roll" in one_line_error(err, code)
+    code, _out, err = run(
+        [
+            "advise",
+            "--phase",
+            "1",
+            "--rolls-left",
+            "1",
+            "--holds",
+            "sticky",
+            "--set-aside",
+            roll,
+            *roll.split(),
+        ]
+    )
+    assert "nothing is left to roll" in one_line_error(err, code)
 
 
 def test_scores_only_rolls_the_dice_can_show_and_trials_checked():

@@ -20,7 +20,9 @@ import importlib.metadata
 import json
 import os
 import pickle
+import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,10 +31,31 @@ T = TypeVar("T")
 _MAGIC = b"P10M1"
 
 
+STALE_TMP_SECONDS = 3600  # a temporary file this old is left over from a killed writer
+_WARNED: set[str] = set()
+_DEAD: set[str] = set()  # cache folders that could not be used (warned once, then skipped)
+_SWEPT: set[str] = set()
+
+
+def warn(message: str, once: str = "cache") -> None:
+    """One line on stderr, at most once per process for the same ``once`` key (by default one
+    warning about the cache in all)."""
+    key = once
+    flag = f"PHASE10MATH_WARNED_{key.upper()}"
+    if key in _WARNED or os.environ.get(flag):
+        return
+    _WARNED.add(key)
+    os.environ[flag] = "1"  # worker processes started later do not repeat it
+    try:
+        print(f"phase10math: warning: {message}", file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
 def cache_dir() -> Path | None:
-    """The cache folder, or None when caching is switched off."""
+    """The cache folder, or None when caching is switched off (``off``, any case)."""
     env = os.environ.get("PHASE10MATH_CACHE_DIR")
-    if env == "off":
+    if env is not None and env.strip().lower() in ("off", "none", "0", "false", "no"):
         return None
     if env:
         return Path(env)
@@ -75,13 +98,58 @@ def cache_key(**parts: Any) -> str:
 
 def _path(key: str) -> Path | None:
     d = cache_dir()
-    return None if d is None else d / f"{key}.pkl"
+    if d is None or str(d) in _DEAD:
+        return None
+    _sweep(d)
+    return d / f"{key}.pkl"
+
+
+def usable() -> bool:
+    """Whether results can be written to the cache folder (creating it if needed); warns once
+    and switches the cache off for this process when not."""
+    d = cache_dir()
+    if d is None or str(d) in _DEAD:
+        return False
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        if not os.access(d, os.W_OK | os.X_OK):
+            raise PermissionError(13, "not writable")
+    except OSError as exc:
+        _disable(d, exc.strerror or str(exc))
+        return False
+    return True
+
+
+def _disable(d: Path, why: str) -> None:
+    """Stop using cache folder ``d`` for this process, with one warning."""
+    _DEAD.add(str(d))
+    warn(f"cache folder {str(d)!r} cannot be used ({why}); results are not cached")
+
+
+def _sweep(d: Path) -> None:
+    """Remove temporary files left by writers that were killed (once per process)."""
+    if str(d) in _SWEPT:
+        return
+    _SWEPT.add(str(d))
+    try:
+        now = time.time()
+        for tmp in d.glob(".tmp-*.pkl"):
+            try:
+                if now - tmp.stat().st_mtime > STALE_TMP_SECONDS:
+                    tmp.unlink()
+            except OSError:
+                pass
+    except OSError:
+        pass
 
 
 def load(key: str) -> Any | None:
     """The cached object, or None if absent or damaged (a damaged file is removed)."""
     path = _path(key)
-    if path is None or not path.exists():
+    try:
+        if path is None or not path.exists():
+            return None
+    except OSError:
         return None
     try:
         data = path.read_bytes()
@@ -91,11 +159,14 @@ def load(key: str) -> Any | None:
         if hashlib.sha256(payload).digest() != digest:
             raise ValueError("checksum mismatch")
         return pickle.loads(payload)
-    except Exception:
+    except Exception as exc:
+        why = "cannot be read" if isinstance(exc, OSError) else "is damaged"
         try:
             path.unlink()
+            what = "removed; it is computed again"
         except OSError:
-            pass
+            what = "it could not be removed and is computed again"
+        warn(f"cache entry {path.name} {why} ({exc}); {what}")
         return None
 
 
@@ -104,20 +175,34 @@ def save(key: str, obj: Any) -> None:
     path = _path(key)
     if path is None:
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    blob = _MAGIC + hashlib.sha256(payload).digest() + payload
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pkl")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pkl")
+    except OSError as exc:
+        _disable(path.parent, exc.strerror or str(exc))
+        return
+    try:
+        payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+        blob = _MAGIC + hashlib.sha256(payload).digest() + payload
         with os.fdopen(fd, "wb") as fh:
             fh.write(blob)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:  # disk full, read-only, ...: the result is still returned
+        _remove(tmp)
+        _disable(path.parent, exc.strerror or str(exc))
     except BaseException:
+        _remove(tmp)
+        raise
+
+
+def _remove(tmp: str) -> None:
+    try:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        raise
+    except OSError:
+        pass
 
 
 def cached(key: str, compute: Callable[[], T]) -> T:

@@ -8,7 +8,13 @@ from fractions import Fraction
 
 import pytest
 
-from phase10math.cards import InvalidCardError, hand_points, parse_hand, validate_laydown
+from phase10math.cards import (
+    InvalidCardError,
+    dealt_probability,
+    hand_points,
+    parse_hand,
+    validate_laydown,
+)
 from phase10math.cards.game import play_game
 from phase10math.cli import main
 
@@ -148,7 +154,6 @@ def test_cli_dealt_mixed_phase(capsys, monkeypatch):
     assert main(["cards", "dealt", "--hand-size", "5", "--phase", text, "--json"]) == 0
     got = capsys.readouterr()
     data = json.loads(got.out)  # the progress bar goes to stderr, not into the JSON
-    from phase10math.cards import dealt_probability
 
     assert Fraction(data[0]["probability"]["fraction"]) == dealt_probability(text, 5)
     assert data[0]["text"] == "1 set of 2 + 2 of one color" and data[0]["phase"] is None
@@ -185,9 +190,9 @@ def test_cli_game_and_draws(capsys):
 @pytest.mark.parametrize(
     "argv, fragment",
     [
-        (["cards", "dealt", "--hand-size", "0"], "hand size 0 is not allowed"),
+        (["cards", "dealt", "--hand-size", "0"], "--hand-size: 0 is out of range"),
         (["cards", "dealt", "--phase", "3 pairs"], "cannot read '3 pairs'"),
-        (["cards", "game", "--players", "9"], "players must be 2..6"),
+        (["cards", "game", "--players", "9"], "--players: 9 is out of range; allowed 2..6"),
         (["cards", "draws", "--policy", "smart"], "unknown policy"),
         (
             ["cards", "dealt", "--phase", "run of 4 + 3 of one color + 3 of one color"],

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1] / "phase10math"
 
 LAYER = {
     "exact": 0,
+    "checks": 0,
     "errors": 0,
     "cache": 0,
     "progress": 0,

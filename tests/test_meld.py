@@ -16,12 +16,13 @@ from phase10math.dice.phases import PHASES, parse_phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidDiceError
 
-face_st = st.builds(
-    Face,
-    st.sampled_from([0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 5, 6, 7, 8, 9, 10]),
-    st.sampled_from(COLORS),
-)
-roll_st = st.lists(face_st, min_size=10, max_size=10)
+# rolls that ten dice can show (six high faces 5-10, four low faces 1-4/W; explain refuses
+# others), with any colors and in any order
+high_st = st.builds(Face, st.sampled_from([5, 6, 7, 8, 9, 10]), st.sampled_from(COLORS))
+low_st = st.builds(Face, st.sampled_from([0, 0, 0, 1, 2, 3, 4]), st.sampled_from(COLORS))
+roll_st = st.tuples(
+    st.lists(high_st, min_size=6, max_size=6), st.lists(low_st, min_size=4, max_size=4)
+).flatmap(lambda hl: st.permutations(hl[0] + hl[1]))
 layout_roll_st = st.lists(st.integers(0, 5), min_size=10, max_size=10).map(
     lambda idx: [d.faces[i] for d, i in zip(DEFAULT_LAYOUT.dice, idx)]
 )
@@ -88,10 +89,9 @@ def test_custom_phases_match_bruteforce(text):
     ph = parse_phase(text)
     rng = random.Random(7)
     for _ in range(40):
-        faces = [
-            Face(rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), rng.choice(COLORS))
-            for _ in range(10)
-        ]
+        faces = [Face(rng.choice([5, 6, 7, 8, 9, 10]), rng.choice(COLORS)) for _ in range(6)]
+        faces += [Face(rng.choice([0, 1, 2, 3, 4]), rng.choice(COLORS)) for _ in range(4)]
+        rng.shuffle(faces)
         want = reference(ph, faces, True)
         assert explain(ph, faces).score == (want or 0)
         assert explain(ph, faces).complete == (want is not None)
@@ -117,7 +117,7 @@ def test_shared_numbers_option():
 
 def test_all_wild_group_scores_zero():
     # every die but the wilds shows 5 and the sets may not share a number: W W W is a set
-    faces = parse_faces("5 5 5 5 5 5 5 W W W")
+    faces = parse_faces("5 5 5 5 5 5 W W W W")  # a roll ten dice can show
     meld = explain(1, faces, Rules(sets_may_share_number=False))
     assert meld.complete and meld.score == 15
     wild_set = [g for g in meld.groups if all(f.is_wild for f in g.dice)]

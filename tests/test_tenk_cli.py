@@ -59,10 +59,10 @@ def test_duel_small(capsys, tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     "argv, words",
     [
-        (["ev", "--dice", "7"], "dice=7"),
+        (["ev", "--dice", "7"], "--dice: 7 is out of range; allowed 1..6"),
         (["ev", "--turn-total", "75"], "turn_total=75"),
         (["ev", "--straight", "120"], "straight=120"),
-        (["duel", "--target", "0"], "target=0"),
+        (["duel", "--target", "0"], "--target: 0 is out of range; allowed 100..20000"),
         (["thresholds", "--open", "499"], "open_score=499"),
     ],
 )

@@ -74,10 +74,20 @@ def test_why_on_fixed_positions(phase, roll, objective):
 
 
 def test_made_it_means_stop_and_score():
-    st = position(1, "8 8 8 10 W W 1 2 5 6", [])
-    assert made_now(st).score == 34 and stop_advised(st)
+    # made, and no reroll can raise the score: both keys tie, the larger hold (stop) is best
+    st = position(1, "8 8 8 10 10 10 1 2 3 4", [])
+    assert made_now(st).score == 54 and stop_advised(st)
     assert suggested_dice(st) == set(range(10))
     assert why(st) == [why(st)[0]] and "stop and score" in why(st)[0]
+
+
+def test_made_it_but_rerolling_scores_more():
+    # made for 34 points with two wilds (0 points each): rerolling the 5 and the 6 keeps the
+    # phase for sure and may turn them into 10s, so the lexicographic best hold rerolls them
+    st = position(1, "8 8 8 10 W W 1 2 5 6", [])
+    assert made_now(st).score == 34 and not stop_advised(st)
+    best = st.advice().best
+    assert best.value == 1 and best.value2 > 34 and best.rerolled == 2
 
 
 def test_ties_share_a_rank():

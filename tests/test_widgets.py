@@ -216,7 +216,12 @@ def test_sticky_holds_keep_set_aside_dice():
 def test_changing_phase_or_objective_starts_a_new_turn():
     w = TurnWidget(phase=1, seed=8)
     w.roll()
-    w.phase_select.value = 2
+    before = w.state.snapshot()
+    w.phase_select.value = 2  # mid-turn: refused, the dice stay (issue 12)
+    assert "finish this turn first" in w.message.value
+    assert w.state.snapshot() == before and w.phase_select.value == 1
+    w.stop_button.click()
+    w.phase_select.value = 2  # once the turn is over, a new phase starts a new turn
     assert w.state.phase.number == 2 and w.state.rolls_done == 0
     w.objective_select.value = "score"
     w.roll()
@@ -253,6 +258,7 @@ def test_split_faces():
 
 # ---------------------------------------------------------------------- whole game
 
+from phase10math.dice.faces import parse_layout  # noqa: E402
 from phase10math.game.engine import Game  # noqa: E402
 from phase10math.play.game_widget import GameSession, GameWidget  # noqa: E402
 
@@ -331,3 +337,21 @@ def test_game_session_matches_engine_with_same_holds():
         made = [e for e in s.game.log if e.player == 0 and e.kind in ("made", "failed")][-1]
         assert sorted(map(str, made.dice)) == sorted(map(str, faces))
     assert s.over and isinstance(s.game, Game)
+
+
+def test_game_widget_refuses_a_phase_change(issue=12):
+    """In a game the phase is the game's: changing it mid-turn cannot throw a bad roll away."""
+    g = GameWidget(opponents=("greedy",), phases=2, seed=1)
+    g.turn.roll()
+    before = g.turn.state.snapshot()
+    g.turn.phase_select.value = 2
+    assert "set by the game" in g.turn.message.value
+    assert g.turn.state.snapshot() == before
+
+
+def test_turn_widget_with_identical_dice():
+    """A layout whose dice all look alike to the phase (one die type) builds and advises."""
+    lay = parse_layout("6 x 5r 6o 7b 8g 9r 10o\n4 x 1r 2o 3b 4g Wr Wo")
+    w = TurnWidget(phase=8, layout=lay, seed=3)
+    w.roll()
+    assert w.state.advice() is not None

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from phase10math.cards.dealt import dealt_odds
 from phase10math.cards.draws import simulate_draws
 from phase10math.cards.game import play_game
 from phase10math.cards.phases import parse_phase
+from phase10math.checks import int_arg
 
 
 def add_commands(subparsers) -> None:
@@ -32,7 +34,9 @@ def add_commands(subparsers) -> None:
     cards.set_defaults(func=lambda args: _help(cards))
 
     d = sub.add_parser("dealt", help="exact odds that the dealt hand holds each phase")
-    d.add_argument("--hand-size", type=int, default=10, help="cards in hand (default 10)")
+    d.add_argument(
+        "--hand-size", type=int_arg("hand-size"), default=10, help="cards in hand (default 10)"
+    )
     d.add_argument(
         "--phase",
         action="append",
@@ -44,23 +48,23 @@ def add_commands(subparsers) -> None:
 
     w = sub.add_parser("draws", help="odds of holding a phase after n draws (simulation)")
     w.add_argument("--phase", default="1", help="phase number or phrase (default 1)")
-    w.add_argument("--draws", type=int, default=20)
-    w.add_argument("--trials", type=int, default=2000)
+    w.add_argument("--draws", type=int_arg("draws"), default=20)
+    w.add_argument("--trials", type=int_arg("trials"), default=2000)
     w.add_argument("--policy", default="greedy", help="greedy, outs or random")
-    w.add_argument("--seed", type=int, default=0)
+    w.add_argument("--seed", type=int_arg("seed"), default=0)
     w.add_argument("--json", action="store_true", help="print JSON")
     w.set_defaults(func=_draws)
 
     g = sub.add_parser("game", help="simulate a game between computer players")
-    g.add_argument("--players", type=int, default=4, help="2-6 (default 4)")
-    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--players", type=int_arg("cards-players"), default=4, help="2-6 (default 4)")
+    g.add_argument("--seed", type=int_arg("seed"), default=0)
     g.add_argument("--summary", action="store_true", help="only the hand results and scores")
     g.add_argument("--json", action="store_true", help="print JSON")
     g.set_defaults(func=_game)
 
 
 def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help()
+    parser.print_help(sys.stderr)  # no sub-command: help on stderr, exit 2 (as for tenk)
     return 2
 
 

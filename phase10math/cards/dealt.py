@@ -35,6 +35,7 @@ from phase10math.cards import mixed
 from phase10math.cards.deck import STANDARD, Card, DeckSpec, card_categories, category_count
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.phases import Phase, parse_phase, placements, shortfall
+from phase10math.checks import check_int, check_seed
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.exact import to_json
 from phase10math.progress import progress_bar
@@ -235,7 +236,11 @@ def count_by_card_types(ph: Phase, hand_size: int, deck: DeckSpec) -> dict[int, 
 
 
 def _check_size(hand_size: int, deck: DeckSpec) -> None:
-    if not isinstance(hand_size, int) or not 1 <= hand_size <= deck.size:
+    if (
+        isinstance(hand_size, bool)
+        or not isinstance(hand_size, int)
+        or not 1 <= hand_size <= deck.size
+    ):
         raise InvalidCardError(
             f"hand size {hand_size!r} is not allowed; give 1..{deck.size} for this deck"
         )
@@ -361,7 +366,8 @@ def simulate_dealt(
     """Seeded Monte Carlo estimate of :func:`dealt_probability` (shuffles the physical deck)."""
     ph = parse_phase(ph, deck)
     _check_size(hand_size, deck)
-    rng = np.random.default_rng(seed)
+    trials = check_int(trials, "trials", 1, 10**8, InvalidCardError)
+    rng = np.random.default_rng(check_seed(seed))
     hits = 0
     if ph.kind == "mixed":
         N, C = deck.numbers, len(deck.colors)

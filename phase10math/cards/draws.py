@@ -50,6 +50,7 @@ from phase10math.cards.deck import STANDARD, DeckSpec, card_categories, category
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.mixed import MixedTables, mixed_tables, placement_needs
 from phase10math.cards.phases import Phase, holds_phase, parse_phase, placements
+from phase10math.checks import check_seed
 from phase10math.errors import InvalidRulesError
 
 POLICIES = ("greedy", "outs", "random")
@@ -289,12 +290,16 @@ def simulate_draws(
     ph = parse_phase(ph, deck)
     if policy not in POLICIES:
         raise InvalidRulesError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
-    if not 1 <= hand_size < deck.size:
+    if not isinstance(hand_size, int) or not 1 <= hand_size < deck.size:
         raise InvalidCardError(f"hand size {hand_size} is not allowed; give 1..{deck.size - 1}")
     if not isinstance(draws, int) or not 0 <= draws <= deck.size - hand_size:
         raise InvalidCardError(
             f"draws must be 0..{deck.size - hand_size} (the pile has that many cards), got {draws}"
         )
+
+    seed = check_seed(seed)
+    if isinstance(draws, bool) or isinstance(trials, bool) or isinstance(hand_size, bool):
+        raise InvalidCardError("draws, trials and hand_size are whole numbers, not True/False")
     if not isinstance(trials, int) or trials < 1:
         raise InvalidCardError(f"trials must be a whole number >= 1, got {trials!r}")
     if ph.kind == "mixed":

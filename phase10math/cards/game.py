@@ -28,6 +28,7 @@ from phase10math.cards.deck import STANDARD, Card, DeckSpec, format_cards, hand_
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.phases import find_laydown, parse_phase, shortfall
 from phase10math.cards.rules import LaidGroup, can_hit, hit, validate_laydown
+from phase10math.checks import check_seed
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 HAND_SIZE = 10
@@ -330,7 +331,12 @@ def play_game(
     players: int = 4, seed: int = 0, deck: DeckSpec = STANDARD, max_hands: int = 200
 ) -> GameResult:
     """Play one seeded game between ``players`` computer players (2-6)."""
-    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    seed = check_seed(seed)
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not MIN_PLAYERS <= players <= MAX_PLAYERS
+    ):
         raise InvalidCardError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}")
     if deck.size < players * HAND_SIZE + 1:
         raise InvalidCardError(

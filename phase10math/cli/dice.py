@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 
+from phase10math.checks import read_layout_file
 from phase10math.dice.faces import match_roll, parse_faces, parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
 from phase10math.dice.meld import explain, require_colors
@@ -37,15 +39,12 @@ def layout_from(args: argparse.Namespace):
         return DEFAULT_LAYOUT
     if args.layout.strip().lower() in LAYOUTS:
         return get_layout(args.layout)
-    try:
-        with open(args.layout, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
+    if not os.path.exists(args.layout):
         raise InvalidLayoutError(
             f"--layout {args.layout!r} is not a built-in layout ({', '.join(LAYOUTS)}) and "
-            f"cannot be read as a file: {exc.strerror}"
-        ) from None
-    return parse_layout(text, name=args.layout)
+            "cannot be read as a file: no such file"
+        )
+    return parse_layout(read_layout_file(args.layout), name=args.layout)
 
 
 def parse_roll(dice: list[str], ph, layout):

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from fractions import Fraction
 
+from phase10math.checks import int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, rules_from
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import to_json
@@ -40,7 +42,13 @@ def cmd_game(args: argparse.Namespace) -> int:
     layout = layout_from(args)
     names = _strategies(args.strategies, args.players)
     strats = [
-        get_strategy(s, rules, layout, seed=None if args.seed is None else args.seed + i)
+        get_strategy(
+            s,
+            rules,
+            layout,
+            seed=None if args.seed is None else args.seed + i,
+            show_progress=not args.json,
+        )
         for i, s in enumerate(names)
     ]
     res = Game(strats, phases=args.phases, rules=rules, layout=layout, seed=args.seed).play()
@@ -103,7 +111,18 @@ def cmd_turns(args: argparse.Namespace) -> int:
     gl = GameLength.for_strategy(
         args.strategy, args.phases, rules, layout, show_progress=not args.json
     )
-    n_max = args.max_turns or gl.quantile(Fraction(99, 100))
+    n_max = args.max_turns
+    if n_max is None:
+        if gl.expected_turns > LONG_GAME:
+            # the exact 99% quantile of a long game takes minutes of big-integer arithmetic
+            n_max = SHOWN_TURNS
+            print(
+                f"phase10math: note: expected {float(gl.expected_turns):.1f} turns; the exact "
+                f"distribution is shown up to {SHOWN_TURNS} turns (--max-turns N for more)",
+                file=sys.stderr,
+            )
+        else:
+            n_max = gl.quantile(Fraction(99, 100))
     if args.json:
         print(
             json.dumps(
@@ -132,16 +151,20 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
     return 0
 
 
+LONG_GAME = 50  # expected turns above which `turns` shows SHOWN_TURNS, not the 99% quantile
+SHOWN_TURNS = 200
+
+
 def add_commands(sub) -> None:
     p = sub.add_parser("game", help="play a seeded game between strategies, print the score sheet")
-    p.add_argument("--players", type=int, default=2, help="1..8 (1 = solitaire)")
+    p.add_argument("--players", type=int_arg("players"), default=2, help="1..8 (1 = solitaire)")
     p.add_argument(
         "--strategies",
         default="complete",
         help="comma list, one per player (or one for all): complete, score, greedy, "
         "random, solitaire, human",
     )
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=int_arg("seed"), default=None)
     p.add_argument("--phases", type=int, choices=[10, 20], default=10)
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--log", action="store_true", help="print every roll and hold first")
@@ -155,12 +178,12 @@ def add_commands(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument(
         "--simulate",
-        type=int,
+        type=int_arg("simulate"),
         default=0,
         metavar="N",
         help="also simulate N games per policy (seeded) as a check",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int_arg("seed"), default=0)
     add_layout_args(p)
     p.set_defaults(func=cmd_solitaire)
 
@@ -171,7 +194,7 @@ def add_commands(sub) -> None:
     p.add_argument("--phases", type=int, choices=[10, 20], default=10)
     p.add_argument(
         "--max-turns",
-        type=int,
+        type=int_arg("max-turns"),
         default=None,
         help="print the distribution up to here (default: its 99%% quantile)",
     )
@@ -181,8 +204,8 @@ def add_commands(sub) -> None:
 
     p = sub.add_parser("headtohead", help="seeded simulation of games between strategies")
     p.add_argument("--strategies", default="complete,score")
-    p.add_argument("--games", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int_arg("games"), default=200)
+    p.add_argument("--seed", type=int_arg("seed"), default=0)
     p.add_argument("--phases", type=int, choices=[10, 20], default=10)
     p.add_argument("--json", action="store_true")
     add_layout_args(p)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
+from phase10math.checks import int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, parse_roll, rules_from
 from phase10math.dice.faces import parse_faces
 from phase10math.dice.phases import phase
-from phase10math.errors import InvalidPhaseError
+from phase10math.errors import InvalidHoldError, InvalidPhaseError
 from phase10math.turn.advisor import advise
 from phase10math.turn.tables import format_table, phase_table, table_json
 
@@ -19,11 +21,19 @@ def _phase_range(text: str) -> range:
     if text in ranges:
         return ranges[text]
     try:
-        lo, _, hi = text.partition("-")
-        r = range(int(lo), int(hi or lo) + 1)
+        m = re.fullmatch(r"\s*([0-9]{1,3})\s*(?:-\s*([0-9]{1,3})\s*)?", text)
+        if not m:
+            raise ValueError(text)
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        r = range(lo, hi + 1)
     except ValueError:
         raise InvalidPhaseError(f"--phases {text!r}: write 1-10, 11-20, 1-20 or e.g. 3-5") from None
-    if not r or r.start < 1 or r.stop > 21:
+    if not r:
+        raise InvalidPhaseError(
+            f"--phases {text!r}: the range runs backwards; write the lower phase first (e.g. "
+            f"{hi}-{lo})"
+        )
+    if r.start < 1 or r.stop > 21:
         raise InvalidPhaseError(f"--phases {text!r}: phases are numbered 1 to 20")
     return r
 
@@ -50,6 +60,10 @@ def cmd_advise(args: argparse.Namespace) -> int:
     layout = layout_from(args)
     faces = parse_roll(args.dice, ph, layout)
     aside = parse_faces(args.set_aside) if args.set_aside else ()
+    if len(aside) >= len(faces):
+        raise InvalidHoldError(
+            f"all {len(faces)} dice are set aside: nothing is left to roll (use check)"
+        )
     adv = advise(
         faces, args.rolls_left, ph, args.objective, rules, layout, aside, by_die=args.by_die
     )
@@ -95,7 +109,7 @@ def add_commands(sub) -> None:
     p.add_argument("--phase", required=True)
     p.add_argument(
         "--rolls-left",
-        type=int,
+        type=int_arg("rolls-left"),
         required=True,
         help="rolls still allowed after this one (2 after the first roll)",
     )
@@ -103,7 +117,9 @@ def add_commands(sub) -> None:
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--set-aside", default="", help="sticky holds: the dice set aside before")
     p.add_argument("--keep", default="", help="also show the value of this hold")
-    p.add_argument("--top", type=int, default=10, help="how many holds to list (0 = all)")
+    p.add_argument(
+        "--top", type=int_arg("top"), default=10, help="how many holds to list (0 = all)"
+    )
     p.add_argument(
         "--by-die", action="store_true", help="the dice are given in the order of the layout's dice"
     )

@@ -19,7 +19,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
+from phase10math.checks import check_type
 from phase10math.errors import InvalidDiceError, InvalidLayoutError
 
 WILD = 0
@@ -50,6 +52,26 @@ class Face:
 
     value: int
     color: str | None = None
+
+    def __post_init__(self) -> None:
+        v = self.value
+        if isinstance(v, bool) or not isinstance(v, int):
+            try:
+                import numbers
+
+                if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+                    raise TypeError
+                object.__setattr__(self, "value", int(v))
+            except TypeError:
+                raise InvalidDiceError(
+                    f"face value {v!r}: a face is a number 1-10 or 0 for W"
+                ) from None
+        if not 0 <= self.value <= 10:
+            raise InvalidDiceError(f"face value {self.value}: a face is a number 1-10 or 0 for W")
+        if self.color is not None and self.color not in COLORS:
+            raise InvalidDiceError(
+                f"face {self.value}: color {self.color!r}; allowed: r, o, b, g or None (unknown)"
+            )
 
     @property
     def is_wild(self) -> bool:
@@ -85,9 +107,13 @@ def parse_face(text: str | Face, where: str = "die") -> Face:
     """
     if isinstance(text, Face):
         return text
-    if isinstance(text, int):
+    if isinstance(text, int) and not isinstance(text, bool):
         text = str(text)
-    m = _FACE_RE.match(str(text))
+    if not isinstance(text, str):
+        raise InvalidDiceError(f"{where}: cannot read {text!r}; write a number 1-10 or W")
+    if len(text) > 40:
+        raise InvalidDiceError(f"{where}: cannot read {text[:20]!r}...; write a number 1-10 or W")
+    m = _FACE_RE.match(text)
     if not m:
         raise InvalidDiceError(
             f"{where}: cannot read {text!r}; write a number 1-10 or W, optionally followed "
@@ -103,6 +129,10 @@ def parse_faces(texts: str | Iterable[str | Face]) -> tuple[Face, ...]:
     >>> parse_faces("10o, W g 7")[0]
     10o
     """
+    if texts is None or not isinstance(texts, (str, Iterable)):
+        raise InvalidDiceError(
+            f"dice: expected text such as '10o W 7' or a list of faces; got {type(texts).__name__}"
+        )
     if isinstance(texts, str):
         # join a separated color word to its number ("W g" -> "Wg")
         tokens = re.findall(
@@ -192,13 +222,24 @@ class Layout:
         return "\n".join(lines)
 
 
+def check_layout(layout: Any, name: str = "layout") -> Layout:
+    """``layout`` if it is a :class:`Layout`, else InvalidLayoutError (never a TypeError)."""
+    return check_type(
+        layout, Layout, name, InvalidLayoutError, "a Layout (parse_layout(text) makes one)"
+    )
+
+
 def validate_dice(dice: Sequence[Die]) -> None:
     """Raise InvalidLayoutError unless ``dice`` are 6 high and 4 low valid dice."""
     if len(dice) != 10:
         raise InvalidLayoutError(f"a layout has 10 dice (6 high, 4 low); got {len(dice)}")
+    if not all(isinstance(d, Die) for d in dice):
+        raise InvalidLayoutError("a layout's dice must be Die values (see parse_layout)")
     kinds = Counter(d.kind for d in dice)
     if kinds != Counter({"high": 6, "low": 4}):
-        raise InvalidLayoutError(f"a layout has 6 high and 4 low dice; got {dict(kinds)}")
+        raise InvalidLayoutError(
+            f"a layout has 6 high and 4 low dice; got {kinds['high']} high and {kinds['low']} low"
+        )
     for i, d in enumerate(dice, 1):
         want = sorted(DIE_VALUES[d.kind])
         got = sorted(f.value for f in d.faces)
@@ -230,8 +271,14 @@ def _die_from(faces: Sequence[str | Face], where: str) -> Die:
             raise InvalidLayoutError(
                 f"{where}, face {j} ({f}): every face of a layout needs a color"
             )
-    values = sorted(f.value for f in fs)
-    kind = "low" if WILD in values or (values and values[0] < 5) else "high"
+    low = [f for f in fs if f.value == WILD or f.value < 5]
+    if low and len(low) < len(fs):  # e.g. a W on a high die: which kind is it meant to be?
+        shown = ", ".join(str(f) for f in fs)
+        raise InvalidLayoutError(
+            f"{where}: a die showing {shown} mixes high numbers (5-10) with low faces (1-4, W); "
+            "a high die shows 5, 6, 7, 8, 9, 10 and a low die 1, 2, 3, 4, W, W"
+        )
+    kind = "low" if low else "high"
     return Die(kind, tuple(fs))
 
 
@@ -247,6 +294,10 @@ def parse_layout(spec: str | Mapping | Sequence, name: str = "custom") -> Layout
     [6, 2, 2]
     """
     dice: list[Die] = []
+    if not isinstance(spec, (str, Mapping, Sequence)):
+        raise InvalidLayoutError(
+            f"a layout is text, a dict or a list of dice; got {type(spec).__name__}"
+        )
     if isinstance(spec, Mapping):
         name = spec.get("name", name)
         spec = spec.get("dice", [])
@@ -256,8 +307,12 @@ def parse_layout(spec: str | Mapping | Sequence, name: str = "custom") -> Layout
             if not line:
                 continue
             count = 1
-            m = re.match(r"^(\d+)\s*[xX×]\s+(.*)$", line)
+            m = re.match(r"^([0-9]+)\s*[xX×]\s+(.*)$", line)
             if m:
+                if len(m.group(1)) > 2 or int(m.group(1)) > 10:
+                    raise InvalidLayoutError(
+                        f"line {lineno}: {m.group(1)[:12]} x ...: a layout has 10 dice"
+                    )
                 count, line = int(m.group(1)), m.group(2)
             line = re.sub(r"^(high|low)\s*:\s*", "", line, flags=re.I)
             die = _die_from(line.replace(",", " ").split(), f"line {lineno}")
@@ -266,6 +321,8 @@ def parse_layout(spec: str | Mapping | Sequence, name: str = "custom") -> Layout
         for i, faces in enumerate(spec, 1):
             if isinstance(faces, str):
                 faces = faces.replace(",", " ").split()
+            if not isinstance(faces, Sequence):
+                raise InvalidLayoutError(f"die {i}: expected its six faces; got {faces!r}")
             dice.append(_die_from(faces, f"die {len(dice) + 1}" if i else ""))
     return Layout(tuple(dice), name=name)
 

@@ -35,7 +35,7 @@ import numpy as np
 from phase10math.dice.faces import COLORS, WILD, Face, parse_faces
 from phase10math.dice.phases import Phase
 from phase10math.dice.phases import phase as as_phase
-from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidDiceError
 
 VALUES = np.arange(11)  # value index 0 (W) .. 10
@@ -64,8 +64,10 @@ def placements(ph: Phase, sets_may_share_number: bool = True) -> tuple[Placement
     sets = [g.size for g in ph.groups if g.kind == "set"]
     runs = [g.size for g in ph.groups if g.kind == "run"]
     seen: dict[tuple[int, ...], Placement] = {}
-    set_choices = itertools.product(range(1, 11), repeat=len(sets))
-    run_choices = list(itertools.product(*[range(1, 12 - k) for k in runs]))
+    # groups of one kind and size are interchangeable: their numbers/starts are chosen as
+    # non-decreasing tuples (a multiset), not in every order
+    set_choices = _ordered_choices(sets, lambda k: range(1, 11))
+    run_choices = list(_ordered_choices(runs, lambda k: range(1, 12 - k)))
     for nums in set_choices:
         if not sets_may_share_number and len(set(nums)) < len(nums):
             continue
@@ -80,6 +82,24 @@ def placements(ph: Phase, sets_may_share_number: bool = True) -> tuple[Placement
             if key not in seen:
                 seen[key] = Placement(tuple(nums), tuple(starts), key)
     return tuple(seen.values())
+
+
+def _ordered_choices(sizes: list[int], labels) -> Iterable[tuple[int, ...]]:
+    """Label tuples for groups of the given sizes, one per multiset of labels among groups of
+    equal size (in the order of ``sizes``)."""
+    classes: dict[int, list[int]] = {}
+    for i, k in enumerate(sizes):
+        classes.setdefault(k, []).append(i)
+    parts = [
+        list(itertools.combinations_with_replacement(labels(k), len(idx)))
+        for k, idx in classes.items()
+    ]
+    for combo in itertools.product(*parts):
+        out = [0] * len(sizes)
+        for idx, labs in zip(classes.values(), combo, strict=True):
+            for i, lab in zip(idx, labs, strict=True):
+                out[i] = lab
+        yield tuple(out)
 
 
 # --------------------------------------------------------------------------- profiles
@@ -305,14 +325,29 @@ def require_colors(faces: Sequence[Face], ph: Phase) -> None:
                 )
 
 
+def _check_showable(faces: Sequence[Face]) -> None:
+    """Ten dice are six high dice (5-10) and four low dice (1-4, W): refuse rolls no set of
+    dice can show (e.g. ten 10s)."""
+    low = sum(1 for f in faces if f.value == WILD or f.value <= 4)
+    if len(faces) - low > 6:
+        raise InvalidDiceError(
+            f"{len(faces) - low} dice show 5-10 but only the 6 high dice show those numbers"
+        )
+    if low > 4:
+        raise InvalidDiceError(f"{low} dice show 1-4 or W but only the 4 low dice show those")
+
+
 def explain(
     ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
 ) -> Meld:
     """Check a final roll of ten dice: complete?, best score, and the dice of each group."""
     ph = as_phase(ph)
-    faces = parse_faces(faces) if isinstance(faces, str) else parse_faces(list(faces))
+    faces = parse_faces(faces)
     if len(faces) != 10:
         raise InvalidDiceError(f"a final roll has 10 dice; got {len(faces)}")
+
+    check_rules(rules)
+    _check_showable(faces)
     require_colors(faces, ph)
     colors = [g for g in ph.groups if g.kind == "color"]
     if len(colors) > 1:

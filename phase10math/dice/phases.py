@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from phase10math.errors import InvalidPhaseError
 
 GROUP_KINDS = ("set", "run", "color")
+MAX_PHRASE = 200  # characters of a phase description
+MAX_GROUPS = 6  # groups in one phase; the meld search grows fast with their number
 
 
 @dataclass(frozen=True, order=True)
@@ -48,9 +50,15 @@ class Phase:
     def __post_init__(self) -> None:
         if not self.groups:
             raise InvalidPhaseError("a phase needs at least one group")
+        if not all(isinstance(g, Group) for g in self.groups):
+            raise InvalidPhaseError("a phase's groups must be Group values")
         n = self.dice_needed
         if n > 10:
             raise InvalidPhaseError(f"the phase needs {n} dice; there are only 10")
+        if len(self.groups) > MAX_GROUPS:
+            raise InvalidPhaseError(
+                f"the phase has {len(self.groups)} groups; at most {MAX_GROUPS} are supported"
+            )
 
     @property
     def dice_needed(self) -> int:
@@ -136,7 +144,9 @@ _COLOR = re.compile(
 
 def _num(word: str, phrase: str) -> int:
     w = word.lower()
-    if w.isdigit():
+    if re.fullmatch(r"[0-9]+", w):
+        if len(w) > 3:
+            raise InvalidPhaseError(f"the number {word[:12]}... in the phrase is too large")
         return int(w)
     if w in _NUM_WORDS:
         return _NUM_WORDS[w]
@@ -153,6 +163,10 @@ def parse_phase(text: str, number: int | None = None) -> Phase:
     """
     if not isinstance(text, str) or not text.strip():
         raise InvalidPhaseError("empty phase description; e.g. '2 sets of 3' or '7 of one color'")
+    if len(text) > MAX_PHRASE:
+        raise InvalidPhaseError(
+            f"phase description too long ({len(text)} characters; at most {MAX_PHRASE})"
+        )
     groups: list[Group] = []
     for part in re.split(r"\s*(?:\+|,|\band\b)\s*", text.strip().lower()):
         part = re.sub(r"\s+", " ", part).strip()
@@ -162,6 +176,8 @@ def parse_phase(text: str, number: int | None = None) -> Phase:
         if m:
             count = _num(m.group(1), text) if m.group(1) else 1
             kind = m.group(2).rstrip("s")
+            if count > 10:
+                raise InvalidPhaseError(f"{count} {kind}s: a phase uses at most 10 dice")
             groups.extend([Group(kind, _num(m.group(3), text))] * count)
             continue
         m = _COLOR.match(part)
@@ -186,7 +202,7 @@ def phase(spec: int | str | Phase) -> Phase:
     """
     if isinstance(spec, Phase):
         return spec
-    if isinstance(spec, str) and spec.strip().isdigit():
+    if isinstance(spec, str) and re.fullmatch(r"\s*[+-]?[0-9]{1,6}\s*", spec):
         spec = int(spec)
     if isinstance(spec, int) and not isinstance(spec, bool):
         if spec not in PHASES:

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from phase10math.checks import check_type
 from phase10math.errors import InvalidRulesError
 
 
@@ -79,7 +80,11 @@ class Rules:
             raise InvalidRulesError(
                 f"sets_may_share_number={self.sets_may_share_number!r}; allowed: True, False"
             )
-        if not isinstance(self.rolls, int) or not 1 <= self.rolls <= 6:
+        if (
+            isinstance(self.rolls, bool)
+            or not isinstance(self.rolls, int)
+            or not 1 <= self.rolls <= 6
+        ):
             raise InvalidRulesError(f"rolls={self.rolls!r}; allowed: a whole number 1..6")
         for name in (
             "five_phase_bonus",
@@ -88,8 +93,8 @@ class Rules:
             "solitaire_penalty",
         ):
             v = getattr(self, name)
-            if not isinstance(v, int) or v < 0:
-                raise InvalidRulesError(f"{name}={v!r}; allowed: a whole number >= 0")
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10**6:
+                raise InvalidRulesError(f"{name}={v!r}; allowed: a whole number 0..1000000")
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (unknown names raise InvalidRulesError)."""
@@ -106,3 +111,10 @@ class Rules:
 
 
 DEFAULT_RULES = Rules()
+
+
+def check_rules(rules: Any, name: str = "rules") -> Rules:
+    """``rules`` if it is a :class:`Rules`, else InvalidRulesError (never a TypeError)."""
+    return check_type(
+        rules, Rules, name, InvalidRulesError, "a Rules value (e.g. Rules(holds='sticky'))"
+    )

@@ -37,11 +37,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from phase10math.dice.faces import Face, Layout, assign_faces, parse_face
+from phase10math.checks import check_seed
+from phase10math.dice.faces import Face, Layout, assign_faces, check_layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
-from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class RandomDice:
 
     def __init__(self, layout: Layout = DEFAULT_LAYOUT, seed: int | None = None) -> None:
         self.layout = layout
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(check_seed(seed))
 
     def roll(self, dice: Sequence[int]) -> list[Face]:
         """Faces shown by the dice with these indices (layout order)."""
@@ -267,9 +268,11 @@ class Game:
         solitaire: bool | None = None,
         names: Sequence[str] | None = None,
     ) -> None:
+        check_rules(rules)
+        check_layout(layout)
         if not 1 <= len(strategies) <= MAX_PLAYERS:
             raise InvalidRulesError(f"{len(strategies)} players; allowed: 1..{MAX_PLAYERS}")
-        if not isinstance(phases, int) or not 1 <= phases <= 20:
+        if isinstance(phases, bool) or not isinstance(phases, int) or not 1 <= phases <= 20:
             raise InvalidRulesError(f"phases={phases!r}; allowed: 1..20 (10 or 20 for a game)")
         if solitaire and len(strategies) != 1:
             raise InvalidRulesError("solitaire scoring is for one player")

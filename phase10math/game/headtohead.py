@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from phase10math.checks import check_int, check_seed, check_type
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.rules import DEFAULT_RULES, Rules
@@ -94,6 +95,9 @@ class HeadToHead:
         return "\n".join(lines)
 
 
+MAX_GAMES = 100_000
+
+
 def head_to_head(
     strategies: list[str],
     games: int,
@@ -104,10 +108,13 @@ def head_to_head(
     show_progress: bool = True,
 ) -> HeadToHead:
     """Play ``games`` seeded games (game i uses seed ``seed + i``)."""
+    check_type(strategies, (list, tuple), "strategies")
     if not 2 <= len(strategies) <= 4:
         raise InvalidRulesError(f"head-to-head is for 2-4 players; got {len(strategies)}")
-    if games < 1:
-        raise InvalidRulesError("games must be >= 1")
+    if any(isinstance(s, str) and s.strip().lower() == "human" for s in strategies):
+        raise InvalidRulesError("head-to-head simulates games; 'human' cannot take part")
+    games = check_int(games, "games", 1, MAX_GAMES)
+    seed = check_seed(seed)
     strats = [
         get_strategy(s, rules, layout, seed=seed + 7919 * i) for i, s in enumerate(strategies)
     ]

@@ -46,10 +46,11 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.dice.faces import Layout
+from phase10math.checks import check_int, check_seed
+from phase10math.dice.faces import Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
-from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import show
 from phase10math.game.length import sample_rolls
@@ -647,6 +648,14 @@ def comparison(
 ) -> dict[str, Any]:
     """Optimal solitaire vs the per-turn policies: exact expected final scores in one table,
     optionally checked by ``simulate`` seeded games per policy."""
+    check_rules(rules)
+    check_layout(layout)
+    simulate = check_int(simulate, "simulate", 0, 10**7)
+    if simulate == 1:
+        raise InvalidRulesError(
+            "simulate=1: give 0 (no simulation) or at least 2 games (one game has no spread)"
+        )
+    seed = check_seed(seed)
     sol = solve_solitaire(rules, layout, show_progress=show_progress)
     data = {k: phase_data(k, rules, layout) for k in range(1, LAST + 1)}
     rows: list[dict[str, Any]] = [{"policy": "optimal solitaire", "expected_score": sol.value}]

@@ -18,16 +18,20 @@ decision), so whole games run fast.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from phase10math.dice.faces import Face, Layout, parse_faces
+from phase10math.checks import check_seed, check_type
+from phase10math.dice.faces import Face, Layout, check_layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
-from phase10math.errors import InvalidHoldError, InvalidRulesError
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
+from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
+from phase10math.game import solitaire
 from phase10math.game.engine import Game, GameResult, TurnView
 from phase10math.turn.advisor import advise
 from phase10math.turn.statespace import StateSpace
@@ -196,7 +200,7 @@ class RandomStrategy:
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(check_seed(seed))
 
     def hold(self, view: TurnView) -> frozenset[int]:
         pick = self.rng.random(len(view.faces)) < 0.5
@@ -222,6 +226,16 @@ class HumanStrategy:
         self.ask = ask or _terminal_ask
 
     def hold(self, view: TurnView) -> frozenset[int]:
+        if self.ask is _terminal_ask:
+            # the terminal: a keep the dice cannot show is explained and asked again
+            for _ in range(MAX_ASKS):
+                try:
+                    return keep_from_text(_terminal_ask(view), view)
+                except (InvalidHoldError, InvalidDiceError) as exc:
+                    if isinstance(exc, InputClosedError):
+                        raise
+                    print(f"  {exc}; try again", file=sys.stderr, flush=True)
+            raise InvalidHoldError(f"no valid keep after {MAX_ASKS} tries; the game stops")
         answer = self.ask(view)
         if isinstance(answer, str):
             return keep_from_text(answer, view)
@@ -260,13 +274,89 @@ def keep_from_text(text: str, view: TurnView) -> frozenset[int]:
     return frozenset(keep)
 
 
-def _terminal_ask(view: TurnView) -> str:  # pragma: no cover - interactive
-    print(f"phase {view.phase_index} ({view.phase.text}); {view.rolls_left} roll(s) left")
-    print("dice: " + " ".join(map(str, view.faces)))
-    return input("keep (faces, 'all' to stop, empty to reroll all): ")
+MAX_ASKS = 20  # bad answers in a row before a terminal player's game stops
+
+
+class InputClosedError(InvalidHoldError):
+    """The terminal player's input ended (stdin closed) before a keep was given."""
+
+
+def _terminal_ask(view: TurnView) -> str:
+    """Ask on the terminal: prompts on stderr (stdout stays clean for --json), answer on stdin."""
+    err = sys.stderr
+    print(f"phase {view.phase_index} ({view.phase.text}); {view.rolls_left} roll(s) left", file=err)
+    print("dice: " + " ".join(map(str, view.faces)), file=err)
+    print("keep (faces, 'all' to stop, empty to reroll all): ", end="", file=err, flush=True)
+    line = sys.stdin.readline() if sys.stdin is not None else ""
+    if not line:
+        raise InputClosedError("the human player's input ended (stdin closed); the game stops")
+    return line.rstrip("\n")
 
 
 STRATEGY_NAMES = ("complete", "score", "greedy", "random", "stop", "solitaire")
+
+
+class SolitaireStrategy:
+    """The optimal solitaire policy as a game strategy: the hold of the solved MDP state
+    ``(phase, points so far, first try at phase 10)`` for the roll in front of the player.
+
+    The solve is done on the first decision (cached on disk; minutes when cold, see
+    :func:`~phase10math.game.solitaire.solve_solitaire`). Phases past 10 (a 20-phase game)
+    use the score-optimal turn. Free holds only.
+
+    In a game with other players it still maximises its own expected solitaire score (it does
+    not look at the others)."""
+
+    name = "solitaire"
+
+    def __init__(
+        self,
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout = DEFAULT_LAYOUT,
+        solution: solitaire.SolitaireSolution | None = None,
+        show_progress: bool = False,
+    ) -> None:
+        check_rules(rules)
+        check_layout(layout)
+        if rules.holds != "free":
+            raise InvalidRulesError("the solitaire strategy is solved for free holds only")
+        self.rules = rules
+        self.layout = layout
+        self.show_progress = show_progress
+        self._solution = solution
+        self._data: dict[int, solitaire.PhaseData] | None = None
+        self._maps: dict[int, Any] = {}
+        self._fallback: Any = None
+
+    def solution(self) -> tuple[solitaire.SolitaireSolution, dict[int, solitaire.PhaseData]]:
+        """The solved MDP and the phase data (solved or loaded on first use)."""
+        if self._data is None:
+            self._data = {
+                k: solitaire.phase_data(k, self.rules, self.layout)
+                for k in range(1, solitaire.LAST + 1)
+            }
+        if self._solution is None:
+            self._solution = solitaire.solve_solitaire(
+                self.rules, self.layout, show_progress=self.show_progress
+            )
+        return self._solution, self._data
+
+    def hold(self, view) -> frozenset[int]:
+        k = view.phase_index
+        if k > solitaire.LAST or view.phase is not PHASES.get(k):
+            if self._fallback is None:
+                self._fallback = OptimalStrategy("score", self.rules, self.layout)
+            return self._fallback.hold(view)
+        sol, data = self.solution()
+        pd = data[k]
+        T = sum(v for j, v in view.player.scores.items() if j < k)
+        first = view.player.tries.get(k, 0) <= 1
+        holds = sol.states[sol.key(k, T, first, data)].holds
+        m = self._maps.get(k)
+        if m is None:
+            m = self._maps[k] = SpaceMap(pd.space, view.layout)
+        pos = int(np.searchsorted(pd.space.full_ids, m.roll_id(view.faces)))
+        return m.keep_for(int(holds[view.rolls_left][pos]), view.faces, view.held)
 
 
 def get_strategy(
@@ -274,8 +364,13 @@ def get_strategy(
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     seed: int | None = None,
+    show_progress: bool = False,
 ) -> Strategy:
     """A strategy by name (see :data:`STRATEGY_NAMES`; 'human' asks the terminal)."""
+    check_type(name, str, "strategy name")
+    check_rules(rules)
+    check_layout(layout)
+    seed = check_seed(seed)
     key = name.strip().lower()
     if key in ("complete", "score"):
         return OptimalStrategy(key, rules, layout)
@@ -287,6 +382,8 @@ def get_strategy(
         return StopStrategy()
     if key == "human":
         return HumanStrategy()
+    if key == "solitaire":
+        return SolitaireStrategy(rules=rules, layout=layout, show_progress=show_progress)
     raise InvalidRulesError(
         f"unknown strategy {name!r}; allowed: {', '.join(STRATEGY_NAMES + ('human',))}"
     )

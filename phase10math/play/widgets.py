@@ -599,6 +599,21 @@ class TurnWidget:
         self.refresh()
 
     def _phase_changed(self, _change) -> None:
+        """A new phase starts a new turn - refused (and the menu put back) while a turn is
+        under way, and always in a game, where the game sets the phase."""
+        st = self.state
+        current = st.phase.number or 1
+        if self.phase_select.value == current:
+            return
+        if self.next_turn is not None or (st.rolls_done and not st.over):
+            why = (
+                "in a game the phase is set by the game"
+                if self.next_turn is not None
+                else "finish this turn first (roll, or Stop): a new phase starts a new turn"
+            )
+            self.phase_select.value = current  # observed again: equal, so nothing happens
+            self.message.value = error_html(why)
+            return
         self.choices = []
         self._do(lambda: self.state.new_turn(self.phase_select.value))
 

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from phase10math.checks import int_arg
 from phase10math.exact import show, to_json
 from phase10math.tenthousand.duel import solve_duel
 from phase10math.tenthousand.rules import TenKRules
@@ -20,14 +21,14 @@ def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
     g = p.add_argument_group("rule options (defaults: RULES.md section 3)")
     g.add_argument(
         "--straight",
-        type=int,
+        type=int_arg("points"),
         default=3000,
         metavar="POINTS",
         help="points for 1-2-3-4-5-6 (default 3000; 0 = not scoring)",
     )
     g.add_argument(
         "--three-pairs",
-        type=int,
+        type=int_arg("points"),
         default=1500,
         metavar="POINTS",
         help="points for three pairs (default 1500; 0 = not scoring)",
@@ -40,7 +41,7 @@ def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
     )
     g.add_argument(
         "--open",
-        type=int,
+        type=int_arg("points"),
         nargs="?",
         const=500,
         default=0,
@@ -62,7 +63,7 @@ def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
     if target:
         g.add_argument(
             "--target",
-            type=int,
+            type=int_arg("target"),
             default=5000,
             help="points to win (default 5000 here; 10000 takes tens of minutes)",
         )
@@ -200,8 +201,12 @@ def add_commands(subparsers) -> None:
     tenk.set_defaults(func=lambda args: (tenk.print_help(sys.stderr), 2)[1])
 
     ev = sub.add_parser("ev", help="optimal expected points banked from a state of a turn")
-    ev.add_argument("--dice", type=int, default=6, help="dice to roll next (1..6, default 6)")
-    ev.add_argument("--turn-total", type=int, default=0, help="points of the turn so far")
+    ev.add_argument(
+        "--dice", type=int_arg("tenk-dice"), default=6, help="dice to roll next (1..6, default 6)"
+    )
+    ev.add_argument(
+        "--turn-total", type=int_arg("turn-total"), default=0, help="points of the turn so far"
+    )
     ev.add_argument(
         "--off-board", action="store_true", help="the player has not yet opened (applies --open)"
     )

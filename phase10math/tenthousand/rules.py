@@ -23,6 +23,10 @@ EXTRA_OF_A_KIND = ("none", "double", "add")
 UNIT = 50  # every score is a multiple of this
 
 
+MAX_POINTS = 10_000  # largest value of a scoring option (straight, three pairs, opening)
+MAX_TARGET = 20_000  # largest winning score (the duel's state space grows with its square)
+
+
 @dataclass(frozen=True)
 class TenKRules:
     """Options of 10,000 (defaults as in RULES.md section 3 and issue 7).
@@ -59,14 +63,20 @@ class TenKRules:
     def __post_init__(self) -> None:
         for name in ("straight", "three_pairs", "open_score"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v % UNIT:
+            if (
+                isinstance(v, bool)
+                or not isinstance(v, int)
+                or not 0 <= v <= MAX_POINTS
+                or v % UNIT
+            ):
                 raise TenKRulesError(
-                    f"{name}={v!r}; allowed: a whole number >= 0 that is a multiple of {UNIT}"
+                    f"{name}={v!r}; allowed: a multiple of {UNIT} from 0 to {MAX_POINTS}"
                 )
+        allowed = f"a multiple of {UNIT} from 100 to {MAX_TARGET}"
         if isinstance(self.target, bool) or not isinstance(self.target, int):
-            raise TenKRulesError(f"target={self.target!r}; allowed: a multiple of {UNIT} >= 100")
-        if self.target < 2 * UNIT or self.target % UNIT:
-            raise TenKRulesError(f"target={self.target!r}; allowed: a multiple of {UNIT} >= 100")
+            raise TenKRulesError(f"target={self.target!r}; allowed: {allowed}")
+        if not 2 * UNIT <= self.target <= MAX_TARGET or self.target % UNIT:
+            raise TenKRulesError(f"target={self.target!r}; allowed: {allowed}")
         if self.extra_of_a_kind not in EXTRA_OF_A_KIND:
             raise TenKRulesError(
                 f"extra_of_a_kind={self.extra_of_a_kind!r}; allowed: {', '.join(EXTRA_OF_A_KIND)}"

@@ -25,14 +25,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from phase10math.dice.faces import Face, Layout, match_roll, parse_faces
+from phase10math.checks import check_int, check_type
+from phase10math.dice.faces import Face, Layout, check_layout, match_roll, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import require_colors
 from phase10math.dice.partial import describe_progress
 from phase10math.dice.phases import Phase
 from phase10math.dice.phases import phase as as_phase
-from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
-from phase10math.errors import InvalidDiceError, InvalidHoldError
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
+from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.exact import percent, to_json
 from phase10math.turn.kernels import hold_order_key
 from phase10math.turn.statespace import StateSpace
@@ -204,7 +205,7 @@ class Advice:
 
     def value_of(self, keep: Sequence[Face | str] | str) -> HoldOption:
         """The option that keeps exactly these faces (a sub-multiset of the roll)."""
-        keep = parse_faces(keep) if isinstance(keep, str) else parse_faces(list(keep))
+        keep = parse_faces(keep)
         want = Counter(_display_key(f, self.dice) for f in keep)
         have = Counter(self.dice)
         for f in keep:
@@ -245,6 +246,8 @@ class Advice:
             f"{'rank':>4}  {'keep':<32} {'reroll':>6}  {unit:>12}  {'then ' + self.second_name:>16}"
             "  exact",
         ]
+        if top is not None:
+            top = check_int(top, "top", 0) or None  # 0 = all holds
         shown = self.options if top is None else self.options[:top]
 
         def fmt(v: Fraction, prob: bool) -> str:
@@ -290,14 +293,23 @@ def advise(
     ``rolls_left`` is how many rolls the player still has (1 or 2 in a 3-roll turn); with
     sticky holds, ``set_aside`` are the dice set aside before (they stay).
     """
+    check_rules(rules)
+    check_layout(layout)
+    check_type(by_die, bool, "by_die")
+    if not isinstance(objective, str) or objective not in ("complete", "score"):
+        raise InvalidRulesError(f"objective {objective!r}; allowed: complete, score")
     ph = as_phase(phase)
-    faces = parse_faces(dice) if isinstance(dice, str) else parse_faces(list(dice))
-    aside = parse_faces(set_aside) if isinstance(set_aside, str) else parse_faces(list(set_aside))
+    faces = parse_faces(dice)
+    aside = parse_faces(set_aside)
     if len(faces) != len(layout.dice):
         raise InvalidDiceError(
             f"give the {len(layout.dice)} dice in front of the player; got {len(faces)}"
         )
-    if not isinstance(rolls_left, int) or not 1 <= rolls_left <= rules.rolls - 1:
+    if (
+        isinstance(rolls_left, bool)
+        or not isinstance(rolls_left, int)
+        or not 1 <= rolls_left <= rules.rolls - 1
+    ):
         raise InvalidDiceError(
             f"rolls_left={rolls_left!r}: after a roll the player has 1 to {rules.rolls - 1} "
             "rolls left (with 0 the roll is final: use check)"
@@ -308,6 +320,11 @@ def advise(
             "set_aside only applies with sticky holds; with free holds every die may be rerolled"
         )
     objective = Objective.parse(objective)
+    if aside and rolls_left == rules.rolls - 1:
+        raise InvalidHoldError(
+            f"no die can be set aside yet: with {rolls_left} rolls left this is the first roll "
+            "of the turn (give --set-aside only after a reroll)"
+        )
     sol = turn_solution(ph, objective, rules, layout)
     space = sol.space
     typed = roll_types(space, faces, layout, by_die)

@@ -183,7 +183,8 @@ def subset_max(
     solver runs it on :func:`hold_ranks` (all distinct), so its arg-max is the one best hold of
     the kit's order; on raw values with ties (the float solitaire iteration) the hold found
     first wins."""
-    shape = [len(s) for s in space.sub]
+    # a trailing axis of length 1 keeps every slice an array, also with a single die type
+    shape = [len(s) for s in space.sub] + [1]
     M = N.reshape(shape).copy()
     arg = np.arange(space.n_states, dtype=np.int64).reshape(shape)
     for t, typ in enumerate(space.types):

@@ -13,13 +13,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from phase10math.dice.faces import COLOR_NAMES, COLORS, Layout, match_roll, parse_faces
+from phase10math.checks import check_int
+from phase10math.dice.faces import (
+    COLOR_NAMES,
+    COLORS,
+    Layout,
+    check_layout,
+    match_roll,
+    parse_faces,
+)
 from phase10math.dice.layouts import DEFAULT_LAYOUT, EXAMPLE_HAND
 from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.phases import phase as as_phase
-from phase10math.dice.rules import DEFAULT_RULES, Rules
-from phase10math.errors import InvalidDiceError
+from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
+from phase10math.errors import InvalidDiceError, InvalidPhaseError
 from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace, sub_multisets
 
@@ -161,7 +169,13 @@ def phase_maxima(
     phases=range(1, 11), layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
 ) -> dict[int, int]:
     """``{phase number: maximum score}``."""
-    return {n: max_phase_score(PHASES[n], layout, rules) for n in phases}
+    check_layout(layout)
+    check_rules(rules)
+    try:
+        numbers = [check_int(n, "phase", 1, 20, InvalidPhaseError) for n in phases]
+    except TypeError:
+        raise InvalidPhaseError(f"phases: expected phase numbers 1..20; got {phases!r}") from None
+    return {n: max_phase_score(PHASES[n], layout, rules) for n in numbers}
 
 
 def game_maximum(

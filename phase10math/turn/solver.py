@@ -36,12 +36,12 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.dice.faces import Die, Face, Layout
+from phase10math.dice.faces import Die, Face, Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import Phase
 from phase10math.dice.phases import phase as as_phase
-from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
-from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
+from phase10math.errors import InvalidLayoutError, InvalidRulesError, StateSpaceTooLargeError
 from phase10math.exact import fits_int64
 from phase10math.turn.kernels import (
     expect_rerolls,
@@ -159,8 +159,8 @@ def check_size(space: StateSpace, sticky: bool, rolls: int = 3) -> None:
     if n > (MAX_STICKY_PAIRS if sticky else MAX_STATES) or space.n_states > MAX_STATES:
         raise StateSpaceTooLargeError(
             f"this turn has {n:,} {'(held, rolled) pairs' if sticky else 'holds'} under this "
-            f"layout ({space.describe()[:200]}); the limit on this machine is "
-            f"{MAX_STICKY_PAIRS if sticky else MAX_STATES:,}. "
+            f"layout ({len(space.types)} different kinds of dice as this phase sees them); the "
+            f"limit on this machine is {MAX_STICKY_PAIRS if sticky else MAX_STATES:,}. "
             "Use a layout with more identical dice or the other hold rule."
         )
 
@@ -292,6 +292,10 @@ def solve_turn(
 
     Raises InvalidRulesError for a projection that drops what the second key needs (the
     color-only projection has no scores)."""
+    if isinstance(layout, (list, tuple)):  # ten dice, as solve_custom accepts them
+        layout = Layout(tuple(layout))
+    check_layout(layout)
+    check_rules(rules)
     ph = as_phase(ph)
     objective = Objective.parse(objective)
     proj = projection or projection_for(ph, objective)
@@ -311,6 +315,16 @@ def solve_turn(
     return sol
 
 
+def _utility_value(utility: Callable, faces: Sequence[Face]) -> Fraction:
+    u = utility(faces)
+    if isinstance(u, bool) or not isinstance(u, int | Fraction):
+        raise InvalidRulesError(
+            f"the utility returned {u!r} for {' '.join(map(str, faces))}; it must return "
+            "an int or a Fraction"
+        )
+    return Fraction(u)
+
+
 def solve_custom(
     utility: Callable[[Sequence[Face]], int | Fraction],
     rules: Rules = DEFAULT_RULES,
@@ -321,12 +335,26 @@ def solve_custom(
     """The optimal turn for any utility of the final dice (a callable on faces), then among
     exact ties the best ``second`` utility if given; ``layout`` may also be any list of dice,
     e.g. a reduced game."""
+    check_rules(rules)
+    for name, fn in (("utility", utility), ("second", second)):
+        if fn is not None and not callable(fn):
+            raise InvalidRulesError(f"{name}: expected a function of the final faces; got {fn!r}")
+    if not isinstance(layout, Layout):
+        if not isinstance(layout, (list, tuple)) or not layout:
+            raise InvalidLayoutError(
+                "layout: expected a Layout or a non-empty list of dice; got "
+                f"{type(layout).__name__}"
+            )
+        if not all(isinstance(d, Die) for d in layout):
+            raise InvalidLayoutError("layout: every die must be a Die (see parse_layout)")
+        if len(layout) > 10:
+            raise InvalidLayoutError(f"layout: at most 10 dice; got {len(layout)}")
     space = StateSpace.build(layout, projection)
     check_size(space, rules.holds == "sticky", rules.rolls)
     faces = [
         [projection.representative(k) for _, k in space.faces_of(int(gid))]
         for gid in space.full_ids
     ]
-    vals = [Fraction(utility(f)) for f in faces]
-    vals2 = None if second is None else [Fraction(second(f)) for f in faces]
+    vals = [_utility_value(utility, f) for f in faces]
+    vals2 = None if second is None else [_utility_value(second, f) for f in faces]
     return solve_utility(space, vals, rules, label="custom utility", second=vals2)

@@ -179,7 +179,7 @@ def phase_table(
         desc = f"solving phases ({rules.holds} holds)"
         bar = progress_bar(total=len(todo), desc=desc, unit="phase")
     rows: dict[int, dict[str, Fraction]] = {}
-    if len(todo) > 1 and workers > 1 and cache.cache_dir() is not None:
+    if len(todo) > 1 and workers > 1 and cache.usable():
         ctx = multiprocessing.get_context("spawn")
         # the slow color phases first, so that the two processes finish together
         order = sorted(todo, key=lambda n: not PHASES[n].uses_color)

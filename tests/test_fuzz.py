@@ -1,0 +1,249 @@
+"""Property-based tests (hypothesis): every sub-command driven in-process with arguments drawn
+from a grammar of valid and invalid words exits 0 or 2, never with a traceback; with --json
+stdout is strict JSON; no file is left behind. The public API lets only the package's own
+errors escape. Kept to seconds: small phases, small counts; commands that would start a long
+solve (turns, solitaire, full games) always get at least one bad word."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from phase10math.cli import main  # noqa: E402
+from phase10math.dice import meld, phases  # noqa: E402
+from phase10math.dice.faces import parse_faces, parse_layout  # noqa: E402
+from phase10math.dice.rules import Rules  # noqa: E402
+from phase10math.errors import Phase10MathError  # noqa: E402
+from phase10math.turn import advisor, solver  # noqa: E402
+from phase10math.turn import maxima as maxscore  # noqa: E402
+
+FAST = settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+BAD_NUMBERS = ["-1", "-5", "²", "٣", "1e3", "True", "", "x", "9" * 60, "99999999999", "1.5"]
+DICE = ["10o", "W", "Wg", "7", "5r", "1", "2", "3", "4", "8", "11", "x", "0", "10x", "²"]
+PHASES = [
+    "1",
+    "2",
+    "0",
+    "21",
+    "-1",
+    "²",
+    "2 sets of ²",
+    "2 sets of 3",
+    "10 sets of 1",
+    "run of 4 + 4 of one color",
+    "1" * 300,
+    "",
+    "9 of one color",
+]
+
+
+@pytest.fixture
+def layout_files(tmp_path):
+    files = {
+        "good": "6 x 5r 6o 7b 8g 9r 10o\n4 x 1r 2o 3b 4g Wr Wo",
+        "binary": b"\x00\xff\x00",
+        "utf16": "6 x 5r 6o 7b 8g 9r 10o".encode("utf-16"),
+        "latin1": "caf\xe9".encode("latin-1"),
+        "huge": "99999999999999999999 x 5r 6o 7b 8g 9r 10o",
+        "whigh": "10 x 5r 6o 7b 8g 9r Wo",
+    }
+    out = {}
+    for name, text in files.items():
+        p = tmp_path / f"{name}.txt"
+        p.write_bytes(text if isinstance(text, bytes) else text.encode())
+        out[name] = str(p)
+    out["missing"] = str(tmp_path / "missing.txt")
+    out["dir"] = str(tmp_path)
+    return out
+
+
+def _strict(text: str):
+    def bad(c):
+        raise ValueError(f"not strict JSON: {c}")
+
+    return json.loads(text, parse_constant=bad)
+
+
+def run_checked(argv: list[str], tmp_path) -> int:
+    before = sorted(p.name for p in tmp_path.iterdir())
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    e = err.getvalue()
+    assert code in (0, 2), (argv, code, e)
+    assert "Traceback" not in e and "internal error" not in e, (argv, e)
+    if code == 2:
+        assert e.strip(), argv
+    if code == 0 and "--json" in argv:
+        _strict(out.getvalue())
+    assert sorted(p.name for p in tmp_path.iterdir()) == before, argv
+    return code
+
+
+def opt(name, values):
+    return st.one_of(st.just([]), st.sampled_from(values).map(lambda v: [name, v]))
+
+
+def layout_opt(files):
+    return st.one_of(
+        st.just([]), st.sampled_from(sorted(files)).map(lambda k: ["--layout", files[k]])
+    )
+
+
+def argv_for(files):
+    json_flag = st.sampled_from([[], ["--json"]])
+    dice = st.lists(st.sampled_from(DICE), min_size=0, max_size=12)
+    check = st.tuples(
+        st.just(["check"]), opt("--phase", PHASES), dice, json_flag, layout_opt(files)
+    )
+    advise = st.tuples(
+        st.just(["advise"]),
+        opt("--phase", ["1", "2", "0", "x"]),
+        opt("--rolls-left", ["1", "2", "3", "0"] + BAD_NUMBERS),
+        opt("--top", ["0", "3"] + BAD_NUMBERS),
+        opt("--set-aside", ["10 10", "", "x", "10 10 10 10 10 10 10 10 10 10"]),
+        opt("--holds", ["free", "x"]),
+        dice,
+        json_flag,
+    )
+    table = st.tuples(
+        st.just(["table"]),
+        opt("--phases", ["1", "2", "1-2", "3-1", "0", "21", "x", "9" * 50]),
+        json_flag,
+        layout_opt(files),
+    )
+    maxscore = st.tuples(
+        st.just(["maxscore"]), opt("--phases", ["1-10", "x"]), json_flag, layout_opt(files)
+    )
+    game = st.tuples(  # random players only (no solve); always at least one bad word
+        st.just(["game"]),
+        opt("--players", ["1", "2", "9"] + BAD_NUMBERS),
+        st.sampled_from([["--strategies", "random"], ["--strategies", "xx"], []]),
+        st.sampled_from([["--seed", v] for v in BAD_NUMBERS]),
+        json_flag,
+    )
+    turns = st.tuples(
+        st.just(["turns"]),
+        st.sampled_from([["--max-turns", v] for v in BAD_NUMBERS + ["0", "10001"]]),
+        json_flag,
+    )
+    solitaire = st.tuples(
+        st.just(["solitaire"]),
+        st.sampled_from([["--simulate", v] for v in BAD_NUMBERS + ["1"]]),
+        json_flag,
+    )
+    h2h = st.tuples(
+        st.just(["headtohead"]),
+        st.sampled_from([["--strategies", "random,random"], ["--strategies", "human,random"]]),
+        st.sampled_from([["--games", v] for v in ["0"] + BAD_NUMBERS]),  # random games are slow
+        opt("--phases", ["10", "x"]),
+        st.just(["--seed", "1"]),
+        json_flag,
+    )
+    cards = st.tuples(
+        st.just(["cards"]),
+        st.sampled_from(
+            [
+                ["dealt", "--hand-size", "0"],
+                ["dealt", "--phase", "1"],
+                ["dealt", "--phase", "x"],
+                ["draws", "--trials", "5", "--draws", "3"],
+                ["draws", "--trials", "-1"],
+                ["draws", "--draws", "999"],
+                ["game", "--players", "2", "--seed", "1", "--summary"],
+                ["game", "--players", "9"],
+                [],
+            ]
+        ),
+        json_flag,
+    )
+    tenk = st.tuples(
+        st.just(["tenk"]),
+        st.sampled_from(
+            [
+                ["ev", "--dice", "3", "--turn-total", "300"],
+                ["ev", "--three-pairs", "5000000"],
+                ["ev", "--dice", "0"],
+                ["thresholds", "--straight", "120"],
+                ["duel", "--target", "150"],
+                ["duel", "--target", "99999999"],
+                [],
+            ]
+        ),
+        opt("--open", ["500", "-1", "99999999"]),
+        json_flag,
+    )
+    cmd = st.one_of(check, advise, table, maxscore, game, turns, solitaire, h2h, cards, tenk)
+    return cmd.map(lambda parts: [w for part in parts for w in part])
+
+
+@FAST
+@given(data=st.data())
+def test_every_command_exits_0_or_2_without_traceback(data, layout_files, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    argv = data.draw(argv_for(layout_files))
+    code = run_checked(argv, tmp_path)
+    if any(w in argv for w in ("9" * 60, "99999999999", "²", "-5")):
+        assert code == 2, argv
+
+
+# --------------------------------------------------------------------------- the API
+
+JUNK = [None, True, -1, 0, 2, 10**50, "x", "sticky", "10 10", 1.5, [], [None], {"a": 1}, b"1"]
+
+
+def _api_calls():
+    roll = "10 10 W 5 6 7 1 2 3 8"
+    return [
+        lambda a: advisor.advise(a, 2, 1),
+        lambda a: advisor.advise(roll, a, 1),
+        lambda a: advisor.advise(roll, 2, a),
+        lambda a: advisor.advise(roll, 2, 1, objective=a),
+        lambda a: advisor.advise(roll, 2, 1, rules=a),
+        lambda a: advisor.advise(roll, 2, 1, layout=a),
+        lambda a: advisor.advise(roll, 2, 1, set_aside=a),
+        lambda a: advisor.advise(roll, 2, 1).value_of(a),
+        lambda a: advisor.advise(roll, 2, 1).table(top=a),
+        lambda a: meld.explain(1, a),
+        lambda a: meld.explain(a, roll),
+        lambda a: meld.score(1, roll, rules=a),
+        lambda a: maxscore.phase_maxima([a]),
+        lambda a: phases.phase(a),
+        lambda a: phases.parse_phase(a),
+        lambda a: parse_faces(a),
+        lambda a: parse_layout(a),
+        lambda a: Rules(rolls=a),
+        lambda a: Rules(holds=a),
+        lambda a: solver.solve_turn(1, layout=a),
+        lambda a: solver.solve_turn(1, objective=a),
+    ]
+
+
+@settings(max_examples=120, deadline=None)
+@given(i=st.integers(0, 20), junk=st.sampled_from(JUNK))
+def test_api_lets_only_package_errors_escape(i, junk):
+    calls = _api_calls()
+    try:
+        calls[i % len(calls)](junk)
+    except Phase10MathError:
+        pass
+
+
+def test_json_strict_helper_can_fail():
+    with pytest.raises(ValueError):
+        _strict('{"x": NaN}')
+    assert math.isfinite(_strict('{"x": 1.5}')["x"])

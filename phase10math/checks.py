@@ -25,6 +25,7 @@ phase10math.errors.InvalidRulesError: seed=-1; allowed: a whole number 0..429496
 from __future__ import annotations
 
 import argparse
+import numbers
 import os
 import re
 from typing import Any
@@ -131,7 +132,6 @@ def check_int(
     error: type[Phase10MathError] = InvalidRulesError,
 ) -> int:
     """``value`` if it is a whole number (not a bool) within ``lo..hi``, else ``error``."""
-    import numbers
 
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise error(f"{name}={value!r}; allowed: a whole number{_range(lo, hi)}")

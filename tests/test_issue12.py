@@ -31,8 +31,8 @@ from phase10math.errors import (
     Phase10MathError,
 )
 from phase10math.game.engine import Game
-from phase10math.game.solitaire import SolitaireStrategy, solve_solitaire
-from phase10math.game.strategies import HumanStrategy, get_strategy
+from phase10math.game.solitaire import solve_solitaire
+from phase10math.game.strategies import HumanStrategy, SolitaireStrategy, get_strategy
 from phase10math.turn.advisor import advise
 from phase10math.turn.projection import VALUE
 from phase10math.turn.solver import solve_custom, solve_turn
@@ -378,31 +378,31 @@ def test_scores_only_rolls_the_dice_can_show_and_trials_checked():
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: __import__("phase10math.turn.advisor").advisor.advise(None, 2, 1),
-        lambda: __import__("phase10math.turn.advisor").advisor.advise(
+        lambda: __import__("phase10math.turn.advisor").turn.advisor.advise(None, 2, 1),
+        lambda: __import__("phase10math.turn.advisor").turn.advisor.advise(
             "1 2 3 4 5 6 7 8 9 10", 2, 1, rules="sticky"
         ),
-        lambda: __import__("phase10math.turn.advisor").advisor.advise(
+        lambda: __import__("phase10math.turn.advisor").turn.advisor.advise(
             "1 2 3 4 5 6 7 8 9 10", 2, 1, layout=None
         ),
-        lambda: __import__("phase10math.turn.advisor").advisor.advise(
+        lambda: __import__("phase10math.turn.advisor").turn.advisor.advise(
             "1 2 3 4 5 6 7 8 9 10", 2, 1, layout=SAME_LAYOUT
         ),
-        lambda: __import__("phase10math.turn.advisor").advisor.advise(
+        lambda: __import__("phase10math.turn.advisor").turn.advisor.advise(
             "1 2 3 4 5 6 7 8 9 10", 2, 1, set_aside=None
         ),
-        lambda: __import__("phase10math.turn.advisor").advisor.advise(
+        lambda: __import__("phase10math.turn.advisor").turn.advisor.advise(
             "1 2 3 4 5 6 7 8 9 10", True, 1
         ),
         lambda: (
             __import__("phase10math.turn.advisor")
-            .advisor.advise("1 2 3 4 5 6 7 8 9 10", 2, 1)
+            .turn.advisor.advise("1 2 3 4 5 6 7 8 9 10", 2, 1)
             .value_of(None)
         ),
         lambda: solve_turn(1, layout=list(DEFAULT_LAYOUT.dice[:3])),
-        lambda: __import__("phase10math.dice.meld").meld.explain(1, [Face(5, "x")] * 10),
-        lambda: __import__("phase10math.dice.meld").meld.explain(1, [Face(11)] * 10),
-        lambda: __import__("phase10math.turn.maxima").maxscore.phase_maxima([0, 21]),
+        lambda: __import__("phase10math.dice.meld").dice.meld.explain(1, [Face(5, "x")] * 10),
+        lambda: __import__("phase10math.dice.meld").dice.meld.explain(1, [Face(11)] * 10),
+        lambda: __import__("phase10math.turn.maxima").turn.maxima.phase_maxima([0, 21]),
         lambda: solve_custom(lambda faces: None, Rules(), [HIGH]),
         lambda: Rules(rolls=True),
         lambda: __import__("phase10math.cards.dealt").cards.dealt.dealt_odds(1, hand_size=True),

@@ -35,7 +35,7 @@ def by_loops(phase, kept, dice):
 @pytest.mark.parametrize(
     "phase, kept, dice",
     [
-        (1, "10 10 10 9 9 1 2 3", [HIGH, HIGH]),
+        (1, "10 10 10 9 1 2 3 4", [HIGH, HIGH]),
         (4, "5 6 7 8 9 10 2 2", [LOW, LOW]),
         (3, "10 10 10 5 6 W 1", [HIGH, LOW, LOW]),
     ],

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -57,8 +58,6 @@ class Face:
         v = self.value
         if isinstance(v, bool) or not isinstance(v, int):
             try:
-                import numbers
-
                 if isinstance(v, bool) or not isinstance(v, numbers.Integral):
                     raise TypeError
                 object.__setattr__(self, "value", int(v))

@@ -11,7 +11,7 @@ from phase10math.checks import int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, parse_roll, rules_from
 from phase10math.dice.faces import parse_faces
 from phase10math.dice.phases import phase
-from phase10math.errors import InvalidHoldError, InvalidPhaseError
+from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidPhaseError
 from phase10math.turn.advisor import advise
 from phase10math.turn.tables import format_table, phase_table, table_json
 
@@ -54,6 +54,27 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def parse_die_args(items: list[str] | None, n: int = 10) -> dict[int, int]:
+    """``--die FACE=DIE`` words (both counted from 1) as ``{face index: die index}`` from 0.
+
+    >>> parse_die_args(["1=4", " 3 = 10 "])
+    {0: 3, 2: 9}
+    """
+    out: dict[int, int] = {}
+    for item in items or ():
+        m = re.fullmatch(r"\s*([0-9]{1,2})\s*=\s*([0-9]{1,2})\s*", item)
+        if not m or not (1 <= int(m.group(1)) <= n and 1 <= int(m.group(2)) <= n):
+            raise InvalidDiceError(
+                f"--die {item[:20]!r}: write FACE=DIE, e.g. --die 1=4 (the first face typed is "
+                f"on die 4 of the layout), both 1 to {n}"
+            )
+        face = int(m.group(1)) - 1
+        if face in out:
+            raise InvalidDiceError(f"--die: face {face + 1} is given twice")
+        out[face] = int(m.group(2)) - 1
+    return out
+
+
 def cmd_advise(args: argparse.Namespace) -> int:
     ph = phase(args.phase)
     rules = rules_from(args, holds=args.holds)
@@ -64,8 +85,19 @@ def cmd_advise(args: argparse.Namespace) -> int:
         raise InvalidHoldError(
             f"all {len(faces)} dice are set aside: nothing is left to roll (use check)"
         )
+    dice_of = parse_die_args(args.die, len(layout.dice))
+    if dice_of and args.by_die:
+        raise InvalidDiceError("--die and --by-die: give one of them (--by-die places every face)")
     adv = advise(
-        faces, args.rolls_left, ph, args.objective, rules, layout, aside, by_die=args.by_die
+        faces,
+        args.rolls_left,
+        ph,
+        args.objective,
+        rules,
+        layout,
+        aside,
+        by_die=args.by_die,
+        dice_of=dice_of,
     )
     if args.keep:
         chosen = adv.value_of(args.keep)
@@ -121,7 +153,18 @@ def add_commands(sub) -> None:
         "--top", type=int_arg("top"), default=10, help="how many holds to list (0 = all)"
     )
     p.add_argument(
-        "--by-die", action="store_true", help="the dice are given in the order of the layout's dice"
+        "--by-die",
+        action="store_true",
+        help="the dice are given in the order of the layout's dice (exact: each face on its die)",
+    )
+    p.add_argument(
+        "--die",
+        action="append",
+        metavar="FACE=DIE",
+        help="face FACE of the roll (counted from 1, in the order typed) lies on die DIE of the "
+        "layout (counted from 1); repeatable. Faces typed in any order may fit the dice in "
+        "several ways; where that changes the best hold, the advice names the face that "
+        "decides it and its dice",
     )
     p.add_argument("--json", action="store_true")
     p.add_argument("dice", nargs="*")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -26,7 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from phase10math.checks import check_int, check_type
-from phase10math.dice.faces import Face, Layout, check_layout, match_roll, parse_faces
+from phase10math.dice.faces import Die, Face, Layout, check_layout, match_roll, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import require_colors
 from phase10math.dice.partial import describe_progress
@@ -187,6 +187,19 @@ class Advice:
     options: list[HoldOption]
     reason: str
     set_aside: tuple[Face, ...] = field(default=())
+    #: the ways the faces fit the dice, when they change the advice (see :func:`advise`)
+    fits: tuple[Fit, ...] = field(default=())
+    #: a word on how the faces fit the dice ("" when they fit in one way)
+    note: str = ""
+    #: which die shows the face ``decider`` - asked when the best hold depends on it
+    question: str = ""
+    decider: int | None = None
+
+    @property
+    def ambiguous(self) -> bool:
+        """The best hold depends on which die shows which face (see ``fits``, ``question``);
+        ``options`` are then those of the first of ``fits``."""
+        return bool(self.question)
 
     @property
     def best(self) -> HoldOption:
@@ -235,8 +248,27 @@ class Advice:
             "rolls_left": self.rolls_left,
             "dice": [str(f) for f in self.dice],
             "reason": self.reason,
+            "note": self.note,
+            "question": self.question,
+            "deciding_face": None if self.decider is None else self.decider + 1,
+            "fits": [f.to_dict() for f in self.fits],
             "options": [o.to_dict() for o in self.options],
         }
+
+    def fit_lines(self) -> list[str]:
+        """Per way the faces fit the dice: where the deciding face is, and the best hold then."""
+        if not self.ambiguous or self.decider is None:
+            return []
+        i = self.decider
+        out = []
+        for k, f in enumerate(self.fits, 1):
+            on = sorted(f.on[i])
+            where = ("die " if len(on) == 1 else "dice ") + ", ".join(str(d + 1) for d in on)
+            out.append(
+                f"way {k}: your {self.dice[i]} on {where}: keep {f.best.keep_text}, reroll "
+                f"{f.best.rerolled} -> {_value_text(f.best.value, self.objective)}"
+            )
+        return out
 
     def table(self, top: int | None = 10) -> str:
         unit = "P(complete)" if self.objective == "complete" else "E[score]"
@@ -246,6 +278,12 @@ class Advice:
             f"{'rank':>4}  {'keep':<32} {'reroll':>6}  {unit:>12}  {'then ' + self.second_name:>16}"
             "  exact",
         ]
+        if self.ambiguous:
+            lines[1:1] = (
+                [f"the best hold depends on the dice: {self.question}"]
+                + ["  " + x for x in self.fit_lines()]
+                + ["the ranking below is for way 1; say which die shows it (--die FACE=DIE)"]
+            )
         if top is not None:
             top = check_int(top, "top", 0) or None  # 0 = all holds
         shown = self.options if top is None else self.options[:top]
@@ -268,6 +306,8 @@ class Advice:
                 f"the higher {self.second_name} ({TIE_RULE})"
             )
         lines.append(f"best: {self.reason}")
+        if self.note and not self.ambiguous:
+            lines.append(f"note: {self.note}")
         return "\n".join(lines)
 
     __str__ = table
@@ -276,6 +316,199 @@ class Advice:
 def _display_key(f: Face, dice) -> Hashable:
     # a face written without color matches the roll's faces of that number
     return f.value if f.color is None or all(g.color is None for g in dice) else (f.value, f.color)
+
+
+# --------------------------------------------------------------------------- ways to fit
+
+#: The most ways, distinct for the solver, that typed faces may fit the dice: past it the
+#: advisor refuses (AmbiguousRollError) and asks which die shows which face.
+MAX_FITS = 24
+
+
+@dataclass(frozen=True)
+class RollFit:
+    """One way the faces of a roll fit the dice, as the solver tells ways apart (the per-type
+    projected faces): ``typed`` the (type, die's own face) of each face, ``dice`` one
+    assignment (die index per face), ``on`` for each face every die it lies on in some
+    assignment of this way, ``ways`` how many assignments (identical dice alike) it has."""
+
+    typed: tuple[tuple[int, Face], ...]
+    dice: tuple[int, ...]
+    on: tuple[frozenset[int], ...]
+    ways: int
+
+
+def check_dice_of(dice_of: Mapping[int, int] | None, faces: Sequence[Face], layout: Layout):
+    """``dice_of`` checked against the faces and the layout: ``{face index: die index}``."""
+    if dice_of is None:
+        return {}
+    check_type(dice_of, Mapping, "dice_of", InvalidDiceError, "a dict {face index: die index}")
+    n, out = len(layout.dice), {}
+    for k, v in dice_of.items():
+        for x, what in ((k, "face"), (v, "die")):
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < n:
+                raise InvalidDiceError(
+                    f"dice_of {{{k!r}: {v!r}}}: a {what} index is 0 to {n - 1} (counted from 0)"
+                )
+        die = layout.dice[v]
+        if die.show(faces[k]) is None:
+            raise InvalidDiceError(
+                f"face {k + 1} ({faces[k]}) cannot be on die {v + 1}: it shows {die}"
+            )
+        other = next((a for a, b in out.items() if b == v), None)
+        if other is not None:
+            raise InvalidDiceError(
+                f"faces {other + 1} ({faces[other]}) and {k + 1} ({faces[k]}) are both given "
+                f"on die {v + 1}: a die shows one face"
+            )
+        out[k] = v
+    return out
+
+
+def roll_fits(
+    space: StateSpace,
+    faces: Sequence[Face],
+    layout: Layout,
+    dice_of: Mapping[int, int] | None = None,
+) -> list[RollFit]:
+    """Every way the faces fit the dice (each face on its own die, ``dice_of`` respected)
+    that the solver tells apart, at most :data:`MAX_FITS`. The way in which face ``i`` lies
+    on die ``i`` (faces in the order of the dice), if there is one, comes first.
+
+    >>> from phase10math.dice.layouts import RECORDED_LAYOUT
+    >>> from phase10math.turn.projection import VALUE
+    >>> space = StateSpace.build(RECORDED_LAYOUT, VALUE)
+    >>> fits = roll_fits(space, parse_faces("5 6 7 8 9 10 1 2 3 4"), RECORDED_LAYOUT)
+    >>> len(fits), fits[0].ways
+    (1, 17280)
+    """
+    pinned = check_dice_of(dice_of, faces, layout)
+    dice = layout.dice
+    type_of_die = space.die_types(layout)
+    key = space.projection.key
+    same = [tuple(j for j, e in enumerate(dice) if e == d) for d in dice]
+    cand = [
+        [d for d in range(len(dice)) if dice[d].show(f) is not None]
+        if i not in pinned
+        else [pinned[i]]
+        for i, f in enumerate(faces)
+    ]
+    own = [[dice[d].show(f) for d in range(len(dice))] for f in faces]
+    classes: dict[tuple, list] = {}  # class key -> [assignment, on-sets, distinct assignments]
+    used = [False] * len(dice)
+    assign = [0] * len(faces)
+
+    pair = [
+        [(type_of_die[d], key(g)) if g is not None else None for d, g in enumerate(o)] for o in own
+    ]
+    way = [[(same[d][0], g) for d, g in enumerate(o)] for o in own]
+
+    def rec(i: int) -> None:
+        if i == len(faces):
+            cls = tuple(sorted(pair[k][d] for k, d in enumerate(assign)))
+            entry = classes.get(cls)
+            if entry is None:
+                if len(classes) >= MAX_FITS:
+                    raise AmbiguousRollError(
+                        f"these faces fit the dice in more than {MAX_FITS} ways that change the "
+                        "advice; say which die shows which face (dice_of=, --die FACE=DIE on the "
+                        "command line) or give the faces in the order of the dice (--by-die)"
+                    )
+                entry = classes[cls] = [tuple(assign), [set() for _ in faces], set()]
+            on = entry[1]
+            for k, d in enumerate(assign):
+                on[k].update(same[d])
+            entry[2].add(tuple(sorted(way[k][d] for k, d in enumerate(assign))))
+            return
+        tried: set[int] = set()
+        for d in cand[i]:
+            if used[d] or (i not in pinned and (d in pinned.values() or same[d][0] in tried)):
+                continue
+            tried.add(same[d][0])  # identical dice: one of them is enough
+            used[d], assign[i] = True, d
+            rec(i + 1)
+            used[d] = False
+
+    rec(0)
+    if not classes:
+        if pinned:
+            said = ", ".join(f"face {k + 1} ({faces[k]}) on die {v + 1}" for k, v in pinned.items())
+            raise InvalidDiceError(f"with {said}, the other faces cannot all fit the other dice")
+        match_roll(faces, layout)  # names the face that does not fit
+        raise InvalidDiceError("these faces cannot all show at once on the dice")
+    fits = [
+        RollFit(
+            tuple((type_of_die[d], own[k][d]) for k, d in enumerate(a)),
+            a,
+            tuple(frozenset(s) for s in on),
+            len(distinct),
+        )
+        for a, on, distinct in classes.values()
+    ]
+    ident = tuple(range(len(faces)))
+    first = next((k for k, f in enumerate(fits) if all(i in s for i, s in enumerate(f.on))), None)
+    if first is not None and all(dice[i].show(f) is not None for i, f in enumerate(faces)):
+        f = fits.pop(first)
+        fits.insert(
+            0, RollFit(tuple((type_of_die[i], own[i][i]) for i in ident), ident, f.on, f.ways)
+        )
+    return fits
+
+
+@dataclass(frozen=True)
+class Fit:
+    """One way the faces fit the dice that changes the advice: ``dice`` the die index of each
+    face (one assignment), ``on`` each face's possible dice in this way, ``best`` the best
+    hold then, ``ways`` how many assignments (identical dice alike) it stands for."""
+
+    dice: tuple[int, ...]
+    on: tuple[frozenset[int], ...]
+    best: HoldOption
+    ways: int
+
+    def to_dict(self) -> dict:
+        return {
+            "dice": [d + 1 for d in self.dice],
+            "ways": self.ways,
+            "best": self.best.to_dict(),
+        }
+
+
+def dice_words(dice: Sequence[Die] | Layout, which: Iterable[int]) -> str:
+    """``die 4 (5r 6g 7o 8b 9r 10b)`` or ``dice 1, 2 (5o ...) or die 6 (...)``: dice counted
+    from 1, identical dice together."""
+    dice = dice.dice if isinstance(dice, Layout) else dice
+    seen: dict[Die, list[int]] = {}
+    for i in sorted(which):
+        seen.setdefault(dice[i], []).append(i + 1)
+    return " or ".join(
+        (f"die {ns[0]}" if len(ns) == 1 else f"dice {', '.join(map(str, ns))}") + f" ({d})"
+        for d, ns in seen.items()
+    )
+
+
+def _deciding_face(fits: Sequence[Fit], faces: Sequence[Face], layout: Layout):
+    """The face whose die decides the best hold, and the question to ask about it."""
+    groups: dict[tuple, list[Fit]] = {}
+    for f in fits:
+        groups.setdefault(_keep_key(f.best.keep), []).append(f)
+    best = None
+    for i in range(len(faces)):
+        sets = [frozenset().union(*(f.on[i] for f in fs)) for fs in groups.values()]
+        if len(set(sets)) == 1:
+            continue
+        disjoint = all(a.isdisjoint(b) for a, b in itertools.combinations(sets, 2))
+        score = (disjoint, -len(frozenset().union(*sets)), -i)
+        if best is None or score > best[0]:
+            best = (score, i, sets)
+    if best is None:  # pragma: no cover - distinct ways always differ in some face's die
+        return None, "which die shows which face?"
+    _, i, sets = best
+    opts: list[frozenset[int]] = []
+    for s in sets:
+        if s not in opts:
+            opts.append(s)
+    return i, f"is your {faces[i]} on " + " or ".join(dice_words(layout, s) for s in opts) + "?"
 
 
 def advise(
@@ -287,11 +520,19 @@ def advise(
     layout: Layout = DEFAULT_LAYOUT,
     set_aside: Sequence[Face | str] | str = (),
     by_die: bool = False,
+    dice_of: Mapping[int, int] | None = None,
 ) -> Advice:
     """Rank every distinct hold of the ten dice in front of the player.
 
     ``rolls_left`` is how many rolls the player still has (1 or 2 in a 3-roll turn); with
     sticky holds, ``set_aside`` are the dice set aside before (they stay).
+
+    Faces typed in any order may fit the dice in several ways (:func:`roll_fits`). Where
+    every way gives the same best hold the advice says so in ``note``; where they differ,
+    ``fits`` lists the best hold of each way and ``question`` names the face whose die
+    decides it. ``dice_of`` says which die shows a face: ``{face index: die index}``, both
+    counted from 0 (face ``i`` of ``dice``, die ``j`` of ``layout.dice``); ``by_die=True``
+    says it for every face (the faces are in the order of the layout's dice).
     """
     check_rules(rules)
     check_layout(layout)
@@ -317,7 +558,7 @@ def advise(
     require_colors(faces, ph)
     if aside and rules.holds != "sticky":
         raise InvalidHoldError(
-            "set_aside only applies with sticky holds; with free holds every die may be rerolled"
+            "set_aside only applies with sticky holds; with free holds every die may be rolled"
         )
     objective = Objective.parse(objective)
     if aside and rolls_left == rules.rolls - 1:
@@ -325,9 +566,57 @@ def advise(
             f"no die can be set aside yet: with {rolls_left} rolls left this is the first roll "
             "of the turn (give --set-aside only after a reroll)"
         )
+    pinned = check_dice_of(dice_of, faces, layout)
+    if by_die:
+        if pinned:
+            raise InvalidDiceError("give either by_die (every face by die) or dice_of, not both")
     sol = turn_solution(ph, objective, rules, layout)
     space = sol.space
-    typed = roll_types(space, faces, layout, by_die)
+    if by_die:
+        roll_types(space, faces, layout, by_die=True)  # checks every die shows its face
+        pinned = dict(enumerate(range(len(faces))))
+    fits = roll_fits(space, faces, layout, pinned)
+    per_fit = [_ranked_options(sol, faces, aside, fit.typed, rolls_left) for fit in fits]
+    options = per_fit[0]
+    reason = describe_progress(ph, options[0].keep, faces, rules)
+    adv = Advice(ph, objective, rolls_left, tuple(faces), options, reason, tuple(aside))
+    ways = sum(fit.ways for fit in fits)
+    if len(fits) == 1:
+        if ways > 1:
+            adv.note = f"these faces fit the dice in {ways} ways; the best hold is the same for all"
+        return adv
+    adv.fits = tuple(Fit(fit.dice, fit.on, opts[0], fit.ways) for fit, opts in zip(fits, per_fit))
+    if len({_keep_key(f.best.keep) for f in adv.fits}) == 1:
+        values = sorted({f.best.value for f in adv.fits})
+        spread = (
+            ""
+            if len(values) == 1
+            else f" (its value is {_value_text(values[0], objective)} to "
+            f"{_value_text(values[-1], objective)}, by the dice the faces lie on)"
+        )
+        adv.note = (
+            f"these faces fit the dice in {ways} ways; the best hold is the same for all{spread}"
+        )
+        return adv
+    adv.decider, adv.question = _deciding_face(adv.fits, faces, layout)
+    adv.note = (
+        f"these faces fit the dice in {ways} ways, and the best hold depends on which die "
+        f"shows which face: {adv.question}"
+    )
+    return adv
+
+
+def _keep_key(keep: Sequence[Face]) -> tuple[str, ...]:
+    return tuple(sorted(str(f) for f in keep))
+
+
+def _value_text(v: Fraction, objective: str) -> str:
+    return percent(v) if objective == "complete" else f"{float(v):.4f}"
+
+
+def _ranked_options(sol, faces, aside, typed, rolls_left) -> list[HoldOption]:
+    """Every hold of the roll with the faces lying on the dice as ``typed`` says, best first."""
+    space = sol.space
     counts = _counts_of(space, typed)
     # the set-aside dice: matched to faces of the roll, which carry their die types; they go
     # first, so a hold's shown faces include them
@@ -369,9 +658,9 @@ def advise(
         for parts in itertools.product(*kept)
     ]
     n_total = space.n_dice
-    order = ranked_holds(space, gids, num_list, num2_list)
-    top = num_list[order[0]]
-    options = [
+    ranked = ranked_holds(space, gids, num_list, num2_list)
+    top = num_list[ranked[0]]
+    return [
         HoldOption(
             keeps[i],
             n_total - len(keeps[i]),
@@ -383,10 +672,8 @@ def advise(
             numerator2=int(num2_list[i]),
             denominator2=den2,
         )
-        for j, i in enumerate(order)
+        for j, i in enumerate(ranked)
     ]
-    reason = describe_progress(ph, options[0].keep, faces, rules)
-    return Advice(ph, objective, rolls_left, tuple(faces), options, reason, tuple(aside))
 
 
 TIE_RULE = "holds equal on both keys: the one keeping more dice, then a fixed order of the holds"

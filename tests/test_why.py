@@ -88,6 +88,16 @@ def test_made_it_but_rerolling_scores_more():
     assert made_now(st).score == 34 and not stop_advised(st)
     best = st.advice().best
     assert best.value == 1 and best.value2 > 34 and best.rerolled == 2
+    first = why(st)[0]
+    assert "rerolling 2 dice keeps the phase made (100%)" in first
+    assert f"raises the expected score from 34 to {float(best.value2):.1f}." in first
+    assert "(100% expected)" not in first
+    # the score aim: the same two numbers, the expected score first
+    st = position(1, "8 8 8 10 W W 1 2 5 6", [], "score")
+    best = st.advice().best
+    assert not stop_advised(st)
+    first = why(st)[0]
+    assert f"from 34 to {float(best.value):.1f}." in first and "(100%)" in first
 
 
 def test_ties_share_a_rank():

@@ -101,10 +101,21 @@ def why(state: TurnState, mine: Iterable[int] | None = None) -> list[str]:
             "stop and score."
         ]
     if made is not None:
+        # the two keys of the best hold: the chance to make the phase and the expected score
+        p, points = (
+            (best.value, best.value2)
+            if state.objective == "complete"
+            else (best.value2, best.value)
+        )
+        keeps = (
+            "keeps the phase made (100%)"
+            if p == 1
+            else f"keeps a {value_words(p, 'complete')} chance of making it"
+        )
         out.append(
             f"Your dice already make the phase for {made.score} points, but rerolling "
-            f"{_count_words(best.rerolled, 'die')} is worth more on average "
-            f"({value_words(best.value, state.objective)} expected)."
+            f"{_count_words(best.rerolled, 'die')} {keeps} and raises the expected score from "
+            f"{made.score} to {float(points):.1f}."
         )
 
     ties = st.best_ties

@@ -134,6 +134,9 @@ class TurnState:
         self.rolls_done = 0
         self.stopped = False
         self.typed = False  # faces typed in: the advisor matches them to the dice itself
+        # typed faces the player placed on their dice ("which die is this?"): die i shows
+        # dice[i] for sure; the advisor fits the other typed faces in every way they go
+        self.pinned: set[int] = set()
         # one entry per roll: the ten faces after it and the dice kept (not rolled) at it
         self.history: list[tuple[tuple[Face, ...], frozenset[int]]] = []
 
@@ -169,6 +172,7 @@ class TurnState:
             self.stopped,
             self.typed,
             tuple(self.history),
+            frozenset(self.pinned),
         )
 
     # ------------------------------------------------------------------ moves
@@ -190,6 +194,7 @@ class TurnState:
         self.held = set(kept)
         self.rolls_done += 1
         self.typed = typed
+        self.pinned &= kept  # a die rolled again shows a new face
         self.history.append((tuple(self.dice), frozenset(kept)))
 
     def toggle(self, i: int) -> None:
@@ -237,6 +242,59 @@ class TurnState:
         if self.over:
             raise InvalidHoldError("the turn is over: start a new turn")
         self.stopped = True
+
+    def rolled_last(self) -> list[int]:
+        """The dice rolled at the last roll (all ten at the first), in layout order."""
+        if not self.history:
+            return []
+        return [i for i in range(self.n_dice) if i not in self.history[-1][1]]
+
+    def place(self, face_at: int, die: int) -> None:
+        """Say which die shows a typed face: the face now shown as die ``face_at`` lies on die
+        ``die`` (both counted from 0, dice rolled at the last roll). The other faces rolled
+        with it are fitted to the other dice again; the advisor then fits the typed faces
+        only in the ways that agree (see :func:`~phase10math.turn.advisor.advise`,
+        ``dice_of``). Refusals change nothing.
+        """
+        if not self.typed or self.over:
+            raise InvalidHoldError("only the faces of a typed roll are placed on their dice")
+        rolled = self.rolled_last()
+        for x, what in ((face_at, "face"), (die, "die")):
+            if isinstance(x, bool) or not isinstance(x, int) or x not in rolled:
+                raise InvalidHoldError(
+                    f"{what} {x if not isinstance(x, int) else x + 1}: choose one of the dice "
+                    f"rolled last ({', '.join(str(i + 1) for i in rolled)})"
+                )
+        f = self.dice[face_at]
+        if self.layout.dice[die].show(f) is None:
+            raise InvalidDiceError(
+                f"die {die + 1} ({self.layout.dice[die]}) has no {f}: choose a die that shows it"
+            )
+        fixed = {i: i for i in self.pinned if i in rolled and i not in (face_at, die)}
+        fixed[face_at] = die
+        rest_at = [i for i in rolled if i not in fixed]
+        free = [d for d in rolled if d not in fixed.values()]
+        where = assign_faces([self.dice[i] for i in rest_at], [self.layout.dice[d] for d in free])
+        if where is None:
+            raise InvalidDiceError(
+                f"with your {f} on die {die + 1} the other faces rolled cannot all fit the "
+                "other dice: check the faces"
+            )
+        move = dict(fixed) | {i: free[k] for i, k in zip(rest_at, where, strict=True)}
+        old = self.snapshot()
+        new = list(self.dice)
+        for i, d in move.items():
+            new[d] = self.dice[i]
+        self.dice = new
+        self.held = {move.get(i, i) for i in self.held}
+        self.pinned = {i for i in self.pinned if i not in rolled} | set(fixed.values())
+        faces, kept = self.history[-1]
+        self.history[-1] = (tuple(new), kept)
+        try:
+            self.advice()
+        except Phase10MathError:
+            self._restore(old)
+            raise
 
     def enter(self, text: str | Sequence[Face | str]) -> None:
         """Use a physical roll: the ten faces in front of the player, typed in.
@@ -315,8 +373,10 @@ class TurnState:
             self.stopped,
             self.typed,
             history,
+            pinned,
         ) = snap
         self.dice, self.held, self.aside = list(dice), set(held), set(aside)
+        self.pinned = set(pinned)
         self.history = list(history)
 
     # ------------------------------------------------------------------ analysis
@@ -334,6 +394,7 @@ class TurnState:
             self.rolls_left,
             frozenset(self.aside),
             self.typed,
+            frozenset(self.pinned),
         )
         if key not in self._advice:
             if len(self._advice) > 64:
@@ -348,6 +409,7 @@ class TurnState:
                 self.layout,
                 set_aside=aside,
                 by_die=not self.typed,
+                dice_of={i: i for i in sorted(self.pinned)} if self.typed else None,
             )
         return self._advice[key]
 
@@ -492,9 +554,10 @@ def indices_for(state: TurnState, keep: Iterable[Face]) -> set[int]:
 
 
 def suggested_dice(state: TurnState) -> set[int]:
-    """The dice the best hold keeps (empty before the first roll and after the turn)."""
+    """The dice the best hold keeps (empty before the first roll, after the turn, and while
+    the best hold depends on which die shows which typed face)."""
     adv = state.advice()
-    return set() if adv is None else indices_for(state, adv.best.keep)
+    return set() if adv is None or adv.ambiguous else indices_for(state, adv.best.keep)
 
 
 def made_now(state: TurnState) -> Meld | None:
@@ -508,7 +571,7 @@ def made_now(state: TurnState) -> Meld | None:
 def stop_advised(state: TurnState) -> bool:
     """The best hold keeps every die: the player should stop and score now."""
     adv = state.advice()
-    return adv is not None and len(adv.best.keep) == state.n_dice
+    return adv is not None and not adv.ambiguous and len(adv.best.keep) == state.n_dice
 
 
 def groups_words(m: Meld) -> str:
@@ -677,6 +740,13 @@ def enter_rerolled(state: TurnState, text: str) -> None:
         state.enter(held + list(faces))
     except Phase10MathError as e:  # e.g. ambiguous faces for the advisor
         raise InvalidDiceError(str(e)) from None
+
+
+def dice_for_face(state: TurnState, i: int) -> list[int]:
+    """The dice that can show the typed face now shown as die ``i`` (among the dice rolled at
+    the last roll): what the "which die is this?" picker offers."""
+    f = state.dice[i]
+    return [d for d in state.rolled_last() if state.layout.dice[d].show(f) is not None]
 
 
 def rolled_dice_faces(state: TurnState) -> list[tuple[int, tuple[Face, ...]]]:

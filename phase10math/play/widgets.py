@@ -8,9 +8,12 @@ the state and the HTML the advisor panel shows.
 
 Every element has stable DOM classes for browser tests: ``p10-die`` (and ``p10-die-<i>``,
 ``p10-held``), ``p10-roll``, ``p10-stop``, ``p10-best``, ``p10-new``, ``p10-advice``,
-``p10-status``, ``p10-mode``, ``p10-entry``, ``p10-enter``, ``p10-message`` (refusals of the
-buttons and dice), ``p10-entry-message`` (refusals of a typed roll), ``p10-suggest`` (dice of
-the best hold), ``p10-reveal`` (hint mode), ``p10-compare``, ``p10-busy``.
+``p10-status``, ``p10-mode``, ``p10-layout`` (the dice set), ``p10-entry``, ``p10-enter``,
+``p10-message`` (refusals of the buttons and dice), ``p10-entry-message`` (refusals of a
+typed roll), ``p10-suggest`` (dice of the best hold), ``p10-reveal`` (hint mode),
+``p10-compare``, ``p10-busy``, and for typed faces that fit the dice in several ways
+``p10-which`` with ``p10-pick-face-<i>`` (tap the face now shown as die i) and
+``p10-pick-die-<j>`` (it lies on die j, shown with its six faces).
 
 >>> st = TurnState(phase=1, seed=7)
 >>> st.roll()
@@ -31,7 +34,7 @@ import html
 from collections.abc import Callable, Sequence
 
 from phase10math.dice.faces import COLOR_NAMES, Face, Layout
-from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidHoldError, Phase10MathError
@@ -230,6 +233,21 @@ def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
         )
     obj = state.objective
     parts = ["<div class='p10-panel'>"]
+    adv = state.advice()
+    if adv is not None and adv.ambiguous:
+        rows = "".join(
+            f"<li>{html.escape(line.split(': keep ', 1)[0])}: keep {chips(f.best.keep)}, reroll "
+            f"{f.best.rerolled} &rarr; <b>{pm.value_words(f.best.value, obj)}</b></li>"
+            for line, f in zip(adv.fit_lines(), adv.fits, strict=True)
+        )
+        parts.append(
+            "<div class='p10-ambiguous'><b>Which die is which?</b> The faces you typed fit the "
+            "dice in several ways and the best hold depends on it: "
+            f"{html.escape(adv.question)}<ul>{rows}</ul>Tap the face under the typed roll, then "
+            "the die it lies on. The holds below are for the first way.</div>"
+        )
+    elif adv is not None and adv.note:
+        parts.append(f"<div class='p10-fit-note'><small>{html.escape(adv.note)}.</small></div>")
     made = pm.made_now(state)
     if made is not None and pm.stop_advised(state):
         parts.append(
@@ -415,12 +433,40 @@ class TurnWidget:
         self.message = css_classes(w.HTML(value=""), "p10-message", "p10-msg")
         self.entry_message = css_classes(w.HTML(value=""), "p10-entry-message", "p10-msg")
         self.picker = css_classes(w.HTML(), "p10-picker")
+        # "which die is this?": the typed faces (tap one), then the dice that can show it
+        self.picking: int | None = None
+        self.which_text = css_classes(w.HTML(), "p10-which-text")
+        self.face_buttons = []
+        for i in range(self.state.n_dice):
+            b = css_classes(w.Button(description="?"), "p10-pick-face", f"p10-pick-face-{i}")
+            b.on_click(lambda _b, i=i: self._pick_face(i))
+            self.face_buttons.append(b)
+        self.die_rows = []
+        self.die_buttons = []
+        for j in range(self.state.n_dice):
+            b = css_classes(
+                w.Button(description=f"die {j + 1}"), "p10-pick-die", f"p10-pick-die-{j}"
+            )
+            b.on_click(lambda _b, j=j: self._pick_die(j))
+            self.die_buttons.append(b)
+            self.die_rows.append(css_classes(w.HBox([b, w.HTML()]), "p10-pick-row"))
+        self.which_box = css_classes(
+            w.VBox(
+                [
+                    self.which_text,
+                    css_classes(w.HBox(self.face_buttons), "p10-pick-faces"),
+                    css_classes(w.VBox(self.die_rows), "p10-pick-dice"),
+                ]
+            ),
+            "p10-which",
+        )
         self.entry_box = css_classes(
             w.VBox(
                 [
                     self.entry_label,
                     w.HBox([self.entry, self.enter_button]),
                     self.entry_message,
+                    self.which_box,
                     self.picker,
                 ]
             ),
@@ -441,6 +487,12 @@ class TurnWidget:
             ),
             "p10-objective",
         )
+        layouts = [(LAYOUT_LABELS.get(n, n), n) for n in LAYOUTS]
+        current = _layout_name(self.state.layout)
+        if current not in LAYOUTS:
+            layouts.append((f"{self.state.layout.name} (given)", current))
+        self.layout_select = css_classes(w.Dropdown(options=layouts, value=current), "p10-layout")
+        self.layout_select.observe(self._layout_changed, names="value")
         self.phase_select.observe(self._phase_changed, names="value")
         self.objective_select.observe(self._objective_changed, names="value")
         self.mode.observe(lambda _c: self._mode_changed(), names="value")
@@ -470,6 +522,7 @@ class TurnWidget:
         ]
         if next_turn is None:
             settings.insert(0, field("Phase", self.phase_select))
+            settings.append(field("Dice set", self.layout_select))
         self.dice_box = css_classes(w.HBox(self.dice_buttons), "p10-dice")
         self.actions = css_classes(
             w.HBox(
@@ -617,6 +670,50 @@ class TurnWidget:
         self.choices = []
         self._do(lambda: self.state.new_turn(self.phase_select.value))
 
+    def _layout_changed(self, _change) -> None:
+        """Another dice set starts a new turn - refused (and the menu put back) while a turn
+        is under way. The color phases on the recorded set (ten different dice) take tens of
+        seconds to solve the first time: the board shows "computing..." meanwhile."""
+        st = self.state
+        current = _layout_name(st.layout)
+        name = self.layout_select.value
+        if name == current:
+            return
+        if self.next_turn is not None or (st.rolls_done and not st.over):
+            self.layout_select.value = current
+            self.message.value = error_html(
+                "in a game the dice set is set by the game"
+                if self.next_turn is not None
+                else "finish this turn first (roll, or Stop): another dice set starts a new turn"
+            )
+            return
+
+        def go():
+            st.layout = get_layout(name)
+            st.new_turn()
+            self.choices = []
+            self.picking = None
+
+        self._do(go)
+
+    def _pick_face(self, i: int) -> None:
+        """Tap a typed face: the picker shows the dice that can show it."""
+        self.picking = None if self.picking == i else i
+        self.entry_message.value = ""
+        self._refresh_which()
+
+    def _pick_die(self, j: int) -> None:
+        """Tap a die in the picker: the face tapped lies on it."""
+        i = self.picking
+        if i is None:
+            return
+
+        def go():
+            self.state.place(i, j)
+            self.picking = None
+
+        self._do(go, where=self.entry_message)
+
     def _objective_changed(self, _change) -> None:
         """Another aim changes the advice, not the turn."""
         self._do(lambda: setattr(self.state, "objective", self.objective_select.value))
@@ -703,6 +800,7 @@ class TurnWidget:
             )
             self.entry.placeholder = f"e.g. {pm.example_faces(st)}"
             self.picker.value = _picker_html(st)
+        self._refresh_which()
         roll_name = ["first", "second", "third"]
         if st.rolls_done == 0:
             step = "press Roll (R)" if not typing else "type the ten faces of your first roll"
@@ -738,6 +836,53 @@ class TurnWidget:
         elif not st.over:
             self._ended = False
 
+    def _refresh_which(self) -> None:
+        """The "which die is this?" picker: shown after a typed roll whose faces fit the dice
+        in several ways (the advice's note or question)."""
+        st = self.state
+        adv = None
+        if st.typed and not st.over and self.mode.value == "type":
+            try:
+                adv = st.advice()
+            except Phase10MathError:
+                adv = None
+        if adv is None or not (adv.note or adv.ambiguous or st.pinned):
+            self.which_box.layout.display = "none"
+            self.picking = None
+            return
+        self.which_box.layout.display = ""
+        rolled = st.rolled_last()
+        for i, b in enumerate(self.face_buttons):
+            f = st.dice[i]
+            b.layout.display = "" if i in rolled else "none"
+            b.description = f"{f} \u2713 die {i + 1}" if i in st.pinned else str(f)
+            b.button_style = (
+                "warning"
+                if adv.ambiguous and i == adv.decider
+                else "info"
+                if i == self.picking
+                else ""
+            )
+            b.tooltip = f"which die shows this {f}?"
+        if self.picking is None:
+            self.which_text.value = (
+                f"<b>Which die is which?</b> {html.escape(adv.question)} Tap the face:"
+                if adv.ambiguous
+                else "<small>Tap a face to say which die it lies on (the best hold is the same "
+                "either way).</small>"
+            )
+            for row in self.die_rows:
+                row.layout.display = "none"
+            return
+        f = st.dice[self.picking]
+        can = pm.dice_for_face(st, self.picking)
+        self.which_text.value = f"<b>Which die shows your {chip(f)}?</b> Tap it:"
+        for j, row in enumerate(self.die_rows):
+            row.layout.display = "" if j in can else "none"
+            if j in can:
+                six = "".join(chip(g) for g in st.layout.dice[j].faces)
+                row.children[1].value = f"<span class='p10-die-faces'>{six}</span>"
+
     def _refresh_compare(self, reveal: bool | None = None) -> None:
 
         st = self.state
@@ -769,6 +914,22 @@ class TurnWidget:
             self.compare.value = compare_html(st, set(st.held), b, name)
         except Phase10MathError as e:
             self.compare.value = error_html(e)
+
+
+#: The dice sets in the layout menu.
+LAYOUT_LABELS = {
+    "recorded": "recorded (10 different dice)",
+    "compact": "compact (5 kinds of dice)",
+}
+
+
+def _layout_name(layout: Layout) -> str:
+    """The menu name of a layout: a built-in name, ``compact`` for the default set (the same
+    dice), else ``custom``."""
+    for name, lay in LAYOUTS.items():
+        if lay == layout or lay.fingerprint() == layout.fingerprint():
+            return name
+    return "custom"
 
 
 def _picker_html(state: TurnState) -> str:

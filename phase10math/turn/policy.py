@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from phase10math.dice.faces import COLORS, Layout
 from phase10math.dice.partial import greedy_keep
 from phase10math.dice.phases import Phase
 from phase10math.dice.rules import Rules
@@ -80,3 +81,67 @@ def evaluate_free_policy(
     ):
         raise InvalidRulesError("utility too large for exact int64 policy evaluation")
     return mean_over_first_roll(space, policy_roll_values(space, finals, holds, rolls), rolls)
+
+
+# --------------------------------------------------------------------------- physical dice
+
+
+def side_keys(space: StateSpace, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Per die of ``layout``: its type in ``space`` and, per side, the face index in that type."""
+    types = np.array(space.die_types(layout))
+    keys = np.array(
+        [
+            [space.types[t].faces.index(space.projection.key(f)) for f in die.faces]
+            for t, die in zip(types, layout.dice)
+        ]
+    )
+    return types, keys
+
+
+def roll_state_ids(
+    space: StateSpace, types: np.ndarray, keys: np.ndarray, sides: np.ndarray
+) -> np.ndarray:
+    """Solver state ids of many rolls (``sides``: one row per roll, the side each die shows)."""
+    n = sides.shape[0]
+    gid = np.zeros(n, dtype=np.int64)
+    for t, typ in enumerate(space.types):
+        code = np.zeros(n, dtype=np.int64)
+        base = typ.count + 1
+        for d in np.flatnonzero(types == t):
+            code += base ** keys[d][sides[:, d]]
+        gid += space.strides[t] * space.type_index(t)[code]
+    return gid
+
+
+def play_physical_turns(sol, layout: Layout, n: int, seed: int) -> np.ndarray:
+    """Meld profiles ``(n, 11, 4)`` of the final dice of ``n`` seeded turns played with the
+    solved free-hold policy of ``sol`` on physical dice: every die shows a uniform side of its
+    own six, the policy picks the hold (``sol.roll_arg``), kept dice stay, the others are
+    rolled again. Scoring the profiles with the meld engine checks the solver's value by a
+    method that never uses its state space for the outcome."""
+    space = sol.space
+    rng = np.random.default_rng(seed)
+    types, keys = side_keys(space, layout)
+    sides = rng.integers(0, 6, size=(n, len(layout.dice)))
+    rows = np.arange(n)
+    for r in range(sol.rolls - 1, 0, -1):
+        gid = roll_state_ids(space, types, keys, sides)
+        pos = np.searchsorted(space.full_ids, gid)
+        hold = np.asarray(sol.roll_arg[r])[pos].astype(np.int64)
+        left = {  # per type: how many of each face the hold keeps (decoded from its id)
+            t: space.sub[t][(hold // int(space.strides[t])) % len(space.sub[t])].astype(np.int64)
+            for t in range(len(space.types))
+        }
+        keep = np.zeros_like(sides, dtype=bool)
+        for d in range(len(layout.dice)):
+            t, k = types[d], keys[d][sides[:, d]]
+            avail = left[t][rows, k] > 0
+            keep[:, d] = avail
+            left[t][rows[avail], k[avail]] -= 1
+        sides = np.where(keep, sides, rng.integers(0, 6, size=sides.shape))
+    value = np.array([[f.value for f in d.faces] for d in layout.dice])
+    color = np.array([[COLORS.index(f.color) for f in d.faces] for d in layout.dice])
+    prof = np.zeros((n, 11, 4), dtype=np.int16)
+    for d in range(len(layout.dice)):
+        np.add.at(prof, (rows, value[d][sides[:, d]], color[d][sides[:, d]]), 1)
+    return prof

@@ -155,30 +155,7 @@ class _Game:
     # ---------------------------------------------------------------- a hand
     def play_hand(self, active: list[PlayerState], tiebreak: bool) -> PlayerState | None:
         """Play one hand; returns the player who lays down phase 10 first in a tie-break."""
-        self.hand_no += 1
-        self.turn = 0
-        self.active = active
-        self.table: list[LaidGroup] = []
-        cards = self.deck.cards()
-        self.rng.shuffle(cards)
-        dealer = (self.hand_no - 1) % len(active)
-        order = active[dealer + 1 :] + active[: dealer + 1]
-        for p in active:
-            p.hand, p.laid, p.skip_pending = [], False, False
-        for _ in range(HAND_SIZE):
-            for p in order:
-                p.hand.append(cards.pop())
-        pile, discard = cards, [cards.pop()]
-        what = "tie-break hand" if tiebreak else "deal"
-        self.emit(
-            None,
-            what,
-            f"dealer {active[dealer].name}; discard pile starts with "
-            f"{discard[-1]}; phases " + ", ".join(f"{p.name}:{p.phase}" for p in active),
-        )
-        if discard[-1].is_skip:
-            order[0].skip_pending = True
-            self.emit(order[0].index, "will be skipped", "(a Skip was turned up)")
+        order = self._deal(active, tiebreak)
         out: PlayerState | None = None
         i = 0
         while out is None:
@@ -192,73 +169,117 @@ class _Game:
                 p.skip_pending = False
                 self.emit(p.index, "is skipped")
                 continue
-            # draw
-            if discard and self.wants_discard(p, discard[-1]):
-                card = discard.pop()
-                self.emit(p.index, "takes", f"{card} from the discard pile")
-            else:
-                if not pile:
-                    top = discard.pop()
-                    pile, discard = discard, [top]
-                    self.rng.shuffle(pile)
-                    self.emit(None, "reshuffles", f"{len(pile)} discards into a new draw pile")
-                if not pile:
-                    self.emit(None, "hand stopped", "no cards left to draw")
-                    break
-                card = pile.pop()
-                self.emit(p.index, "draws", "from the pile")
-            p.hand.append(card)
-            # lay down
-            if not p.laid:
-                ph = parse_phase(p.phase, self.deck)
-                groups = find_laydown(p.hand, ph, self.deck)
-                if groups is not None:
-                    laid = validate_laydown(ph, groups, hand=p.hand, deck=self.deck)
-                    for g in laid:
-                        g.owner = p.index
-                        for c in g.cards:
-                            p.hand.remove(c)
-                    self.table.extend(laid)
-                    p.laid = True
-                    self.emit(p.index, f"lays down phase {p.phase}:", "; ".join(map(str, laid)))
-                    if tiebreak and p.phase == 10:
-                        return p
-            # hit
-            if p.laid:
-                changed = True
-                while changed and p.hand:
-                    changed = False
-                    for c in list(p.hand):
-                        g = self.hittable(c)
-                        if g is not None:
-                            hit(g, c, self.deck)
-                            p.hand.remove(c)
-                            owner = "own" if g.owner == p.index else f"P{(g.owner or 0) + 1}'s"
-                            self.emit(p.index, "hits", f"{c} on {owner} {g.kind} -> {g}")
-                            changed = True
-            if not p.hand:
-                out = p
+            card = self._draw(p)
+            if card is None:
                 break
-            # discard
-            c = self.pick_discard(p)
-            p.hand.remove(c)
-            discard.append(c)
-            detail = str(c)
-            if c.is_skip:
-                targets = self.skip_targets(p)
-                if targets:
-                    q = max(targets, key=lambda q: (q.phase, -q.score, -q.index))
-                    q.skip_pending = True
-                    detail += f", skipping {q.name}"
-                else:
-                    detail += " (no player can be skipped)"
-            self.emit(p.index, "discards", detail)
+            p.hand.append(card)
+            if not p.laid and self._lay_down(p) and tiebreak and p.phase == 10:
+                return p
+            if p.laid:
+                self._hit_all(p)
+            if p.hand:
+                self._discard(p)
             if not p.hand:
                 out = p
         if out is not None:
             self.emit(out.index, "goes out")
-        if tiebreak:
+        if not tiebreak:
+            self._score_hand(active)
+        return None
+
+    def _deal(self, active: list[PlayerState], tiebreak: bool) -> list[PlayerState]:
+        """Shuffle, deal ten cards each, turn up the discard pile; the players in turn order."""
+        self.hand_no += 1
+        self.turn = 0
+        self.active = active
+        self.table: list[LaidGroup] = []
+        cards = self.deck.cards()
+        self.rng.shuffle(cards)
+        dealer = (self.hand_no - 1) % len(active)
+        order = active[dealer + 1 :] + active[: dealer + 1]
+        for p in active:
+            p.hand, p.laid, p.skip_pending = [], False, False
+        for _ in range(HAND_SIZE):
+            for p in order:
+                p.hand.append(cards.pop())
+        self.pile, self.discard = cards, [cards.pop()]
+        what = "tie-break hand" if tiebreak else "deal"
+        self.emit(
+            None,
+            what,
+            f"dealer {active[dealer].name}; discard pile starts with "
+            f"{self.discard[-1]}; phases " + ", ".join(f"{p.name}:{p.phase}" for p in active),
+        )
+        if self.discard[-1].is_skip:
+            order[0].skip_pending = True
+            self.emit(order[0].index, "will be skipped", "(a Skip was turned up)")
+        return order
+
+    def _draw(self, p: PlayerState) -> Card | None:
+        """The card ``p`` takes (discard pile or draw pile, reshuffled if empty); None if none."""
+        if self.discard and self.wants_discard(p, self.discard[-1]):
+            card = self.discard.pop()
+            self.emit(p.index, "takes", f"{card} from the discard pile")
+            return card
+        if not self.pile:
+            top = self.discard.pop()
+            self.pile, self.discard = self.discard, [top]
+            self.rng.shuffle(self.pile)
+            self.emit(None, "reshuffles", f"{len(self.pile)} discards into a new draw pile")
+        if not self.pile:
+            self.emit(None, "hand stopped", "no cards left to draw")
             return None
+        self.emit(p.index, "draws", "from the pile")
+        return self.pile.pop()
+
+    def _lay_down(self, p: PlayerState) -> bool:
+        """Lay down ``p``'s whole phase if the hand holds it; True if laid down now."""
+        ph = parse_phase(p.phase, self.deck)
+        groups = find_laydown(p.hand, ph, self.deck)
+        if groups is None:
+            return False
+        laid = validate_laydown(ph, groups, hand=p.hand, deck=self.deck)
+        for g in laid:
+            g.owner = p.index
+            for c in g.cards:
+                p.hand.remove(c)
+        self.table.extend(laid)
+        p.laid = True
+        self.emit(p.index, f"lays down phase {p.phase}:", "; ".join(map(str, laid)))
+        return True
+
+    def _hit_all(self, p: PlayerState) -> None:
+        """Hit every card of ``p``'s hand that fits a laid-down group, until none fits."""
+        changed = True
+        while changed and p.hand:
+            changed = False
+            for c in list(p.hand):
+                g = self.hittable(c)
+                if g is not None:
+                    hit(g, c, self.deck)
+                    p.hand.remove(c)
+                    owner = "own" if g.owner == p.index else f"P{(g.owner or 0) + 1}'s"
+                    self.emit(p.index, "hits", f"{c} on {owner} {g.kind} -> {g}")
+                    changed = True
+
+    def _discard(self, p: PlayerState) -> None:
+        """Discard ``p``'s chosen card; a Skip skips the leading player who can be skipped."""
+        c = self.pick_discard(p)
+        p.hand.remove(c)
+        self.discard.append(c)
+        detail = str(c)
+        if c.is_skip:
+            targets = self.skip_targets(p)
+            if targets:
+                q = max(targets, key=lambda q: (q.phase, -q.score, -q.index))
+                q.skip_pending = True
+                detail += f", skipping {q.name}"
+            else:
+                detail += " (no player can be skipped)"
+        self.emit(p.index, "discards", detail)
+
+    def _score_hand(self, active: list[PlayerState]) -> None:
+        """Score the cards left in each hand; players who laid down move to the next phase."""
         for p in active:
             pts = hand_points(p.hand)
             p.score += pts
@@ -270,7 +291,6 @@ class _Game:
             )
             if p.laid:
                 p.phase += 1
-        return None
 
     # ---------------------------------------------------------------- a game
     def play(self, seed: int) -> GameResult:

@@ -369,8 +369,18 @@ def _assign(ph: Phase, faces: Sequence[Face], pl: Placement, x: int | None, best
     """Build the groups of the best placement (mirrors :func:`_placement_scores`)."""
     xc = COLORS[x] if x is not None else None
     pool = sorted(faces, key=lambda f: (-f.value, f.color == xc))
+    slots = _fill_number_slots(pool, pl, xc)
+    color_dice = _take_color_dice(ph, pool, slots, xc) if xc is not None else []
+    _fill_slots_with_wilds(pool, slots, pl, xc)
+    groups = _group_melds(ph, pl, slots, color_dice, xc)
+    meld = Meld(ph, True, best, tuple(groups), tuple(pool))
+    assert sum(gm.score for gm in groups) == best, "internal error: assignment does not match score"
+    return meld
+
+
+def _fill_number_slots(pool: list[Face], pl: Placement, xc: str | None) -> dict[int, list[Face]]:
+    """Real dice into the number slots the placement demands: non-x dice first, then x ones."""
     slots: dict[int, list[Face]] = {n: [] for n in range(1, 11)}
-    # number slots: non-x real dice first, then x-colored ones
     for n in range(1, 11):
         need = pl.demand[n]
         for prefer_x in (False, True):
@@ -378,31 +388,51 @@ def _assign(ph: Phase, faces: Sequence[Face], pl: Placement, x: int | None, best
                 if len(slots[n]) < need:
                     slots[n].append(f)
                     pool.remove(f)
-    color_dice: list[Face] = []
-    if x is not None:
-        k = next(g.size for g in ph.groups if g.kind == "color")
-        surplus = sorted(
-            [f for f in pool if f.color == xc and not f.is_wild], key=lambda f: -f.value
-        )
-        color_dice = surplus[:k]
-        for f in color_dice:
-            pool.remove(f)
-        # short: move contested x dice out of number slots, then x wilds
-        for n in range(10, 0, -1):
-            for f in [f for f in slots[n] if f.color == xc]:
-                if len(color_dice) < k:
-                    slots[n].remove(f)
-                    color_dice.append(f)
-        for f in [f for f in pool if f.is_wild and f.color == xc]:
+    return slots
+
+
+def _take_color_dice(
+    ph: Phase, pool: list[Face], slots: dict[int, list[Face]], xc: str
+) -> list[Face]:
+    """The color group's dice: surplus x dice, then x dice moved out of number slots, then x
+    wilds."""
+    k = next(g.size for g in ph.groups if g.kind == "color")
+    surplus = sorted([f for f in pool if f.color == xc and not f.is_wild], key=lambda f: -f.value)
+    color_dice = surplus[:k]
+    for f in color_dice:
+        pool.remove(f)
+    for n in range(10, 0, -1):
+        for f in [f for f in slots[n] if f.color == xc]:
             if len(color_dice) < k:
+                slots[n].remove(f)
                 color_dice.append(f)
-                pool.remove(f)
+    for f in [f for f in pool if f.is_wild and f.color == xc]:
+        if len(color_dice) < k:
+            color_dice.append(f)
+            pool.remove(f)
+    return color_dice
+
+
+def _fill_slots_with_wilds(
+    pool: list[Face], slots: dict[int, list[Face]], pl: Placement, xc: str | None
+) -> None:
+    """Wilds (non-x first) into the number slots still short of the placement's demand."""
     wilds = sorted([f for f in pool if f.is_wild], key=lambda f: f.color == xc)
     for n in range(1, 11):
         while len(slots[n]) < pl.demand[n]:
             f = wilds.pop(0)
             pool.remove(f)
             slots[n].append(f)
+
+
+def _group_melds(
+    ph: Phase,
+    pl: Placement,
+    slots: dict[int, list[Face]],
+    color_dice: list[Face],
+    xc: str | None,
+) -> list[GroupMeld]:
+    """One :class:`GroupMeld` per group of the phase, from the filled slots, in phase order."""
     groups: list[GroupMeld] = []
     set_iter = iter(pl.set_numbers)
     run_iter = iter(pl.run_starts)
@@ -410,30 +440,17 @@ def _assign(ph: Phase, faces: Sequence[Face], pl: Placement, x: int | None, best
         if g.kind == "set":
             n = next(set_iter)
             dice = [slots[n].pop(0) for _ in range(g.size)]
-            groups.append(
-                GroupMeld(
-                    "set", g.size, tuple(dice), tuple(n if f.is_wild else None for f in dice), n
-                )
-            )
+            wild_as = tuple(n if f.is_wild else None for f in dice)
+            groups.append(GroupMeld("set", g.size, tuple(dice), wild_as, n))
         elif g.kind == "run":
             s = next(run_iter)
             dice = [slots[n].pop(0) for n in range(s, s + g.size)]
-            groups.append(
-                GroupMeld(
-                    "run",
-                    g.size,
-                    tuple(dice),
-                    tuple(s + i if f.is_wild else None for i, f in enumerate(dice)),
-                    s,
-                )
-            )
+            wild_as = tuple(s + i if f.is_wild else None for i, f in enumerate(dice))
+            groups.append(GroupMeld("run", g.size, tuple(dice), wild_as, s))
         else:
-            groups.append(
-                GroupMeld("color", g.size, tuple(color_dice), tuple(None for _ in color_dice), xc)
-            )
-    meld = Meld(ph, True, best, tuple(groups), tuple(pool))
-    assert sum(gm.score for gm in groups) == best, "internal error: assignment does not match score"
-    return meld
+            no_wilds = tuple(None for _ in color_dice)
+            groups.append(GroupMeld("color", g.size, tuple(color_dice), no_wilds, xc))
+    return groups
 
 
 def score(

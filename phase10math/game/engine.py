@@ -311,84 +311,102 @@ class Game:
     def play_turn(self, seat: int, last_chance: bool = False) -> bool:
         """One turn of up to ``rules.rolls`` rolls at the player's phase; True if made."""
         p = self.players[seat]
-        k = p.phase
-        ph = PHASES[k]
-        p.tries[k] = p.tries.get(k, 0) + 1
+        p.tries[p.phase] = p.tries.get(p.phase, 0) + 1
+        faces = self._roll_and_hold(seat, last_chance)
+        meld = explain(PHASES[p.phase], faces, self.rules)
+        if not meld.complete:
+            p.failed_turns += 1
+            self._log(seat, "failed", faces)
+            return False
+        self._score_phase(seat, faces, meld.score)
+        return True
+
+    def _log(
+        self, seat: int, kind: str, dice: Sequence[Face] = (), points: int = 0, note: str = ""
+    ) -> None:
+        """Append an event of this player at their phase in the current round."""
+        phase = self.players[seat].phase
+        self.log.append(Event(kind, seat, self.round, phase, tuple(dice), points, note))
+
+    def _roll_and_hold(self, seat: int, last_chance: bool) -> list[Face]:
+        """The rolls of one turn with the strategy's holds between them; the final faces."""
         n = len(self.layout.dice)
         faces = list(self.dice.roll(range(n)))
         held: frozenset[int] = frozenset()
-        strat = self.strategies[seat]
-        R = self.rules.rolls
-        for roll_no in range(1, R + 1):
-            self.log.append(
-                Event("roll", seat, self.round, k, tuple(faces), note=f"roll {roll_no}")
-            )
-            if roll_no == R:
+        rolls = self.rules.rolls
+        for roll_no in range(1, rolls + 1):
+            self._log(seat, "roll", faces, note=f"roll {roll_no}")
+            if roll_no == rolls:
                 break
-            view = TurnView(
-                ph,
-                k,
-                tuple(faces),
-                R - roll_no,
-                held,
-                self.rules,
-                self.layout,
-                p,
-                self.solitaire,
-                last_chance,
-            )
-            keep = frozenset(int(i) for i in strat.hold(view))
-            if not keep <= set(range(n)):
-                raise InvalidHoldError(
-                    f"{strat.name}: hold {sorted(keep)} names dice outside 0..{n - 1}"
-                )
-            if self.rules.holds == "sticky" and not held <= keep:
-                raise InvalidHoldError(
-                    f"{strat.name}: sticky holds keep dice set aside "
-                    f"({sorted(held)}); got {sorted(keep)}"
-                )
-            self.log.append(
-                Event(
-                    "hold",
-                    seat,
-                    self.round,
-                    k,
-                    tuple(faces[i] for i in sorted(keep)),
-                    note=f"keeps {len(keep)}",
-                )
-            )
+            view = self._view(seat, faces, rolls - roll_no, held, last_chance)
+            keep = self._checked_hold(seat, view)
+            self._log(seat, "hold", [faces[i] for i in sorted(keep)], note=f"keeps {len(keep)}")
             if len(keep) == n:
                 break
             reroll = [i for i in range(n) if i not in keep]
             for i, f in zip(reroll, self.dice.roll(reroll), strict=True):
                 faces[i] = f
             held = keep
-        meld = explain(ph, faces, self.rules)
-        if not meld.complete:
-            p.failed_turns += 1
-            self.log.append(Event("failed", seat, self.round, k, tuple(faces)))
-            return False
-        p.scores[k] = meld.score
-        self.log.append(Event("made", seat, self.round, k, tuple(faces), meld.score))
-        if k == 5 and p.running_total > self.rules.five_phase_threshold:
-            p.bonuses["five_phase"] = self.rules.five_phase_bonus
-            self.log.append(
-                Event(
-                    "bonus",
-                    seat,
-                    self.round,
-                    k,
-                    (),
-                    self.rules.five_phase_bonus,
-                    f"five-phase bonus (total {p.running_total - 40} > "
-                    f"{self.rules.five_phase_threshold})",
-                )
+        return faces
+
+    def _view(
+        self,
+        seat: int,
+        faces: Sequence[Face],
+        rolls_left: int,
+        held: frozenset[int],
+        last_chance: bool,
+    ) -> TurnView:
+        """What the strategy of ``seat`` sees before choosing a hold."""
+        p = self.players[seat]
+        return TurnView(
+            phase=PHASES[p.phase],
+            phase_index=p.phase,
+            faces=tuple(faces),
+            rolls_left=rolls_left,
+            held=held,
+            rules=self.rules,
+            layout=self.layout,
+            player=p,
+            solitaire=self.solitaire,
+            last_chance=last_chance,
+        )
+
+    def _checked_hold(self, seat: int, view: TurnView) -> frozenset[int]:
+        """The strategy's hold as die indices, refused if it names no die or drops a sticky one."""
+        strat = self.strategies[seat]
+        n = len(self.layout.dice)
+        keep = frozenset(int(i) for i in strat.hold(view))
+        if not keep <= set(range(n)):
+            raise InvalidHoldError(
+                f"{strat.name}: hold {sorted(keep)} names dice outside 0..{n - 1}"
             )
-        if k == self.phases:
+        if self.rules.holds == "sticky" and not view.held <= keep:
+            raise InvalidHoldError(
+                f"{strat.name}: sticky holds keep dice set aside "
+                f"({sorted(view.held)}); got {sorted(keep)}"
+            )
+        return keep
+
+    def _score_phase(self, seat: int, faces: Sequence[Face], points: int) -> None:
+        """Record a made phase: its score, the five-phase bonus, the move to the next phase."""
+        p = self.players[seat]
+        number = p.phase
+        p.scores[number] = points
+        self._log(seat, "made", faces, points)
+        if number == 5 and p.running_total > self.rules.five_phase_threshold:
+            p.bonuses["five_phase"] = self.rules.five_phase_bonus
+            self._log(
+                seat,
+                "bonus",
+                points=self.rules.five_phase_bonus,
+                note=f"five-phase bonus (total {p.running_total - 40} > "
+                f"{self.rules.five_phase_threshold})",
+            )
+        if number == self.phases:
             p.finished = True
         else:
-            p.phase = k + 1
-        return True
+            p.phase = number + 1
 
     # ---------------------------------------------------------------- the game
     def play(self) -> GameResult:

@@ -233,14 +233,10 @@ def test_first_key_unchanged_by_the_second():
     # phase 1: the lexicographic solve's P(complete) is the single-objective optimum
     lex = solve_turn(1, "complete")
     space = lex.space
-    fin = utility_from_scores(
-        final_scores(PHASES[1], space, Rules(), DEFAULT_LAYOUT.fingerprint()), "complete"
-    )
+    fin = utility_from_scores(final_scores(PHASES[1], space, Rules()), "complete")
     assert solve_utility(space, fin).value() == lex.value()
     # the second key is the expected score of the lexicographic policy, evaluated apart
-    sc = utility_from_scores(
-        final_scores(PHASES[1], space, Rules(), DEFAULT_LAYOUT.fingerprint()), "score"
-    )
+    sc = utility_from_scores(final_scores(PHASES[1], space, Rules()), "score")
     assert evaluate_free_policy(space, sc, lex.roll_arg, 3) == lex.value2()
     score = solve_turn(1, "score")
     assert evaluate_free_policy(space, fin, score.roll_arg, 3) == score.value2()

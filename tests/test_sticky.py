@@ -219,9 +219,7 @@ def test_greedy_like_policy_evaluation_equals_brute_force():
 def test_chunked_layer_equals_one_chunk():
     # a small chunk budget makes the layer split the pair space by the set-aside dice
     space = StateSpace.build(DEFAULT_LAYOUT, VALUE)
-    fin = utility_from_scores(
-        final_scores(PHASES[9], space, Rules(), DEFAULT_LAYOUT.fingerprint()), "score"
-    )
+    fin = utility_from_scores(final_scores(PHASES[9], space, Rules()), "score")
     N1 = normalise(space, expect_rerolls(space, fin))
     rank = hold_ranks(space, [N1])
     whole, comp_whole = sticky.sticky_layer(space, rank, [N1, N1 % 7])
@@ -266,12 +264,8 @@ def test_phase_policies_are_bounded_by_the_optimum(n):
     # the other utility exactly its second key (the lexicographic dynamic program, checked
     # by a separate evaluation of the policy)
     sp = comp.space
-    fin = utility_from_scores(
-        final_scores(PHASES[n], sp, rules, DEFAULT_LAYOUT.fingerprint()), "complete"
-    )
-    sfin = utility_from_scores(
-        final_scores(PHASES[n], score.space, rules, DEFAULT_LAYOUT.fingerprint()), "score"
-    )
+    fin = utility_from_scores(final_scores(PHASES[n], sp, rules), "complete")
+    sfin = utility_from_scores(final_scores(PHASES[n], score.space, rules), "score")
     assert sticky.evaluate_sticky_optimal_policy(comp, fin) == p_opt
     assert sticky.evaluate_sticky_optimal_policy(comp, sfin) == comp.value2()
     assert sticky.evaluate_sticky_optimal_policy(score, sfin) == score.value()

@@ -354,9 +354,7 @@ def policy_for(
 
 def made_indicator(space: StateSpace, k: int, rules: Rules, layout: Layout) -> np.ndarray:
     """1 if the roll state completes phase k, else 0 (``full_ids`` order)."""
-    return utility_from_scores(
-        final_scores(PHASES[k], space, rules, layout.fingerprint()), "complete"
-    )
+    return utility_from_scores(final_scores(PHASES[k], space, rules), "complete")
 
 
 def simulate_game_lengths(

@@ -88,7 +88,7 @@ class PhaseData:
 
 def phase_data(k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT) -> PhaseData:
     space = cached_solution(k, "score", rules, layout).space
-    sc = final_scores(PHASES[k], space, rules, layout.fingerprint())
+    sc = final_scores(PHASES[k], space, rules)
     return PhaseData(k, space, np.asarray(sc, dtype=np.int64))
 
 

@@ -76,10 +76,11 @@ def evaluate_on_unique(space: StateSpace, ids: np.ndarray, fn) -> np.ndarray:
 _FINALS: dict[tuple, np.ndarray] = {}
 
 
-def final_scores(ph: Phase, space: StateSpace, rules: Rules, layout_key: str) -> np.ndarray:
-    """Best score (-1 = not made) of every roll state of ``space``; memoised so that both
-    objectives and policy evaluations share one meld pass."""
-    key = (ph.key(), space.projection.name, layout_key, rules.sets_may_share_number)
+def final_scores(ph: Phase, space: StateSpace, rules: Rules) -> np.ndarray:
+    """Best score (-1 = not made) of every roll state of ``space``; memoised (by the phase,
+    the space's :meth:`~phase10math.turn.statespace.StateSpace.key` and the rule that changes
+    melds) so that both objectives and policy evaluations share one meld pass."""
+    key = (ph.key(), space.key(), rules.sets_may_share_number)
     if key not in _FINALS:
         big = space.distinct and len(space.full_ids) > TENSOR_FINALS_ROLLS
         if len(_FINALS) > 8 or big:

@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
@@ -40,7 +39,7 @@ from phase10math.dice.faces import Die, Face, Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import Phase
 from phase10math.dice.phases import phase as as_phase
-from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
+from phase10math.dice.rules import DEFAULT_RULES, Holds, Objective, Rules, check_rules
 from phase10math.errors import InvalidLayoutError, InvalidRulesError, StateSpaceTooLargeError
 from phase10math.exact import fits_int64
 from phase10math.turn.kernels import (
@@ -64,6 +63,8 @@ from phase10math.turn.tensor import (
 )
 
 MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
+TIE_RULE = "both keys, then ties to the larger hold"
+TENSOR_TIE_RULE = "first key only, ties to the larger hold (distinct-dice engine)"
 
 
 # --------------------------------------------------------------------------- the solution
@@ -92,15 +93,26 @@ class TurnSolution:
     roll_num: dict[int, np.ndarray] = field(repr=False)
     turn_num: int = 0
     roll_arg: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
-    meta: dict[str, Any] = field(default_factory=dict)
     utility_den2: int = 1
     hold_num2: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     roll_num2: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
     turn_num2: int = 0
+    # what was solved (phase and objective are None for a custom utility; layout is None for
+    # a list of dice): the same whether solved now or loaded from the disk cache
+    phase: Phase | None = None
+    objective: Objective | None = None
+    layout: Layout | None = None
+    worst_second: bool = False
+    tie_rule: str = TIE_RULE
 
     @property
     def rolls(self) -> int:
         return self.rules.rolls
+
+    @property
+    def holds(self) -> Holds:
+        """The hold rule solved for (free or sticky)."""
+        return self.rules.holds
 
     def denominator(self, r: int) -> int:
         return self.utility_den * 6 ** (self.space.n_dice * r)
@@ -196,20 +208,19 @@ def _solve_on_tensor(space, final_values, rules, label, progress, second) -> Tur
     if second is not None:
         den2, nums2, _ = _numerators(second)
         turn2 = evaluate_policy(space, np.asarray(nums2, np.int64), roll_arg, R)
-    sol = TurnSolution(
-        space,
-        rules,
-        label,
-        den,
-        hold_lazy,
-        roll_num,
-        turn,
-        roll_arg,
+    return TurnSolution(
+        space=space,
+        rules=rules,
+        label=label,
+        utility_den=den,
+        hold_num=hold_lazy,
+        roll_num=roll_num,
+        turn_num=turn,
+        roll_arg=roll_arg,
         utility_den2=den2,
         turn_num2=turn2,
+        tie_rule=TENSOR_TIE_RULE,
     )
-    sol.meta["tie_rule"] = "first key only, ties to the larger hold (distinct-dice engine)"
-    return sol
 
 
 def solve_utility(
@@ -261,14 +272,14 @@ def solve_utility(
             roll_num[j][r] = hold_num[j][r][arg]
     turn = [first_roll_total(space, roll_num[j][R - 1]) for j in (0, 1)]
     return TurnSolution(
-        space,
-        rules,
-        label,
-        den,
-        hold_num[0],
-        roll_num[0],
-        turn[0],
-        roll_arg,
+        space=space,
+        rules=rules,
+        label=label,
+        utility_den=den,
+        hold_num=hold_num[0],
+        roll_num=roll_num[0],
+        turn_num=turn[0],
+        roll_arg=roll_arg,
         utility_den2=den2,
         hold_num2=hold_num[1],
         roll_num2=roll_num[1],
@@ -306,13 +317,12 @@ def solve_turn(
         )
     space = StateSpace.build(layout, proj)
     check_size(space, rules.holds == "sticky", rules.rolls)
-    best = final_scores(ph, space, rules, layout.fingerprint())
+    best = final_scores(ph, space, rules)
     first, second = lexicographic_utilities(best, objective, worst_second)
     sol = solve_utility(
         space, first, rules, label=f"{ph} {objective}", progress=progress, second=second
     )
-    sol.meta.update(phase=ph, objective=objective, layout=layout, worst_second=worst_second)
-    return sol
+    return replace(sol, phase=ph, objective=objective, layout=layout, worst_second=worst_second)
 
 
 def _utility_value(utility: Callable, faces: Sequence[Face]) -> Fraction:
@@ -357,4 +367,5 @@ def solve_custom(
     ]
     vals = [_utility_value(utility, f) for f in faces]
     vals2 = None if second is None else [_utility_value(second, f) for f in faces]
-    return solve_utility(space, vals, rules, label="custom utility", second=vals2)
+    sol = solve_utility(space, vals, rules, label="custom utility", second=vals2)
+    return replace(sol, layout=layout if isinstance(layout, Layout) else None)

@@ -79,6 +79,10 @@ class StateSpace:
         strides = np.cumprod([1] + sizes[::-1])[:-1][::-1].astype(np.int64)
         return cls(types, projection, sub, strides)
 
+    def key(self) -> tuple:
+        """What the space is made of (its projection and die types): equal keys, equal spaces."""
+        return (self.projection.name, tuple(self.types))
+
     def __getstate__(self) -> dict:
         # cached tables are rebuilt on demand; only the definition is stored
         return {k: self.__dict__[k] for k in ("types", "projection", "sub", "strides")}

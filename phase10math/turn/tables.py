@@ -41,7 +41,8 @@ from phase10math.turn.statespace import StateSpace
 from phase10math.turn.sticky import evaluate_sticky_greedy
 from phase10math.turn.tensor import greedy_holds_tensor, is_tensor_space
 
-_MEMORY: dict[str, TurnSolution] = {}
+_MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
+BIG_ROLLS = 5_000_000
 
 
 def solution_key(kind: str, ph: Phase, rules: Rules, layout: Layout, **extra: Any) -> str:
@@ -58,31 +59,37 @@ def cached_solution(
     progress: Callable[[str], None] | None = None,
     worst_second: bool = False,
 ) -> TurnSolution:
-    """:func:`~phase10math.turn.solver.solve_turn`, cached in memory and on disk."""
+    """:func:`~phase10math.turn.solver.solve_turn`, cached in memory and on disk (the same
+    :class:`~phase10math.turn.solver.TurnSolution` either way, with its phase, objective and
+    layout)."""
     ph = as_phase(ph)
     objective = Objective.parse(objective)
     extra = {"worst_second": True} if worst_second else {}
     key = solution_key("turn", ph, rules, layout, objective=str(objective), **extra)
-    if key in _MEMORY:
-        return _MEMORY[key]
-    sol = cache.load(key)
+    sol = _MEMORY.get(key)
     if sol is None:
-        sol = solve_turn(ph, objective, rules, layout, progress=progress, worst_second=worst_second)
-        sol.meta.pop("layout", None)
-        if not _is_big(sol):  # gigabytes of roll values are recomputed rather than pickled
-            cache.save(key, sol)
-    if _is_big(sol):  # keep at most two large solutions (a phase's two objectives) in memory
+        sol = cache.load(key)
+        if sol is None:
+            sol = solve_turn(
+                ph, objective, rules, layout, progress=progress, worst_second=worst_second
+            )
+            if not _is_big(sol):  # gigabytes of roll values are recomputed rather than pickled
+                cache.save(key, sol)
+        _remember(key, sol)
+    return sol
+
+
+def _remember(key: str, sol: TurnSolution) -> None:
+    """Keep a solution in memory; at most two large ones (a phase's two objectives)."""
+    if _is_big(sol):
         big = [k for k, v in _MEMORY.items() if _is_big(v)]
         for k in big[:-1]:
             del _MEMORY[k]
     _MEMORY[key] = sol
-    return sol
-
-
-BIG_ROLLS = 5_000_000
 
 
 def _is_big(sol: TurnSolution) -> bool:
+    """Whether a solution's roll values are too large to pickle or to keep many of."""
     return len(sol.roll_num[0]) > BIG_ROLLS
 
 
@@ -105,7 +112,7 @@ def completion_utility(ph: Phase, rules: Rules, layout: Layout) -> tuple[StateSp
     and the 1/0 completion of its roll states: where the greedy and random baselines are
     evaluated."""
     space = StateSpace.build(layout, projection_for(ph, "complete", second_key=False))
-    finals = utility_from_scores(final_scores(ph, space, rules, layout.fingerprint()), "complete")
+    finals = utility_from_scores(final_scores(ph, space, rules), "complete")
     return space, finals
 
 

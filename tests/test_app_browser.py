@@ -176,6 +176,25 @@ def test_app_turn_and_game(app_url, browser, width):
         _check_layout(page)
         page.screenshot(path=str(shots / f"app-typed-{width}.png"), full_page=True)
 
+        # the recorded dice (issue 13): typed faces fit the ten different dice in many ways;
+        # a tap on a face shows the dice that can show it, a tap on a die places it
+        board.locator(".p10-stop").click()
+        expect(advice).to_contain_text("Turn over")
+        board.locator(".p10-layout select").select_option(label="recorded (10 different dice)")
+        expect(advice).to_contain_text("Roll to start")
+        entry.fill("10 10 W 5 6 7 1 2 3 8")
+        entry.press("Enter")
+        expect(advice).to_contain_text("the best hold is the same for all")
+        which = board.locator(".p10-which")
+        expect(which).to_be_visible()
+        which.locator(".p10-pick-face-0").click()
+        expect(which).to_contain_text("Which die shows your")
+        die = which.locator(".p10-pick-die:visible").first
+        expect(die).to_be_visible()
+        die.click()
+        expect(which.locator(".p10-pick-faces")).to_contain_text("\u2713 die")
+        _check_layout(page)
+
         # hint mode: choose first, then check
         board.locator(".p10-mode button", has_text="Roll here").click()
         board.locator(".p10-hint button", has_text="Hint mode").click()

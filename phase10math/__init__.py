@@ -31,7 +31,7 @@ from phase10math.dice.faces import Die, Face, Layout, parse_face, parse_faces, p
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain, score
 from phase10math.dice.partial import greedy_hold
-from phase10math.dice.phases import PHASES, Phase, parse_phase, phase
+from phase10math.dice.phases import PHASES, Phase, as_phase, parse_phase
 from phase10math.dice.rules import DEFAULT_RULES, Holds, Objective, Rules
 from phase10math.errors import Phase10MathError
 from phase10math.exact import percent, readable, show
@@ -64,7 +64,7 @@ __all__ = [
     "DEFAULT_LAYOUT",
     "Phase",
     "PHASES",
-    "phase",
+    "as_phase",
     "parse_phase",
     "Rules",
     "DEFAULT_RULES",

@@ -20,7 +20,7 @@ from phase10math.cli import main
 from phase10math.dice.faces import Die, Face, parse_faces, parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import score
-from phase10math.dice.phases import parse_phase, phase
+from phase10math.dice.phases import as_phase, parse_phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import (
     InvalidDiceError,
@@ -406,7 +406,7 @@ def test_scores_only_rolls_the_dice_can_show_and_trials_checked():
         lambda: solve_custom(lambda faces: None, Rules(), [HIGH]),
         lambda: Rules(rolls=True),
         lambda: __import__("phase10math.cards.dealt").cards.dealt.dealt_odds(1, hand_size=True),
-        lambda: phase(None),
+        lambda: as_phase(None),
         lambda: parse_phase("1 set of 3 + " * 40),
         lambda: parse_layout(None),
     ],
@@ -422,7 +422,7 @@ def test_solve_turn_accepts_ten_dice_as_a_list():
 
 def test_phase_messages():
     with pytest.raises(InvalidPhaseError, match="phase -1 does not exist"):
-        phase("-1")
+        as_phase("-1")
     with pytest.raises(InvalidLayoutError, match="mixes high numbers"):
         parse_layout("5r 6o 7b 8g 9r Wo")
     assert parse_faces("10o W")[0] == Face(10, "o")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from phase10math.dice.phases import PHASES, Group, parse_phase, phase
+from phase10math.dice.phases import PHASES, Group, as_phase, parse_phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidPhaseError, InvalidRulesError
 
@@ -46,8 +46,8 @@ def test_bad_phrases(bad, msg):
 
 def test_phase_lookup_errors():
     with pytest.raises(InvalidPhaseError, match="phase 21 does not exist"):
-        phase(21)
-    assert phase("3") is PHASES[3]
+        as_phase(21)
+    assert as_phase("3") is PHASES[3]
 
 
 def test_rules_options_validated():

@@ -10,7 +10,7 @@ from phase10math.checks import read_layout_file
 from phase10math.dice.faces import match_roll, parse_faces, parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
 from phase10math.dice.meld import explain, require_colors
-from phase10math.dice.phases import PHASES, phase
+from phase10math.dice.phases import PHASES, as_phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidDiceError, InvalidLayoutError
 from phase10math.turn.maxima import game_maximum, layout_report, phase_maxima
@@ -61,7 +61,7 @@ def parse_roll(dice: list[str], ph, layout):
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    ph = phase(args.phase)
+    ph = as_phase(args.phase)
     layout = layout_from(args)
     rules = rules_from(args)
     faces = parse_roll(args.dice, ph, layout)

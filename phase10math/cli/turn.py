@@ -10,7 +10,7 @@ import sys
 from phase10math.checks import int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, parse_roll, rules_from
 from phase10math.dice.faces import parse_faces
-from phase10math.dice.phases import phase
+from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidPhaseError
 from phase10math.turn.advisor import advise
 from phase10math.turn.tables import format_table, phase_table, table_json
@@ -76,7 +76,7 @@ def parse_die_args(items: list[str] | None, n: int = 10) -> dict[int, int]:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    ph = phase(args.phase)
+    ph = as_phase(args.phase)
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
     faces = parse_roll(args.dice, ph, layout)

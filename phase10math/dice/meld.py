@@ -33,8 +33,7 @@ from functools import cache
 import numpy as np
 
 from phase10math.dice.faces import COLORS, WILD, Face, parse_faces
-from phase10math.dice.phases import Phase
-from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidDiceError
 
@@ -55,14 +54,14 @@ class Placement:
 
 
 @cache
-def placements(ph: Phase, sets_may_share_number: bool = True) -> tuple[Placement, ...]:
+def placements(phase: Phase, sets_may_share_number: bool = True) -> tuple[Placement, ...]:
     """Every distinct placement of a phase's sets and runs (one per distinct demand vector).
 
     >>> len(placements(as_phase(1)))  # two sets of 3 on numbers n1 <= n2
     55
     """
-    sets = [g.size for g in ph.groups if g.kind == "set"]
-    runs = [g.size for g in ph.groups if g.kind == "run"]
+    sets = [g.size for g in phase.groups if g.kind == "set"]
+    runs = [g.size for g in phase.groups if g.kind == "run"]
     seen: dict[tuple[int, ...], Placement] = {}
     # groups of one kind and size are interchangeable: their numbers/starts are chosen as
     # non-decreasing tuples (a multiset), not in every order
@@ -169,7 +168,7 @@ def _placement_scores(
 
 
 def best_scores(
-    ph: Phase | int | str,
+    phase: Phase | int | str,
     counts: np.ndarray,
     rules: Rules = DEFAULT_RULES,
     complete_only: bool = False,
@@ -182,15 +181,15 @@ def best_scores(
     >>> best_scores(1, c).tolist()
     [34]
     """
-    ph = as_phase(ph)
+    phase = as_phase(phase)
     counts = np.asarray(counts)
     if counts.ndim == 2:
         counts = counts[None]
-    colors = [g.size for g in ph.groups if g.kind == "color"]
+    colors = [g.size for g in phase.groups if g.kind == "color"]
     if len(colors) > 1:
-        out = np.array([_generic_best(ph, c, rules) for c in counts], dtype=np.int64)
+        out = np.array([_generic_best(phase, c, rules) for c in counts], dtype=np.int64)
         return np.where(out >= 0, 0, -1) if complete_only else out
-    pls = placements(ph, rules.sets_may_share_number)
+    pls = placements(phase, rules.sets_may_share_number)
     out = np.empty(counts.shape[0], dtype=np.int64)
     for lo in range(0, counts.shape[0], chunk):
         part = counts[lo : lo + chunk].astype(np.int16)
@@ -313,15 +312,15 @@ class Meld:
         )
 
 
-def require_colors(faces: Sequence[Face], ph: Phase) -> None:
+def require_colors(faces: Sequence[Face], phase: Phase) -> None:
     """Raise InvalidDiceError, naming the die, when a phase that counts colors gets a face
     written without its color."""
-    if ph.uses_color:
+    if phase.uses_color:
         for i, f in enumerate(faces, 1):
             if f.color is None:
                 raise InvalidDiceError(
-                    f"die {i} ({f}) has no color; phase {ph.number or ph.text} counts colors, "
-                    "so write a color letter r/o/b/g after each number (e.g. 7r, Wg)"
+                    f"die {i} ({f}) has no color; phase {phase.number or phase.text} counts "
+                    "colors, so write a color letter r/o/b/g after each number (e.g. 7r, Wg)"
                 )
 
 
@@ -338,31 +337,31 @@ def _check_showable(faces: Sequence[Face]) -> None:
 
 
 def explain(
-    ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
+    phase: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
 ) -> Meld:
     """Check a final roll of ten dice: complete?, best score, and the dice of each group."""
-    ph = as_phase(ph)
+    phase = as_phase(phase)
     faces = parse_faces(faces)
     if len(faces) != 10:
         raise InvalidDiceError(f"a final roll has 10 dice; got {len(faces)}")
 
     check_rules(rules)
     _check_showable(faces)
-    require_colors(faces, ph)
-    colors = [g for g in ph.groups if g.kind == "color"]
+    require_colors(faces, phase)
+    colors = [g for g in phase.groups if g.kind == "color"]
     if len(colors) > 1:
-        return _generic_explain(ph, faces, rules)
+        return _generic_explain(phase, faces, rules)
     counts = profile(faces)[None]
     best, choice = NOT_COMPLETE, None
-    for pl in placements(ph, rules.sets_may_share_number):
+    for pl in placements(phase, rules.sets_may_share_number):
         for x in range(4) if colors else [None]:
             s = int(_placement_scores(counts, pl, x, colors[0].size if colors else 0)[0])
             if s > best:
                 best, choice = s, (pl, x)
     if best < 0:
-        return Meld(ph, False, 0, (), tuple(faces))
+        return Meld(phase, False, 0, (), tuple(faces))
     pl, x = choice
-    return _assign(ph, faces, pl, x, best)
+    return _assign(phase, faces, pl, x, best)
 
 
 def _assign(ph: Phase, faces: Sequence[Face], pl: Placement, x: int | None, best: int) -> Meld:
@@ -454,14 +453,14 @@ def _group_melds(
 
 
 def score(
-    ph: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
+    phase: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
 ) -> int | None:
     """Best score of a final roll, or None when the phase is not complete.
 
     >>> score(4, "1 2 3 4 5 6 7 8 8 8")  # the run 2..8
     35
     """
-    m = explain(ph, faces, rules)
+    m = explain(phase, faces, rules)
     return m.score if m.complete else None
 
 

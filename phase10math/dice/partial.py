@@ -15,8 +15,7 @@ import numpy as np
 
 from phase10math.dice.faces import COLOR_NAMES, COLORS, Face, parse_faces
 from phase10math.dice.meld import Placement, placements, profile
-from phase10math.dice.phases import Phase
-from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 
 ORDINALS = ["first", "second", "third", "fourth", "fifth"]
@@ -39,15 +38,15 @@ def _color_choices(ph: Phase):
 
 
 def partial(
-    ph: Phase | int | str, faces: Sequence[Face], rules: Rules = DEFAULT_RULES
+    phase: Phase | int | str, faces: Sequence[Face], rules: Rules = DEFAULT_RULES
 ) -> list[GroupProgress]:
     """The placement that uses the most of ``faces`` (ties: more points), per group."""
-    ph = as_phase(ph)
+    phase = as_phase(phase)
     counts = profile(faces)
     best_key, best = None, None
-    for pl in placements(ph, rules.sets_may_share_number):
-        for x in _color_choices(ph):
-            prog = _fill(ph, counts, pl, x)
+    for pl in placements(phase, rules.sets_may_share_number):
+        for x in _color_choices(phase):
+            prog = _fill(phase, counts, pl, x)
             used = sum(min(g.have, g.size) for g in prog)
             key = (used, sum(g.done for g in prog))
             if best_key is None or key > best_key:
@@ -112,18 +111,21 @@ def _group_name(ph: Phase, i: int) -> str:
 
 
 def describe_progress(
-    ph: Phase | int | str, keep: Sequence[Face], dice: Sequence[Face], rules: Rules = DEFAULT_RULES
+    phase: Phase | int | str,
+    keep: Sequence[Face],
+    dice: Sequence[Face],
+    rules: Rules = DEFAULT_RULES,
 ) -> str:
     """One line in plain words: what a hold keeps, what it already makes, what is rerolled."""
-    ph = as_phase(ph)
+    phase = as_phase(phase)
     keep = list(keep)
     rerolled = len(dice) - len(keep)
     if not keep:
         return f"rerolls all {len(dice)} dice: nothing kept helps enough"
-    prog = partial(ph, keep, rules)
+    prog = partial(phase, keep, rules)
     parts, todo = [], []
     for i, gp in enumerate(prog):
-        name = _group_name(ph, i)
+        name = _group_name(phase, i)
         label = ""
         if gp.kind == "set" and gp.have:
             label = f" ({gp.label}s)"
@@ -179,7 +181,10 @@ def _greedy_cells(counts: np.ndarray, d: np.ndarray, x: int | None, k: int) -> n
 
 
 def greedy_keep(
-    ph: Phase | int | str, profiles: np.ndarray, rules: Rules = DEFAULT_RULES, chunk: int = 1 << 18
+    phase: Phase | int | str,
+    profiles: np.ndarray,
+    rules: Rules = DEFAULT_RULES,
+    chunk: int = 1 << 18,
 ) -> np.ndarray:
     """The greedy baseline hold for many rolls at once: keep the dice that fit the placement
     using the most dice (ties: the most points), reroll the rest. Returns kept counts with the
@@ -190,12 +195,12 @@ def greedy_keep(
     >>> int(kept[10].sum()), int(kept[0].sum()), int(kept[8].sum())  # 10 10 W, and 8 to build on
     (2, 1, 1)
     """
-    ph = as_phase(ph)
+    phase = as_phase(phase)
     profiles = np.asarray(profiles)
-    k = sum(g.size for g in ph.groups if g.kind == "color")
+    k = sum(g.size for g in phase.groups if g.kind == "color")
     choices = [
         (pl, x)
-        for pl in placements(ph, rules.sets_may_share_number)
+        for pl in placements(phase, rules.sets_may_share_number)
         for x in (range(4) if k else [None])
     ]
     keep = np.zeros(profiles.shape, dtype=np.int16)
@@ -249,7 +254,7 @@ def _greedy_choice(counts: np.ndarray, choices, k: int) -> np.ndarray:
 
 
 def greedy_hold(
-    ph: Phase | int | str, faces: Sequence[Face] | str, rules: Rules = DEFAULT_RULES
+    phase: Phase | int | str, faces: Sequence[Face] | str, rules: Rules = DEFAULT_RULES
 ) -> list[Face]:
     """The faces the greedy baseline keeps from one roll (:func:`greedy_keep` for one roll,
     given back as the roll's own faces, in the roll's order).
@@ -259,7 +264,7 @@ def greedy_hold(
     '10 10 W 8'
     """
     roll = parse_faces(faces) if isinstance(faces, str) else list(faces)
-    kept = greedy_keep(ph, profile(roll)[None], rules)[0]
+    kept = greedy_keep(phase, profile(roll)[None], rules)[0]
     left = {(v, c): int(kept[v, c]) for v in range(kept.shape[0]) for c in range(kept.shape[1])}
     out = []
     for f in roll:

@@ -1,6 +1,6 @@
 """Phases as data: a phase is a tuple of groups (sets, runs, color groups).
 
->>> p = phase(3)
+>>> p = as_phase(3)
 >>> p
 Phase(3: 1 set of 4 + 1 run of 4)
 >>> [g.describe() for g in parse_phase("4 sets of 2").groups]
@@ -194,10 +194,10 @@ def parse_phase(text: str, number: int | None = None) -> Phase:
 PHASES: dict[int, Phase] = {n: parse_phase(t, n) for n, t in PHASE_TEXTS.items()}
 
 
-def phase(spec: int | str | Phase) -> Phase:
+def as_phase(spec: int | str | Phase) -> Phase:
     """A phase by number (1-20), by phrase, or as given.
 
-    >>> phase("7 of one color").uses_color
+    >>> as_phase("7 of one color").uses_color
     True
     """
     if isinstance(spec, Phase):
@@ -211,3 +211,6 @@ def phase(spec: int | str | Phase) -> Phase:
     if isinstance(spec, str):
         return parse_phase(spec)
     raise InvalidPhaseError(f"cannot make a phase from {spec!r}")
+
+
+phase = as_phase  # the former name (turn.advisor and play.models still import it)

@@ -54,32 +54,32 @@ def reroll_profiles(kept: Sequence[Face], dice: Sequence[Die], picks: np.ndarray
 
 
 def reroll_value(
-    ph: Phase | int | str,
+    phase: Phase | int | str,
     kept: Sequence[Face] | str,
     dice: Sequence[Die],
     rules: Rules = DEFAULT_RULES,
 ) -> Fraction:
-    """Exact chance that rerolling ``dice`` completes phase ``ph`` with ``kept`` held, by
+    """Exact chance that rerolling ``dice`` completes ``phase`` with ``kept`` held, by
     listing all 6^k outcomes (every side of every die equally likely)."""
     kept = parse_faces(kept) if isinstance(kept, str) else tuple(kept)
     k = len(dice)
     if k > MAX_ENUMERATED_DICE:
         raise ValueError(f"{k} rerolled dice: 6^{k} outcomes are too many to list")
     picks = np.indices((6,) * k).reshape(k, -1).T
-    made = best_scores(ph, reroll_profiles(kept, dice, picks), rules, complete_only=True) >= 0
+    made = best_scores(phase, reroll_profiles(kept, dice, picks), rules, complete_only=True) >= 0
     return Fraction(int(made.sum()), len(picks))
 
 
 def simulate_reroll(
-    ph: Phase | int | str,
+    phase: Phase | int | str,
     kept: Sequence[Face] | str,
     dice: Sequence[Die],
     n: int = 20_000,
     seed: int = 1,
     rules: Rules = DEFAULT_RULES,
 ) -> float:
-    """Frequency of completing phase ``ph`` over ``n`` seeded rerolls of ``dice``."""
+    """Frequency of completing ``phase`` over ``n`` seeded rerolls of ``dice``."""
     kept = parse_faces(kept) if isinstance(kept, str) else tuple(kept)
     picks = np.random.default_rng(seed).integers(6, size=(n, len(dice)))
-    made = best_scores(ph, reroll_profiles(kept, dice, picks), rules, complete_only=True) >= 0
+    made = best_scores(phase, reroll_profiles(kept, dice, picks), rules, complete_only=True) >= 0
     return float(made.mean())

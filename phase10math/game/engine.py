@@ -192,7 +192,7 @@ class TurnView:
     ``held`` are the dice kept so far this turn; ``rolls_left`` >= 1 rolls remain."""
 
     phase: Phase
-    phase_index: int
+    number: int
     faces: tuple[Face, ...]
     rolls_left: int
     held: frozenset[int]
@@ -361,7 +361,7 @@ class Game:
         p = self.players[seat]
         return TurnView(
             phase=PHASES[p.phase],
-            phase_index=p.phase,
+            number=p.phase,
             faces=tuple(faces),
             rolls_left=rolls_left,
             held=held,

@@ -103,27 +103,27 @@ def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fr
 
 
 def turn_probability(
-    k: int, strategy: str, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+    number: int, strategy: str, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
 ) -> Fraction:
     """Exact P(the strategy makes phase k in one turn) (cached on disk)."""
     if strategy not in TURN_STRATEGIES:
         raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(TURN_STRATEGIES)}")
-    if not isinstance(k, int) or not 1 <= k <= 20:
-        raise InvalidRulesError(f"phase {k!r}; allowed: 1..20")
+    if not isinstance(number, int) or not 1 <= number <= 20:
+        raise InvalidRulesError(f"phase {number!r}; allowed: 1..20")
     if strategy == "complete":
-        return cached_solution(k, "complete", rules, layout).value()
+        return cached_solution(number, "complete", rules, layout).value()
     if strategy == "score":
-        return phase_row(k, rules, layout)["p_score_policy"]
+        return phase_row(number, rules, layout)["p_score_policy"]
     if strategy == "greedy":
-        return phase_row(k, rules, layout)["p_greedy"]
+        return phase_row(number, rules, layout)["p_greedy"]
     if rules.holds != "free":
         raise InvalidRulesError("the exact random strategy is computed for free holds only")
 
     def compute() -> Fraction:
-        space, made = completion_utility(PHASES[k], rules, layout)
+        space, made = completion_utility(PHASES[number], rules, layout)
         return random_policy_value(space, made, rules.rolls)
 
-    return cache.cached(solution_key("random_p", PHASES[k], rules, layout), compute)
+    return cache.cached(solution_key("random_p", PHASES[number], rules, layout), compute)
 
 
 def turn_probabilities(
@@ -339,22 +339,22 @@ def sample_rolls(space: StateSpace, holds: np.ndarray, rng: np.random.Generator)
 
 
 def policy_for(
-    strategy: str, k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+    strategy: str, number: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
 ) -> tuple[StateSpace, dict[int, np.ndarray]]:
     """``(space, holds_by_r)`` of a per-turn strategy at phase k (random: empty holds)."""
     if strategy in ("complete", "score"):
-        sol = cached_solution(k, strategy, rules, layout)
+        sol = cached_solution(number, strategy, rules, layout)
         return sol.space, sol.roll_arg
     if strategy == "greedy":
-        return greedy_holds(k, rules, layout)
+        return greedy_holds(number, rules, layout)
     if strategy == "random":
-        return completion_utility(PHASES[k], rules, layout)[0], {}
+        return completion_utility(PHASES[number], rules, layout)[0], {}
     raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(TURN_STRATEGIES)}")
 
 
-def made_indicator(space: StateSpace, k: int, rules: Rules, layout: Layout) -> np.ndarray:
+def made_indicator(space: StateSpace, number: int, rules: Rules, layout: Layout) -> np.ndarray:
     """1 if the roll state completes phase k, else 0 (``full_ids`` order)."""
-    return utility_from_scores(final_scores(PHASES[k], space, rules), "complete")
+    return utility_from_scores(final_scores(PHASES[number], space, rules), "complete")
 
 
 def simulate_game_lengths(
@@ -399,14 +399,14 @@ class SimulationCheck:
 
 
 def simulate_optimal_turns(
-    k: int,
+    number: int,
     objective: str = "complete",
     turns: int = 20_000,
     seed: int = 0,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
 ) -> SimulationCheck:
-    """Play ``turns`` seeded turns of phase ``k`` with the solver's own optimal holds (free
+    """Play ``turns`` seeded turns of phase ``number`` with the solver's own optimal holds (free
     holds), rolling the dice of the layout, and compare the mean utility (1/0 made, or the
     score) with the exact value of the turn.
 
@@ -414,9 +414,9 @@ def simulate_optimal_turns(
     >>> c.exact == phase_row(1)["p_optimal"], abs(c.z) < 4
     (True, True)
     """
-    sol = cached_solution(k, objective, rules, layout)
+    sol = cached_solution(number, objective, rules, layout)
     finals = sol.roll_num[0] / sol.utility_den  # the utility of each final roll
     rng = np.random.default_rng(seed)
     out = simulate_turns(sol.space, finals, sol.roll_arg, sol.rolls, turns, rng)
     se = float(out.std(ddof=1)) / math.sqrt(turns)
-    return SimulationCheck(k, str(objective), sol.value(), float(out.mean()), se, turns)
+    return SimulationCheck(number, str(objective), sol.value(), float(out.mean()), se, turns)

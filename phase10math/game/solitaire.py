@@ -86,10 +86,12 @@ class PhaseData:
         return np.unique(self.score[self.score >= 0])
 
 
-def phase_data(k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT) -> PhaseData:
-    space = cached_solution(k, "score", rules, layout).space
-    sc = final_scores(PHASES[k], space, rules)
-    return PhaseData(k, space, np.asarray(sc, dtype=np.int64))
+def phase_data(
+    number: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+) -> PhaseData:
+    space = cached_solution(number, "score", rules, layout).space
+    sc = final_scores(PHASES[number], space, rules)
+    return PhaseData(number, space, np.asarray(sc, dtype=np.int64))
 
 
 def float_turn(
@@ -408,7 +410,7 @@ PER_TURN = {
 
 def per_turn_policy(
     strategy: str,
-    k: int,
+    number: int,
     data: dict[int, PhaseData],
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
@@ -420,9 +422,13 @@ def per_turn_policy(
     if strategy not in PER_TURN:
         raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(PER_TURN)}")
     objective = "score" if strategy == "score" else "complete"
-    sol = cached_solution(k, objective, rules, layout, worst_second=strategy == "complete_worst")
-    if sol.space.projection.name != data[k].space.projection.name:  # pragma: no cover
-        raise InvalidRulesError(f"phase {k}: the turn and the phase data use other projections")
+    sol = cached_solution(
+        number, objective, rules, layout, worst_second=strategy == "complete_worst"
+    )
+    if sol.space.projection.name != data[number].space.projection.name:  # pragma: no cover
+        raise InvalidRulesError(
+            f"phase {number}: the turn and the phase data use other projections"
+        )
     return sol.roll_arg
 
 

@@ -120,7 +120,7 @@ class PolicyStrategy:
         self._maps: dict[int, SpaceMap] = {}
 
     def hold(self, view: TurnView) -> frozenset[int]:
-        space, holds = self._policy(view.phase_index)
+        space, holds = self._policy(view.number)
         m = self._maps.get(id(space))
         if m is None:
             m = self._maps[id(space)] = SpaceMap(space, view.layout)
@@ -284,7 +284,7 @@ class InputClosedError(InvalidHoldError):
 def _terminal_ask(view: TurnView) -> str:
     """Ask on the terminal: prompts on stderr (stdout stays clean for --json), answer on stdin."""
     err = sys.stderr
-    print(f"phase {view.phase_index} ({view.phase.text}); {view.rolls_left} roll(s) left", file=err)
+    print(f"phase {view.number} ({view.phase.text}); {view.rolls_left} roll(s) left", file=err)
     print("dice: " + " ".join(map(str, view.faces)), file=err)
     print("keep (faces, 'all' to stop, empty to reroll all): ", end="", file=err, flush=True)
     line = sys.stdin.readline() if sys.stdin is not None else ""
@@ -342,7 +342,7 @@ class SolitaireStrategy:
         return self._solution, self._data
 
     def hold(self, view) -> frozenset[int]:
-        k = view.phase_index
+        k = view.number
         if k > solitaire.LAST or view.phase is not PHASES.get(k):
             if self._fallback is None:
                 self._fallback = OptimalStrategy("score", self.rules, self.layout)

@@ -76,20 +76,20 @@ def evaluate_on_unique(space: StateSpace, ids: np.ndarray, fn) -> np.ndarray:
 _FINALS: dict[tuple, np.ndarray] = {}
 
 
-def final_scores(ph: Phase, space: StateSpace, rules: Rules) -> np.ndarray:
+def final_scores(phase: Phase, space: StateSpace, rules: Rules) -> np.ndarray:
     """Best score (-1 = not made) of every roll state of ``space``; memoised (by the phase,
     the space's :meth:`~phase10math.turn.statespace.StateSpace.key` and the rule that changes
     melds) so that both objectives and policy evaluations share one meld pass."""
-    key = (ph.key(), space.key(), rules.sets_may_share_number)
+    key = (phase.key(), space.key(), rules.sets_may_share_number)
     if key not in _FINALS:
         big = space.distinct and len(space.full_ids) > TENSOR_FINALS_ROLLS
         if len(_FINALS) > 8 or big:
             _FINALS.clear()  # one roll-sized array of a large space at a time
         if big:
-            _FINALS[key] = final_scores_tensor(ph, space, rules)
+            _FINALS[key] = final_scores_tensor(phase, space, rules)
         else:
             _FINALS[key] = evaluate_on_unique(
-                space, space.full_ids, lambda prof: best_scores(ph, prof, rules)
+                space, space.full_ids, lambda prof: best_scores(phase, prof, rules)
             )
     return _FINALS[key]
 

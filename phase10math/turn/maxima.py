@@ -24,8 +24,7 @@ from phase10math.dice.faces import (
 )
 from phase10math.dice.layouts import DEFAULT_LAYOUT, EXAMPLE_HAND
 from phase10math.dice.meld import best_scores
-from phase10math.dice.phases import PHASES, Phase
-from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.phases import PHASES, Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidPhaseError
 from phase10math.turn.projection import projection_for
@@ -34,9 +33,9 @@ from phase10math.turn.statespace import StateSpace, sub_multisets
 CHUNK = 200_000
 
 
-def roll_profiles(layout: Layout, ph: Phase, chunk: int = CHUNK):
-    """Yield ``(P, 11, 4)`` profiles of every distinct final roll that matters for ``ph``."""
-    space = StateSpace.build(layout, projection_for(ph, "score"))
+def roll_profiles(layout: Layout, phase: Phase, chunk: int = CHUNK):
+    """Yield ``(P, 11, 4)`` profiles of every distinct final roll that matters for ``phase``."""
+    space = StateSpace.build(layout, projection_for(phase, "score"))
     per_type = []
     for typ in space.types:
         subs = sub_multisets(len(typ.faces), typ.count)
@@ -64,19 +63,19 @@ def roll_profiles(layout: Layout, ph: Phase, chunk: int = CHUNK):
 
 
 def max_phase_score(
-    ph: Phase | int | str, layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
+    phase: Phase | int | str, layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
 ) -> int:
     """The best score of a phase over every possible final roll (-1 if it cannot be made)."""
-    ph = as_phase(ph)
-    if len(ph.groups) == 1 and ph.groups[0].kind == "color":
-        return one_color_group_max(ph.groups[0].size, layout)
+    phase = as_phase(phase)
+    if len(phase.groups) == 1 and phase.groups[0].kind == "color":
+        return one_color_group_max(phase.groups[0].size, layout)
     best = -1
-    for prof in roll_profiles(layout, ph):
-        best = max(best, int(best_scores(ph, prof, rules).max()))
+    for prof in roll_profiles(layout, phase):
+        best = max(best, int(best_scores(phase, prof, rules).max()))
     return best
 
 
-def one_color_group_max(k: int, layout: Layout = DEFAULT_LAYOUT) -> int:
+def one_color_group_max(number: int, layout: Layout = DEFAULT_LAYOUT) -> int:
     """The best score of "k of one color" alone: each die shows at most one face, so for each
     color take the k dice whose best face of that color is highest (-1 if no color is on k
     dice). Checked against the enumeration of every roll in the tests.
@@ -94,8 +93,8 @@ def one_color_group_max(k: int, layout: Layout = DEFAULT_LAYOUT) -> int:
             ),
             reverse=True,
         )
-        if len(tops) >= k:
-            best = max(best, sum(tops[:k]))
+        if len(tops) >= number:
+            best = max(best, sum(tops[:number]))
     return best
 
 

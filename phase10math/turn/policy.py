@@ -43,10 +43,10 @@ def policy_holds(space: StateSpace, kept_profiles: np.ndarray) -> np.ndarray:
     return gid
 
 
-def greedy_policy(space: StateSpace, ph: Phase, rules: Rules) -> np.ndarray:
+def greedy_policy(space: StateSpace, phase: Phase, rules: Rules) -> np.ndarray:
     """The greedy baseline's hold for every roll state."""
     prof = space.profiles(space.full_ids)
-    return policy_holds(space, greedy_keep(ph, prof, rules))
+    return policy_holds(space, greedy_keep(phase, prof, rules))
 
 
 def policy_roll_values(

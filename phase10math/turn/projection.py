@@ -45,21 +45,21 @@ def by_name(name: str) -> Projection:
     return {"full": FULL, "value": VALUE, "color": COLOR}[name]
 
 
-def projection_for(ph: Phase, objective: str, second_key: bool = True) -> Projection:
+def projection_for(phase: Phase, objective: str, second_key: bool = True) -> Projection:
     """The smallest projection a phase and objective ('complete' or 'score') can use.
 
     The solver's objectives are lexicographic (completion, then score, or the reverse), so
     both need the score; ``second_key=False`` gives the smallest projection for completion
     alone (pure color phases: colors only), used by the greedy and random baselines.
 
-    >>> from phase10math.dice.phases import phase
-    >>> projection_for(phase(1), "score").name, projection_for(phase(8), "complete").name
+    >>> from phase10math.dice.phases import as_phase
+    >>> projection_for(as_phase(1), "score").name, projection_for(as_phase(8), "complete").name
     ('value', 'full')
-    >>> projection_for(phase(8), "complete", second_key=False).name
+    >>> projection_for(as_phase(8), "complete", second_key=False).name
     'color'
     """
-    if not ph.uses_color:
+    if not phase.uses_color:
         return VALUE
-    if objective == "complete" and not ph.uses_numbers and not second_key:
+    if objective == "complete" and not phase.uses_numbers and not second_key:
         return COLOR
     return FULL

@@ -37,8 +37,7 @@ import numpy as np
 
 from phase10math.dice.faces import Die, Face, Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.dice.phases import Phase
-from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Holds, Objective, Rules, check_rules
 from phase10math.errors import InvalidLayoutError, InvalidRulesError, StateSpaceTooLargeError
 from phase10math.exact import fits_int64
@@ -288,7 +287,7 @@ def solve_utility(
 
 
 def solve_turn(
-    ph: Phase | int | str,
+    phase: Phase | int | str,
     objective: Objective | str = Objective.COMPLETE,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
@@ -307,9 +306,9 @@ def solve_turn(
         layout = Layout(tuple(layout))
     check_layout(layout)
     check_rules(rules)
-    ph = as_phase(ph)
+    phase = as_phase(phase)
     objective = Objective.parse(objective)
-    proj = projection or projection_for(ph, objective)
+    proj = projection or projection_for(phase, objective)
     if proj.name == "color":
         raise InvalidRulesError(
             "the color projection has no scores, which the second key (the score) needs; "
@@ -317,12 +316,12 @@ def solve_turn(
         )
     space = StateSpace.build(layout, proj)
     check_size(space, rules.holds == "sticky", rules.rolls)
-    best = final_scores(ph, space, rules)
+    best = final_scores(phase, space, rules)
     first, second = lexicographic_utilities(best, objective, worst_second)
     sol = solve_utility(
-        space, first, rules, label=f"{ph} {objective}", progress=progress, second=second
+        space, first, rules, label=f"{phase} {objective}", progress=progress, second=second
     )
-    return replace(sol, phase=ph, objective=objective, layout=layout, worst_second=worst_second)
+    return replace(sol, phase=phase, objective=objective, layout=layout, worst_second=worst_second)
 
 
 def _utility_value(utility: Callable, faces: Sequence[Face]) -> Fraction:

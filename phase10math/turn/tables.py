@@ -28,8 +28,7 @@ import numpy as np
 from phase10math import cache
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.dice.phases import PHASES, Phase
-from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.phases import PHASES, Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.exact import percent, to_json
 from phase10math.progress import progress_bar
@@ -45,14 +44,14 @@ _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over 
 BIG_ROLLS = 5_000_000
 
 
-def solution_key(kind: str, ph: Phase, rules: Rules, layout: Layout, **extra: Any) -> str:
+def solution_key(kind: str, phase: Phase, rules: Rules, layout: Layout, **extra: Any) -> str:
     return cache.cache_key(
-        kind=kind, phase=ph.key(), rules=rules.to_dict(), layout=layout.fingerprint(), **extra
+        kind=kind, phase=phase.key(), rules=rules.to_dict(), layout=layout.fingerprint(), **extra
     )
 
 
 def cached_solution(
-    ph: Phase | int | str,
+    phase: Phase | int | str,
     objective: Objective | str = Objective.COMPLETE,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
@@ -62,16 +61,16 @@ def cached_solution(
     """:func:`~phase10math.turn.solver.solve_turn`, cached in memory and on disk (the same
     :class:`~phase10math.turn.solver.TurnSolution` either way, with its phase, objective and
     layout)."""
-    ph = as_phase(ph)
+    phase = as_phase(phase)
     objective = Objective.parse(objective)
     extra = {"worst_second": True} if worst_second else {}
-    key = solution_key("turn", ph, rules, layout, objective=str(objective), **extra)
+    key = solution_key("turn", phase, rules, layout, objective=str(objective), **extra)
     sol = _MEMORY.get(key)
     if sol is None:
         sol = cache.load(key)
         if sol is None:
             sol = solve_turn(
-                ph, objective, rules, layout, progress=progress, worst_second=worst_second
+                phase, objective, rules, layout, progress=progress, worst_second=worst_second
             )
             if not _is_big(sol):  # gigabytes of roll values are recomputed rather than pickled
                 cache.save(key, sol)
@@ -97,22 +96,22 @@ def _tensor_space(space: StateSpace, rules: Rules) -> bool:
     return rules.holds == "free" and is_tensor_space(space)
 
 
-def heavy_phase(n: int, rules: Rules, layout: Layout) -> bool:
+def heavy_phase(number: int, rules: Rules, layout: Layout) -> bool:
     """Whether a phase's row needs a large distinct-dice solve (rows like that run one at a
     time in one process, so their memory does not add up)."""
-    spaces = [StateSpace.build(layout, projection_for(PHASES[n], o)) for o in Objective]
+    spaces = [StateSpace.build(layout, projection_for(PHASES[number], o)) for o in Objective]
     return rules.holds == "free" and any(sp.distinct and sp.n_states > BIG_ROLLS for sp in spaces)
 
 
 # --------------------------------------------------------------------------- rows
 
 
-def completion_utility(ph: Phase, rules: Rules, layout: Layout) -> tuple[StateSpace, np.ndarray]:
+def completion_utility(phase: Phase, rules: Rules, layout: Layout) -> tuple[StateSpace, np.ndarray]:
     """The smallest state space for completion alone (colors only for pure color phases)
     and the 1/0 completion of its roll states: where the greedy and random baselines are
     evaluated."""
-    space = StateSpace.build(layout, projection_for(ph, "complete", second_key=False))
-    finals = utility_from_scores(final_scores(ph, space, rules), "complete")
+    space = StateSpace.build(layout, projection_for(phase, "complete", second_key=False))
+    finals = utility_from_scores(final_scores(phase, space, rules), "complete")
     return space, finals
 
 
@@ -143,15 +142,15 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
 
 
 def phase_row(
-    ph: Phase | int | str,
+    phase: Phase | int | str,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     progress=None,
 ) -> dict[str, Fraction]:
     """The table row of one phase (cached on disk)."""
-    ph = as_phase(ph)
+    phase = as_phase(phase)
     return cache.cached(
-        solution_key("row", ph, rules, layout), lambda: _row(ph, rules, layout, progress)
+        solution_key("row", phase, rules, layout), lambda: _row(phase, rules, layout, progress)
     )
 
 
@@ -238,21 +237,21 @@ def table_json(rows: dict[int, dict[str, Fraction]], rules: Rules) -> dict:
 
 @lru_cache(maxsize=64)
 def greedy_holds(
-    k: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+    number: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
 ) -> tuple[StateSpace, dict[int, np.ndarray]]:
     """The greedy policy of phase k on the completion state space (same hold every roll)."""
-    space, _ = completion_utility(PHASES[k], rules, layout)
-    gp = greedy_policy(space, PHASES[k], rules)
+    space, _ = completion_utility(PHASES[number], rules, layout)
+    gp = greedy_policy(space, PHASES[number], rules)
     return space, dict.fromkeys(range(1, rules.rolls), gp)
 
 
 def values_by_rolls_left(
-    ph: Phase | int | str,
+    phase: Phase | int | str,
     objective: Objective | str = Objective.COMPLETE,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
 ) -> dict[int, Fraction]:
-    """The value of a turn of phase ``ph`` started with 1, 2, ... ``rules.rolls`` rolls, with
+    """The value of a turn of ``phase`` started with 1, 2, ... ``rules.rolls`` rolls, with
     optimal holds: ``{rolls: value}``, read from one cached solution (the value of holding
     nothing with r rolls left; free holds).
 
@@ -262,7 +261,7 @@ def values_by_rolls_left(
     >>> v[1] < v[2] < v[3]
     True
     """
-    sol = cached_solution(ph, objective, rules, layout)
+    sol = cached_solution(phase, objective, rules, layout)
     empty = sol.space.state_id([[0] * len(c) for c in sol.space.counts_of(0)])
     values = {r: sol.hold_value(empty, r) for r in range(1, sol.rolls)}
     values[sol.rolls] = sol.value()

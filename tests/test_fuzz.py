@@ -222,7 +222,7 @@ def _api_calls():
         lambda a: meld.explain(a, roll),
         lambda a: meld.score(1, roll, rules=a),
         lambda a: maxscore.phase_maxima([a]),
-        lambda a: phases.phase(a),
+        lambda a: phases.as_phase(a),
         lambda a: phases.parse_phase(a),
         lambda a: parse_faces(a),
         lambda a: parse_layout(a),

@@ -211,6 +211,3 @@ def as_phase(spec: int | str | Phase) -> Phase:
     if isinstance(spec, str):
         return parse_phase(spec)
     raise InvalidPhaseError(f"cannot make a phase from {spec!r}")
-
-
-phase = as_phase  # the former name (turn.advisor and play.models still import it)

@@ -45,8 +45,7 @@ from phase10math.dice.faces import (
 )
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import Meld, explain
-from phase10math.dice.phases import Phase
-from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, Phase10MathError
 from phase10math.exact import percent

@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 
@@ -30,8 +29,7 @@ from phase10math.dice.faces import Die, Face, Layout, check_layout, match_roll, 
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import require_colors
 from phase10math.dice.partial import describe_progress
-from phase10math.dice.phases import Phase
-from phase10math.dice.phases import phase as as_phase
+from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.exact import percent, to_json
@@ -44,10 +42,10 @@ class AmbiguousRollError(InvalidDiceError):
     """The faces of a roll could lie on different kinds of dice, which changes the advice."""
 
 
-@lru_cache(maxsize=64)
-def turn_solution(ph: Phase, objective: Objective | str, rules: Rules, layout: Layout):
-    """The solved turn for a phase (memory- and disk-cached)."""
-    return cached_solution(ph, objective, rules, layout)
+def turn_solution(phase: Phase, objective: Objective | str, rules: Rules, layout: Layout):
+    """The solved turn for a phase (the memory and disk caches of
+    :func:`~phase10math.turn.tables.cached_solution`)."""
+    return cached_solution(phase, objective, rules, layout)
 
 
 # --------------------------------------------------------------------------- faces -> states

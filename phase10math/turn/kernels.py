@@ -14,6 +14,7 @@ Numbers are int64 numerators where :func:`fits_int64` proves they fit, Python in
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -80,7 +81,8 @@ def final_scores(ph: Phase, space: StateSpace, rules: Rules, layout_key: str) ->
     objectives and policy evaluations share one meld pass."""
     key = (ph.key(), space.projection.name, layout_key, rules.sets_may_share_number)
     if key not in _FINALS:
-        big = space.distinct and len(space.full_ids) > TENSOR_FINALS_ROLLS
+        rolls = math.prod(len(t.faces) for t in space.types) if space.distinct else None
+        big = rolls is not None and rolls > TENSOR_FINALS_ROLLS
         if len(_FINALS) > 8 or big:
             _FINALS.clear()  # one roll-sized array of a large space at a time
         if big:
@@ -96,7 +98,7 @@ def utility_from_scores(best: np.ndarray, objective: Objective | str) -> np.ndar
     """1/0 completion or the score (0 when not made) from best scores."""
     if Objective.parse(objective) is Objective.COMPLETE:
         return (best >= 0).astype(np.int64)
-    return np.maximum(best, 0)
+    return np.maximum(best, 0, dtype=np.int64)
 
 
 def _axis(arr: np.ndarray, t: int, i) -> tuple:

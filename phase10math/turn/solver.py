@@ -145,8 +145,8 @@ def solve_utility(
     sticky = rules.holds == "sticky"
     check_size(space, sticky, rules.rolls)
     if isinstance(final_values, np.ndarray) and final_values.dtype.kind in "iu":
-        den, nums = 1, final_values.astype(np.int64)
-        umax = int(np.abs(nums).max()) if len(nums) else 0
+        den, nums = 1, final_values.astype(np.int64, copy=False)
+        umax = max(int(nums.max()), -int(nums.min())) if len(nums) else 0
     else:
         fr = [Fraction(v) for v in final_values]
         den = math.lcm(*[f.denominator for f in fr]) if fr else 1

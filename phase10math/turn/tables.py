@@ -39,6 +39,7 @@ from phase10math.turn.tensor import (
     exact_total,
     greedy_holds_tensor,
     is_tensor_space,
+    tensor_weights,
 )
 
 _MEMORY: dict[str, TurnSolution] = {}
@@ -88,6 +89,11 @@ def _tensor_space(space: StateSpace, rules: Rules) -> bool:
     return rules.holds == "free" and is_tensor_space(space)
 
 
+def _weights(space: StateSpace, rules: Rules) -> np.ndarray | None:
+    """Roll weights, ``None`` for a distinct-dice space whose weights are all 1."""
+    return tensor_weights(space) if _tensor_space(space, rules) else space.roll_weights
+
+
 def heavy_phase(n: int, rules: Rules, layout: Layout) -> bool:
     """Whether a phase's row needs a large distinct-dice solve (rows like that run one at a
     time in one process, so their memory does not add up)."""
@@ -101,7 +107,7 @@ def heavy_phase(n: int, rules: Rules, layout: Layout) -> bool:
 def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fraction]:
     comp = cached_solution(ph, "complete", rules, layout, progress)
     single = Fraction(
-        exact_total(comp.roll_num[0], comp.space.roll_weights),
+        exact_total(comp.roll_num[0], _weights(comp.space, rules)),
         6**comp.space.n_dice * comp.utility_den,
     )
     row = {"p_single_roll": single, "p_optimal": comp.value()}

@@ -42,6 +42,7 @@ from phase10math.turn.statespace import StateSpace
 
 _BUFFERS: dict[str, np.ndarray] = {}
 _POOL: list[ThreadPoolExecutor] = []
+MIN_SLAB = 1 << 18  # arrays smaller than this are not split among threads
 
 
 # --------------------------------------------------------------------------- sizes
@@ -132,7 +133,7 @@ def in_slabs(fn: Callable, *arrays: np.ndarray, axis: int | None = None) -> None
     shape = arrays[0].shape
     if axis is None:
         axis = 0 if shape and shape[0] >= k else len(shape) - 1
-    if k == 1 or not shape or shape[axis] < k or arrays[0].size < 1 << 18:
+    if k == 1 or not shape or shape[axis] < k or arrays[0].size < MIN_SLAB:
         fn(0, *arrays)
         return
     if not _POOL:
@@ -500,14 +501,55 @@ def final_scores_tensor(ph, space: StateSpace, rules) -> np.ndarray:
     kinds = [g.kind for g in ph.groups]
     if kinds == ["color"]:
         return _one_color_group(ph.groups[0].size, pa, pb)
+    if kinds.count("color") == 1:
+        return _per_color(ph, rules, pa, pb)
     ua, inv_a = np.unique(pa, axis=0, return_inverse=True)
     ub, inv_b = np.unique(pb, axis=0, return_inverse=True)
     table = np.empty(len(ua) * len(ub), dtype=np.int16)
-    step = max(1, (1 << 20) // len(ub))
-    for lo in range(0, len(ua), step):
-        pairs = (ua[lo : lo + step, None, :] + ub[None, :, :]).reshape(-1, 11, 4)
-        table[lo * len(ub) : lo * len(ub) + len(pairs)] = best_scores(ph, pairs, rules)
+    step = max(1, (1 << 18) // len(ub))
+
+    def fill(i: int, tab: np.ndarray, rows: np.ndarray) -> None:  # in threads
+        tab = tab.reshape(-1)
+        for lo in range(0, len(rows), step):
+            pairs = (rows[lo : lo + step, None, :] + ub[None, :, :]).reshape(-1, 11, 4)
+            tab[lo * len(ub) : lo * len(ub) + len(pairs)] = best_scores(ph, pairs, rules)
+
+    in_slabs(fill, table.reshape(len(ua), len(ub)), ua, axis=0)
     return _pair_gather(table, inv_a.ravel(), inv_b.ravel(), len(ub))
+
+
+def _per_color(ph, rules, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """Final scores of a phase with one color group besides sets or runs: the maximum over the
+    group's color x of the best score with the group in x. With x fixed, the meld needs only
+    the x-colored dice and the count of every value, so each half is summarised by its
+    profile with the other three colors merged into one column (a color the group may not
+    take): far fewer distinct halves, and one color per pair instead of four."""
+    best = None
+    for x in range(4):
+        y = (x + 1) % 4
+        summ = []
+        for p in (pa, pb):
+            q = np.zeros((len(p), 11, 4), dtype=np.int16)
+            p3 = p.reshape(-1, 11, 4)
+            q[:, :, x] = p3[:, :, x]
+            q[:, :, y] = p3.sum(axis=2) - p3[:, :, x]
+            u, inv = np.unique(q.reshape(len(p), 44), axis=0, return_inverse=True)
+            summ.append((u, inv.ravel()))
+        (ua, ia), (ub, ib) = summ
+        table = np.empty(len(ua) * len(ub), dtype=np.int16)
+        step = max(1, (1 << 18) // len(ub))
+
+        def fill(i: int, tab: np.ndarray, rows: np.ndarray, ub=ub, x=x, step=step) -> None:
+            tab = tab.reshape(-1)
+            for lo in range(0, len(rows), step):
+                pairs = (rows[lo : lo + step, None, :] + ub[None, :, :]).reshape(-1, 11, 4)
+                tab[lo * len(ub) : lo * len(ub) + len(pairs)] = best_scores(
+                    ph, pairs, rules, group_colors=[x]
+                )
+
+        in_slabs(fill, table.reshape(len(ua), len(ub)), ua, axis=0)
+        best = _pair_gather(table, ia, ib, len(ub), out=best)
+    return best
 
 
 def _one_color_group(k: int, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
@@ -564,29 +606,44 @@ def _one_color_group(k: int, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- greedy
 
 
-def greedy_holds_tensor(space: StateSpace, ph, rules, chunk: int = 1 << 19) -> np.ndarray:
+def greedy_holds_tensor(space: StateSpace, ph, rules, chunk: int = 1 << 18) -> np.ndarray:
     """The greedy baseline's hold id for every roll state of a distinct-dice space
-    (``full_ids`` order), in chunks of rolls (no per-state tables). Kept counts per meld
-    cell go to the dice in type order, as :func:`phase10math.turn.tables.policy_holds` does."""
+    (``full_ids`` order), in chunks of rolls (no per-state tables), in :func:`threads`
+    threads. A roll's profile is the sum of the profiles of its two halves (dice split as in
+    :func:`final_scores_tensor`). Kept counts per meld cell go to the dice in type order, as
+    :func:`phase10math.turn.policy.policy_holds` does."""
 
+    n = len(space.types)
+    h = n // 2
     fs = face_shape(space)
-    F = math.prod(fs)
-    cells = [_cells(space, d) for d in range(len(fs))]
+    Pa, Pb = math.prod(fs[:h]), math.prod(fs[h:])
+    pa, pb = _part_profiles(space, list(range(h))), _part_profiles(space, list(range(h, n)))
+    ida = np.indices(fs[:h]).reshape(h, -1) if h else np.zeros((0, 1), np.int64)
+    idb = np.indices(fs[h:]).reshape(n - h, -1)
+    cells = [_cells(space, d) for d in range(n)]
     strides = [int(s) for s in space.strides]
-    out = np.empty(F, dtype=np.int32 if space.n_states < 2**31 else np.int64)
-    for lo in range(0, F, chunk):
-        pos = np.arange(lo, min(lo + chunk, F), dtype=np.int64)
-        idx = np.unravel_index(pos, fs)
-        prof = np.zeros((len(pos), 44), dtype=np.int16)
-        rows = np.arange(len(pos))
-        for d, i in enumerate(idx):
-            np.add.at(prof, (rows, cells[d][i]), 1)
-        keep = greedy_keep(ph, prof.reshape(-1, 11, 4), rules).reshape(-1, 44).astype(np.int16)
-        gid = np.zeros(len(pos), dtype=np.int64)
-        for d, i in enumerate(idx):
-            c = cells[d][i]
-            take = keep[rows, c] > 0
-            keep[rows[take], c[take]] -= 1
-            gid += np.where(take, strides[d] * (i + 1), 0)
-        out[lo : lo + len(pos)] = gid
+    out = np.empty(Pa * Pb, dtype=np.int32 if space.n_states < 2**31 else np.int64)
+    step = max(1, chunk // Pb)
+
+    def run(i: int, o: np.ndarray, rows_all: np.ndarray) -> None:
+        o = o.reshape(-1)
+        for lo in range(0, len(rows_all), step):
+            ra = rows_all[lo : lo + step]
+            P = len(ra) * Pb
+            prof = (pa[ra][:, None, :] + pb[None, :, :]).reshape(P, 44)
+            keep = greedy_keep(ph, prof.reshape(P, 11, 4), rules).reshape(-1)
+            base = np.arange(P, dtype=np.int64) * 44
+            gid = np.zeros(P, dtype=np.int64)
+            for d in range(n):
+                if d < h:
+                    face = np.repeat(ida[d][ra], Pb)
+                else:
+                    face = np.tile(idb[d - h], len(ra))
+                at = base + cells[d][face]
+                take = keep[at] > 0
+                keep[at[take]] -= 1
+                gid += np.where(take, strides[d] * (face + 1), 0)
+            o[lo * Pb : lo * Pb + P] = gid
+
+    in_slabs(run, out.reshape(Pa, Pb), np.arange(Pa), axis=0)
     return out

@@ -78,6 +78,20 @@ def _child(which: str, objectives: list[str]) -> None:
     print(json.dumps(res))
 
 
+REFERENCE_PEAK_GIB = 9.5  # its largest moment: W, two slot-range copies and a concatenation
+
+
+def mem_available_gib() -> float | None:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 2**20
+    except OSError:
+        pass
+    return None
+
+
 def run(which: str, objectives: list[str]) -> dict:
     env = dict(os.environ, PHASE10MATH_CACHE_DIR="off")
     cmd = [sys.executable, __file__, "--child", which, "--objectives", ",".join(objectives)]
@@ -98,13 +112,24 @@ def main() -> None:
         _child(a.child, objectives)
         return
     print(f"phase 8 on the recorded layout, free holds, {ROLLS} rolls, cold, no cache")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     k = run("kit", objectives)
     print(f"kit ({', '.join(objectives)}): {k}")
     if a.skip_reference:
         return
+    avail = mem_available_gib()
+    if avail is not None and avail < REFERENCE_PEAK_GIB:
+        print(
+            f"reference not run: it needs about {REFERENCE_PEAK_GIB} GiB (float64 tensors of "
+            f"7**10 entries, copied per axis) and {avail:.1f} GiB are available now"
+        )
+        return
     r = run("reference", objectives)
     if "error" in r and "score" in objectives:
-        print(f"reference failed on both objectives ({r['error']}); complete only:")
+        print(
+            f"reference failed on both objectives ({r['error']}): the score objective did not "
+            "fit in memory next to the completion one; complete only:"
+        )
         r = run("reference", ["complete"])
     print(f"reference (floats, per-die tensor, not in place): {r}")
     if "error" not in k and "error" not in r:
@@ -117,6 +142,7 @@ def main() -> None:
             f"{r['seconds'] / k['seconds']:.2f}; peak memory: kit {k['peak_gib']:.2f} GiB, "
             f"reference {r['peak_gib']:.2f} GiB, ratio {r['peak_gib'] / k['peak_gib']:.2f}{note}"
         )
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ import numpy as np
 
 from phase10math.dice.faces import COLORS
 from phase10math.dice.meld import best_scores
-from phase10math.dice.partial import greedy_keep
+from phase10math.dice.partial import greedy_cells, greedy_codes
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.turn.statespace import StateSpace
 
@@ -524,6 +524,16 @@ def _per_color(ph, rules, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
     the x-colored dice and the count of every value, so each half is summarised by its
     profile with the other three colors merged into one column (a color the group may not
     take): far fewer distinct halves, and one color per pair instead of four."""
+    return _max_over_colors(
+        pa, pb, lambda pairs, x: best_scores(ph, pairs, rules, group_colors=[x]), np.int16
+    )
+
+
+def _max_over_colors(pa: np.ndarray, pb: np.ndarray, fn: Callable, dtype) -> np.ndarray:
+    """``max over x of fn(profiles, x)`` for every pair of half-profiles (C order), where
+    ``fn(., x)`` reads only the x-colored dice and the count of every value: per color, the
+    halves are merged as described in :func:`_per_color` and ``fn`` runs once per pair of
+    distinct merged halves (in threads)."""
     best = None
     for x in range(4):
         y = (x + 1) % 4
@@ -536,16 +546,14 @@ def _per_color(ph, rules, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
             u, inv = np.unique(q.reshape(len(p), 44), axis=0, return_inverse=True)
             summ.append((u, inv.ravel()))
         (ua, ia), (ub, ib) = summ
-        table = np.empty(len(ua) * len(ub), dtype=np.int16)
+        table = np.empty(len(ua) * len(ub), dtype=dtype)
         step = max(1, (1 << 18) // len(ub))
 
         def fill(i: int, tab: np.ndarray, rows: np.ndarray, ub=ub, x=x, step=step) -> None:
             tab = tab.reshape(-1)
             for lo in range(0, len(rows), step):
                 pairs = (rows[lo : lo + step, None, :] + ub[None, :, :]).reshape(-1, 11, 4)
-                tab[lo * len(ub) : lo * len(ub) + len(pairs)] = best_scores(
-                    ph, pairs, rules, group_colors=[x]
-                )
+                tab[lo * len(ub) : lo * len(ub) + len(pairs)] = fn(pairs, x)
 
         in_slabs(fill, table.reshape(len(ua), len(ub)), ua, axis=0)
         best = _pair_gather(table, ia, ib, len(ub), out=best)
@@ -610,7 +618,10 @@ def greedy_holds_tensor(space: StateSpace, ph, rules, chunk: int = 1 << 18) -> n
     """The greedy baseline's hold id for every roll state of a distinct-dice space
     (``full_ids`` order), in chunks of rolls (no per-state tables), in :func:`threads`
     threads. A roll's profile is the sum of the profiles of its two halves (dice split as in
-    :func:`final_scores_tensor`). Kept counts per meld cell go to the dice in type order, as
+    :func:`final_scores_tensor`); for a phase with one color group besides sets or runs the
+    greedy's choice is found one color at a time on merged half-profiles
+    (:func:`_max_over_colors` on :func:`phase10math.dice.partial.greedy_codes`). Kept counts
+    per meld cell go to the dice in type order, as
     :func:`phase10math.turn.policy.policy_holds` does."""
 
     n = len(space.types)
@@ -618,6 +629,12 @@ def greedy_holds_tensor(space: StateSpace, ph, rules, chunk: int = 1 << 18) -> n
     fs = face_shape(space)
     Pa, Pb = math.prod(fs[:h]), math.prod(fs[h:])
     pa, pb = _part_profiles(space, list(range(h))), _part_profiles(space, list(range(h, n)))
+    kinds = [g.kind for g in ph.groups]
+    codes = None
+    if kinds.count("color") == 1 and len(kinds) > 1:
+        codes = _max_over_colors(
+            pa, pb, lambda pairs, x: greedy_codes(ph, pairs, rules, group_colors=[x]), np.int32
+        ).reshape(Pa, Pb)
     ida = np.indices(fs[:h]).reshape(h, -1) if h else np.zeros((0, 1), np.int64)
     idb = np.indices(fs[h:]).reshape(n - h, -1)
     cells = [_cells(space, d) for d in range(n)]
@@ -630,8 +647,9 @@ def greedy_holds_tensor(space: StateSpace, ph, rules, chunk: int = 1 << 18) -> n
         for lo in range(0, len(rows_all), step):
             ra = rows_all[lo : lo + step]
             P = len(ra) * Pb
-            prof = (pa[ra][:, None, :] + pb[None, :, :]).reshape(P, 44)
-            keep = greedy_keep(ph, prof.reshape(P, 11, 4), rules).reshape(-1)
+            prof = (pa[ra][:, None, :] + pb[None, :, :]).reshape(P, 11, 4)
+            c = greedy_codes(ph, prof, rules) if codes is None else codes[ra].reshape(-1)
+            keep = greedy_cells(ph, prof, c, rules).reshape(-1)
             base = np.arange(P, dtype=np.int64) * 44
             gid = np.zeros(P, dtype=np.int64)
             for d in range(n):

@@ -137,9 +137,13 @@ def _old_engine(space, top, rolls):
 
 
 @pytest.mark.parametrize("n_dice, seed", [(6, 0), (7, 1)])
-def test_tensor_engine_equals_per_type_solver(n_dice, seed):
+def test_tensor_engine_equals_per_type_solver(n_dice, seed, monkeypatch):
     """Same roll values, same optimal holds (ties included) and same hold values as the
-    per-type solver, on the recorded dice restricted to fewer dice."""
+    per-type solver, on the recorded dice restricted to fewer dice (every step split among
+    two threads, in small blocks)."""
+    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
+    monkeypatch.setattr(tensor, "BLOCK", 97)
+    monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     dice = list(REC[: n_dice // 2]) + list(REC[6 : 6 + n_dice - n_dice // 2])
     space = StateSpace.build(dice, FULL)
     top = np.random.default_rng(seed).integers(0, 8, len(space.full_ids))  # many ties

@@ -325,16 +325,27 @@ def holds_from_mask(space: StateSpace, mask: np.ndarray, dtype=np.int64) -> np.n
     id_lo, id_hi = tab_lo[-1].astype(dtype), tab_hi[-1].astype(dtype)
     t_lo = tab_lo.astype(dtype).ravel()
     t_hi = tab_hi.astype(dtype).ravel()
-    m2, o2 = mask.reshape(P1, P2), out.reshape(P1, P2)
     col = np.arange(P2, dtype=np.int64)[None, :]
-    step = max(1, (1 << 21) // P2)
-    for lo in range(0, P1, step):
-        mb = m2[lo : lo + step].astype(np.int64)
-        row = np.arange(lo, min(lo + step, P1), dtype=np.int64)[:, None]
-        np.add(id_lo[lo : lo + step, None], id_hi[None, :], out=o2[lo : lo + step])
-        o2[lo : lo + step] -= t_lo[(mb & ((1 << h) - 1)) * P1 + row]
-        o2[lo : lo + step] -= t_hi[(mb >> h) * P2 + col]
+    step = max(1, (1 << 20) // P2)
+
+    def part(i: int, o2: np.ndarray, m2: np.ndarray, rows: np.ndarray) -> None:  # in threads
+        for lo in range(0, len(rows), step):
+            mb = m2[lo : lo + step].astype(np.int64)
+            row = rows[lo : lo + step, None]
+            np.add(id_lo[row], id_hi[None, :], out=o2[lo : lo + step])
+            o2[lo : lo + step] -= t_lo[(mb & ((1 << h) - 1)) * P1 + row]
+            o2[lo : lo + step] -= t_hi[(mb >> h) * P2 + col]
+
+    in_slabs(part, out.reshape(P1, P2), mask.reshape(P1, P2), np.arange(P1), axis=0)
     return out
+
+
+def _faces_copy(T: np.ndarray) -> np.ndarray:
+    """The face entries (roll states) of a hold tensor as a flat contiguous copy (threads)."""
+    n = T.ndim
+    out = np.empty(tuple(x - 1 for x in T.shape), dtype=T.dtype)
+    in_slabs(lambda i, o, t: np.copyto(o, t), out, T[_faces(n)], axis=0)
+    return out.reshape(-1)
 
 
 def unit_weights(space: StateSpace) -> bool:
@@ -375,7 +386,6 @@ def solve_tensor(
     check_tensor_fits(space, rolls)
     shape = tensor_shape(space)
     S = math.prod(shape)
-    n = len(shape)
     T = _buffer("T", S, np.int64).reshape(shape)
     A = None
     roll_num = {0: np.ascontiguousarray(top, dtype=np.int64)}
@@ -387,8 +397,8 @@ def solve_tensor(
         expect_into(space, roll_num[r - 1], T)
         A = _buffer("A", S, np.uint16).reshape(shape)
         subset_max(space, T, A)
-        roll_num[r] = np.ascontiguousarray(T[_faces(n)]).reshape(-1)
-        mask = np.ascontiguousarray(A[_faces(n)]).reshape(-1)
+        roll_num[r] = _faces_copy(T)
+        mask = _faces_copy(A)
         roll_arg[r] = holds_from_mask(space, mask, idt)
         del mask
     turn = exact_total(roll_num[rolls - 1], tensor_weights(space))

@@ -19,7 +19,20 @@ before / after; both objectives, cold):
     2026-11-30  reference (float64, not in place)          4.1-5.7   330.5 s  7.25 GiB
     ratio reference / kit (same run): time 8.6, peak memory 1.53; values identical to 15 digits.
     The kit's time follows the load closely (the passes are memory-bound and use both cores):
-    the same solve took 19 s in a run at load 5-7 with the other jobs idle.
+    the same two solves, timed directly outside this script, took 19 s at load 5-7.
+
+    Tables on the recorded layout (``phase10math table --layout FILE``, FILE holding
+    ``RECORDED_LAYOUT_TEXT``; fresh cache and bytecode, import included; peak of the largest
+    process; exact values identical before and after):
+
+    2026-11-30  phases 1-10, before (af58c7c)                  3-12      51 s
+    2026-11-30  phases 1-10                                    3.7-4.7   55.5 s   5.8 GiB
+    2026-11-30  phases 1-10, again                             5.9-7.4   44.4 s   5.8 GiB
+    2026-11-30  phases 1-20, before (af58c7c)                  3-12      > 12 min ~11 GB
+    2026-11-30  phases 1-20 (old greedy)                       2.5-4.6   318 s    8.6 GiB
+    2026-11-30  phases 1-20                                    4.4-6.0   353 s    8.5 GiB
+    One heavy row (phase 14, load 3-4): finals 7 s, completion solve 20 s, greedy holds 39 s,
+    greedy evaluation 5 s, score solve 15 s, score-policy evaluation 6 s (peak 6.1 GiB).
 """
 
 from __future__ import annotations

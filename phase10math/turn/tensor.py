@@ -21,6 +21,13 @@ Only roll-state values (``6**n``) are stored per number of rolls left; hold valu
 computed on demand (:class:`LazyHoldValues`, a restricted transform over the asked holds).
 Values are exact int64 numerators (the solver's ``INT64_LIMIT`` check applies unchanged).
 
+Speed (issue 13): every pass over an axis runs in cache-sized blocks (the not-held slot and
+the comparison scratch stay in cache while the face slots stream through), shared among
+:func:`threads` threads (numpy releases the GIL in its loops; each thread writes only its own
+blocks, so results do not depend on the split). Final scores and the greedy baseline are
+computed on pairs of distinct half-profiles, one color at a time for a color group beside sets
+or runs (:func:`_max_over_colors`).
+
 A second key (issue 16, lexicographic objectives) costs one more int64 tensor and one more
 comparison per face slot; see :func:`subset_max` (``second``).
 """

@@ -26,8 +26,8 @@ before / after; both objectives, cold):
     process; exact values identical before and after):
 
     2026-11-30  phases 1-10, before (af58c7c)                  3-12      51 s
-    2026-11-30  phases 1-10                                    3.7-4.7   55.5 s   5.8 GiB
-    2026-11-30  phases 1-10, again                             5.9-7.4   44.4 s   5.8 GiB
+    2026-11-30  phases 1-10                                    3.7-4.7   55.5 s   6.0 GiB
+    2026-11-30  phases 1-10, again                             5.9-7.4   44.4 s   6.0 GiB
     2026-11-30  phases 1-20, before (af58c7c)                  3-12      > 12 min ~11 GB
     2026-11-30  phases 1-20 (old greedy)                       2.5-4.6   318 s    8.6 GiB
     2026-11-30  phases 1-20                                    4.4-6.0   353 s    8.5 GiB

@@ -8,6 +8,32 @@ hold by a running maximum axis by axis into fresh arrays. Each side runs in its 
 subprocess (cold, no cache) and reports its wall time and peak resident memory.
 
     python benchmarks/bench_recorded.py [--objectives complete,score] [--skip-reference]
+
+Measured (2-core AMD EPYC, 24 GB, shared with other jobs; load = 1-minute load average
+before / after; both objectives, cold):
+
+    date        what                                       load      time     peak
+    2026-11-30  kit before issue 13 work (af58c7c)         6.4-12.8  88 s     6.60 GiB
+    2026-11-30  kit (blocks, 2 threads, int16 finals)      2.6-4.1   38.5 s   4.75 GiB
+    2026-11-30  kit, again                                 4.9-5.6   51.0 s   4.75 GiB
+    2026-11-30  kit (+ threaded extraction and hold ids)   2.9-3.0   18.6 s   4.75 GiB
+    2026-11-30  reference (float64, not in place)          4.1-5.7   330.5 s  7.25 GiB
+    ratio reference / kit (same run): time 8.6, peak memory 1.53; values identical to 15 digits.
+    The kit's time follows the load closely (the passes are memory-bound and use both cores):
+    the same two solves, timed directly outside this script, took 19 s at load 5-7.
+
+    Tables on the recorded layout (``phase10math table --layout FILE``, FILE holding
+    ``RECORDED_LAYOUT_TEXT``; fresh cache and bytecode, import included; peak of the largest
+    process; exact values identical before and after):
+
+    2026-11-30  phases 1-10, before (af58c7c)                  3-12      51 s
+    2026-11-30  phases 1-10                                    3.7-4.7   55.5 s   6.0 GiB
+    2026-11-30  phases 1-10, again                             5.9-7.4   44.4 s   6.0 GiB
+    2026-11-30  phases 1-20, before (af58c7c)                  3-12      > 12 min ~11 GB
+    2026-11-30  phases 1-20 (old greedy)                       2.5-4.6   318 s    8.6 GiB
+    2026-11-30  phases 1-20                                    4.4-6.0   353 s    8.5 GiB
+    One heavy row (phase 14, load 3-4): finals 7 s, completion solve 20 s, greedy holds 39 s,
+    greedy evaluation 5 s, score solve 15 s, score-policy evaluation 6 s (peak 6.1 GiB).
 """
 
 from __future__ import annotations
@@ -78,6 +104,20 @@ def _child(which: str, objectives: list[str]) -> None:
     print(json.dumps(res))
 
 
+REFERENCE_PEAK_GIB = 8.0  # measured 7.25 (W, a slot-range copy, its maximum, a concatenation)
+
+
+def mem_available_gib() -> float | None:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 2**20
+    except OSError:
+        pass
+    return None
+
+
 def run(which: str, objectives: list[str]) -> dict:
     env = dict(os.environ, PHASE10MATH_CACHE_DIR="off")
     cmd = [sys.executable, __file__, "--child", which, "--objectives", ",".join(objectives)]
@@ -98,13 +138,24 @@ def main() -> None:
         _child(a.child, objectives)
         return
     print(f"phase 8 on the recorded layout, free holds, {ROLLS} rolls, cold, no cache")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     k = run("kit", objectives)
     print(f"kit ({', '.join(objectives)}): {k}")
     if a.skip_reference:
         return
+    avail = mem_available_gib()
+    if avail is not None and avail < REFERENCE_PEAK_GIB:
+        print(
+            f"reference not run: it needs about {REFERENCE_PEAK_GIB} GiB (float64 tensors of "
+            f"7**10 entries, copied per axis) and {avail:.1f} GiB are available now"
+        )
+        return
     r = run("reference", objectives)
     if "error" in r and "score" in objectives:
-        print(f"reference failed on both objectives ({r['error']}); complete only:")
+        print(
+            f"reference failed on both objectives ({r['error']}): the score objective did not "
+            "fit in memory next to the completion one; complete only:"
+        )
         r = run("reference", ["complete"])
     print(f"reference (floats, per-die tensor, not in place): {r}")
     if "error" not in k and "error" not in r:
@@ -117,6 +168,7 @@ def main() -> None:
             f"{r['seconds'] / k['seconds']:.2f}; peak memory: kit {k['peak_gib']:.2f} GiB, "
             f"reference {r['peak_gib']:.2f} GiB, ratio {r['peak_gib'] / k['peak_gib']:.2f}{note}"
         )
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from phase10math.dice.rules import Rules
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.turn import tensor
 from phase10math.turn.kernels import expect_rerolls, normalise, subset_max
+from phase10math.turn.policy import greedy_policy
 from phase10math.turn.projection import COLOR, FULL, VALUE
 from phase10math.turn.solver import solve_custom, solve_turn, solve_utility
 from phase10math.turn.statespace import StateSpace
@@ -136,9 +137,13 @@ def _old_engine(space, top, rolls):
 
 
 @pytest.mark.parametrize("n_dice, seed", [(6, 0), (7, 1)])
-def test_tensor_engine_equals_per_type_solver(n_dice, seed):
+def test_tensor_engine_equals_per_type_solver(n_dice, seed, monkeypatch):
     """Same roll values, same optimal holds (ties included) and same hold values as the
-    per-type solver, on the recorded dice restricted to fewer dice."""
+    per-type solver, on the recorded dice restricted to fewer dice (every step split among
+    two threads, in small blocks)."""
+    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
+    monkeypatch.setattr(tensor, "BLOCK", 97)
+    monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     dice = list(REC[: n_dice // 2]) + list(REC[6 : 6 + n_dice - n_dice // 2])
     space = StateSpace.build(dice, FULL)
     top = np.random.default_rng(seed).integers(0, 8, len(space.full_ids))  # many ties
@@ -238,3 +243,50 @@ def test_recorded_free_refuses_over_the_memory_limit(monkeypatch):
 
 def test_face_of_projected_color_die():
     assert COLOR.key(Face(5, "r")) == "r"
+
+
+def test_blocked_threaded_passes_equal_one_block(monkeypatch):
+    """Tiny blocks in two threads (every block boundary and thread split exercised) give the
+    same hold values, roll values and arg-max bitmasks as one block in one thread."""
+    dice = [REC[0], REC[3], REC[6], REC[8], REC[9]]
+    space = StateSpace.build(dice, FULL)
+    shape = tensor_shape(space)
+    top = np.random.default_rng(5).integers(0, 6, len(space.full_ids))
+    res = []
+    for block, threads in ((1 << 20, "1"), (5, "2")):
+        monkeypatch.setattr(tensor, "BLOCK", block)
+        monkeypatch.setattr(tensor, "MIN_SLAB", 1)
+        monkeypatch.setenv("PHASE10MATH_THREADS", threads)
+        T, A = np.zeros(shape, np.int64), np.zeros(shape, np.uint16)
+        expect_into(space, top, T)
+        N = T.copy()
+        tensor.subset_max(space, T, A)
+        res.append((N, T, A))
+    for x, y in zip(*res):
+        assert (x == y).all()
+
+
+def test_greedy_holds_tensor_equal_greedy_policy(monkeypatch):
+    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
+    monkeypatch.setenv("PHASE10MATH_THREADS", "2")
+    dice = list(REC[:3]) + list(REC[6:9])
+    space = StateSpace.build(dice, FULL)
+    for ph in (PHASES[14], PHASES[8], PHASES[2]):
+        got = tensor.greedy_holds_tensor(space, ph, Rules(), chunk=500)
+        assert (got == greedy_policy(space, ph, Rules())).all()
+
+
+@pytest.mark.parametrize(
+    "ph",
+    ["1 run of 3 + 3 of one color", "1 run of 4 + 2 of one color", "1 set of 3 + 3 of one color"],
+)
+def test_per_color_final_scores_equal_meld_on_all_rolls(ph):
+    """A color group besides runs or sets (one color at a time, merged half-profiles): every
+    roll of seven recorded dice against the meld engine."""
+    ph = PHASES[ph] if isinstance(ph, int) else parse_phase(ph)
+    dice = list(REC[:4]) + list(REC[6:9])
+    space = StateSpace.build(dice, FULL)
+    got = final_scores_tensor(ph, space, Rules())
+    want = best_scores(ph, space.profiles(space.full_ids), Rules())
+    assert (got == want).all()
+    assert (want >= 0).any()

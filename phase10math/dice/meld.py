@@ -173,9 +173,12 @@ def best_scores(
     rules: Rules = DEFAULT_RULES,
     complete_only: bool = False,
     chunk: int = 1 << 18,
+    group_colors: Sequence[int] | None = None,
 ) -> np.ndarray:
     """Best score of each profile in ``counts`` (shape ``(P, 11, 4)``), -1 where not complete.
     With ``complete_only`` the result is 0 (complete) or -1, without the scoring work.
+    ``group_colors`` (color indices into ``COLORS``) restricts the color of a phase's one color
+    group to these (default: any); the best score is the maximum over the colors.
 
     >>> c = profile(parse_faces("8 8 8 10 W W 1 2 5 6"))[None]
     >>> best_scores(1, c).tolist()
@@ -193,11 +196,15 @@ def best_scores(
     out = np.empty(counts.shape[0], dtype=np.int64)
     for lo in range(0, counts.shape[0], chunk):
         part = counts[lo : lo + chunk].astype(np.int16)
-        out[lo : lo + chunk] = _best_chunk(part, pls, colors[0] if colors else 0, complete_only)
+        out[lo : lo + chunk] = _best_chunk(
+            part, pls, colors[0] if colors else 0, complete_only, group_colors
+        )
     return out
 
 
-def _best_chunk(counts: np.ndarray, pls, k: int, complete_only: bool) -> np.ndarray:
+def _best_chunk(
+    counts: np.ndarray, pls, k: int, complete_only: bool, group_colors=None
+) -> np.ndarray:
     """:func:`best_scores` on one chunk of int16 profiles: the formulas of
     :func:`_placement_scores`, on value-major contiguous rows (one array per number), with the
     per-color arrays computed once."""
@@ -206,7 +213,7 @@ def _best_chunk(counts: np.ndarray, pls, k: int, complete_only: bool) -> np.ndar
     num = cv.sum(axis=1, dtype=np.int16)  # (11, P), num[0] = wilds
     w = num[0]
     best = np.full(P, NOT_COMPLETE, dtype=np.int16)
-    colors = range(4) if k else [None]
+    colors = (range(4) if group_colors is None else group_colors) if k else [None]
     btot = {x: cv[1:, x].sum(axis=0, dtype=np.int16) for x in colors if x is not None}
     zero = np.zeros(P, dtype=np.int16)
     for pl in pls:

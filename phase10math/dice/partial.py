@@ -180,6 +180,59 @@ def _greedy_cells(counts: np.ndarray, d: np.ndarray, x: int | None, k: int) -> n
     return keep
 
 
+def greedy_choices(ph: Phase | int | str, rules: Rules = DEFAULT_RULES) -> list[tuple]:
+    """The greedy baseline's candidate placements ``(placement, color or None)``, in the order
+    that breaks its ties (the first of the best wins)."""
+    ph = as_phase(ph)
+    k = sum(g.size for g in ph.groups if g.kind == "color")
+    return [
+        (pl, x)
+        for pl in placements(ph, rules.sets_may_share_number)
+        for x in (range(4) if k else [None])
+    ]
+
+
+CHOICE_BITS = 10  # greedy_codes: the choice index takes the low bits
+
+
+def greedy_codes(
+    ph: Phase | int | str,
+    profiles: np.ndarray,
+    rules: Rules = DEFAULT_RULES,
+    group_colors: Sequence[int] | None = None,
+) -> np.ndarray:
+    """For every profile, the greedy choice as one int32 code ``key << CHOICE_BITS | (1023 -
+    index)`` (key: dice used * 1000 + points; index into :func:`greedy_choices`): the larger
+    code is the greedy's preference, so the codes of several subsets of the choices combine
+    by a maximum. ``group_colors`` restricts the choices to a color group of these colors."""
+    ph = as_phase(ph)
+    k = sum(g.size for g in ph.groups if g.kind == "color")
+    choices = greedy_choices(ph, rules)
+    assert len(choices) < 1 << CHOICE_BITS
+    allowed = [ci for ci, (_, x) in enumerate(choices) if group_colors is None or x in group_colors]
+    counts = np.asarray(profiles).astype(np.int16)
+    choice, key = _greedy_choice(counts, [choices[ci] for ci in allowed], k)
+    index = np.asarray(allowed, dtype=np.int32)[choice]
+    return (key << CHOICE_BITS) | ((1 << CHOICE_BITS) - 1 - index)
+
+
+def greedy_cells(
+    ph: Phase | int | str, profiles: np.ndarray, codes: np.ndarray, rules: Rules = DEFAULT_RULES
+) -> np.ndarray:
+    """Kept counts (shape of ``profiles``) of the greedy choices given by :func:`greedy_codes`."""
+    ph = as_phase(ph)
+    k = sum(g.size for g in ph.groups if g.kind == "color")
+    choices = greedy_choices(ph, rules)
+    counts = np.asarray(profiles).astype(np.int16)
+    index = (1 << CHOICE_BITS) - 1 - (np.asarray(codes) & ((1 << CHOICE_BITS) - 1))
+    part = np.zeros_like(counts)
+    for ci in np.unique(index):
+        rows = np.flatnonzero(index == ci)
+        pl, x = choices[ci]
+        part[rows] = _greedy_cells(counts[rows], np.asarray(pl.demand, dtype=np.int16), x, k)
+    return part
+
+
 def greedy_keep(
     phase: Phase | int | str,
     profiles: np.ndarray,
@@ -197,27 +250,18 @@ def greedy_keep(
     """
     phase = as_phase(phase)
     profiles = np.asarray(profiles)
-    k = sum(g.size for g in phase.groups if g.kind == "color")
-    choices = [
-        (pl, x)
-        for pl in placements(phase, rules.sets_may_share_number)
-        for x in (range(4) if k else [None])
-    ]
     keep = np.zeros(profiles.shape, dtype=np.int16)
     for lo in range(0, profiles.shape[0], chunk):
-        counts = profiles[lo : lo + chunk].astype(np.int16)
-        best_choice = _greedy_choice(counts, choices, k)
-        part = np.zeros_like(counts)
-        for ci in np.unique(best_choice):
-            rows = np.flatnonzero(best_choice == ci)
-            pl, x = choices[ci]
-            part[rows] = _greedy_cells(counts[rows], np.asarray(pl.demand, dtype=np.int16), x, k)
-        keep[lo : lo + chunk] = part
+        counts = profiles[lo : lo + chunk]
+        keep[lo : lo + chunk] = greedy_cells(
+            phase, counts, greedy_codes(phase, counts, rules), rules
+        )
     return keep
 
 
-def _greedy_choice(counts: np.ndarray, choices, k: int) -> np.ndarray:
-    """Index of the greedy placement for every profile (value-major arrays, as in meld)."""
+def _greedy_choice(counts: np.ndarray, choices, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Index of the greedy placement for every profile (value-major arrays, as in meld), and
+    its key (dice used * 1000 + points; the first of equal keys wins)."""
     P = counts.shape[0]
     cv = np.ascontiguousarray(counts.transpose(1, 2, 0))  # (11, 4, P)
     num = cv.sum(axis=1, dtype=np.int16)
@@ -250,7 +294,7 @@ def _greedy_choice(counts: np.ndarray, choices, k: int) -> np.ndarray:
         better = key > best_key
         best_key[better] = key[better]
         best_choice[better] = ci
-    return best_choice
+    return best_choice, best_key
 
 
 def greedy_hold(

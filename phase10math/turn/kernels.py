@@ -17,6 +17,7 @@ integers otherwise.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -26,7 +27,12 @@ from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import Phase
 from phase10math.dice.rules import Objective, Rules
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor import exact_total, final_scores_tensor
+from phase10math.turn.tensor import (
+    exact_total,
+    final_scores_tensor,
+    is_tensor_space,
+    tensor_weights,
+)
 
 TENSOR_FINALS_ROLLS = 1_000_000  # distinct-dice spaces with more rolls: finals by half-profiles
 
@@ -36,7 +42,8 @@ def first_roll_total(space: StateSpace, values: np.ndarray) -> int:
     number of ways the first roll shows that state (Python integers: no overflow)."""
     values = np.asarray(values)
     if values.dtype == np.int64:
-        return exact_total(values, space.roll_weights)
+        weights = tensor_weights(space) if is_tensor_space(space) else space.roll_weights
+        return exact_total(values, weights)
     return int(np.dot(values.astype(object), space.roll_weights.astype(object)))
 
 
@@ -82,7 +89,8 @@ def final_scores(phase: Phase, space: StateSpace, rules: Rules) -> np.ndarray:
     melds) so that both objectives and policy evaluations share one meld pass."""
     key = (phase.key(), space.key(), rules.sets_may_share_number)
     if key not in _FINALS:
-        big = space.distinct and len(space.full_ids) > TENSOR_FINALS_ROLLS
+        rolls = math.prod(len(t.faces) for t in space.types) if space.distinct else None
+        big = rolls is not None and rolls > TENSOR_FINALS_ROLLS
         if len(_FINALS) > 8 or big:
             _FINALS.clear()  # one roll-sized array of a large space at a time
         if big:
@@ -98,7 +106,7 @@ def utility_from_scores(best: np.ndarray, objective: Objective | str) -> np.ndar
     """1/0 completion or the score (0 when not made) from best scores."""
     if Objective.parse(objective) is Objective.COMPLETE:
         return (best >= 0).astype(np.int64)
-    return np.maximum(best, 0)
+    return np.maximum(best, 0, dtype=np.int64)
 
 
 def lexicographic_utilities(

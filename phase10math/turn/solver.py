@@ -182,8 +182,8 @@ def check_size(space: StateSpace, sticky: bool, rolls: int = 3) -> None:
 def _numerators(values) -> tuple[int, np.ndarray | list[int], int]:
     """(common denominator, integer numerators, largest |numerator|) of utilities."""
     if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
-        nums = values.astype(np.int64)
-        return 1, nums, int(np.abs(nums).max()) if len(nums) else 0
+        nums = values.astype(np.int64, copy=False)  # no copy of a large int64 array
+        return 1, nums, max(int(nums.max()), -int(nums.min())) if len(nums) else 0
     fr = [Fraction(v) for v in values]
     den = math.lcm(*[f.denominator for f in fr]) if fr else 1
     nums = [int(f * den) for f in fr]

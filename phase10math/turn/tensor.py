@@ -21,6 +21,13 @@ Only roll-state values (``6**n``) are stored per number of rolls left; hold valu
 computed on demand (:class:`LazyHoldValues`, a restricted transform over the asked holds).
 Values are exact int64 numerators (:func:`phase10math.exact.fits_int64` is checked first).
 
+Speed (issue 13): every pass over an axis runs in cache-sized blocks (the not-held slot and
+the comparison scratch stay in cache while the face slots stream through), shared among
+:func:`threads` threads (numpy releases the GIL in its loops; each thread writes only its own
+blocks, so results do not depend on the split). Final scores and the greedy baseline are
+computed on pairs of distinct half-profiles, one color at a time for a color group beside sets
+or runs (:func:`_max_over_colors`).
+
 A second key (issue 16, lexicographic objectives) costs one more int64 tensor and one more
 comparison per face slot; see :func:`subset_max` (``second``).
 """
@@ -30,16 +37,19 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from phase10math.dice.faces import COLORS
 from phase10math.dice.meld import best_scores
-from phase10math.dice.partial import greedy_keep
+from phase10math.dice.partial import greedy_cells, greedy_codes
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.turn.statespace import StateSpace
 
 _BUFFERS: dict[str, np.ndarray] = {}
+_POOL: list[ThreadPoolExecutor] = []
+MIN_SLAB = 1 << 18  # arrays smaller than this are not split among threads
 
 
 # --------------------------------------------------------------------------- sizes
@@ -110,6 +120,41 @@ def _scratch(name: str, shape, dtype) -> np.ndarray:
     return _buffer(name, math.prod(shape), dtype).reshape(shape)
 
 
+# --------------------------------------------------------------------------- threads
+
+
+def threads() -> int:
+    """Threads of the tensor passes: ``$PHASE10MATH_THREADS`` or one per core, at most two
+    (the passes are bound by memory bandwidth; numpy releases the GIL in their loops)."""
+    env = os.environ.get("PHASE10MATH_THREADS")
+    if env:
+        return max(1, int(env))
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def in_slabs(fn: Callable, *arrays: np.ndarray, axis: int | None = None) -> None:
+    """``fn(i, *slabs)`` on ``threads()`` independent slabs of ``arrays`` (equally long on the
+    axis cut), in parallel: the slabs split the first axis (or, when it is shorter than the
+    number of threads, the last; ``axis`` forces one). ``fn`` writes only into its slabs."""
+    k = threads()
+    shape = arrays[0].shape
+    if axis is None:
+        axis = 0 if shape and shape[0] >= k else len(shape) - 1
+    if k == 1 or not shape or shape[axis] < k or arrays[0].size < MIN_SLAB:
+        fn(0, *arrays)
+        return
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(k, thread_name_prefix="phase10math-tensor"))
+    cut = [shape[axis] * i // k for i in range(k + 1)]
+
+    def part(i: int) -> None:
+        sl = (slice(None),) * axis + (slice(cut[i], cut[i + 1]),)
+        fn(i, *(a[sl] for a in arrays))
+
+    for fut in [_POOL[0].submit(part, i) for i in range(k)]:
+        fut.result()
+
+
 # --------------------------------------------------------------------------- passes
 
 
@@ -136,32 +181,81 @@ def _pruned(n: int, j: int) -> int:
     return max(0, min(j, n - 5))
 
 
+BLOCK = 1 << 15  # entries per slot in one block of an axis pass (its scratch stays in cache)
+
+
+def _blocks(shape: tuple[int, ...], target: int = BLOCK) -> list[tuple]:
+    """Index tuples cutting an axis view ``(lead.., mid, slots, rest)`` into blocks of about
+    ``target`` entries per slot (all slots of an entry in the same block)."""
+    rest = shape[-1]
+    if rest >= target:
+        return [
+            idx + (slice(None), slice(lo, lo + target))
+            for idx in np.ndindex(*shape[:-2])
+            for lo in range(0, rest, target)
+        ]
+    a, inner = len(shape) - 3, rest
+    while a > 0 and inner * shape[a] < target:
+        inner *= shape[a]
+        a -= 1
+    g = max(1, target // inner)
+    return [
+        idx + (slice(lo, lo + g),) for idx in np.ndindex(*shape[:a]) for lo in range(0, shape[a], g)
+    ]
+
+
+def _blockwise(step: Callable, *views: np.ndarray) -> None:
+    """``step(thread, *blocks)`` over the cache-sized blocks of equally shaped axis views, the
+    blocks shared out among :func:`threads` threads (each writes only into its own blocks)."""
+    blocks = _blocks(views[0].shape)
+    k = min(threads(), len(blocks))
+    cut = [len(blocks) * i // k for i in range(k + 1)]
+
+    def part(i: int) -> None:
+        for ix in blocks[cut[i] : cut[i + 1]]:
+            step(i, *(v[ix] for v in views))
+
+    if k == 1:
+        part(0)
+        return
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(threads(), thread_name_prefix="phase10math-tensor"))
+    for fut in [_POOL[0].submit(part, i) for i in range(k)]:
+        fut.result()
+
+
 def expect_into(space: StateSpace, values: np.ndarray, T: np.ndarray) -> np.ndarray:
     """Fill the hold tensor ``T`` (shape :func:`tensor_shape`) with ``N(K) = 6**n E[values |
     K held]``, ``values`` (int64) given on the roll states in ``full_ids`` order.
 
     Axes are processed last to first; the pass over axis ``j`` fills its not-held slot where
     the axes before ``j`` (not processed yet) show faces - the other entries are filled later
-    from these."""
+    from these. Each axis runs in cache-sized blocks, in :func:`threads` threads."""
     n = len(space.types)
-    T[_faces(n)] = values.reshape(face_shape(space))
-    T[_faces(n)] *= 6**n
+    in_slabs(
+        lambda i, dst, src: np.multiply(src, 6**n, out=dst),
+        T[_faces(n)],
+        np.asarray(values, dtype=np.int64).reshape(face_shape(space)),
+    )
     for j in reversed(range(n)):
-        typ = space.types[j]
-        V = _axis_view(T, j, _pruned(n, j))
-        dst = V[..., 0, :]
-        unit = all(w == 1 for w in typ.weights)
-        for f, w in enumerate(typ.weights):
-            src = V[..., f + 1, :]
-            if f == 0:
-                np.multiply(src, w, out=dst) if not unit else np.copyto(dst, src)
-            elif unit:
-                np.add(dst, src, out=dst)
-            else:
-                tmp = _scratch("mul", dst.shape, np.int64)
-                np.multiply(src, w, out=tmp)
-                np.add(dst, tmp, out=dst)
-        np.floor_divide(dst, 6, out=dst)
+        w = [int(x) for x in space.types[j].weights]
+
+        def step(i: int, V: np.ndarray, w: list[int] = w) -> None:
+            dst = V[..., 0, :]
+            tmp = None
+            for f, wf in enumerate(w):
+                src = V[..., f + 1, :]
+                if wf != 1 and f > 0:
+                    tmp = _scratch(f"mul{i}", dst.shape, np.int64) if tmp is None else tmp
+                    np.multiply(src, wf, out=tmp)
+                    src = tmp
+                if f == 0:
+                    np.multiply(src, wf, out=dst) if wf != 1 else np.copyto(dst, src)
+                else:
+                    np.add(dst, src, out=dst)
+            np.floor_divide(dst, 6, out=dst)
+
+        _blockwise(step, _axis_view(T, j, _pruned(n, j)))
     return T
 
 
@@ -175,38 +269,41 @@ def subset_max(
 
     ``second`` (optional, same shape as ``T``): a second int64 key compared lexicographically
     after ``T`` (issue 16); it is carried along. Cost: one more tensor (8 bytes a hold) and,
-    per axis, an equality test, a comparison and a masked copy more (measured below ~1.6x the
-    time of the pass without it)."""
+    per axis, an equality test, a comparison and a masked copy more.
+
+    Each axis runs in cache-sized blocks (the not-held slot, its bitmask and the comparison
+    stay in cache while the face slots stream through), in :func:`threads` threads."""
     n = len(space.types)
-    A[...] = 0
+    in_slabs(lambda i, a: a.fill(0), A)
     for j in range(n):
         p = _pruned(n, j)
-        V, AV = _axis_view(T, j, p), _axis_view(A, j, p)
-        nh, nhA = V[..., 0, :], AV[..., 0, :]
-        better = _scratch("better", nh.shape, np.bool_)
-        bitA = _scratch("bitA", nh.shape, np.uint16)
-        np.bitwise_or(nhA, np.uint16(1 << j), out=bitA)
-        delta = _scratch("delta", nh.shape, np.uint16)
+        views = [_axis_view(T, j, p), _axis_view(A, j, p)]
         if second is not None:
-            V2 = _axis_view(second, j, p)
-            nh2 = V2[..., 0, :]
-            tie = _scratch("tie", nh.shape, np.bool_)
-        for f in range(1, V.shape[-2]):
-            face, faceA = V[..., f, :], AV[..., f, :]
-            np.greater(nh, face, out=better)
-            if second is None:
-                np.maximum(face, nh, out=face)
-            else:
-                face2 = V2[..., f, :]
-                np.equal(nh, face, out=tie)
-                tie &= nh2 > face2
-                better |= tie
-                np.copyto(face, nh, where=better)
-                np.copyto(face2, nh2, where=better)
-            # faceA = bitA where better (arithmetic mod 2**16: faster than a masked copy)
-            np.subtract(bitA, faceA, out=delta)
-            np.multiply(delta, better, out=delta)
-            np.add(faceA, delta, out=faceA)
+            views.append(_axis_view(second, j, p))
+
+        def step(i: int, V: np.ndarray, AV: np.ndarray, V2=None, j: int = j) -> None:
+            nh = V[..., 0, :]
+            better = _scratch(f"better{i}", nh.shape, np.bool_)
+            bitA = _scratch(f"bitA{i}", nh.shape, np.uint16)
+            np.bitwise_or(AV[..., 0, :], np.uint16(1 << j), out=bitA)
+            if V2 is not None:
+                nh2 = V2[..., 0, :]
+                tie = _scratch(f"tie{i}", nh.shape, np.bool_)
+            for f in range(1, V.shape[-2]):
+                face = V[..., f, :]
+                np.greater(nh, face, out=better)
+                if V2 is None:
+                    np.maximum(face, nh, out=face)
+                else:
+                    face2 = V2[..., f, :]
+                    np.equal(nh, face, out=tie)
+                    tie &= nh2 > face2
+                    better |= tie
+                    np.copyto(face, nh, where=better)
+                    np.copyto(face2, nh2, where=better)
+                np.copyto(AV[..., f, :], bitA, where=better)
+
+        _blockwise(step, *views)
 
 
 def holds_from_mask(space: StateSpace, mask: np.ndarray, dtype=np.int64) -> np.ndarray:
@@ -217,7 +314,7 @@ def holds_from_mask(space: StateSpace, mask: np.ndarray, dtype=np.int64) -> np.n
     fs = face_shape(space)
     h = n // 2
     strides = [int(s) for s in space.strides]
-    out = space.full_ids.astype(dtype)
+    out = np.empty(math.prod(fs), dtype=dtype)
 
     def table(axes: list[int]) -> np.ndarray:
         sub = [fs[a] for a in axes]
@@ -230,17 +327,43 @@ def holds_from_mask(space: StateSpace, mask: np.ndarray, dtype=np.int64) -> np.n
         return tab
 
     P1, P2 = math.prod(fs[:h]), math.prod(fs[h:])
-    t_lo = table(list(range(h))).astype(dtype).ravel()
-    t_hi = table(list(range(h, n))).astype(dtype).ravel()
-    m2, o2 = mask.reshape(P1, P2), out.reshape(P1, P2)
+    tab_lo, tab_hi = table(list(range(h))), table(list(range(h, n)))
+    # the roll's own id: every die held (its bitmask entry is all ones)
+    id_lo, id_hi = tab_lo[-1].astype(dtype), tab_hi[-1].astype(dtype)
+    t_lo = tab_lo.astype(dtype).ravel()
+    t_hi = tab_hi.astype(dtype).ravel()
     col = np.arange(P2, dtype=np.int64)[None, :]
-    step = max(1, (1 << 21) // P2)
-    for lo in range(0, P1, step):
-        mb = m2[lo : lo + step].astype(np.int64)
-        row = np.arange(lo, min(lo + step, P1), dtype=np.int64)[:, None]
-        o2[lo : lo + step] -= t_lo[(mb & ((1 << h) - 1)) * P1 + row]
-        o2[lo : lo + step] -= t_hi[(mb >> h) * P2 + col]
+    step = max(1, (1 << 20) // P2)
+
+    def part(i: int, o2: np.ndarray, m2: np.ndarray, rows: np.ndarray) -> None:  # in threads
+        for lo in range(0, len(rows), step):
+            mb = m2[lo : lo + step].astype(np.int64)
+            row = rows[lo : lo + step, None]
+            np.add(id_lo[row], id_hi[None, :], out=o2[lo : lo + step])
+            o2[lo : lo + step] -= t_lo[(mb & ((1 << h) - 1)) * P1 + row]
+            o2[lo : lo + step] -= t_hi[(mb >> h) * P2 + col]
+
+    in_slabs(part, out.reshape(P1, P2), mask.reshape(P1, P2), np.arange(P1), axis=0)
     return out
+
+
+def _faces_copy(T: np.ndarray) -> np.ndarray:
+    """The face entries (roll states) of a hold tensor as a flat contiguous copy (threads)."""
+    n = T.ndim
+    out = np.empty(tuple(x - 1 for x in T.shape), dtype=T.dtype)
+    in_slabs(lambda i, o, t: np.copyto(o, t), out, T[_faces(n)], axis=0)
+    return out.reshape(-1)
+
+
+def unit_weights(space: StateSpace) -> bool:
+    """Every face of every die is one face: each roll state is one of the ``6**n`` rolls."""
+    return all(w == 1 for t in space.types for w in t.weights)
+
+
+def tensor_weights(space: StateSpace) -> np.ndarray | None:
+    """:attr:`StateSpace.roll_weights` of a distinct-dice space, ``None`` when all are 1 (not
+    built: that would be one int64 per roll)."""
+    return None if unit_weights(space) else space.roll_weights
 
 
 def exact_total(values: np.ndarray, weights: np.ndarray | None = None) -> int:
@@ -270,7 +393,6 @@ def solve_tensor(
     check_tensor_fits(space, rolls)
     shape = tensor_shape(space)
     S = math.prod(shape)
-    n = len(shape)
     T = _buffer("T", S, np.int64).reshape(shape)
     A = None
     roll_num = {0: np.ascontiguousarray(top, dtype=np.int64)}
@@ -282,12 +404,11 @@ def solve_tensor(
         expect_into(space, roll_num[r - 1], T)
         A = _buffer("A", S, np.uint16).reshape(shape)
         subset_max(space, T, A)
-        roll_num[r] = np.ascontiguousarray(T[_faces(n)]).reshape(-1)
-        mask = np.ascontiguousarray(A[_faces(n)]).reshape(-1)
+        roll_num[r] = _faces_copy(T)
+        mask = _faces_copy(A)
         roll_arg[r] = holds_from_mask(space, mask, idt)
         del mask
-    weights = space.roll_weights
-    turn = exact_total(roll_num[rolls - 1], weights)
+    turn = exact_total(roll_num[rolls - 1], tensor_weights(space))
     return roll_num, roll_arg, turn
 
 
@@ -302,7 +423,7 @@ def evaluate_policy(
     for r in range(1, rolls):
         expect_into(space, val, T)
         val = T.reshape(-1)[holds[r]]
-    return exact_total(val, space.roll_weights)
+    return exact_total(val, tensor_weights(space))
 
 
 class LazyHoldValues:
@@ -361,21 +482,35 @@ def _part_profiles(space: StateSpace, axes: list[int]) -> np.ndarray:
     return prof
 
 
-def _pair_gather(table: np.ndarray, inv_a: np.ndarray, inv_b: np.ndarray, nb: int) -> np.ndarray:
-    """``table[inv_a[i] * nb + inv_b[j]]`` for every (i, j), C order, as int64 (in blocks)."""
-    out = np.empty(len(inv_a) * len(inv_b), dtype=np.int64).reshape(len(inv_a), len(inv_b))
-    step = max(1, (1 << 22) // max(1, len(inv_b)))
-    for lo in range(0, len(inv_a), step):
-        ia = inv_a[lo : lo + step, None].astype(np.int64) * nb
-        out[lo : lo + step] = table[ia + inv_b[None, :]]
-    return out.reshape(-1)
+def _pair_gather(
+    table: np.ndarray, inv_a: np.ndarray, inv_b: np.ndarray, nb: int, out: np.ndarray | None = None
+) -> np.ndarray:
+    """``table[inv_a[i] * nb + inv_b[j]]`` for every (i, j), C order, in ``table``'s dtype; with
+    ``out`` (flat) the element-wise maximum with it, in place. The columns are gathered once per
+    distinct ``a`` (``table[:, inv_b]``), then whole rows are copied (in threads)."""
+    G = table.reshape(-1, nb)[:, inv_b]
+    first = out is None
+    res = np.empty(len(inv_a) * len(inv_b), dtype=table.dtype) if first else out
+    step = max(1, (1 << 20) // max(1, len(inv_b)))
+
+    def fill(i: int, o: np.ndarray, ia: np.ndarray) -> None:
+        for lo in range(0, len(ia), step):
+            blk = o[lo : lo + step]
+            if first:
+                np.take(G, ia[lo : lo + step], axis=0, out=blk)
+            else:
+                np.maximum(blk, G[ia[lo : lo + step]], out=blk)
+
+    in_slabs(fill, res.reshape(len(inv_a), len(inv_b)), np.asarray(inv_a, dtype=np.intp), axis=0)
+    return res
 
 
 def final_scores_tensor(ph, space: StateSpace, rules) -> np.ndarray:
-    """Best score (-1 = not made) of every roll state of a distinct-dice space, ``full_ids``
-    order, without a meld pass per roll: the dice are split in two halves, the profiles of each
-    half are made distinct, and the meld engine runs once per pair of distinct half-profiles
-    (for a phase that is one color group alone, a per-color formula on smaller summaries)."""
+    """Best score (-1 = not made; int16) of every roll state of a distinct-dice space,
+    ``full_ids`` order, without a meld pass per roll: the dice are split in two halves, the
+    profiles of each half are made distinct, and the meld engine runs once per pair of
+    distinct half-profiles (for a phase that is one color group alone, a per-color formula
+    on smaller summaries)."""
 
     n = len(space.types)
     h = n // 2
@@ -383,14 +518,63 @@ def final_scores_tensor(ph, space: StateSpace, rules) -> np.ndarray:
     kinds = [g.kind for g in ph.groups]
     if kinds == ["color"]:
         return _one_color_group(ph.groups[0].size, pa, pb)
+    if kinds.count("color") == 1:
+        return _per_color(ph, rules, pa, pb)
     ua, inv_a = np.unique(pa, axis=0, return_inverse=True)
     ub, inv_b = np.unique(pb, axis=0, return_inverse=True)
     table = np.empty(len(ua) * len(ub), dtype=np.int16)
-    step = max(1, (1 << 20) // len(ub))
-    for lo in range(0, len(ua), step):
-        pairs = (ua[lo : lo + step, None, :] + ub[None, :, :]).reshape(-1, 11, 4)
-        table[lo * len(ub) : lo * len(ub) + len(pairs)] = best_scores(ph, pairs, rules)
+    step = max(1, (1 << 18) // len(ub))
+
+    def fill(i: int, tab: np.ndarray, rows: np.ndarray) -> None:  # in threads
+        tab = tab.reshape(-1)
+        for lo in range(0, len(rows), step):
+            pairs = (rows[lo : lo + step, None, :] + ub[None, :, :]).reshape(-1, 11, 4)
+            tab[lo * len(ub) : lo * len(ub) + len(pairs)] = best_scores(ph, pairs, rules)
+
+    in_slabs(fill, table.reshape(len(ua), len(ub)), ua, axis=0)
     return _pair_gather(table, inv_a.ravel(), inv_b.ravel(), len(ub))
+
+
+def _per_color(ph, rules, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """Final scores of a phase with one color group besides sets or runs: the maximum over the
+    group's color x of the best score with the group in x. With x fixed, the meld needs only
+    the x-colored dice and the count of every value, so each half is summarised by its
+    profile with the other three colors merged into one column (a color the group may not
+    take): far fewer distinct halves, and one color per pair instead of four."""
+    return _max_over_colors(
+        pa, pb, lambda pairs, x: best_scores(ph, pairs, rules, group_colors=[x]), np.int16
+    )
+
+
+def _max_over_colors(pa: np.ndarray, pb: np.ndarray, fn: Callable, dtype) -> np.ndarray:
+    """``max over x of fn(profiles, x)`` for every pair of half-profiles (C order), where
+    ``fn(., x)`` reads only the x-colored dice and the count of every value: per color, the
+    halves are merged as described in :func:`_per_color` and ``fn`` runs once per pair of
+    distinct merged halves (in threads)."""
+    best = None
+    for x in range(4):
+        y = (x + 1) % 4
+        summ = []
+        for p in (pa, pb):
+            q = np.zeros((len(p), 11, 4), dtype=np.int16)
+            p3 = p.reshape(-1, 11, 4)
+            q[:, :, x] = p3[:, :, x]
+            q[:, :, y] = p3.sum(axis=2) - p3[:, :, x]
+            u, inv = np.unique(q.reshape(len(p), 44), axis=0, return_inverse=True)
+            summ.append((u, inv.ravel()))
+        (ua, ia), (ub, ib) = summ
+        table = np.empty(len(ua) * len(ub), dtype=dtype)
+        step = max(1, (1 << 18) // len(ub))
+
+        def fill(i: int, tab: np.ndarray, rows: np.ndarray, ub=ub, x=x, step=step) -> None:
+            tab = tab.reshape(-1)
+            for lo in range(0, len(rows), step):
+                pairs = (rows[lo : lo + step, None, :] + ub[None, :, :]).reshape(-1, 11, 4)
+                tab[lo * len(ub) : lo * len(ub) + len(pairs)] = fn(pairs, x)
+
+        in_slabs(fill, table.reshape(len(ua), len(ub)), ua, axis=0)
+        best = _pair_gather(table, ia, ib, len(ub), out=best)
+    return best
 
 
 def _one_color_group(k: int, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
@@ -439,38 +623,62 @@ def _one_color_group(k: int, pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
         )
         ndrop = np.clip(c - k, 0, max(m, 0))
         score = s - np.take_along_axis(drop, ndrop[..., None], axis=2)[..., 0]
-        table = np.where(c >= k, score, -1).ravel()
-        part = _pair_gather(table, ia, ib, len(ub))
-        best = part if best is None else np.maximum(best, part, out=best)
+        table = np.where(c >= k, score, -1).astype(np.int16).ravel()
+        best = _pair_gather(table, ia, ib, len(ub), out=best)
     return best
 
 
 # --------------------------------------------------------------------------- greedy
 
 
-def greedy_holds_tensor(space: StateSpace, ph, rules, chunk: int = 1 << 19) -> np.ndarray:
+def greedy_holds_tensor(space: StateSpace, ph, rules, chunk: int = 1 << 18) -> np.ndarray:
     """The greedy baseline's hold id for every roll state of a distinct-dice space
-    (``full_ids`` order), in chunks of rolls (no per-state tables). Kept counts per meld
-    cell go to the dice in type order, as :func:`phase10math.turn.tables.policy_holds` does."""
+    (``full_ids`` order), in chunks of rolls (no per-state tables), in :func:`threads`
+    threads. A roll's profile is the sum of the profiles of its two halves (dice split as in
+    :func:`final_scores_tensor`); for a phase with one color group besides sets or runs the
+    greedy's choice is found one color at a time on merged half-profiles
+    (:func:`_max_over_colors` on :func:`phase10math.dice.partial.greedy_codes`). Kept counts
+    per meld cell go to the dice in type order, as
+    :func:`phase10math.turn.policy.policy_holds` does."""
 
+    n = len(space.types)
+    h = n // 2
     fs = face_shape(space)
-    F = math.prod(fs)
-    cells = [_cells(space, d) for d in range(len(fs))]
+    Pa, Pb = math.prod(fs[:h]), math.prod(fs[h:])
+    pa, pb = _part_profiles(space, list(range(h))), _part_profiles(space, list(range(h, n)))
+    kinds = [g.kind for g in ph.groups]
+    codes = None
+    if kinds.count("color") == 1 and len(kinds) > 1:
+        codes = _max_over_colors(
+            pa, pb, lambda pairs, x: greedy_codes(ph, pairs, rules, group_colors=[x]), np.int32
+        ).reshape(Pa, Pb)
+    ida = np.indices(fs[:h]).reshape(h, -1) if h else np.zeros((0, 1), np.int64)
+    idb = np.indices(fs[h:]).reshape(n - h, -1)
+    cells = [_cells(space, d) for d in range(n)]
     strides = [int(s) for s in space.strides]
-    out = np.empty(F, dtype=np.int32 if space.n_states < 2**31 else np.int64)
-    for lo in range(0, F, chunk):
-        pos = np.arange(lo, min(lo + chunk, F), dtype=np.int64)
-        idx = np.unravel_index(pos, fs)
-        prof = np.zeros((len(pos), 44), dtype=np.int16)
-        rows = np.arange(len(pos))
-        for d, i in enumerate(idx):
-            np.add.at(prof, (rows, cells[d][i]), 1)
-        keep = greedy_keep(ph, prof.reshape(-1, 11, 4), rules).reshape(-1, 44).astype(np.int16)
-        gid = np.zeros(len(pos), dtype=np.int64)
-        for d, i in enumerate(idx):
-            c = cells[d][i]
-            take = keep[rows, c] > 0
-            keep[rows[take], c[take]] -= 1
-            gid += np.where(take, strides[d] * (i + 1), 0)
-        out[lo : lo + len(pos)] = gid
+    out = np.empty(Pa * Pb, dtype=np.int32 if space.n_states < 2**31 else np.int64)
+    step = max(1, chunk // Pb)
+
+    def run(i: int, o: np.ndarray, rows_all: np.ndarray) -> None:
+        o = o.reshape(-1)
+        for lo in range(0, len(rows_all), step):
+            ra = rows_all[lo : lo + step]
+            P = len(ra) * Pb
+            prof = (pa[ra][:, None, :] + pb[None, :, :]).reshape(P, 11, 4)
+            c = greedy_codes(ph, prof, rules) if codes is None else codes[ra].reshape(-1)
+            keep = greedy_cells(ph, prof, c, rules).reshape(-1)
+            base = np.arange(P, dtype=np.int64) * 44
+            gid = np.zeros(P, dtype=np.int64)
+            for d in range(n):
+                if d < h:
+                    face = np.repeat(ida[d][ra], Pb)
+                else:
+                    face = np.tile(idb[d - h], len(ra))
+                at = base + cells[d][face]
+                take = keep[at] > 0
+                keep[at[take]] -= 1
+                gid += np.where(take, strides[d] * (face + 1), 0)
+            o[lo * Pb : lo * Pb + P] = gid
+
+    in_slabs(run, out.reshape(Pa, Pb), np.arange(Pa), axis=0)
     return out

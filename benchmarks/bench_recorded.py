@@ -29,9 +29,11 @@ before / after; both objectives, cold):
     2026-11-30  phases 1-10, before (af58c7c)                  3-12      51 s
     2026-11-30  phases 1-10                                    3.7-4.7   55.5 s   6.0 GiB
     2026-11-30  phases 1-10, again                             5.9-7.4   44.4 s   6.0 GiB
+    2026-11-30  phases 1-10 (final state)                      1.4-3.8   34.6 s   6.0 GiB
     2026-11-30  phases 1-20, before (af58c7c)                  3-12      > 12 min ~11 GB
     2026-11-30  phases 1-20 (old greedy)                       2.5-4.6   318 s    8.6 GiB
     2026-11-30  phases 1-20                                    4.4-6.0   353 s    8.5 GiB
+    2026-11-30  phases 1-20 (final state)                      2.8-1.4   160 s    8.6 GiB
     One heavy row (phase 14, load 3-4): finals 7 s, completion solve 20 s, greedy holds 39 s,
     greedy evaluation 5 s, score solve 15 s, score-policy evaluation 6 s (peak 6.1 GiB).
 """

@@ -15,13 +15,13 @@ before / after; both objectives, cold):
     date        what                                       load      time     peak
     2026-11-30  kit before issue 13 work (af58c7c)         6.4-12.8  88 s     6.60 GiB
     2026-11-30  kit (blocks, 2 threads, int16 finals)      2.6-4.1   38.5 s   4.75 GiB
+    2026-11-30  reference (float64, not in place)          4.1-5.7   330.5 s  7.25 GiB
+    ratio reference / kit (the 38.5 s run): time 8.6, peak memory 1.53; values identical.
     2026-11-30  kit, again                                 4.9-5.6   51.0 s   4.75 GiB
     2026-11-30  kit (+ threaded extraction and hold ids)   2.9-3.0   18.6 s   4.75 GiB
     2026-11-30  end to end, final state: kit               3.6-2.4   15.1 s   4.75 GiB
     2026-11-30                            reference                  108.1 s  7.25 GiB
     ratio reference / kit (final run): time 7.2, peak memory 1.53; values identical.
-    2026-11-30  reference (float64, not in place)          4.1-5.7   330.5 s  7.25 GiB
-    ratio reference / kit (the 38.5 s run): time 8.6, peak memory 1.53; values identical.
     The kit's time follows the load closely (the passes are memory-bound and use both cores):
     the same two solves, timed directly outside this script, took 19 s at load 5-7.
 

@@ -15,10 +15,13 @@ before / after; both objectives, cold):
     date        what                                       load      time     peak
     2026-11-30  kit before issue 13 work (af58c7c)         6.4-12.8  88 s     6.60 GiB
     2026-11-30  kit (blocks, 2 threads, int16 finals)      2.6-4.1   38.5 s   4.75 GiB
+    2026-11-30  reference (float64, not in place)          4.1-5.7   330.5 s  7.25 GiB
+    ratio reference / kit (the 38.5 s run): time 8.6, peak memory 1.53; values identical.
     2026-11-30  kit, again                                 4.9-5.6   51.0 s   4.75 GiB
     2026-11-30  kit (+ threaded extraction and hold ids)   2.9-3.0   18.6 s   4.75 GiB
-    2026-11-30  reference (float64, not in place)          4.1-5.7   330.5 s  7.25 GiB
-    ratio reference / kit (same run): time 8.6, peak memory 1.53; values identical to 15 digits.
+    2026-11-30  end to end, final state: kit               3.6-2.4   15.1 s   4.75 GiB
+    2026-11-30                            reference                  108.1 s  7.25 GiB
+    ratio reference / kit (final run): time 7.2, peak memory 1.53; values identical.
     The kit's time follows the load closely (the passes are memory-bound and use both cores):
     the same two solves, timed directly outside this script, took 19 s at load 5-7.
 
@@ -29,9 +32,11 @@ before / after; both objectives, cold):
     2026-11-30  phases 1-10, before (af58c7c)                  3-12      51 s
     2026-11-30  phases 1-10                                    3.7-4.7   55.5 s   6.0 GiB
     2026-11-30  phases 1-10, again                             5.9-7.4   44.4 s   6.0 GiB
+    2026-11-30  phases 1-10 (final state)                      1.4-3.8   34.6 s   6.0 GiB
     2026-11-30  phases 1-20, before (af58c7c)                  3-12      > 12 min ~11 GB
     2026-11-30  phases 1-20 (old greedy)                       2.5-4.6   318 s    8.6 GiB
     2026-11-30  phases 1-20                                    4.4-6.0   353 s    8.5 GiB
+    2026-11-30  phases 1-20 (final state)                      2.8-1.4   160 s    8.6 GiB
     One heavy row (phase 14, load 3-4): finals 7 s, completion solve 20 s, greedy holds 39 s,
     greedy evaluation 5 s, score solve 15 s, score-policy evaluation 6 s (peak 6.1 GiB).
 """

@@ -13,22 +13,9 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 
 import pytest
-from test_webapp import (  # noqa: I001
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    ROOT,
-    SERVER_TIMEOUT,
-    _artifacts,
-    _free_port,
-    _require_browser,
-)
+from browser import CHROMIUM, CHROMIUM_ARGS, ROOT, artifacts, serve_voila
 
 APP = ROOT / "app" / "play.ipynb"
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
@@ -40,47 +27,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
     """Serve the app with Voila on 127.0.0.1 once for the module; always stop the server."""
-    _require_browser()
-    port = _free_port()
-    log = open(tmp_path_factory.mktemp("voila") / "voila.log", "w+b")  # noqa: SIM115
-    cmd = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(APP),
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        "--show_tracebacks=True",
-    ]
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + SERVER_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                pytest.fail("voila exited early:\n" + log.read().decode(errors="replace"))
-            try:
-                with urllib.request.urlopen(url + "api/status", timeout=2):
-                    break
-            except urllib.error.HTTPError:
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"voila did not answer within {SERVER_TIMEOUT} s")
-                time.sleep(0.3)
+    with serve_voila(APP, tmp_path_factory.mktemp("voila")) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +67,7 @@ def test_app_turn_and_game(app_url, browser, width):
 
     expect.set_options(timeout=TIMEOUT)
     w, h = WIDTHS[width]
-    shots = _artifacts()
+    shots = artifacts()
     page = browser.new_page(viewport={"width": w, "height": h})
     page.set_default_timeout(TIMEOUT)
     try:

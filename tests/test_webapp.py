@@ -14,120 +14,24 @@ Without chromium, playwright or voila the test skips, except when the environmen
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from pathlib import Path
 
 import pytest
+from browser import CHROMIUM, CHROMIUM_ARGS, ROOT, artifacts, serve_voila
 
-ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "4_play.ipynb"
-CHROMIUM = os.environ.get("PHASE10MATH_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SERVER_TIMEOUT = 40  # seconds for voila to answer
 PAGE_TIMEOUT = 45_000  # ms for the notebook to render its widgets
 
 pytestmark = pytest.mark.browser
 
 
-def _missing() -> str | None:
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        return (
-            f"no Chromium at {CHROMIUM}: install Debian's chromium package "
-            "(apt-get install chromium) or set PHASE10MATH_CHROMIUM"
-        )
-    for mod, pkg in [("playwright", "playwright"), ("voila", "voila")]:
-        if importlib.util.find_spec(mod) is None:
-            return f"python package {pkg!r} is not installed (pip install -e '.[web]')"
-    return None
-
-
-def _require_browser() -> None:
-    why = _missing()
-    if why is None:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"browser end-to-end test cannot run in CI: {why}", pytrace=False)
-    pytest.skip(why)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _artifacts() -> Path:
-    d = Path(os.environ.get("PHASE10MATH_ARTIFACTS", ROOT / "test-artifacts"))
-    d.mkdir(parents=True, exist_ok=True)
-    return d
-
-
 @pytest.fixture
 def voila_url(tmp_path):
     """Serve the play notebook with Voila on 127.0.0.1; always stop the server."""
-    _require_browser()
-    port = _free_port()
-    log = open(tmp_path / "voila.log", "w+b")  # noqa: SIM115 - closed below
-    cmd = [
-        sys.executable,
-        "-m",
-        "voila",
-        str(NOTEBOOK),
-        "--no-browser",
-        f"--port={port}",
-        "--Voila.ip=127.0.0.1",
-        "--show_tracebacks=True",
-    ]
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        deadline = time.monotonic() + SERVER_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                pytest.fail("voila exited early:\n" + log.read().decode(errors="replace"))
-            try:  # any HTTP answer (even 403/404) means the server listens
-                with urllib.request.urlopen(url + "api/status", timeout=2):
-                    break
-            except urllib.error.HTTPError:
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    log.seek(0)
-                    pytest.fail(
-                        f"voila did not answer within {SERVER_TIMEOUT} s:\n"
-                        + log.read().decode(errors="replace")[-3000:]
-                    )
-                time.sleep(0.3)
+    with serve_voila(NOTEBOOK, tmp_path) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
 
 
 def _dice_texts(page) -> list[str]:
@@ -139,7 +43,7 @@ def _dice_texts(page) -> list[str]:
 def test_play_in_browser(voila_url):
     from playwright.sync_api import expect, sync_playwright
 
-    shots = _artifacts()
+    shots = artifacts()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:

@@ -210,13 +210,16 @@ def phase_table(
 
 def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
     """The table as text: floats (percent / points) with the exact fraction listed below."""
-    head = f"{'phase':>5}  {'requirement':<28}" + "".join(f"{c:>26}" for c in COLUMNS.values())
+    width = {c: len(name) + 3 for c, name in COLUMNS.items()}  # each column as wide as its name
+    head = f"{'phase':>5}  {'requirement':<28}" + "".join(
+        f"{name:>{width[c]}}" for c, name in COLUMNS.items()
+    )
     lines = [f"Phase 10 Dice, {rules.holds} holds, {rules.rolls} rolls: exact values", head]
     for n, row in rows.items():
         cells = []
         for c in COLUMNS:
-            v = row[c]
-            cells.append(f"{float(v):>26.4f}" if c.startswith("e_") else f"{percent(v, 3):>26}")
+            v, w = row[c], width[c]
+            cells.append(f"{float(v):>{w}.4f}" if c.startswith("e_") else f"{percent(v, 3):>{w}}")
         lines.append(f"{n:>5}  {PHASES[n].text:<28}" + "".join(cells))
     lines.append("")
     lines.append("exact values:")

@@ -18,8 +18,16 @@ from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import PHASES, parse_phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import StateSpaceTooLargeError
-from phase10math.turn import tensor
-from phase10math.turn.kernels import expect_rerolls, normalise, subset_max
+from phase10math.turn import solver, tensor
+from phase10math.turn.advisor import ranked_holds
+from phase10math.turn.kernels import (
+    expect_rerolls,
+    final_scores,
+    hold_ranks,
+    lexicographic_utilities,
+    normalise,
+    subset_max,
+)
 from phase10math.turn.policy import greedy_policy
 from phase10math.turn.projection import COLOR, FULL, VALUE
 from phase10math.turn.solver import solve_custom, solve_turn, solve_utility
@@ -129,10 +137,12 @@ def test_reduced_recorded_dice_against_plain_dp(dice_idx, proj, rolls, seed):
 
 
 def _old_engine(space, top, rolls):
+    """The per-type steps on one key, holds in the kit's one order (:func:`hold_ranks`)."""
     roll, arg, hold = {0: top}, {}, {}
     for r in range(1, rolls):
         hold[r] = normalise(space, expect_rerolls(space, roll[r - 1]))
-        roll[r], arg[r] = subset_max(space, hold[r], space.full_ids)
+        _, arg[r] = subset_max(space, hold_ranks(space, [hold[r]]), space.full_ids)
+        roll[r] = hold[r][arg[r]]
     return roll, arg, hold
 
 
@@ -207,7 +217,7 @@ def test_second_key_is_lexicographic():
     expect_into(space, top, T)
     expect_into(space, sec, T2)
     N, N2 = T.copy(), T2.copy()
-    A = np.zeros(shape, np.uint16)
+    A = np.zeros(shape, tensor.code_dtype(len(shape)))
     tensor.subset_max(space, T, A, second=T2)
     for gid in space.full_ids:
         faces = np.unravel_index(int(gid), shape)
@@ -257,7 +267,7 @@ def test_blocked_threaded_passes_equal_one_block(monkeypatch):
         monkeypatch.setattr(tensor, "BLOCK", block)
         monkeypatch.setattr(tensor, "MIN_SLAB", 1)
         monkeypatch.setenv("PHASE10MATH_THREADS", threads)
-        T, A = np.zeros(shape, np.int64), np.zeros(shape, np.uint16)
+        T, A = np.zeros(shape, np.int64), np.zeros(shape, tensor.code_dtype(len(shape)))
         expect_into(space, top, T)
         N = T.copy()
         tensor.subset_max(space, T, A)
@@ -290,3 +300,153 @@ def test_per_color_final_scores_equal_meld_on_all_rolls(ph):
     want = best_scores(ph, space.profiles(space.full_ids), Rules())
     assert (got == want).all()
     assert (want >= 0).any()
+
+
+def _per_type(space, top, rules, second, monkeypatch):
+    """The per-type solver on the same distinct-dice space (the tensor engine switched off)."""
+    with monkeypatch.context() as m:
+        m.setattr(solver, "_uses_tensor", lambda space, sticky: False)
+        return solve_utility(space, top, rules, second=second)
+
+
+def _assert_same_solution(ten, ref, rolls, second: bool):
+    assert ten.space.distinct
+    assert (ten.turn_num, ten.turn_num2) == (ref.turn_num, ref.turn_num2)
+    assert (ten.value(), ten.value2()) == (ref.value(), ref.value2())
+    ids = np.arange(ten.space.n_states)
+    for r in range(rolls):
+        assert (ten.roll_num[r] == ref.roll_num[r]).all()
+        if second:
+            assert (ten.roll_num2[r] == ref.roll_num2[r]).all()
+    for r in range(1, rolls):
+        assert (ten.roll_arg[r] == ref.roll_arg[r]).all()
+        assert (ten.hold_num[r][ids] == ref.hold_num[r]).all()
+        if second:
+            assert (ten.hold_num2[r][ids] == ref.hold_num2[r]).all()
+
+
+LEX_GAMES = [
+    # (dice, projection, rolls, distinct values of the first and second utility)
+    ((0, 6, 7, 9), FULL, 3, 2, 2),
+    ((1, 2, 7, 8), FULL, 3, 3, 1),  # a constant second key: ties by size and id alone
+    ((0, 3, 6), FULL, 4, 2, 3),
+    ((0, 1, 2, 3), COLOR, 3, 2, 3),  # faces with weights 1-2
+    ((2, 4, 5, 8, 9), FULL, 3, 3, 4),
+]
+
+
+@pytest.mark.parametrize("dice_idx, proj, rolls, k1, k2", LEX_GAMES)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_tensor_lexicographic_equals_per_type_solver(
+    dice_idx, proj, rolls, k1, k2, seed, monkeypatch
+):
+    """Issue 16: with a second key the tensor engine is lexicographic in the kit's one order
+    (both keys, more dice kept, larger state id): the same values of both keys, the same best
+    holds and the same hold values as the per-type solver, on reduced distinct-dice games with
+    random utility pairs of few distinct values (many ties on both keys); small blocks in two
+    threads."""
+    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
+    monkeypatch.setattr(tensor, "BLOCK", 37)
+    monkeypatch.setenv("PHASE10MATH_THREADS", "2")
+    space = StateSpace.build([REC[i] for i in dice_idx], proj)
+    rng = np.random.default_rng(100 * seed + len(dice_idx))
+    top = rng.integers(0, k1, len(space.full_ids))
+    sec = rng.integers(0, k2, len(space.full_ids)) * 3
+    rules = Rules(rolls=rolls)
+    ten = solve_utility(space, top, rules, second=sec)
+    assert len(ten.roll_num2) == rolls and len(ten.hold_num2) == rolls - 1
+    _assert_same_solution(ten, _per_type(space, top, rules, sec, monkeypatch), rolls, True)
+    one = solve_utility(space, top, rules)  # one key: ties by size, then state id
+    ref = _per_type(space, top, rules, None, monkeypatch)
+    _assert_same_solution(one, ref, rolls, False)
+
+
+@pytest.mark.parametrize("ph", [8, 14, 2])
+@pytest.mark.parametrize("objective", ["complete", "score"])
+def test_tensor_phase_objectives_equal_per_type_solver(ph, objective, monkeypatch):
+    """The objectives themselves (P(complete) then E[score], and the reverse) on six recorded
+    dice: ties on the first key are everywhere (a made phase), the second key decides."""
+    dice = list(REC[:3]) + list(REC[6:9])
+    space = StateSpace.build(dice, FULL)
+    best = final_scores(PHASES[ph], space, Rules())
+    first, second = lexicographic_utilities(best, objective)
+    ten = solve_utility(space, first, Rules(), second=second)
+    ref = _per_type(space, first, Rules(), second, monkeypatch)
+    _assert_same_solution(ten, ref, 3, True)
+    for gid in space.full_ids[::97]:
+        for r in (1, 2):
+            assert ten.roll_value2(int(gid), r) == ref.roll_value2(int(gid), r)
+            best_id = ten.best_hold_id(int(gid), r)
+            assert ten.hold_value2(best_id, r) == ref.hold_value2(best_id, r)
+
+
+def test_advisor_order_picks_the_tensor_best_hold():
+    """The advisor's order of holds (:func:`ranked_holds`: both keys, more dice, state id)
+    on every hold of a roll, with the tensor solution's lazy hold values of both keys, puts
+    first the hold ``best_hold_id`` gives - at every roll of a reduced distinct-dice game."""
+    space = StateSpace.build([REC[i] for i in (0, 4, 6, 9)], FULL)
+    rng = np.random.default_rng(11)
+    top = rng.integers(0, 2, len(space.full_ids))
+    sec = rng.integers(0, 3, len(space.full_ids))
+    sol = solve_utility(space, top, Rules(), second=sec)
+    n = len(space.types)
+    strides = [int(s) for s in space.strides]
+    for gid in space.full_ids:
+        slots = [int(gid) // st % (len(t.faces) + 1) for st, t in zip(strides, space.types)]
+        gids = np.array(
+            [
+                sum(st * s for i, (st, s) in enumerate(zip(strides, slots)) if m >> i & 1)
+                for m in range(2**n)
+            ]
+        )
+        for r in (1, 2):
+            nums = sol.hold_num[r][gids].tolist()
+            nums2 = sol.hold_num2[r][gids].tolist()
+            best = int(gids[ranked_holds(space, gids, nums, nums2)[0]])
+            assert best == sol.best_hold_id(int(gid), r)
+
+
+def test_hold_code_is_more_dice_then_larger_id():
+    """Brute force of the tie rule's codes: among distinct sub-holds of one entry, the smaller
+    :func:`tensor.hold_code` keeps more dice, or as many with the larger state id; codes of
+    disjoint masks add up, and :func:`tensor.code_to_mask` inverts them."""
+    dice = [REC[i] for i in (0, 2, 5, 6, 8)]
+    space = StateSpace.build(dice, FULL)
+    n = len(space.types)
+    strides = [int(s) for s in space.strides]
+    masks = np.arange(2**n)
+    codes = tensor.hold_code(n, masks)
+    assert (tensor.code_to_mask(n, codes) == masks).all()
+    assert codes.dtype == np.uint16 and tensor.code_dtype(13) == np.uint32
+    big = tensor.hold_code(16, np.arange(0, 2**16, 7))  # 16 dice: uint32 codes
+    assert (tensor.code_to_mask(16, big) == np.arange(0, 2**16, 7)).all()
+    for a in range(2**n):
+        for b in range(2**n):
+            if a & b == 0:
+                assert tensor.hold_code(n, a | b) == tensor.hold_code(n, a) + tensor.hold_code(n, b)
+    rng = np.random.default_rng(4)
+    for gid in rng.choice(space.full_ids, 40):
+        slots = [int(gid) // st % (len(t.faces) + 1) for st, t in zip(strides, space.types)]
+
+        def key(m, slots=slots):  # m: bitmask of dice not held
+            held = [i for i in range(n) if not m >> i & 1]
+            return (len(held), sum(strides[i] * slots[i] for i in held))
+
+        for a in range(2**n):
+            for b in range(2**n):
+                if a != b:
+                    assert (codes[a] < codes[b]) == (key(a) > key(b))
+
+
+def test_second_key_memory_is_estimated_and_refused(monkeypatch):
+    """The second key's tensor counts in the memory check: a limit between the one-key and the
+    two-key estimates refuses the lexicographic solve, naming the second key."""
+    space = StateSpace.build(RECORDED_LAYOUT, FULL)
+    one, two = tensor.estimate_bytes(space, 3), tensor.estimate_bytes(space, 3, second=True)
+    assert two > one + 8 * 7**10
+    monkeypatch.setenv("PHASE10MATH_MEMORY_GB", str((one + two) / 2 / 2**30))
+    tensor.check_tensor_fits(space, 3)
+    t = time.perf_counter()
+    with pytest.raises(StateSpaceTooLargeError, match="second key"):
+        solve_turn(8, "complete", layout=RECORDED_LAYOUT)
+    assert time.perf_counter() - t < 5

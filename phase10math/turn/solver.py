@@ -56,14 +56,12 @@ from phase10math.turn.sticky import MAX_STICKY_PAIRS, sticky_layer, sticky_pairs
 from phase10math.turn.tensor import (
     LazyHoldValues,
     check_tensor_fits,
-    evaluate_policy,
     is_tensor_space,
     solve_tensor,
 )
 
 MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
 TIE_RULE = "both keys, then ties to the larger hold"
-TENSOR_TIE_RULE = "first key only, ties to the larger hold (distinct-dice engine)"
 
 
 # --------------------------------------------------------------------------- the solution
@@ -159,10 +157,11 @@ def _uses_tensor(space: StateSpace, sticky: bool) -> bool:
     return not sticky and is_tensor_space(space)
 
 
-def check_size(space: StateSpace, sticky: bool, rolls: int = 3) -> None:
-    """Refuse (StateSpaceTooLargeError) a turn whose holds would not fit in memory."""
+def check_size(space: StateSpace, sticky: bool, rolls: int = 3, second: bool = True) -> None:
+    """Refuse (StateSpaceTooLargeError) a turn whose holds would not fit in memory (with a
+    ``second`` key, the lexicographic solve that :func:`solve_turn` runs)."""
     if _uses_tensor(space, sticky):
-        check_tensor_fits(space, rolls)
+        check_tensor_fits(space, rolls, second)
         return
     n = space.n_states
     if sticky:
@@ -191,22 +190,34 @@ def _numerators(values) -> tuple[int, np.ndarray | list[int], int]:
 
 
 def _solve_on_tensor(space, final_values, rules, label, progress, second) -> TurnSolution:
-    """Free holds on distinct dice: the in-place engine of :mod:`.tensor` maximises the first
-    key, ties to the larger hold (the hold found first); the second key is the exact value
-    of that policy (``turn_num2``; no per-roll second values are kept)."""
+    """Free holds on distinct dice: the in-place engine of :mod:`.tensor`, lexicographic in
+    both keys with the kit's one order of holds (the same policy, values and hold values as the
+    per-type solver). Hold values (``hold_num``, ``hold_num2``) are computed on demand
+    (:class:`~phase10math.turn.tensor.LazyHoldValues`); without ``second`` the second-key
+    arrays are empty."""
     R = rules.rolls
     den, nums, umax = _numerators(final_values)
-    if not fits_int64(umax, 6 ** (space.n_dice * (R - 1))):
+    scale = 6 ** (space.n_dice * (R - 1))
+    if not fits_int64(umax, scale):
         raise StateSpaceTooLargeError(
             f"the utility's numerators (up to {umax:,}) times 6**{space.n_dice * R} do not "
             "fit in 64-bit integers; the distinct-dice engine needs them to"
         )
-    roll_num, roll_arg, turn = solve_tensor(space, np.asarray(nums, np.int64), R, progress)
-    hold_lazy = {r: LazyHoldValues(space, roll_num[r - 1]) for r in range(1, R)}
-    den2, turn2 = 1, 0
+    den2, top2 = 1, None
     if second is not None:
-        den2, nums2, _ = _numerators(second)
-        turn2 = evaluate_policy(space, np.asarray(nums2, np.int64), roll_arg, R)
+        den2, nums2, umax2 = _numerators(second)
+        if not fits_int64(umax2, scale):
+            raise StateSpaceTooLargeError(
+                f"the second utility's numerators (up to {umax2:,}) times "
+                f"6**{space.n_dice * R} do not fit in 64-bit integers; the distinct-dice "
+                "engine needs them to"
+            )
+        top2 = np.asarray(nums2, np.int64)
+    roll_num, roll_arg, turn, roll_num2, turn2 = solve_tensor(
+        space, np.asarray(nums, np.int64), R, progress, second=top2
+    )
+    hold_lazy = {r: LazyHoldValues(space, roll_num[r - 1]) for r in range(1, R)}
+    hold_lazy2 = {r: LazyHoldValues(space, roll_num2[r - 1]) for r in range(1, R) if roll_num2}
     return TurnSolution(
         space=space,
         rules=rules,
@@ -217,8 +228,9 @@ def _solve_on_tensor(space, final_values, rules, label, progress, second) -> Tur
         turn_num=turn,
         roll_arg=roll_arg,
         utility_den2=den2,
+        hold_num2=hold_lazy2,
+        roll_num2=roll_num2,
         turn_num2=turn2,
-        tie_rule=TENSOR_TIE_RULE,
     )
 
 
@@ -237,7 +249,7 @@ def solve_utility(
     maximise the first utility, then among exact ties the second, a dynamic program over
     value pairs (each key's expectation is linear, the maximum compares the pairs)."""
     sticky = rules.holds == "sticky"
-    check_size(space, sticky, rules.rolls)
+    check_size(space, sticky, rules.rolls, second is not None)
     if _uses_tensor(space, sticky):
         return _solve_on_tensor(space, final_values, rules, label, progress, second)
     R = rules.rolls
@@ -359,7 +371,7 @@ def solve_custom(
         if len(layout) > 10:
             raise InvalidLayoutError(f"layout: at most 10 dice; got {len(layout)}")
     space = StateSpace.build(layout, projection)
-    check_size(space, rules.holds == "sticky", rules.rolls)
+    check_size(space, rules.holds == "sticky", rules.rolls, second is not None)
     faces = [
         [projection.representative(k) for _, k in space.faces_of(int(gid))]
         for gid in space.full_ids

@@ -14,8 +14,9 @@ lie within axes 1..i is final):
   axes show faces (the others are overwritten later), so the pass runs on a sub-tensor.
 - subset maximum: ``M(K) = max over holds J within K of N(J)``: along each axis, face slot
   ``f`` = max(face slot f, not-held slot). Axis ``j`` only needs the entries whose earlier axes
-  show faces. The arg-max is a bitmask of the dice not held (uint16), ties going to the larger
-  hold exactly as in :func:`phase10math.turn.solver.subset_max` (same comparisons, same order).
+  show faces. The arg-max is a code of the dice not held (uint16); holds are compared in
+  the kit's one order (:func:`phase10math.turn.kernels.hold_ranks`: the keys, then more dice
+  kept, then the larger state id), so the arg-max is the per-type solver's.
 
 Only roll-state values (``6**n``) are stored per number of rolls left; hold values are
 computed on demand (:class:`LazyHoldValues`, a restricted transform over the asked holds).
@@ -28,8 +29,9 @@ blocks, so results do not depend on the split). Final scores and the greedy base
 computed on pairs of distinct half-profiles, one color at a time for a color group beside sets
 or runs (:func:`_max_over_colors`).
 
-A second key (issue 16, lexicographic objectives) costs one more int64 tensor and one more
-comparison per face slot; see :func:`subset_max` (``second``).
+A second key (issue 16, lexicographic objectives) costs one more int64 tensor, its roll
+values per number of rolls left, and two more comparisons per face slot; see
+:func:`subset_max` (``second``).
 """
 
 from __future__ import annotations
@@ -79,23 +81,32 @@ def memory_budget() -> int:
         return 16 * 2**30
 
 
-def estimate_bytes(space: StateSpace, rolls: int) -> int:
-    """Peak bytes of a tensor solve: the hold tensor (int64) and its arg-max mask (uint16),
-    scratch for one axis (bool + uint16 + int64), per roll-left the roll values (int64) and the
-    best holds (int32/int64), the roll ids, the utility and its meld pass (~4 int64 per roll)."""
+def estimate_bytes(space: StateSpace, rolls: int, second: bool = False) -> int:
+    """Peak bytes of a tensor solve: the hold tensor (int64) and its arg-max code (uint16 up
+    to 12 dice), scratch for one axis (bool + code + int64), per roll-left the roll values
+    (int64) and the best holds (int32/int64), the roll ids, the utility and its meld pass
+    (~4 int64 per roll).
+    With a ``second`` key: one more hold tensor (int64), per roll-left its roll values (int64)
+    and its utility."""
     S = math.prod(tensor_shape(space))
     F = math.prod(face_shape(space))
-    scratch = (S // 2) * (1 + 2 + 8) // 7 * 2
+    cb = code_dtype(len(space.types)).itemsize
+    scratch = (S // 2) * (1 + cb + 8) // 7 * 2
     idb = 4 if S < 2**31 else 8
-    return 10 * S + scratch + rolls * 8 * F + (rolls - 1) * idb * F + 8 * F + 4 * 8 * F
+    need = (8 + cb) * S + scratch + cb * F + rolls * 8 * F + (rolls - 1) * idb * F + 5 * 8 * F
+    if second:
+        need += 8 * S + rolls * 8 * F + 8 * F
+    return need
 
 
-def check_tensor_fits(space: StateSpace, rolls: int) -> None:
-    need, have = estimate_bytes(space, rolls), memory_budget()
+def check_tensor_fits(space: StateSpace, rolls: int, second: bool = False) -> None:
+    need, have = estimate_bytes(space, rolls, second), memory_budget()
     if need > have:
         raise StateSpaceTooLargeError(
             f"this turn has {math.prod(tensor_shape(space)):,} holds "
-            f"({space.describe()[:160]}); solving it needs about {need / 2**30:.1f} GiB and "
+            f"({space.describe()[:160]}); solving it"
+            + (" with its second key (two value tensors)" if second else "")
+            + f" needs about {need / 2**30:.1f} GiB and "
             f"the limit on this machine is {have / 2**30:.1f} GiB (set PHASE10MATH_MEMORY_GB "
             "to change it)"
         )
@@ -262,16 +273,22 @@ def expect_into(space: StateSpace, values: np.ndarray, T: np.ndarray) -> np.ndar
 def subset_max(
     space: StateSpace, T: np.ndarray, A: np.ndarray, second: np.ndarray | None = None
 ) -> None:
-    """In place: face entries of ``T`` become the maximum over their sub-holds; ``A`` (uint16,
-    zeroed here) gets the bitmask of the dice not held by the arg-max. Axes go first to last;
-    a smaller hold wins only when strictly better (ties go to the larger hold), exactly as in
-    :func:`phase10math.turn.solver.subset_max`.
+    """In place: face entries of ``T`` become the maximum over their sub-holds; ``A``
+    (:func:`code_dtype`, zeroed here) gets the :func:`hold_code` of the arg-max (its dice
+    not held, see :func:`code_to_mask`). Axes go first to last.
 
     ``second`` (optional, same shape as ``T``): a second int64 key compared lexicographically
     after ``T`` (issue 16); it is carried along. Cost: one more tensor (8 bytes a hold) and,
-    per axis, an equality test, a comparison and a masked copy more.
+    per axis, two more comparisons and a masked copy more.
 
-    Each axis runs in cache-sized blocks (the not-held slot, its bitmask and the comparison
+    The order of holds is the kit's one order (:func:`phase10math.turn.kernels.hold_ranks`):
+    first key, second key, then more dice kept, then the larger state id. The candidates met
+    at an entry ``K`` are sub-holds of ``K``, and :func:`hold_code` orders them exactly by
+    (more dice kept, larger state id) with one integer comparison: a smaller code is better.
+    Every comparison is in one total order of holds, so the running maxima are the exact
+    arg-max of that order.
+
+    Each axis runs in cache-sized blocks (the not-held slot, its code and the comparison
     stay in cache while the face slots stream through), in :func:`threads` threads."""
     n = len(space.types)
     in_slabs(lambda i, a: a.fill(0), A)
@@ -280,30 +297,71 @@ def subset_max(
         views = [_axis_view(T, j, p), _axis_view(A, j, p)]
         if second is not None:
             views.append(_axis_view(second, j, p))
+        dt = code_dtype(n)
+        add = dt.type(hold_code(n, 1 << j))
 
-        def step(i: int, V: np.ndarray, AV: np.ndarray, V2=None, j: int = j) -> None:
+        def step(i: int, V: np.ndarray, AV: np.ndarray, V2=None, add=add) -> None:
             nh = V[..., 0, :]
             better = _scratch(f"better{i}", nh.shape, np.bool_)
-            bitA = _scratch(f"bitA{i}", nh.shape, np.uint16)
-            np.bitwise_or(AV[..., 0, :], np.uint16(1 << j), out=bitA)
+            tie = _scratch(f"tie{i}", nh.shape, np.bool_)
+            cmp = _scratch(f"cmp{i}", nh.shape, np.bool_)
+            codeA = _scratch(f"codeA{i}", nh.shape, AV.dtype)
+            np.add(AV[..., 0, :], add, out=codeA)  # die j not held either
             if V2 is not None:
                 nh2 = V2[..., 0, :]
-                tie = _scratch(f"tie{i}", nh.shape, np.bool_)
             for f in range(1, V.shape[-2]):
                 face = V[..., f, :]
                 np.greater(nh, face, out=better)
-                if V2 is None:
-                    np.maximum(face, nh, out=face)
-                else:
+                np.equal(nh, face, out=tie)
+                if V2 is not None:
                     face2 = V2[..., f, :]
-                    np.equal(nh, face, out=tie)
-                    tie &= nh2 > face2
-                    better |= tie
-                    np.copyto(face, nh, where=better)
+                    np.greater(nh2, face2, out=cmp)
+                    cmp &= tie
+                    better |= cmp
+                    np.equal(nh2, face2, out=cmp)
+                    tie &= cmp
+                np.less(codeA, AV[..., f, :], out=cmp)
+                cmp &= tie
+                better |= cmp
+                np.copyto(face, nh, where=better)
+                if V2 is not None:
                     np.copyto(face2, nh2, where=better)
-                np.copyto(AV[..., f, :], bitA, where=better)
+                np.copyto(AV[..., f, :], codeA, where=better)
 
         _blockwise(step, *views)
+
+
+def code_dtype(n: int) -> np.dtype:
+    """The dtype of :func:`hold_code` for ``n`` dice: uint16 up to 12 dice, else uint32."""
+    return np.dtype(np.uint16 if n + n.bit_length() <= 16 else np.uint32)
+
+
+def hold_code(n: int, mask):
+    """The code of a sub-hold of an entry that shows every die of ``mask``'s bits: ``mask``
+    (bit ``d`` = die ``d`` not held) as ``popcount << n | (bit d moved to bit n - 1 - d)``.
+    For sub-holds of one entry a smaller code keeps more dice, or as many and has the larger
+    state id (ids are C order, die 0 has the largest stride, so the larger id holds the lowest
+    die where the two differ). Codes of disjoint masks add up (``code(a | b) = code(a) +
+    code(b)``), so a pass adds the code of its die. Works on ints and arrays."""
+    m = np.asarray(mask, dtype=np.int64)
+    code = np.zeros_like(m)
+    for d in range(n):
+        bit = (m >> d) & 1
+        code += (bit << n) + (bit << (n - 1 - d))
+    return int(code) if code.ndim == 0 else code.astype(code_dtype(n))
+
+
+def code_to_mask(n: int, code: np.ndarray) -> np.ndarray:
+    """The bitmask of the dice not held (uint16) of :func:`hold_code` s."""
+    table = np.zeros(1 << n, dtype=np.uint16)
+    low = np.arange(1 << n)
+    for d in range(n):
+        table |= (((low >> (n - 1 - d)) & 1) << d).astype(np.uint16)
+    out = np.empty(code.shape, dtype=np.uint16)
+    in_slabs(
+        lambda i, o, c: np.take(table, c & c.dtype.type((1 << n) - 1), out=o), out, code, axis=0
+    )
+    return out
 
 
 def holds_from_mask(space: StateSpace, mask: np.ndarray, dtype=np.int64) -> np.ndarray:
@@ -387,29 +445,41 @@ def solve_tensor(
     top: np.ndarray,
     rolls: int,
     progress: Callable[[str], None] | None = None,
+    second: np.ndarray | None = None,
 ):
     """Roll values ``roll_num[r]`` (r = 0..rolls-1), best holds ``roll_arg[r]`` (r >= 1) and the
-    turn numerator, for int64 utilities ``top`` on the roll states."""
-    check_tensor_fits(space, rolls)
+    turn numerator, for int64 utilities ``top`` on the roll states; with ``second`` (int64
+    utilities of a second key) also ``roll_num2`` and ``turn2`` of the lexicographic solve
+    (returned as ``roll_num, roll_arg, turn, roll_num2, turn2``; without it the last two are
+    ``{}`` and 0). Holds are ordered as in :func:`subset_max`."""
+    check_tensor_fits(space, rolls, second is not None)
     shape = tensor_shape(space)
     S = math.prod(shape)
     T = _buffer("T", S, np.int64).reshape(shape)
+    T2 = None if second is None else _buffer("T2", S, np.int64).reshape(shape)
     A = None
     roll_num = {0: np.ascontiguousarray(top, dtype=np.int64)}
+    roll_num2 = {} if second is None else {0: np.ascontiguousarray(second, dtype=np.int64)}
     roll_arg = {}
     idt = np.int32 if S < 2**31 else np.int64
     for r in range(1, rolls):
         if progress:
             progress(f"rolls left {r}")
         expect_into(space, roll_num[r - 1], T)
-        A = _buffer("A", S, np.uint16).reshape(shape)
-        subset_max(space, T, A)
+        if T2 is not None:
+            expect_into(space, roll_num2[r - 1], T2)
+        A = _buffer("A", S, code_dtype(len(shape))).reshape(shape)
+        subset_max(space, T, A, second=T2)
         roll_num[r] = _faces_copy(T)
-        mask = _faces_copy(A)
+        if T2 is not None:
+            roll_num2[r] = _faces_copy(T2)
+        mask = code_to_mask(len(shape), _faces_copy(A))
         roll_arg[r] = holds_from_mask(space, mask, idt)
         del mask
-    turn = exact_total(roll_num[rolls - 1], tensor_weights(space))
-    return roll_num, roll_arg, turn
+    weights = tensor_weights(space)
+    turn = exact_total(roll_num[rolls - 1], weights)
+    turn2 = 0 if second is None else exact_total(roll_num2[rolls - 1], weights)
+    return roll_num, roll_arg, turn, roll_num2, turn2
 
 
 def evaluate_policy(

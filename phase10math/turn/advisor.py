@@ -684,10 +684,10 @@ def ranked_holds(
     denominators) from best to worst, in the solver's one order of holds
     (:func:`~phase10math.turn.kernels.hold_ranks`): first key, second key, more dice, state
     id. The first is the hold the solver's policy keeps."""
-    size = space.size
+    size = space.sizes_of(gids)
     return sorted(
         range(len(gids)),
-        key=lambda i: hold_order_key((nums[i], nums2[i]), size[gids[i]], gids[i]),
+        key=lambda i: hold_order_key((nums[i], nums2[i]), size[i], gids[i]),
         reverse=True,
     )
 

@@ -111,6 +111,24 @@ class StateSpace:
         """How many dice every state holds."""
         return np.sum(self.type_sizes, axis=0).astype(np.int8)
 
+    def sizes_of(self, gids) -> np.ndarray:
+        """How many dice the states ``gids`` hold, from their digits (no array over the whole
+        space: a tensor space has hundreds of millions of states).
+
+        >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
+        >>> from phase10math.turn.projection import VALUE
+        >>> sp = StateSpace.build(DEFAULT_LAYOUT, VALUE)
+        >>> ids = np.array([0, 1, sp.n_states - 1])
+        >>> bool((sp.sizes_of(ids) == sp.size[ids]).all())
+        True
+        """
+        gids = np.asarray(gids, dtype=np.int64)
+        total = np.zeros(gids.shape, dtype=np.int64)
+        for t, sub in enumerate(self.sub):
+            digit = (gids // int(self.strides[t])) % len(sub)
+            total += sub.sum(axis=1)[digit]
+        return total
+
     @property
     def n_dice(self) -> int:
         return sum(t.count for t in self.types)

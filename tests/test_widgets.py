@@ -355,3 +355,14 @@ def test_turn_widget_with_identical_dice():
     w = TurnWidget(phase=8, layout=lay, seed=3)
     w.roll()
     assert w.state.advice() is not None
+
+
+def test_bad_objective_is_refused_by_the_one_objective_check():
+    from phase10math.errors import InvalidRulesError
+
+    with pytest.raises(InvalidRulesError, match="objective='fast'"):
+        TurnState(phase=1, objective="fast")
+    st = TurnState(phase=1, seed=2)
+    with pytest.raises(InvalidRulesError):
+        st.new_turn(objective="fast")
+    assert st.objective == "complete"

@@ -48,10 +48,6 @@ class Objective(_Choice):
     SCORE = "score"  # the expected score (0 when the phase is not made)
 
 
-HOLD_RULES = tuple(m.value for m in Holds)
-OBJECTIVES = tuple(m.value for m in Objective)
-
-
 @dataclass(frozen=True)
 class Rules:
     """Options of Phase 10 Dice (defaults as in RULES.md).

@@ -46,12 +46,10 @@ from phase10math.dice.faces import (
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import Meld, explain
 from phase10math.dice.phases import Phase, as_phase
-from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, Phase10MathError
 from phase10math.exact import percent
 from phase10math.turn.advisor import Advice, HoldOption, advise, turn_solution
-
-OBJECTIVES = {"complete": "P(complete)", "score": "E[score]"}
 
 # --------------------------------------------------------------------------- ranks and costs
 
@@ -106,10 +104,8 @@ class TurnState:
         seed: int | None = None,
         rng: random.Random | None = None,
     ):
-        if objective not in OBJECTIVES:
-            raise InvalidHoldError(f"objective {objective!r}: use 'complete' or 'score'")
         self.phase = as_phase(phase)
-        self.objective = objective
+        self.objective = Objective.parse(objective)
         self.rules = rules
         self.layout = layout
         self.rng = rng if rng is not None else random.Random(seed)
@@ -124,9 +120,7 @@ class TurnState:
         if phase is not None:
             self.phase = as_phase(phase)
         if objective is not None:
-            if objective not in OBJECTIVES:
-                raise InvalidHoldError(f"objective {objective!r}: use 'complete' or 'score'")
-            self.objective = objective
+            self.objective = Objective.parse(objective)
         self.dice: list[Face | None] = [None] * len(self.layout.dice)
         self.held: set[int] = set()
         self.aside: set[int] = set()

@@ -1,4 +1,5 @@
-"""Timings of the sticky-holds layer.
+"""Timings of the sticky-holds layer (on the compact dice: sticky holds on the color phases of
+the ten different recorded dice do not fit and are refused).
 
 Run ``python benchmarks/bench_sticky.py [--no-full] [--naive-full]``.
 
@@ -20,7 +21,7 @@ os.environ.setdefault("PHASE10MATH_CACHE_DIR", "off")
 
 import numpy as np  # noqa: E402
 
-from phase10math.dice.layouts import DEFAULT_LAYOUT  # noqa: E402
+from phase10math.dice.layouts import COMPACT_LAYOUT  # noqa: E402
 from phase10math.dice.phases import PHASES  # noqa: E402
 from phase10math.dice.rules import Rules  # noqa: E402
 from phase10math.errors import StateSpaceTooLargeError  # noqa: E402
@@ -130,7 +131,7 @@ def timed(fn):
 
 
 def bench(n: int, objective: str, projection, naive: bool) -> None:
-    space = StateSpace.build(DEFAULT_LAYOUT, projection)
+    space = StateSpace.build(COMPACT_LAYOUT, projection)
     label = f"phase {n} {objective}, {projection.name} projection"
     print(f"{label}: {space.describe()[:90]}")
     print(f"  (held, rolled) pairs: {sticky_pairs(space):,}")
@@ -140,7 +141,7 @@ def bench(n: int, objective: str, projection, naive: bool) -> None:
         print(f"  refused: {e}")
         return
     fin = utility_from_scores(
-        final_scores(PHASES[n], space, Rules(), DEFAULT_LAYOUT.fingerprint()), objective
+        final_scores(PHASES[n], space, Rules(), COMPACT_LAYOUT.fingerprint()), objective
     )
     N1 = normalise(space, expect_rerolls(space, fin.astype(np.int64)))
     new, wall, cpu = timed(lambda: sticky_layer(space, N1, np.int64))

@@ -17,15 +17,19 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import io
 import json
 import os
 import pickle
+import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+
+import numpy as np
 
 T = TypeVar("T")
 _MAGIC = b"P10M1"
@@ -133,10 +137,10 @@ def _sweep(d: Path) -> None:
     _SWEPT.add(str(d))
     try:
         now = time.time()
-        for tmp in d.glob(".tmp-*.pkl"):
+        for tmp in [*d.glob(".tmp-*.pkl"), *d.glob(".tmp-*.arrays")]:
             try:
                 if now - tmp.stat().st_mtime > STALE_TMP_SECONDS:
-                    tmp.unlink()
+                    shutil.rmtree(tmp) if tmp.is_dir() else tmp.unlink()
             except OSError:
                 pass
     except OSError:
@@ -213,3 +217,136 @@ def cached(key: str, compute: Callable[[], T]) -> T:
     value = compute()
     save(key, value)
     return value
+
+
+# --------------------------------------------------------------------------- large results
+
+LARGE_ARRAY = 1 << 24  # bytes: arrays at least this large are stored as .npy files
+DISK_MARGIN = 5 << 30  # bytes (at least; or a tenth of the disk) left free after a large entry
+
+
+class _ArrayPickler(pickle.Pickler):
+    """Pickles an object with its large numpy arrays written beside it as ``.npy`` files
+    (each array once, however often it is referred to)."""
+
+    def __init__(self, fh, folder: Path):
+        super().__init__(fh, protocol=pickle.HIGHEST_PROTOCOL)
+        self.folder, self.names = folder, {}
+
+    def persistent_id(self, obj):
+        if isinstance(obj, np.ndarray) and obj.nbytes >= LARGE_ARRAY:
+            name = self.names.get(id(obj))
+            if name is None:
+                name = self.names[id(obj)] = f"a{len(self.names)}"
+                with open(self.folder / f"{name}.npy", "wb") as fh:
+                    np.save(fh, np.ascontiguousarray(obj))
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            return ("npy", name)
+        return None
+
+
+class _ArrayUnpickler(pickle.Unpickler):
+    def __init__(self, fh, folder: Path):
+        super().__init__(fh)
+        self.folder, self.arrays = folder, {}
+
+    def persistent_load(self, pid):
+        kind, name = pid
+        if kind != "npy" or not str(name).isalnum():
+            raise pickle.UnpicklingError(f"unknown array reference {pid!r}")
+        if name not in self.arrays:  # one mapping per file, however often it is referred to
+            self.arrays[name] = np.load(self.folder / f"{name}.npy", mmap_mode="r")
+        return self.arrays[name]
+
+
+def large_bytes(obj: Any) -> int:
+    """Bytes of the large numpy arrays reachable through an object's attributes, lists,
+    tuples and dicts (what :func:`save_large` writes as ``.npy`` files)."""
+    seen: set[int] = set()
+    total = 0
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, np.ndarray):
+            total += x.nbytes if x.nbytes >= LARGE_ARRAY else 0
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif hasattr(x, "__dict__"):
+            stack.extend(vars(x).values())
+    return total
+
+
+def save_large(key: str, obj: Any) -> bool:
+    """Write ``obj`` under ``key`` with its large arrays as ``.npy`` files (a folder written
+    under a temporary name, then renamed: atomic). Skipped, with one warning, when the disk
+    would keep less than :data:`DISK_MARGIN` or a tenth of its size free. Returns whether it
+    was written."""
+    path = _path(key)
+    if path is None or not usable():
+        return False
+    folder = path.with_suffix(".arrays")
+    need = large_bytes(obj)
+    try:
+        usage = shutil.disk_usage(path.parent)
+        free, margin = usage.free, max(DISK_MARGIN, usage.total // 10)
+    except OSError:
+        free, margin = 0, DISK_MARGIN
+    if free - need < margin:
+        warn(
+            f"a result of {need / 2**30:.1f} GiB is not cached on disk: {free / 2**30:.1f} GiB "
+            f"free in {str(path.parent)!r}; it is computed again when needed",
+            once="large",
+        )
+        return False
+    tmp = Path(tempfile.mkdtemp(dir=path.parent, prefix=".tmp-", suffix=".arrays"))
+    try:
+        buf = io.BytesIO()
+        _ArrayPickler(buf, tmp).dump(obj)
+        payload = buf.getvalue()
+        with open(tmp / "object.pkl", "wb") as fh:
+            fh.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.rename(tmp, folder)
+        return True
+    except OSError as exc:  # disk full, another writer was first, ...
+        shutil.rmtree(tmp, ignore_errors=True)
+        if not folder.exists():
+            warn(f"a large result could not be cached ({exc.strerror or exc})", once="large")
+        return False
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def load_large(key: str) -> Any | None:
+    """An object written by :func:`save_large`, its large arrays memory-mapped read-only (so
+    loading is instant and their pages are read, and can be dropped, as they are used), or
+    None if absent or damaged (a damaged entry is removed)."""
+    path = _path(key)
+    if path is None:
+        return None
+    folder = path.with_suffix(".arrays")
+    try:
+        if not (folder / "object.pkl").exists():
+            return None
+    except OSError:
+        return None
+    try:
+        data = (folder / "object.pkl").read_bytes()
+        if not data.startswith(_MAGIC):
+            raise ValueError("bad header")
+        digest, payload = data[len(_MAGIC) : len(_MAGIC) + 32], data[len(_MAGIC) + 32 :]
+        if hashlib.sha256(payload).digest() != digest:
+            raise ValueError("checksum mismatch")
+        return _ArrayUnpickler(io.BytesIO(payload), folder).load()
+    except Exception as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        warn(f"cache entry {folder.name} is damaged ({exc}); removed, it is computed again")
+        return None

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from phase10math.dice.faces import Face, parse_faces
-from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.meld import best_scores, profile
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import Rules
@@ -111,12 +111,12 @@ def test_sticky_set_aside_dice_stay():
         advise(parse_faces(ROLL), rolls_left=1, phase=1, set_aside="10")
 
 
-def _typed_state(adv, faces, rules, keep):
+def _typed_state(adv, faces, rules, keep, layout=DEFAULT_LAYOUT, by_die=False):
     """State id of ``keep`` recomputed from the dice those faces lie on."""
     from phase10math.turn.advisor import roll_types, turn_solution
 
-    space = turn_solution(adv.phase, adv.objective, rules, DEFAULT_LAYOUT).space
-    typed = roll_types(space, faces, DEFAULT_LAYOUT)
+    space = turn_solution(adv.phase, adv.objective, rules, layout).space
+    typed = roll_types(space, faces, layout, by_die=by_die)
     left = list(range(len(faces)))
     counts = [[0] * len(t.faces) for t in space.types]
     for f in keep:
@@ -127,29 +127,58 @@ def _typed_state(adv, faces, rules, keep):
     return space.state_id(counts)
 
 
-@pytest.mark.parametrize("ph", [2, 8])
-def test_shown_holds_are_the_dice_the_values_are_for(ph):
+def _state_of_positions(adv, faces, rules, positions, layout, by_die):
+    """State id of the dice at ``positions`` of the roll."""
+    from phase10math.turn.advisor import roll_types, turn_solution
+
+    space = turn_solution(adv.phase, adv.objective, rules, layout).space
+    typed = roll_types(space, faces, layout, by_die=by_die)
+    counts = [[0] * len(t.faces) for t in space.types]
+    for i in positions:
+        t, own = typed[i]
+        counts[t][space.types[t].faces.index(space.projection.key(own))] += 1
+    return space.state_id(counts)
+
+
+@pytest.mark.parametrize(
+    "ph, layout",
+    [(2, RECORDED_LAYOUT), (8, RECORDED_LAYOUT), (8, COMPACT_LAYOUT)],
+    ids=["2-recorded", "8-recorded", "8-compact"],
+)
+def test_shown_holds_are_the_dice_the_values_are_for(ph, layout):
     # the faces shown for a hold lie on the kinds of dice the hold's value was computed for,
-    # also where several kinds of dice share a projected face (colors in phase 8, values in 2)
+    # also where several kinds of dice share a projected face (colors in phase 8 on the compact
+    # dice, values in 2); on the ten different recorded dice a color phase gets the faces die
+    # by die (typed in any order they may fit several ways: see tests/test_real_dice.py)
+    by_die = layout is RECORDED_LAYOUT and PHASES[ph].uses_color
     rng = np.random.default_rng(ph)
     for _ in range(5):
-        faces = [d.faces[int(rng.integers(6))] for d in DEFAULT_LAYOUT.dice]
-        adv = advise(faces, 2, ph)
+        faces = [d.faces[int(rng.integers(6))] for d in layout.dice]
+        adv = advise(faces, 2, ph, layout=layout, by_die=by_die)
+        shared = len({str(f) for f in faces}) < len(faces)
         for o in adv.options:
-            assert _typed_state(adv, faces, DEFAULT_RULES_FREE, o.keep) == o.state
+            # the kept positions show the kept faces and make the hold's state
+            assert sorted(map(str, (faces[i] for i in o.positions))) == sorted(map(str, o.keep))
+            st = _state_of_positions(adv, faces, DEFAULT_RULES_FREE, o.positions, layout, by_die)
+            assert st == o.state
+            if not (by_die and shared):  # the faces alone name the dice
+                keep = o.keep
+                assert _typed_state(adv, faces, DEFAULT_RULES_FREE, keep, layout, by_die) == st
 
 
 DEFAULT_RULES_FREE = Rules()
 
 
 def test_sticky_hold_shows_the_set_aside_dice():
-    # 5g (and not 5o, a face of another kind of die with the same value) was set aside
+    # 5g (and not 5o, a face of another kind of die with the same value) was set aside; the
+    # compact dice, where several dice are alike (on the recorded dice sticky holds are
+    # solved only for the phases that ignore colors)
     rules = Rules(holds="sticky")
     faces = parse_faces("6g 5o 6g 5g 6r 8r 1g 4o 2o 2g")
     aside = parse_faces("6g 6g 5g 6r")
-    adv = advise(faces, 1, 2, rules=rules, set_aside=aside)
+    adv = advise(faces, 1, 2, rules=rules, set_aside=aside, layout=COMPACT_LAYOUT)
     for o in adv.options:
         rest = list(o.keep)
         for f in aside:
             rest.remove(f)  # raises if a set-aside die is missing from the shown hold
-        assert _typed_state(adv, faces, rules, o.keep) == o.state
+        assert _typed_state(adv, faces, rules, o.keep, COMPACT_LAYOUT) == o.state

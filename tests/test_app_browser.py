@@ -128,7 +128,15 @@ def test_app_turn_and_game(app_url, browser, width):
         # a tap on a face shows the dice that can show it, a tap on a die places it
         board.locator(".p10-stop").click()
         expect(advice).to_contain_text("Turn over")
-        board.locator(".p10-layout select").select_option(label="recorded (10 different dice)")
+        # the recorded dice are the default set: switch to compact and back
+        select = board.locator(".p10-layout select")
+        select.select_option(label="compact (5 kinds of dice)")
+        expect(advice).to_contain_text("Roll to start")
+        board.locator(".p10-roll").click()
+        expect(advice).to_contain_text("Best:")
+        board.locator(".p10-stop").click()
+        expect(advice).to_contain_text("Turn over")
+        select.select_option(label="recorded (10 different dice)")
         expect(advice).to_contain_text("Roll to start")
         entry.fill("10 10 W 5 6 7 1 2 3 8")
         entry.press("Enter")

@@ -34,6 +34,20 @@ def test_table_text(capsys):
     assert code == 0 and "2 sets of 3" in out and "exact values:" in out
 
 
+def test_sticky_table_names_the_phase_that_does_not_fit(capsys):
+    """Sticky holds on the recorded dice: the color phase 8 does not fit (137,858,491,849
+    (held, rolled) pairs) and is named under the table; the others are solved."""
+    code, out, err = run(capsys, "table", "--holds", "sticky", "--phases", "7-8", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data["phases"]) == {"7"} and err == ""
+    assert "137,858,491,849" in data["not_solved"]["8"]
+    code, out, _ = run(capsys, "table", "--holds", "sticky", "--phases", "7-8")
+    assert code == 0 and "phase 8 not solved with sticky holds on the recorded dice" in out
+    # nothing left to solve: the refusal is the error (one line, exit 2)
+    code, out, err = run(capsys, "table", "--holds", "sticky", "--phases", "8")
+    assert code == 2 and out == "" and "137,858,491,849" in err and len(err.splitlines()) == 1
+
+
 def test_advise_text_and_json(capsys):
     dice = "10 10 W 5 6 7 1 2 3 8".split()
     code, out, _ = run(capsys, "advise", "--phase", "1", "--rolls-left", "2", *dice)

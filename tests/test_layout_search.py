@@ -1,4 +1,4 @@
-"""The default dice layout against the published facts, checked by brute force here, and the
+"""The compact dice layout against the published facts, checked by brute force here, and the
 layout search (minimality table, reproducibility)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from phase10math.dice import layout_search as ls
 from phase10math.dice.faces import parse_layout
-from phase10math.dice.layouts import DEFAULT_LAYOUT, DEFAULT_LAYOUT_TEXT
+from phase10math.dice.layouts import COMPACT_LAYOUT, COMPACT_LAYOUT_TEXT
 from phase10math.dice.meld import explain
 
 COLORS = "robg"
@@ -71,37 +71,37 @@ def phase8_brute(dice, every_face=True):
 
 
 def test_ten_dice_with_the_right_numbers():
-    dice = dice_of(DEFAULT_LAYOUT)
+    dice = dice_of(COMPACT_LAYOUT)
     values = sorted(sorted(value(f) for f in d) for d in dice)
     assert values == [[0, 0, 1, 2, 3, 4]] * 4 + [[5, 6, 7, 8, 9, 10]] * 6
 
 
 def test_example_hand_on_seven_different_dice():
-    dice = dice_of(DEFAULT_LAYOUT)
+    dice = dice_of(COMPACT_LAYOUT)
     assert rollable_on_distinct_dice(dice, EXAMPLE_HAND)
 
 
 def test_matching_helper_can_fail():
     # a layout where 8o and 9o exist only on one die type used once
-    bad = dice_of(DEFAULT_LAYOUT)
+    bad = dice_of(COMPACT_LAYOUT)
     assert rollable_on_distinct_dice(bad, EXAMPLE_HAND + ["10o"]) is False
     assert rollable_on_distinct_dice(bad, ["8o", "8o", "8o"]) is False
 
 
 def test_each_color_on_15_faces():
-    faces = [f for d in dice_of(DEFAULT_LAYOUT) for f in d]
+    faces = [f for d in dice_of(COMPACT_LAYOUT) for f in d]
     assert len(faces) == 60
     assert Counter(f[-1] for f in faces) == {c: 15 for c in COLORS}
 
 
 def test_wild_faces_in_all_four_colors():
-    wilds = [f for d in dice_of(DEFAULT_LAYOUT) for f in d if f[0] == "W"]
+    wilds = [f for d in dice_of(COMPACT_LAYOUT) for f in d if f[0] == "W"]
     assert len(wilds) == 8
     assert {f[-1] for f in wilds} == set(COLORS)
 
 
 def test_phase8_maximum_is_56_by_brute_force_and_meld():
-    dice = dice_of(DEFAULT_LAYOUT)
+    dice = dice_of(COMPACT_LAYOUT)
     best, roll = phase8_brute(dice)
     assert best == 56
     m = explain(8, roll)
@@ -116,7 +116,7 @@ def test_phase8_maximum_is_56_by_brute_force_and_meld():
 
 def test_game_maximum_649():
     per_phase = {1: 60, 2: 57, 3: 59, 4: 49, 5: 52, 6: 54, 7: 60, 9: 60, 10: 62}  # RULES.md
-    best8, _ = phase8_brute(dice_of(DEFAULT_LAYOUT))
+    best8, _ = phase8_brute(dice_of(COMPACT_LAYOUT))
     assert sum(per_phase.values()) + best8 + 40 + 40 == 649
 
 
@@ -124,7 +124,7 @@ def test_game_maximum_649():
 
 
 def test_type_structure_and_state_count():
-    types = Counter(tuple(sorted(d)) for d in dice_of(DEFAULT_LAYOUT))
+    types = Counter(tuple(sorted(d)) for d in dice_of(COMPACT_LAYOUT))
     assert len(types) == 5
     high = sorted((n for t, n in types.items() if "10" in " ".join(t)), reverse=True)
     low = sorted((n for t, n in types.items() if "10" not in " ".join(t)), reverse=True)
@@ -134,7 +134,7 @@ def test_type_structure_and_state_count():
 
 
 def test_every_face_on_one_die_type_and_every_die_all_colors():
-    types = {tuple(sorted(d)) for d in dice_of(DEFAULT_LAYOUT)}
+    types = {tuple(sorted(d)) for d in dice_of(COMPACT_LAYOUT)}
     owners = Counter(f for t in types for f in set(t))
     assert max(owners.values()) == 1
     assert all({f[-1] for f in t} == set(COLORS) for t in types)
@@ -199,10 +199,10 @@ def test_search_finds_valid_layouts_of_the_other_structures(high, low, prefer):
     assert sorted(n for _, n in lay.groups()) == sorted(high + low)
 
 
-def test_search_reproduces_the_default_layout():
-    res = ls.find_default_layout()
-    assert res.text == DEFAULT_LAYOUT_TEXT
+def test_search_reproduces_the_compact_layout():
+    res = ls.find_compact_layout()
+    assert res.text == COMPACT_LAYOUT_TEXT
     assert res.unique_faces and res.all_colors
     assert res.structure.states == 9_680_832
     check_valid(res.layout)
-    assert parse_layout(res.text).fingerprint() == DEFAULT_LAYOUT.fingerprint()
+    assert parse_layout(res.text).fingerprint() == COMPACT_LAYOUT.fingerprint()

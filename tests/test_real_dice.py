@@ -15,7 +15,7 @@ import re
 import pytest
 
 from phase10math.cli import main
-from phase10math.dice.faces import parse_layout
+from phase10math.dice.faces import parse_faces, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT, RECORDED_LAYOUT
 from phase10math.errors import InvalidDiceError, InvalidHoldError
 from phase10math.play.models import TurnState, dice_for_face, enter_rerolled, suggested_dice
@@ -235,30 +235,58 @@ def test_widget_picker_refusal_shows_and_changes_nothing():
 
 
 def test_widget_hides_the_picker_when_faces_fit_one_way():
-    w = TurnWidget(phase=8, seed=0)  # the compact set: a colored face is on one kind of die
+    w = TurnWidget(phase=8, seed=0, layout=COMPACT_LAYOUT)  # a colored face: one kind of die
     w.type_roll("5o 6g 7b 8o 9o 10o 1g 2o 3b Wo")
     assert w.entry_message.value == "" and w.which_box.layout.display == "none"
 
 
 def test_layout_menu():
     w = TurnWidget(phase=1, seed=2)
-    assert w.layout_select.value == "compact" and w.state.layout is DEFAULT_LAYOUT
+    # the recorded dice are the default set
+    assert w.layout_select.value == "recorded" and w.state.layout is DEFAULT_LAYOUT
+    assert DEFAULT_LAYOUT is RECORDED_LAYOUT
     assert [v for _, v in w.layout_select.options] == ["recorded", "compact"]
     assert "p10-layout" in w.layout_select._dom_classes
+    w.layout_select.value = "compact"
+    assert w.state.layout is COMPACT_LAYOUT and w.state.rolls_done == 0
+    w.roll()
+    for f, die in zip(w.state.dice, COMPACT_LAYOUT.dice, strict=True):
+        assert f in die.faces
+    # mid-turn another set is refused and the menu put back
+    w.layout_select.value = "recorded"
+    assert w.layout_select.value == "compact" and w.state.layout is COMPACT_LAYOUT
+    assert "finish this turn first" in w.message.value
+    w.stop_button.click()
     w.layout_select.value = "recorded"
     assert w.state.layout is RECORDED_LAYOUT and w.state.rolls_done == 0
     w.roll()
     for i, f in enumerate(w.state.dice):
         assert f in RECORDED_LAYOUT.dice[i].faces
-    # mid-turn another set is refused and the menu put back
-    w.layout_select.value = "compact"
-    assert w.layout_select.value == "recorded" and w.state.layout is RECORDED_LAYOUT
-    assert "finish this turn first" in w.message.value
     w.stop_button.click()
-    w.layout_select.value = "compact"
-    assert w.state.layout is COMPACT_LAYOUT and w.state.rolls_done == 0
+    w.new_button.click()
     # typed faces on the recorded dice: many ways, one answer, the picker offered
-    w.layout_select.value = "recorded"
     w.type_roll("10 10 W 5 6 7 1 2 3 8")
     assert w.entry_message.value == "" and "the best hold is the same for all" in w.advice.value
     assert w.which_box.layout.display == ""
+
+
+def test_a_face_on_two_different_dice_names_the_die_to_keep():
+    """Phase 14 on the recorded dice: two different dice (8 and 9) both show Wb; the best hold
+    keeps one of them, and which one matters (the rerolled die's other faces differ). The
+    hold says which (``positions``, and ``Wb (die 8)`` in its text), and the app stars that
+    die."""
+    faces = parse_faces("6o 7g 8b 7o 5b 5b Wo Wb Wb 4r")
+    adv = advise(faces, 2, 14, by_die=True)
+    best = adv.best
+    assert 7 in best.positions and 8 not in best.positions
+    assert "Wb (die 8)" in best.keep_text and "die 9" not in best.keep_text
+    # the same faces with die 9's Wb kept instead: another hold, ranked below
+    other = next(o for o in adv.options if set(o.positions) == set(best.positions) - {7} | {8})
+    assert other.state != best.state and "Wb (die 9)" in other.keep_text
+    assert (other.value, other.value2) < (best.value, best.value2)
+    st = TurnState(phase=14, seed=0)
+    st.roll()
+    st.dice = list(faces)
+    assert suggested_dice(st) == set(best.positions)
+    st.hold_option(best)
+    assert st.held == set(best.positions)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from phase10math.dice.faces import Face
-from phase10math.dice.layouts import DEFAULT_LAYOUT, RECORDED_LAYOUT
+from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import PHASES, parse_phase
 from phase10math.dice.rules import Rules
@@ -173,7 +173,7 @@ def test_tensor_engine_equals_per_type_solver(n_dice, seed, monkeypatch):
 @pytest.mark.parametrize("proj", [VALUE, FULL])
 def test_unmerged_dice_give_the_merged_values(proj):
     """Identical dice kept apart (one tensor axis each) give the values of the merged solve."""
-    dice = [DEFAULT_LAYOUT.dice[i] for i in (0, 1, 3, 6, 7)]
+    dice = [COMPACT_LAYOUT.dice[i] for i in (0, 1, 3, 6, 7)]
     u = random_utility(7)
     merged = StateSpace.build(dice, proj)
     apart = StateSpace.build(dice, proj, merge=False)
@@ -359,6 +359,37 @@ def test_tensor_lexicographic_equals_per_type_solver(
     one = solve_utility(space, top, rules)  # one key: ties by size, then state id
     ref = _per_type(space, top, rules, None, monkeypatch)
     _assert_same_solution(one, ref, rolls, False)
+
+
+@pytest.mark.parametrize("packing", [True, False])
+def test_packed_and_two_tensor_keys_agree(packing, monkeypatch):
+    """Both keys packed in one int64 where they fit (:func:`tensor.pack_keys`) or carried in
+    two tensors: the same solution as the per-type solver either way, and the packing is used
+    (or not) as asked. Negative keys included (the 'worst' second key is a negated score)."""
+    calls = []
+    real = tensor.pack_keys
+
+    def spy(a, b, n):
+        out = real(a, b, n) if packing else None
+        calls.append(out is not None)
+        return out
+
+    monkeypatch.setattr(tensor, "pack_keys", spy)
+    space = StateSpace.build([REC[i] for i in (0, 2, 6, 8, 9)], FULL)
+    rng = np.random.default_rng(11)
+    top = rng.integers(0, 3, len(space.full_ids))
+    sec = -rng.integers(0, 40, len(space.full_ids))
+    rules = Rules(rolls=3)
+    ten = solve_utility(space, top, rules, second=sec)
+    assert calls and all(c == packing for c in calls)
+    _assert_same_solution(ten, _per_type(space, top, rules, sec, monkeypatch), 3, True)
+
+
+def test_pack_keys_refuses_what_may_overflow():
+    first = np.array([0, 6**20])
+    assert tensor.pack_keys(first, np.array([0, 56 * 6**20]), 10) is None
+    packed = tensor.pack_keys(np.array([0, 1]), np.array([0, 56]), 10)
+    assert packed is not None and packed[1] == 56 * 6**10 + 1
 
 
 @pytest.mark.parametrize("ph", [8, 14, 2])

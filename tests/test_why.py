@@ -59,7 +59,7 @@ def test_best_hold_needs_and_dice_that_can_show_them():
     "phase, roll, objective",
     [
         (4, "5 6 7 8 9 10 1 2 3 3", "complete"),
-        (8, "6g 9r 6g 9o 6r 9b Wr 3b Wr 3g", "complete"),
+        (8, "5r 6r 7r 8b 6b 8r Wr 1r 4b 3b", "complete"),  # the recorded dice
         (9, "8 8 8 10 10 7 1 2 3 W", "score"),
         (2, "8 8 7 10 6 7 1 2 3 W", "complete"),
     ],

@@ -11,9 +11,14 @@ from phase10math.checks import int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, parse_roll, rules_from
 from phase10math.dice.faces import parse_faces
 from phase10math.dice.phases import as_phase
-from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidPhaseError
+from phase10math.errors import (
+    InvalidDiceError,
+    InvalidHoldError,
+    InvalidPhaseError,
+    StateSpaceTooLargeError,
+)
 from phase10math.turn.advisor import advise
-from phase10math.turn.tables import format_table, phase_table, table_json
+from phase10math.turn.tables import format_table, phase_table, table_json, too_large
 
 
 def _phase_range(text: str) -> range:
@@ -41,16 +46,27 @@ def _phase_range(text: str) -> range:
 def cmd_table(args: argparse.Namespace) -> int:
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
+    phases = _phase_range(args.phases)
+    # phases whose solve does not fit (sticky holds on a color phase of ten different dice)
+    # are named under the table instead of stopping it; if none fits, that is the error
+    refused = {n: why for n in phases if (why := too_large(n, rules, layout)) is not None}
+    if len(refused) == len(phases):
+        raise StateSpaceTooLargeError(refused[phases[0]])
     rows = phase_table(
-        _phase_range(args.phases),
+        [n for n in phases if n not in refused],
         rules,
         layout,
         show_progress=not args.json and sys.stderr.isatty() or args.progress,
     )
     if args.json:
-        print(json.dumps(table_json(rows, rules), indent=2))
+        out = table_json(rows, rules)
+        if refused:
+            out["not_solved"] = {str(n): why for n, why in refused.items()}
+        print(json.dumps(out, indent=2))
     else:
         print(format_table(rows, rules))
+        for n, why in refused.items():
+            print(f"phase {n} not solved with {rules.holds} holds on the {layout.name} dice: {why}")
     return 0
 
 

@@ -1,8 +1,10 @@
-"""How the default dice layout was chosen: a documented, reproducible search.
+"""How the compact dice layout was chosen: a documented, reproducible search.
 
-The face-to-color layout of the real dice is not published (RULES.md section 1), so the kit
-ships a layout that satisfies every published fact, and among those one with as many identical
-dice as possible (identical dice make the solver's state space small).
+The face-to-color layout of the real dice is not printed in the manual (RULES.md section 1).
+Before a transcription of a physical set was found (the recorded layout, now the default), the
+kit shipped a layout that satisfies every published fact, and among those one with as many
+identical dice as possible (identical dice make the solver's state space small). It stays as
+the named layout ``compact``: its solves take a second.
 
 Requirements (a layout is *valid* when all four hold)
 -----------------------------------------------------
@@ -63,7 +65,7 @@ layout for the first structure with both preferences (c) and (d), so the minimum
 admissible structures are valid too (the search finds layouts for them), and for the
 structures the argument rules out, the exhaustive search finds nothing (tested on a sample).
 
-Recorded output of ``python -m phase10math.dice.layout_search`` (:func:`find_default_layout`;
+Recorded output of ``python -m phase10math.dice.layout_search`` (:func:`find_compact_layout`;
 46 placements of the example hand tried, 22 931 search nodes, 1.7 s on one core)::
 
     chosen: (3, 2, 1) + (3, 1)  states 9,680,832  unique faces: True  all colors on every die: True
@@ -407,7 +409,7 @@ class SearchResult:
     stats: SearchStats
 
 
-def find_default_layout(max_types: int = 6) -> SearchResult:
+def find_compact_layout(max_types: int = 6) -> SearchResult:
     """The whole search: smallest type count, then fewest states, then unique faces.
 
     For n = 2, 3, ... it takes the admissible structures with n types by increasing state
@@ -440,7 +442,7 @@ def format_layout(lay: Layout) -> str:
 
 
 def main() -> None:  # pragma: no cover - manual reproduction
-    res = find_default_layout()
+    res = find_compact_layout()
     for s, states, why in res.table:
         if s.n_types <= 5:
             print(f"{s.n_types}  {str(s):28s} {states:>12,}  {why or 'admissible'}")

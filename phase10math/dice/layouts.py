@@ -1,40 +1,38 @@
-"""Dice layouts shipped with the kit (the face-to-color layout of the real dice is not published).
+"""Dice layouts shipped with the kit: the recorded physical set (the default) and a compact one.
 
-The default layout is the result of the search in :mod:`phase10math.dice.layout_search`
-(reproduce with ``python -m phase10math.dice.layout_search``). It satisfies every published fact
-(RULES.md section 1):
+The manual does not print which color each face has. **The default layout is the recorded
+set** (:data:`RECORDED_LAYOUT`): the one transcription of a physical set we know of (the
+comments of a public student project, GitHub ``ladyrayrays/Phase-10-Dice-Virtual-Board-Game``,
+files ``Die1.java`` and ``Die2.java``, list every face's color). It meets every published fact
+(RULES.md section 1): the manual's example hand "2, 4, W, 5, 8, 9, 10, all orange" is rollable
+on seven different dice, each color is on 15 of the 60 faces, the eight W faces come in all four
+colors, and the best "7 of one color" is 56 (orange), so the manual's maximum game score 649
+holds. How sure we are: it is one person's transcription of one set; it agrees with every fact
+the manual states, but nothing else confirms it. No two of its ten dice are alike, so
+color-aware play has 7**10 holds (solved by :mod:`phase10math.turn.tensor`).
 
-1. the manual's example hand "2, 4, W, 5, 8, 9, 10, all orange" is rollable on seven different
-   dice: 5o on a die of type A, 8o and 9o on the two dice of type B, 10o on die C, 2o and 4o on
-   two dice of type D, Wo on die E;
-2. each color is on exactly 15 of the 60 faces;
-3. the 8 W faces come in all four colors (Wr Wg on the D dice, Wo Wb on E);
-4. the best "7 of one color" (phase 8) score is 56, so the manual's maximum game score
-   649 = 513 + 56 + 40 + 40 holds. Best per color: red 53, orange 47, blue 56
-   (10b 10b 9b 8b 8b 8b 3b), green 39.
+:data:`COMPACT_LAYOUT` (``compact``; the kit's default before the recorded set was found) is
+the result of the search in :mod:`phase10math.dice.layout_search` (reproduce with ``python -m
+phase10math.dice.layout_search``): the layout with the fewest kinds of dice that meets the same
+facts (5 kinds; no layout with 4 or fewer does, see the proof there). Its color phases solve
+in a second on 84 * 28 * 7 * 84 * 7 = 9,680,832 states:
 
-Why this one. It has as few distinct dice as possible, 5 types (no layout with 4 or fewer
-satisfies 1-3, see the proof in :mod:`phase10math.dice.layout_search`); of the three 5-type
-structures that work it gives the solver the fewest states; every (value, color) face is on one
-die type only (a roll written as faces tells which dice show it); and every die shows all four
-colors (so phase 8 can be made in every color).
+====  =====  =========================
+type  dice   faces
+====  =====  =========================
+A     3 high 5o 6g 7b 8b 9r 10r
+B     2 high 5g 6r 7r 8o 9o 10b
+C     1 high 5b 6b 7g 8r 9b 10o
+D     3 low  1g 2o 3b 4o Wr Wg
+E     1 low  1r 2g 3g 4g Wo Wb
+====  =====  =========================
 
-====  =====  =========================  ==========================================
-type  dice   faces                      states C(m + f, f), f distinct faces
-====  =====  =========================  ==========================================
-A     3 high 5o 6g 7b 8b 9r 10r         C(9, 6) = 84
-B     2 high 5g 6r 7r 8o 9o 10b         C(8, 6) = 28
-C     1 high 5b 6b 7g 8r 9b 10o         C(7, 6) = 7
-D     3 low  1g 2o 3b 4o Wr Wg          C(9, 6) = 84
-E     1 low  1r 2g 3g 4g Wo Wb          C(7, 6) = 7
-====  =====  =========================  ==========================================
-
-Solver states for color-aware play: 84 * 28 * 7 * 84 * 7 = 9,680,832.
-
->>> DEFAULT_LAYOUT.color_count()
-{'r': 15, 'o': 15, 'b': 15, 'g': 15}
->>> sorted(n for _, n in DEFAULT_LAYOUT.groups())
-[1, 1, 2, 3, 3]
+>>> DEFAULT_LAYOUT is RECORDED_LAYOUT
+True
+>>> DEFAULT_LAYOUT.color_count(), COMPACT_LAYOUT.color_count()
+({'r': 15, 'o': 15, 'b': 15, 'g': 15}, {'r': 15, 'o': 15, 'b': 15, 'g': 15})
+>>> sorted(n for _, n in DEFAULT_LAYOUT.groups()), sorted(n for _, n in COMPACT_LAYOUT.groups())
+([1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, 1, 2, 3, 3])
 """
 
 from __future__ import annotations
@@ -43,7 +41,7 @@ from phase10math.dice.faces import Layout, parse_layout
 from phase10math.errors import InvalidLayoutError
 
 # faces of high dice in the order 5 6 7 8 9 10, of low dice 1 2 3 4 W W
-DEFAULT_LAYOUT_TEXT = """\
+COMPACT_LAYOUT_TEXT = """\
 3 x 5o 6g 7b 8b 9r 10r
 2 x 5g 6r 7r 8o 9o 10b
 1 x 5b 6b 7g 8r 9b 10o
@@ -51,7 +49,6 @@ DEFAULT_LAYOUT_TEXT = """\
 1 x 1r 2g 3g 4g Wo Wb
 """
 
-DEFAULT_LAYOUT: Layout = parse_layout(DEFAULT_LAYOUT_TEXT, name="default")
 
 # the one transcription of a physical set (RULES.md section 1): ten different dice
 RECORDED_LAYOUT_TEXT = """\
@@ -71,8 +68,11 @@ RECORDED_LAYOUT: Layout = parse_layout(RECORDED_LAYOUT_TEXT, name="recorded")
 """The recorded physical dice: no two alike, so color-aware play has 7**10 holds (solved by
 :mod:`phase10math.turn.tensor`)."""
 
-COMPACT_LAYOUT: Layout = parse_layout(DEFAULT_LAYOUT_TEXT, name="compact")
+COMPACT_LAYOUT: Layout = parse_layout(COMPACT_LAYOUT_TEXT, name="compact")
 """The layout with the fewest kinds of dice that meets every published fact (five kinds)."""
+
+DEFAULT_LAYOUT: Layout = RECORDED_LAYOUT
+"""The default layout: the recorded physical set (RULES.md section 1)."""
 
 #: The layouts shipped with the kit, by name.
 LAYOUTS: dict[str, Layout] = {"recorded": RECORDED_LAYOUT, "compact": COMPACT_LAYOUT}

@@ -15,9 +15,11 @@ v(next)`` when the phase is made with score x and ``U = -5 + v(fail state)`` oth
 all states but ``(10, 'first')`` the fail state is the state itself, a fixed point. It is solved
 from phase 10 backwards by Dinkelbach / policy iteration: solve the turn with the current
 guess as the fail value, evaluate the new policy's stationary value, repeat until the policy's
-value does not improve. Iteration is in float64 (:func:`float_turn`); the final policy of every
-state is then evaluated **exactly** (integer arithmetic, :func:`policy_moments`), so every
-reported value is the exact expected final score of the policy found.
+value does not improve. Iteration is in float64 (:func:`float_turn`; on ten different dice,
+the color phases of the recorded set, the in-place tensor engine in floating point,
+:func:`phase10math.turn.tensor.solve_tensor_float`); the final policy of every state is then
+evaluated **exactly** (integer arithmetic, :func:`policy_moments`), so every reported value is
+the exact expected final score of the policy found.
 
 What is proven about optimality: at the last iteration ``F(lam) <= lam + gap`` where F is the
 float optimal turn value with fail value lam = the policy's value. Every float quantity is a
@@ -50,15 +52,17 @@ from phase10math.checks import check_int, check_seed
 from phase10math.dice.faces import Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
-from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import show
 from phase10math.game.length import sample_rolls
 from phase10math.progress import progress_bar
 from phase10math.turn.kernels import expect_rerolls, final_scores, normalise, subset_max
 from phase10math.turn.policy import evaluate_free_policy, policy_roll_values
+from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
+from phase10math.turn.tensor import evaluate_policy_float, is_tensor_space, solve_tensor_float
 
 REL_ERR = 1e-11
 LAST = 10
@@ -89,7 +93,7 @@ class PhaseData:
 def phase_data(
     number: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
 ) -> PhaseData:
-    space = cached_solution(number, "score", rules, layout).space
+    space = StateSpace.build(layout, projection_for(PHASES[number], Objective.SCORE))
     sc = final_scores(PHASES[number], space, rules)
     return PhaseData(number, space, np.asarray(sc, dtype=np.int64))
 
@@ -97,7 +101,10 @@ def phase_data(
 def float_turn(
     space: StateSpace, util: np.ndarray, rolls: int
 ) -> tuple[float, dict[int, np.ndarray]]:
-    """Optimal turn value (float64) and holds for a utility on the roll states."""
+    """Optimal turn value (float64) and holds for a utility on the roll states (ten different
+    dice: the in-place tensor engine, :func:`~phase10math.turn.tensor.solve_tensor_float`)."""
+    if is_tensor_space(space):
+        return solve_tensor_float(space, util, rolls)
     n6 = float(6**space.n_dice)
     vals = np.asarray(util, dtype=np.float64)
     arg: dict[int, np.ndarray] = {}
@@ -114,6 +121,8 @@ def float_policy(
     space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray], rolls: int
 ) -> np.ndarray:
     """Float expectations of several utilities (columns) under a fixed policy."""
+    if is_tensor_space(space):
+        return np.array([evaluate_policy_float(space, c, holds, rolls) for c in np.asarray(cols).T])
     vals = np.stack(
         [policy_roll_values(space, c, holds, rolls, exact=False) for c in np.asarray(cols).T],
         axis=1,

@@ -228,6 +228,16 @@ class TurnState:
             raise InvalidHoldError("with sticky holds the dice set aside earlier stay set aside")
         self.held = chosen
 
+    def hold_option(self, option: HoldOption) -> None:
+        """Hold exactly the dice of one of the advisor's holds for these dice (by position:
+        where two different dice show the same face, the hold says which)."""
+        if self.rolls_done == 0 or self.over:
+            raise InvalidHoldError("there is no roll to hold dice from")
+        chosen = option_dice(self, option)
+        if not self.aside <= chosen:
+            raise InvalidHoldError("with sticky holds the dice set aside earlier stay set aside")
+        self.held = chosen
+
     def stop(self) -> None:
         """End the turn now with the dice as they are."""
         if self.rolls_done == 0:
@@ -546,11 +556,21 @@ def indices_for(state: TurnState, keep: Iterable[Face]) -> set[int]:
     return chosen
 
 
+def option_dice(state: TurnState, option: HoldOption) -> set[int]:
+    """The dice (indices) one of the advisor's holds for these dice keeps: its positions
+    (the advisor is given the dice in layout order), else the dice showing its faces."""
+    if option.positions:
+        if max(option.positions) >= state.n_dice:
+            raise InvalidHoldError("this hold is for other dice")
+        return set(option.positions)
+    return indices_for(state, option.keep)
+
+
 def suggested_dice(state: TurnState) -> set[int]:
     """The dice the best hold keeps (empty before the first roll, after the turn, and while
     the best hold depends on which die shows which typed face)."""
     adv = state.advice()
-    return set() if adv is None or adv.ambiguous else indices_for(state, adv.best.keep)
+    return set() if adv is None or adv.ambiguous else option_dice(state, adv.best)
 
 
 def made_now(state: TurnState) -> Meld | None:

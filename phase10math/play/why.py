@@ -24,8 +24,8 @@ from phase10math.dice.partial import partial
 from phase10math.play.models import (
     TurnState,
     cost_words,
-    indices_for,
     made_now,
+    option_dice,
     standing,
     stop_advised,
     value_words,
@@ -89,7 +89,7 @@ def why(state: TurnState, mine: Iterable[int] | None = None) -> list[str]:
         else "expected score"
     )
     best = st.best
-    best_idx = indices_for(state, best.keep)
+    best_idx = option_dice(state, best)
     mine_idx = set(state.held if mine is None else mine)
     out: list[str] = []
 

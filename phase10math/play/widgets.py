@@ -614,10 +614,10 @@ class TurnWidget:
                 "roll first" if self.state.rolls_done == 0 else "the turn is over: start a new turn"
             )
         if pm.stop_advised(self.state):
-            self.state.hold(adv.best.keep)
+            self.state.hold_option(adv.best)
             self.state.stop()
             return
-        self.state.hold(adv.best.keep)
+        self.state.hold_option(adv.best)
         self.revealed = True
 
     def _reveal(self) -> None:
@@ -909,7 +909,7 @@ class TurnWidget:
         k = self.compare_pick.value or 0
         other = adv.options[k]
         try:
-            b = pm.indices_for(st, other.keep)
+            b = pm.option_dice(st, other)
             name = "best hold" if k == 0 else f"hold {k + 1}"
             self.compare.value = compare_html(st, set(st.held), b, name)
         except Phase10MathError as e:
@@ -924,8 +924,8 @@ LAYOUT_LABELS = {
 
 
 def _layout_name(layout: Layout) -> str:
-    """The menu name of a layout: a built-in name, ``compact`` for the default set (the same
-    dice), else ``custom``."""
+    """The menu name of a layout: a built-in name (the default set is ``recorded``) or a layout
+    with the same dice as one, else ``custom``."""
     for name, lay in LAYOUTS.items():
         if lay == layout or lay.fingerprint() == layout.fingerprint():
             return name

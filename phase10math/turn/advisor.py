@@ -148,6 +148,12 @@ class HoldOption:
     tie: bool = False  # equal in value (first key) to the best
     numerator2: int = 0
     denominator2: int = 1
+    #: which of the roll's faces (their indices, in the order given) the hold keeps: where two
+    #: different dice show the same face, the face alone does not say which die to keep
+    positions: tuple[int, ...] = ()
+    #: the kept faces as shown: a face that another kind of die in the roll also shows gets
+    #: its die, e.g. ``6b (die 5)``
+    labels: tuple[str, ...] = ()
 
     @property
     def value(self) -> Fraction:
@@ -161,11 +167,12 @@ class HoldOption:
 
     @property
     def keep_text(self) -> str:
-        return " ".join(str(f) for f in self.keep) or "(nothing)"
+        return " ".join(self.labels or [str(f) for f in self.keep]) or "(nothing)"
 
     def to_dict(self) -> dict:
         return {
             "keep": [str(f) for f in self.keep],
+            "keep_positions": [i + 1 for i in self.positions],
             "rerolled": self.rerolled,
             "value": to_json(self.value),
             "second_value": to_json(self.value2),
@@ -574,7 +581,7 @@ def advise(
         roll_types(space, faces, layout, by_die=True)  # checks every die shows its face
         pinned = dict(enumerate(range(len(faces))))
     fits = roll_fits(space, faces, layout, pinned)
-    per_fit = [_ranked_options(sol, faces, aside, fit.typed, rolls_left) for fit in fits]
+    per_fit = [_ranked_options(sol, faces, aside, fit.typed, rolls_left, fit.dice) for fit in fits]
     options = per_fit[0]
     reason = describe_progress(ph, options[0].keep, faces, rules)
     adv = Advice(ph, objective, rolls_left, tuple(faces), options, reason, tuple(aside))
@@ -612,8 +619,9 @@ def _value_text(v: Fraction, objective: str) -> str:
     return percent(v) if objective == "complete" else f"{float(v):.4f}"
 
 
-def _ranked_options(sol, faces, aside, typed, rolls_left) -> list[HoldOption]:
-    """Every hold of the roll with the faces lying on the dice as ``typed`` says, best first."""
+def _ranked_options(sol, faces, aside, typed, rolls_left, dice=None) -> list[HoldOption]:
+    """Every hold of the roll with the faces lying on the dice as ``typed`` says (``dice``:
+    one assignment, the die index of each face), best first."""
     space = sol.space
     counts = _counts_of(space, typed)
     # the set-aside dice: matched to faces of the roll, which carry their die types; they go
@@ -636,25 +644,41 @@ def _ranked_options(sol, faces, aside, typed, rolls_left) -> list[HoldOption]:
         combos = list(itertools.product(*[range(a, c + 1) for a, c in zip(lo, cnt)]))
         idx = np.array([space.sub_index[t][c] for c in combos], dtype=np.int64)
         gids = (gids[:, None] + space.strides[t] * idx[None, :]).ravel()
-        # the roll's faces of this type for each key, set-aside ones first
+        # the roll's faces (their positions) of this type for each key, set-aside ones first
         by_key: dict = {k: [] for k in space.types[t].faces}
         for i in order:
             tt, own = typed[i]
             if tt == t:
-                by_key[space.projection.key(own)].append(faces[i])
+                by_key[space.projection.key(own)].append(i)
         kept.append(
             [
-                tuple(f for k, c in zip(space.types[t].faces, combo) for f in by_key[k][:c])
+                tuple(i for k, c in zip(space.types[t].faces, combo) for i in by_key[k][:c])
                 for combo in combos
             ]
         )
     num_list = sol.hold_num[rolls_left][gids].tolist()
     num2_list = sol.hold_num2[rolls_left][gids].tolist()
     den, den2 = sol.denominator(rolls_left), sol.denominator2(rolls_left)
-    keeps = [
-        tuple(sorted(itertools.chain.from_iterable(parts), key=_face_order))
+    spots = [
+        tuple(sorted(itertools.chain.from_iterable(parts), key=lambda i: _face_order(faces[i])))
         for parts in itertools.product(*kept)
     ]
+    keeps = [tuple(faces[i] for i in sp) for sp in spots]
+    # a face shown by dice of different kinds: name the die where the hold keeps it
+    shared = {
+        i
+        for i in range(len(faces))
+        for j in range(len(faces))
+        if i != j and faces[i] == faces[j] and typed[i][0] != typed[j][0]
+    }
+
+    def labels(sp: tuple[int, ...]) -> tuple[str, ...]:
+        if dice is None or not shared & set(sp):
+            return ()
+        return tuple(
+            f"{faces[i]} (die {dice[i] + 1})" if i in shared else str(faces[i]) for i in sp
+        )
+
     n_total = space.n_dice
     ranked = ranked_holds(space, gids, num_list, num2_list)
     top = num_list[ranked[0]]
@@ -669,6 +693,8 @@ def _ranked_options(sol, faces, aside, typed, rolls_left) -> list[HoldOption]:
             tie=(j > 0 and num_list[i] == top),
             numerator2=int(num2_list[i]),
             denominator2=den2,
+            positions=spots[i],
+            labels=labels(spots[i]),
         )
         for j, i in enumerate(ranked)
     ]

@@ -6,7 +6,8 @@ score-optimal turn's completion probability is its second key, the best completi
 probability among the holds of highest expected score.
 
 Solved turns and table rows are cached on disk (:mod:`phase10math.cache`), keyed by the
-phase, objective, rules, layout and package version.
+phase, objective, rules, layout and package version; the large solutions of ten different dice
+(3.4 GB of roll values for a color phase on the recorded dice) as memory-mapped ``.npy`` files.
 
 >>> row = phase_row(1)
 >>> row["p_optimal"] > row["p_greedy"] > row["p_single_roll"]
@@ -30,12 +31,13 @@ from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
+from phase10math.errors import StateSpaceTooLargeError
 from phase10math.exact import percent, to_json
 from phase10math.progress import progress_bar
 from phase10math.turn.kernels import final_scores, mean_over_first_roll, utility_from_scores
 from phase10math.turn.policy import evaluate_free_policy, greedy_policy
 from phase10math.turn.projection import projection_for
-from phase10math.turn.solver import TurnSolution, solve_turn
+from phase10math.turn.solver import TurnSolution, check_size, solve_turn
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.sticky import evaluate_sticky_greedy
 from phase10math.turn.tensor import greedy_holds_tensor, is_tensor_space
@@ -67,13 +69,17 @@ def cached_solution(
     key = solution_key("turn", phase, rules, layout, objective=str(objective), **extra)
     sol = _MEMORY.get(key)
     if sol is None:
-        sol = cache.load(key)
+        sol = cache.load(key) or cache.load_large(key)
         if sol is None:
             sol = solve_turn(
                 phase, objective, rules, layout, progress=progress, worst_second=worst_second
             )
-            if not _is_big(sol):  # gigabytes of roll values are recomputed rather than pickled
+            if not _is_big(sol):
                 cache.save(key, sol)
+            elif cache.save_large(key, sol):
+                # gigabytes of roll values: kept on disk and memory-mapped from there (pages
+                # are read as they are used and can be dropped), not held in memory
+                sol = cache.load_large(key) or sol
         _remember(key, sol)
     return sol
 
@@ -103,6 +109,26 @@ def heavy_phase(number: int, rules: Rules, layout: Layout) -> bool:
     return rules.holds == "free" and any(sp.distinct and sp.n_states > BIG_ROLLS for sp in spaces)
 
 
+def too_large(phase: Phase | int | str, rules: Rules, layout: Layout) -> str | None:
+    """Why a phase's row cannot be solved on this machine (the refusal of the larger of its
+    two solves, at once, before anything is allocated), or None when it can.
+
+    >>> from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
+    >>> too_large(8, Rules(holds="sticky"), COMPACT_LAYOUT) is None
+    True
+    >>> too_large(8, Rules(holds="sticky"), RECORDED_LAYOUT)[:30]
+    'this turn has 137,858,491,849 '
+    """
+    phase = as_phase(phase)
+    for objective in Objective:
+        space = StateSpace.build(layout, projection_for(phase, objective))
+        try:
+            check_size(space, rules.holds == "sticky", rules.rolls)
+        except StateSpaceTooLargeError as exc:
+            return str(exc)
+    return None
+
+
 # --------------------------------------------------------------------------- rows
 
 
@@ -115,18 +141,30 @@ def completion_utility(phase: Phase, rules: Rules, layout: Layout) -> tuple[Stat
     return space, finals
 
 
+def forget_large_solutions() -> None:
+    """Drop the large (distinct-dice) solutions from the memory cache: a table row needs only
+    their totals, and two of them with the engine's buffers would double the peak memory."""
+    for k in [k for k, v in _MEMORY.items() if _is_big(v)]:
+        del _MEMORY[k]
+
+
 def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fraction]:
     comp = cached_solution(ph, "complete", rules, layout, progress)
-    score = cached_solution(ph, "score", rules, layout, progress)
     single = mean_over_first_roll(comp.space, comp.roll_num[0], 1) / comp.utility_den
+    p_optimal, e_complete_policy = comp.value(), comp.value2()
+    del comp
+    forget_large_solutions()
+    score = cached_solution(ph, "score", rules, layout, progress)
     row = {
         "p_single_roll": single,
-        "p_optimal": comp.value(),
+        "p_optimal": p_optimal,
         "e_score_optimal": score.value(),
         # the second keys of the lexicographic objectives
         "p_score_policy": score.value2(),
-        "e_score_complete_policy": comp.value2(),
+        "e_score_complete_policy": e_complete_policy,
     }
+    del score
+    forget_large_solutions()
     cspace, cfin = completion_utility(ph, rules, layout)
     if _tensor_space(cspace, rules):
         gp = greedy_holds_tensor(cspace, ph, rules)

@@ -47,6 +47,7 @@ from phase10math.dice.faces import COLORS
 from phase10math.dice.meld import best_scores
 from phase10math.dice.partial import greedy_cells, greedy_codes
 from phase10math.errors import StateSpaceTooLargeError
+from phase10math.exact import fits_int64
 from phase10math.turn.statespace import StateSpace
 
 _BUFFERS: dict[str, np.ndarray] = {}
@@ -237,17 +238,22 @@ def _blockwise(step: Callable, *views: np.ndarray) -> None:
 
 def expect_into(space: StateSpace, values: np.ndarray, T: np.ndarray) -> np.ndarray:
     """Fill the hold tensor ``T`` (shape :func:`tensor_shape`) with ``N(K) = 6**n E[values |
-    K held]``, ``values`` (int64) given on the roll states in ``full_ids`` order.
+    K held]``, ``values`` (int64) given on the roll states in ``full_ids`` order; for a float64
+    ``T``, with ``E[values | K held]`` itself (float arithmetic, see :func:`solve_tensor_float`).
 
     Axes are processed last to first; the pass over axis ``j`` fills its not-held slot where
     the axes before ``j`` (not processed yet) show faces - the other entries are filled later
     from these. Each axis runs in cache-sized blocks, in :func:`threads` threads."""
     n = len(space.types)
+    exact = T.dtype != np.float64
     in_slabs(
-        lambda i, dst, src: np.multiply(src, 6**n, out=dst),
+        (lambda i, dst, src: np.multiply(src, 6**n, out=dst))
+        if exact
+        else (lambda i, dst, src: np.copyto(dst, src)),
         T[_faces(n)],
-        np.asarray(values, dtype=np.int64).reshape(face_shape(space)),
+        np.asarray(values, dtype=T.dtype).reshape(face_shape(space)),
     )
+    divide = np.floor_divide if exact else np.true_divide
     for j in reversed(range(n)):
         w = [int(x) for x in space.types[j].weights]
 
@@ -264,7 +270,7 @@ def expect_into(space: StateSpace, values: np.ndarray, T: np.ndarray) -> np.ndar
                     np.multiply(src, wf, out=dst) if wf != 1 else np.copyto(dst, src)
                 else:
                     np.add(dst, src, out=dst)
-            np.floor_divide(dst, 6, out=dst)
+            divide(dst, 6, out=dst)
 
         _blockwise(step, _axis_view(T, j, _pruned(n, j)))
     return T
@@ -462,17 +468,26 @@ def solve_tensor(
     roll_num2 = {} if second is None else {0: np.ascontiguousarray(second, dtype=np.int64)}
     roll_arg = {}
     idt = np.int32 if S < 2**31 else np.int64
+    n = len(shape)
     for r in range(1, rolls):
         if progress:
             progress(f"rolls left {r}")
-        expect_into(space, roll_num[r - 1], T)
-        if T2 is not None:
-            expect_into(space, roll_num2[r - 1], T2)
-        A = _buffer("A", S, code_dtype(len(shape))).reshape(shape)
-        subset_max(space, T, A, second=T2)
-        roll_num[r] = _faces_copy(T)
-        if T2 is not None:
-            roll_num2[r] = _faces_copy(T2)
+        A = _buffer("A", S, code_dtype(n)).reshape(shape)
+        packed = None if T2 is None else pack_keys(roll_num[r - 1], roll_num2[r - 1], n)
+        if packed is not None:  # both keys in one int64: one tensor, one comparison
+            values, base, low = packed
+            expect_into(space, values, T)
+            del values
+            subset_max(space, T, A)
+            roll_num[r], roll_num2[r] = unpack_keys(_faces_copy(T), base, low, n)
+        else:
+            expect_into(space, roll_num[r - 1], T)
+            if T2 is not None:
+                expect_into(space, roll_num2[r - 1], T2)
+            subset_max(space, T, A, second=T2)
+            roll_num[r] = _faces_copy(T)
+            if T2 is not None:
+                roll_num2[r] = _faces_copy(T2)
         mask = code_to_mask(len(shape), _faces_copy(A))
         roll_arg[r] = holds_from_mask(space, mask, idt)
         del mask
@@ -480,6 +495,56 @@ def solve_tensor(
     turn = exact_total(roll_num[rolls - 1], weights)
     turn2 = 0 if second is None else exact_total(roll_num2[rolls - 1], weights)
     return roll_num, roll_arg, turn, roll_num2, turn2
+
+
+def pack_keys(first: np.ndarray, second: np.ndarray, n: int):
+    """Two keys of roll values in one int64, when it fits: ``first * base + (second - low)``
+    with ``low`` the least second key and ``base = 6**n * (spread of the second key) + 1``.
+    Expectations are linear and the second part of every hold's ``6**n E[.]`` lies in
+    ``[0, base)``, so the packed hold values compare exactly as the pairs do
+    (lexicographically) and unpack by one floor division (:func:`unpack_keys`). ``None`` when
+    the packed hold values might not fit in int64 (then two tensors are used).
+
+    >>> pack_keys(np.array([0, 1]), np.array([3, 5]), 1)
+    (array([ 0, 15]), 13, 3)
+    """
+    lo1, hi1 = int(first.min()), int(first.max())
+    low, high = int(second.min()), int(second.max())
+    base = 6**n * (high - low) + 1
+    if not fits_int64(max(abs(lo1), abs(hi1)) * base + high - low, 6**n):
+        return None
+    out = np.empty(len(first), dtype=np.int64)
+    in_slabs(
+        lambda i, o, a, b: (
+            np.multiply(a, base, out=o),
+            np.add(o, b, out=o),
+            np.subtract(o, low, out=o),
+        ),
+        out,
+        np.asarray(first, dtype=np.int64),
+        np.asarray(second, dtype=np.int64),
+    )
+    return out, base, low
+
+
+def unpack_keys(packed: np.ndarray, base: int, low: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two keys of packed hold or roll values (see :func:`pack_keys`; ``6**n`` times the
+    expectations), in place: the first key overwrites ``packed``.
+
+    >>> unpack_keys(np.array([6 * 13 * 1 + 6 * 2, 6 * 13 * 0 + 6 * 1]), 13, 3, 1)
+    (array([6, 0]), array([30, 24]))
+    """
+    second = np.empty_like(packed)
+    scale = 6**n
+
+    def part(i: int, p: np.ndarray, s: np.ndarray) -> None:
+        np.remainder(p, base, out=s)
+        np.subtract(p, s, out=p)
+        np.floor_divide(p, base, out=p)
+        np.add(s, low * scale, out=s)
+
+    in_slabs(part, packed, second)
+    return packed, second
 
 
 def evaluate_policy(
@@ -494,6 +559,50 @@ def evaluate_policy(
         expect_into(space, val, T)
         val = T.reshape(-1)[holds[r]]
     return exact_total(val, tensor_weights(space))
+
+
+def solve_tensor_float(
+    space: StateSpace, util: np.ndarray, rolls: int
+) -> tuple[float, dict[int, np.ndarray]]:
+    """Optimal turn value and best holds (hold ids per roll state, ``roll_arg`` order) for a
+    float64 utility on the roll states: the passes of :func:`solve_tensor` in floating point,
+    on the same buffers (viewed as float64). For iterations that need many turn solves
+    (optimal solitaire): every value is a sum of products of the utilities with nonnegative
+    weights, each path of it about ``12 n`` roundings, so for nonnegative utilities its
+    relative error is below ``12 n rolls`` units in the last place; the caller evaluates the
+    final policy exactly (:func:`evaluate_policy`)."""
+    check_tensor_fits(space, rolls)
+    shape = tensor_shape(space)
+    S = math.prod(shape)
+    T = _buffer("T", S, np.int64).view(np.float64).reshape(shape)
+    vals = np.ascontiguousarray(util, dtype=np.float64)
+    arg: dict[int, np.ndarray] = {}
+    idt = np.int32 if S < 2**31 else np.int64
+    for r in range(1, rolls):
+        expect_into(space, vals, T)
+        A = _buffer("A", S, code_dtype(len(shape))).reshape(shape)
+        subset_max(space, T, A)
+        vals = _faces_copy(T)
+        arg[r] = holds_from_mask(space, code_to_mask(len(shape), _faces_copy(A)), idt)
+    weights = tensor_weights(space)
+    total = float(vals.sum()) if weights is None else float(vals @ weights)
+    return total / 6**space.n_dice, arg
+
+
+def evaluate_policy_float(
+    space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
+) -> float:
+    """Float value of a fixed free-hold policy (see :func:`evaluate_policy`, the exact one)."""
+    check_tensor_fits(space, rolls)
+    shape = tensor_shape(space)
+    T = _buffer("T", math.prod(shape), np.int64).view(np.float64).reshape(shape)
+    val = np.asarray(finals, dtype=np.float64)
+    for r in range(1, rolls):
+        expect_into(space, val, T)
+        val = T.reshape(-1)[holds[r]]
+    weights = tensor_weights(space)
+    total = float(val.sum()) if weights is None else float(val @ weights)
+    return total / 6**space.n_dice
 
 
 class LazyHoldValues:

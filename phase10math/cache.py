@@ -291,6 +291,7 @@ def save_large(key: str, obj: Any) -> bool:
     if path is None or not usable():
         return False
     folder = path.with_suffix(".arrays")
+    _drop_stale_large(path.parent)
     need = large_bytes(obj)
     try:
         usage = shutil.disk_usage(path.parent)
@@ -313,6 +314,7 @@ def save_large(key: str, obj: Any) -> bool:
             fh.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
             fh.flush()
             os.fsync(fh.fileno())
+        (tmp / "code").write_text(code_hash())
         os.rename(tmp, folder)
         return True
     except OSError as exc:  # disk full, another writer was first, ...
@@ -323,6 +325,25 @@ def save_large(key: str, obj: Any) -> bool:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _drop_stale_large(d: Path) -> None:
+    """Remove the large entries written by other versions of the code (their keys can never
+    be asked for again, and each is gigabytes)."""
+    mine = code_hash()
+    try:
+        folders = list(d.glob("*.arrays"))
+    except OSError:
+        return
+    for f in folders:
+        if f.name.startswith(".tmp-"):
+            continue
+        try:
+            stale = (f / "code").read_text().strip() != mine
+        except OSError:
+            stale = True
+        if stale:
+            shutil.rmtree(f, ignore_errors=True)
 
 
 def load_large(key: str) -> Any | None:

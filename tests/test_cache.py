@@ -72,7 +72,7 @@ def test_large_round_trip_memory_maps_the_arrays(cache_dir):
     assert cache.load_large(key) is None
     assert cache.save_large(key, obj)
     folder = next(cache_dir.glob(f"{key}.arrays"))
-    assert sorted(p.name for p in folder.iterdir()) == ["a0.npy", "a1.npy", "object.pkl"]
+    assert sorted(p.name for p in folder.iterdir()) == ["a0.npy", "a1.npy", "code", "object.pkl"]
     assert not list(cache_dir.glob(".tmp-*"))
     back = cache.load_large(key)
     assert isinstance(back.arrays["big"], np.memmap) and back.alias is back.arrays["big"]
@@ -113,3 +113,14 @@ def test_stale_temporary_folder_is_swept(cache_dir, monkeypatch):
     monkeypatch.setattr(cache, "_SWEPT", set())
     cache._sweep(cache_dir)
     assert not stale.exists()
+
+
+def test_large_entries_of_other_code_versions_are_dropped(cache_dir, monkeypatch):
+    old_key = cache.cache_key(test="large-old")
+    cache.save_large(old_key, _big_object())
+    assert cache.load_large(old_key) is not None
+    monkeypatch.setattr(cache, "_CODE_HASH", "another version of the code")
+    new_key = cache.cache_key(test="large-new")
+    cache.save_large(new_key, _big_object())
+    folders = sorted(p.name for p in cache_dir.glob("*.arrays"))
+    assert folders == [f"{new_key}.arrays"]

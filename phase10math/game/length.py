@@ -317,7 +317,7 @@ def random_holds(space: StateSpace, gids: np.ndarray, rng: np.random.Generator) 
     """Keep each die of every state with probability 1/2."""
     out = np.zeros(len(gids), dtype=np.int64)
     for t, typ in enumerate(space.types):
-        cnt = space.sub[t][space.digits[t][gids]].astype(np.int64)
+        cnt = space.sub[t][space.digits_of(t, gids)].astype(np.int64)
         kept = rng.binomial(cnt, 0.5)
         code = (kept * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
         out += space.strides[t] * space.type_index(t)[code]
@@ -329,7 +329,7 @@ def sample_rolls(space: StateSpace, holds: np.ndarray, rng: np.random.Generator)
     holds = np.asarray(holds, dtype=np.int64)
     gid = np.zeros(len(holds), dtype=np.int64)
     for t, typ in enumerate(space.types):
-        have = space.sub[t][space.digits[t][holds]].astype(np.int64)
+        have = space.sub[t][space.digits_of(t, holds)].astype(np.int64)
         missing = typ.count - have.sum(axis=1)
         pv = np.asarray(typ.weights, dtype=float) / sum(typ.weights)
         got = rng.multinomial(missing, pv)

@@ -30,7 +30,7 @@ def policy_holds(space: StateSpace, kept_profiles: np.ndarray) -> np.ndarray:
     remaining = np.asarray(kept_profiles).astype(np.int64).copy()
     gid = np.zeros(len(ids), dtype=np.int64)
     for t, typ in enumerate(space.types):
-        have = space.sub[t][space.digits[t][ids]].astype(np.int64)  # (P, f)
+        have = space.sub[t][space.digits_of(t, ids)].astype(np.int64)  # (P, f)
         take = np.zeros_like(have)
         for f, key in enumerate(typ.faces):
             rep = space.projection.representative(key)

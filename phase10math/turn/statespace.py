@@ -101,6 +101,12 @@ class StateSpace:
         gid = np.arange(self.n_states, dtype=np.int64)
         return [((gid // st) % len(s)).astype(np.int32) for st, s in zip(self.strides, self.sub)]
 
+    def digits_of(self, t: int, gids) -> np.ndarray:
+        """Type ``t``'s sub-multiset index of the states ``gids``, from their ids (no table over
+        the whole space, which a tensor space cannot afford: :attr:`digits` holds one per state
+        and type)."""
+        return (np.asarray(gids, dtype=np.int64) // int(self.strides[t])) % len(self.sub[t])
+
     @cached_property
     def type_sizes(self) -> list[np.ndarray]:
         """Per type, how many of its dice every state holds."""

@@ -151,8 +151,8 @@ class HoldOption:
     #: which of the roll's faces (their indices, in the order given) the hold keeps: where two
     #: different dice show the same face, the face alone does not say which die to keep
     positions: tuple[int, ...] = ()
-    #: the kept faces as shown: a face that another kind of die in the roll also shows gets
-    #: its die, e.g. ``6b (die 5)``
+    #: the kept faces as shown: a face that another kind of die in the roll also shows, and
+    #: that the hold keeps on one die and not the other, gets its die, e.g. ``6b (die 5)``
     labels: tuple[str, ...] = ()
 
     @property
@@ -673,11 +673,14 @@ def _ranked_options(sol, faces, aside, typed, rolls_left, dice=None) -> list[Hol
     }
 
     def labels(sp: tuple[int, ...]) -> tuple[str, ...]:
-        if dice is None or not shared & set(sp):
+        # only where the hold keeps some but not all of the dice showing a face
+        kept = set(sp)
+        part = {
+            i for i in shared & kept if any(faces[j] == faces[i] and j not in kept for j in shared)
+        }
+        if dice is None or not part:
             return ()
-        return tuple(
-            f"{faces[i]} (die {dice[i] + 1})" if i in shared else str(faces[i]) for i in sp
-        )
+        return tuple(f"{faces[i]} (die {dice[i] + 1})" if i in part else str(faces[i]) for i in sp)
 
     n_total = space.n_dice
     ranked = ranked_holds(space, gids, num_list, num2_list)

@@ -86,6 +86,9 @@ class QuietBar:
     def set_description(self, *args: Any, **kwargs: Any) -> None:
         """Ignored."""
 
+    def set_postfix_str(self, *args: Any, **kwargs: Any) -> None:
+        """Ignored."""
+
     def close(self) -> None:
         """Nothing to close."""
 

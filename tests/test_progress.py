@@ -52,6 +52,17 @@ def test_quiet_bar_has_the_methods_the_kit_uses():
         bar.set_description("d")
     assert bar.n == 2
     assert list(QuietBar(range(3))) == [0, 1, 2] and list(QuietBar()) == []
+    # every method the package calls on a bar (found in the source), e.g. set_postfix_str in
+    # optimal solitaire, which once failed with PHASE10MATH_PROGRESS=off
+    import re
+
+    called = {
+        m
+        for p in ROOT.rglob("*.py")
+        for m in re.findall(r"\bbar\.(\w+)\(", p.read_text())
+    }
+    assert "set_postfix_str" in called and "update" in called
+    assert all(callable(getattr(QuietBar(), m, None)) for m in called), called
 
 
 def test_the_phase_table_writes_nothing_when_quiet(monkeypatch, capsys):

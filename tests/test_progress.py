@@ -56,11 +56,7 @@ def test_quiet_bar_has_the_methods_the_kit_uses():
     # optimal solitaire, which once failed with PHASE10MATH_PROGRESS=off
     import re
 
-    called = {
-        m
-        for p in ROOT.rglob("*.py")
-        for m in re.findall(r"\bbar\.(\w+)\(", p.read_text())
-    }
+    called = {m for p in ROOT.rglob("*.py") for m in re.findall(r"\bbar\.(\w+)\(", p.read_text())}
     assert "set_postfix_str" in called and "update" in called
     assert all(callable(getattr(QuietBar(), m, None)) for m in called), called
 

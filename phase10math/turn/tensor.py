@@ -370,10 +370,11 @@ def code_to_mask(n: int, code: np.ndarray) -> np.ndarray:
     return out
 
 
-def holds_from_mask(space: StateSpace, mask: np.ndarray, dtype=np.int64) -> np.ndarray:
-    """Hold ids from the not-held bitmasks of the roll states (``full_ids`` order): the roll's
-    id minus, for every die not held, its slot times its stride. Two lookup tables (dice split
-    in halves) keep it to two gathers."""
+def holds_from_codes(space: StateSpace, code: np.ndarray, dtype=np.int64) -> np.ndarray:
+    """Hold ids from the arg-max :func:`hold_code` s of the roll states (``full_ids`` order):
+    the roll's id minus, for every die not held, its slot times its stride. The code's low
+    ``n`` bits name the dice not held (bit ``n - 1 - d`` for die ``d``); two lookup tables
+    (dice split in halves), indexed by those bits directly, keep it to two gathers."""
     n = len(space.types)
     fs = face_shape(space)
     h = n // 2
@@ -381,33 +382,35 @@ def holds_from_mask(space: StateSpace, mask: np.ndarray, dtype=np.int64) -> np.n
     out = np.empty(math.prod(fs), dtype=dtype)
 
     def table(axes: list[int]) -> np.ndarray:
+        # row m: the dice of ``axes`` whose bit is set in m (bit len - 1 - i for axes[i],
+        # as in the code) not held; column: the roll of those dice (C order)
         sub = [fs[a] for a in axes]
         combos = np.indices(sub).reshape(len(axes), -1) if axes else np.zeros((0, 1), int)
         tab = np.zeros((2 ** len(axes), combos.shape[1]), dtype=np.int64)
         for m in range(2 ** len(axes)):
             for i, a in enumerate(axes):
-                if m >> i & 1:
+                if m >> (len(axes) - 1 - i) & 1:
                     tab[m] += strides[a] * (combos[i] + 1)
         return tab
 
     P1, P2 = math.prod(fs[:h]), math.prod(fs[h:])
     tab_lo, tab_hi = table(list(range(h))), table(list(range(h, n)))
-    # the roll's own id: every die held (its bitmask entry is all ones)
+    # the roll's own id: every die held (all bits set)
     id_lo, id_hi = tab_lo[-1].astype(dtype), tab_hi[-1].astype(dtype)
     t_lo = tab_lo.astype(dtype).ravel()
     t_hi = tab_hi.astype(dtype).ravel()
     col = np.arange(P2, dtype=np.int64)[None, :]
     step = max(1, (1 << 20) // P2)
 
-    def part(i: int, o2: np.ndarray, m2: np.ndarray, rows: np.ndarray) -> None:  # in threads
+    def part(i: int, o2: np.ndarray, c2: np.ndarray, rows: np.ndarray) -> None:  # in threads
         for lo in range(0, len(rows), step):
-            mb = m2[lo : lo + step].astype(np.int64)
+            cb = c2[lo : lo + step].astype(np.int64)
             row = rows[lo : lo + step, None]
             np.add(id_lo[row], id_hi[None, :], out=o2[lo : lo + step])
-            o2[lo : lo + step] -= t_lo[(mb & ((1 << h) - 1)) * P1 + row]
-            o2[lo : lo + step] -= t_hi[(mb >> h) * P2 + col]
+            o2[lo : lo + step] -= t_lo[((cb >> (n - h)) & ((1 << h) - 1)) * P1 + row]
+            o2[lo : lo + step] -= t_hi[(cb & ((1 << (n - h)) - 1)) * P2 + col]
 
-    in_slabs(part, out.reshape(P1, P2), mask.reshape(P1, P2), np.arange(P1), axis=0)
+    in_slabs(part, out.reshape(P1, P2), code.reshape(P1, P2), np.arange(P1), axis=0)
     return out
 
 
@@ -488,9 +491,7 @@ def solve_tensor(
             roll_num[r] = _faces_copy(T)
             if T2 is not None:
                 roll_num2[r] = _faces_copy(T2)
-        mask = code_to_mask(len(shape), _faces_copy(A))
-        roll_arg[r] = holds_from_mask(space, mask, idt)
-        del mask
+        roll_arg[r] = holds_from_codes(space, _faces_copy(A), idt)
     weights = tensor_weights(space)
     turn = exact_total(roll_num[rolls - 1], weights)
     turn2 = 0 if second is None else exact_total(roll_num2[rolls - 1], weights)
@@ -583,7 +584,7 @@ def solve_tensor_float(
         A = _buffer("A", S, code_dtype(len(shape))).reshape(shape)
         subset_max(space, T, A)
         vals = _faces_copy(T)
-        arg[r] = holds_from_mask(space, code_to_mask(len(shape), _faces_copy(A)), idt)
+        arg[r] = holds_from_codes(space, _faces_copy(A), idt)
     weights = tensor_weights(space)
     total = float(vals.sum()) if weights is None else float(vals @ weights)
     return total / 6**space.n_dice, arg

@@ -238,10 +238,11 @@ class _ArrayPickler(pickle.Pickler):
             name = self.names.get(id(obj))
             if name is None:
                 name = self.names[id(obj)] = f"a{len(self.names)}"
+                # no fsync for the arrays (gigabytes): the folder appears by an atomic rename
+                # after they are written, and a file cut short (power loss) fails to map on
+                # loading, which removes the entry
                 with open(self.folder / f"{name}.npy", "wb") as fh:
                     np.save(fh, np.ascontiguousarray(obj))
-                    fh.flush()
-                    os.fsync(fh.fileno())
             return ("npy", name)
         return None
 

@@ -124,3 +124,12 @@ def test_large_entries_of_other_code_versions_are_dropped(cache_dir, monkeypatch
     cache.save_large(new_key, _big_object())
     folders = sorted(p.name for p in cache_dir.glob("*.arrays"))
     assert folders == [f"{new_key}.arrays"]
+
+
+def test_large_entry_with_a_truncated_array_is_removed(cache_dir):
+    key = cache.cache_key(test="large-truncated")
+    cache.save_large(key, _big_object())
+    npy = next(cache_dir.glob(f"{key}.arrays")) / "a0.npy"
+    npy.write_bytes(npy.read_bytes()[: npy.stat().st_size // 2])
+    assert cache.load_large(key) is None
+    assert not list(cache_dir.glob(f"{key}.arrays"))

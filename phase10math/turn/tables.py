@@ -59,10 +59,12 @@ def cached_solution(
     layout: Layout = DEFAULT_LAYOUT,
     progress: Callable[[str], None] | None = None,
     worst_second: bool = False,
+    store_large: bool = True,
 ) -> TurnSolution:
     """:func:`~phase10math.turn.solver.solve_turn`, cached in memory and on disk (the same
     :class:`~phase10math.turn.solver.TurnSolution` either way, with its phase, objective and
-    layout)."""
+    layout). ``store_large=False``: a large solution is not written to disk (a table row needs
+    only its totals; writing 3.2 GB can take longer than the solve)."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
     extra = {"worst_second": True} if worst_second else {}
@@ -76,7 +78,7 @@ def cached_solution(
             )
             if not _is_big(sol):
                 cache.save(key, sol)
-            elif cache.save_large(key, sol):
+            elif store_large and cache.save_large(key, sol):
                 # gigabytes of roll values: kept on disk and memory-mapped from there (pages
                 # are read as they are used and can be dropped), not held in memory
                 sol = cache.load_large(key) or sol
@@ -149,12 +151,12 @@ def forget_large_solutions() -> None:
 
 
 def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fraction]:
-    comp = cached_solution(ph, "complete", rules, layout, progress)
+    comp = cached_solution(ph, "complete", rules, layout, progress, store_large=False)
     single = mean_over_first_roll(comp.space, comp.roll_num[0], 1) / comp.utility_den
     p_optimal, e_complete_policy = comp.value(), comp.value2()
     del comp
     forget_large_solutions()
-    score = cached_solution(ph, "score", rules, layout, progress)
+    score = cached_solution(ph, "score", rules, layout, progress, store_large=False)
     row = {
         "p_single_roll": single,
         "p_optimal": p_optimal,

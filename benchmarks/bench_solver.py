@@ -9,7 +9,9 @@ Reports, in one run:
   outcome enumerated) on phase 1 with two rolls, beside our exact solver on the same game, as a
   ratio.
 
-    python benchmarks/bench_solver.py [--phases 1-20] [--skip-sticky]
+    python benchmarks/bench_solver.py [--phases 1-20] [--skip-sticky] [--layout compact]
+
+(sticky holds on the recorded dice refuse the color phases: use ``--layout compact`` for them)
 """
 
 from __future__ import annotations
@@ -26,19 +28,23 @@ from math import factorial
 CHILD = r"""
 import sys, time, resource
 from phase10math.dice.rules import Rules
+from phase10math.dice.layouts import get_layout
 from phase10math.turn.tables import phase_table
 lo, hi, holds = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 t = time.perf_counter()
-phase_table(range(lo, hi + 1), Rules(holds=holds), workers=int(sys.argv[4]))
+layout, workers = get_layout(sys.argv[5]), int(sys.argv[4])
+phase_table(range(lo, hi + 1), Rules(holds=holds), layout, workers=workers)
 print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
       resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
-def timed_table(lo: int, hi: int, holds: str, cache_dir: str, workers: int = 2):
+def timed_table(
+    lo: int, hi: int, holds: str, cache_dir: str, workers: int = 2, layout: str = "recorded"
+):
     env = dict(os.environ, PHASE10MATH_CACHE_DIR=cache_dir)
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(lo), str(hi), holds, str(workers)],
+        [sys.executable, "-c", CHILD, str(lo), str(hi), holds, str(workers), layout],
         env=env,
         capture_output=True,
         text=True,
@@ -97,16 +103,17 @@ def main() -> None:
     ap.add_argument("--phases", default="1-20")
     ap.add_argument("--skip-sticky", action="store_true")
     ap.add_argument("--skip-naive", action="store_true")
+    ap.add_argument("--layout", default="recorded", help="recorded (default) or compact")
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.phases.split("-"))
     print(f"machine: {os.cpu_count()} cores; phases {lo}-{hi}")
     with tempfile.TemporaryDirectory() as cache_dir:
-        cold, mem = timed_table(lo, hi, "free", cache_dir)
-        warm, _ = timed_table(lo, hi, "free", cache_dir)
+        cold, mem = timed_table(lo, hi, "free", cache_dir, layout=args.layout)
+        warm, _ = timed_table(lo, hi, "free", cache_dir, layout=args.layout)
         print(f"free holds, cold:   {cold:8.1f} s   peak memory {mem:5.1f} GiB   (target <= 60 s)")
         print(f"free holds, warm:   {warm:8.3f} s   (target <= 1 s)")
         if not args.skip_sticky:
-            s_cold, s_mem = timed_table(lo, hi, "sticky", cache_dir)
+            s_cold, s_mem = timed_table(lo, hi, "sticky", cache_dir, layout=args.layout)
             print(f"sticky holds, cold: {s_cold:8.1f} s   peak memory {s_mem:5.1f} GiB")
         env_cache = os.environ.get("PHASE10MATH_CACHE_DIR")
         os.environ["PHASE10MATH_CACHE_DIR"] = cache_dir

@@ -361,11 +361,23 @@ def test_tensor_lexicographic_equals_per_type_solver(
     _assert_same_solution(one, ref, rolls, False)
 
 
-@pytest.mark.parametrize("packing", [True, False])
-def test_packed_and_two_tensor_keys_agree(packing, monkeypatch):
-    """Both keys packed in one int64 where they fit (:func:`tensor.pack_keys`) or carried in
-    two tensors: the same solution as the per-type solver either way, and the packing is used
-    (or not) as asked. Negative keys included (the 'worst' second key is a negated score)."""
+@pytest.mark.parametrize(
+    "packing, dice_idx, proj",
+    [
+        (True, (0, 2, 6, 8, 9), FULL),
+        (False, (0, 2, 6, 8, 9), FULL),
+        (False, (0, 1, 2, 3), COLOR),  # faces with weights 1-2, die 0 with 4 faces
+        (False, (1, 6), FULL),  # two dice: the other dice's space is one die
+    ],
+)
+def test_packed_and_two_tensor_keys_agree(packing, dice_idx, proj, monkeypatch):
+    """Both keys packed in one int64 where they fit (:func:`tensor.pack_keys`) or solved die
+    0's face by face (:func:`tensor.two_key_stage`): the same solution as the per-type solver
+    either way (small blocks, two threads), and the packing is used (or not) as asked.
+    Negative keys included (the 'worst' second key is a negated score)."""
+    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
+    monkeypatch.setattr(tensor, "BLOCK", 53)
+    monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     calls = []
     real = tensor.pack_keys
 
@@ -375,7 +387,8 @@ def test_packed_and_two_tensor_keys_agree(packing, monkeypatch):
         return out
 
     monkeypatch.setattr(tensor, "pack_keys", spy)
-    space = StateSpace.build([REC[i] for i in (0, 2, 6, 8, 9)], FULL)
+    space = StateSpace.build([REC[i] for i in dice_idx], proj)
+    assert space.distinct
     rng = np.random.default_rng(11)
     top = rng.integers(0, 3, len(space.full_ids))
     sec = -rng.integers(0, 40, len(space.full_ids))

@@ -29,9 +29,11 @@ blocks, so results do not depend on the split). Final scores and the greedy base
 computed on pairs of distinct half-profiles, one color at a time for a color group beside sets
 or runs (:func:`_max_over_colors`).
 
-A second key (issue 16, lexicographic objectives) costs one more int64 tensor, its roll
-values per number of rolls left, and two more comparisons per face slot; see
-:func:`subset_max` (``second``).
+A second key (issue 16, lexicographic objectives) costs its roll values per number of rolls
+left and two more comparisons per face slot (:func:`subset_max`, ``second``), but no second
+hold tensor: a stage where both keys fit in one int64 runs on one tensor (:func:`pack_keys`),
+any other runs die 0's faces one at a time on the other dice's tensors, in the memory of the
+one hold tensor (:func:`two_key_stage`).
 """
 
 from __future__ import annotations
@@ -87,8 +89,9 @@ def estimate_bytes(space: StateSpace, rolls: int, second: bool = False) -> int:
     to 12 dice), scratch for one axis (bool + code + int64), per roll-left the roll values
     (int64) and the best holds (int32/int64), the roll ids, the utility and its meld pass
     (~4 int64 per roll).
-    With a ``second`` key: one more hold tensor (int64), per roll-left its roll values (int64)
-    and its utility."""
+    With a ``second`` key: per roll-left its roll values (int64), its utility, and the results
+    of a :func:`two_key_stage` being assembled (two int64 and a code per roll); its work
+    tensors live in the hold tensor's memory."""
     S = math.prod(tensor_shape(space))
     F = math.prod(face_shape(space))
     cb = code_dtype(len(space.types)).itemsize
@@ -96,7 +99,7 @@ def estimate_bytes(space: StateSpace, rolls: int, second: bool = False) -> int:
     idb = 4 if S < 2**31 else 8
     need = (8 + cb) * S + scratch + cb * F + rolls * 8 * F + (rolls - 1) * idb * F + 5 * 8 * F
     if second:
-        need += 8 * S + rolls * 8 * F + 8 * F
+        need += rolls * 8 * F + 8 * F + (16 + cb) * F
     return need
 
 
@@ -106,7 +109,7 @@ def check_tensor_fits(space: StateSpace, rolls: int, second: bool = False) -> No
         raise StateSpaceTooLargeError(
             f"this turn has {math.prod(tensor_shape(space)):,} holds "
             f"({space.describe()[:160]}); solving it"
-            + (" with its second key (two value tensors)" if second else "")
+            + (" with its second key" if second else "")
             + f" needs about {need / 2**30:.1f} GiB and "
             f"the limit on this machine is {have / 2**30:.1f} GiB (set PHASE10MATH_MEMORY_GB "
             "to change it)"
@@ -460,13 +463,15 @@ def solve_tensor(
     turn numerator, for int64 utilities ``top`` on the roll states; with ``second`` (int64
     utilities of a second key) also ``roll_num2`` and ``turn2`` of the lexicographic solve
     (returned as ``roll_num, roll_arg, turn, roll_num2, turn2``; without it the last two are
-    ``{}`` and 0). Holds are ordered as in :func:`subset_max`."""
+    ``{}`` and 0). Holds are ordered as in :func:`subset_max`.
+
+    With two keys, a stage whose keys fit in one int64 together (:func:`pack_keys`) runs on one
+    tensor; any other stage runs die 0's slots one at a time (:func:`two_key_stage`), in the
+    memory of that same tensor."""
     check_tensor_fits(space, rolls, second is not None)
     shape = tensor_shape(space)
     S = math.prod(shape)
     T = _buffer("T", S, np.int64).reshape(shape)
-    T2 = None if second is None else _buffer("T2", S, np.int64).reshape(shape)
-    A = None
     roll_num = {0: np.ascontiguousarray(top, dtype=np.int64)}
     roll_num2 = {} if second is None else {0: np.ascontiguousarray(second, dtype=np.int64)}
     roll_arg = {}
@@ -476,26 +481,106 @@ def solve_tensor(
         if progress:
             progress(f"rolls left {r}")
         A = _buffer("A", S, code_dtype(n)).reshape(shape)
-        packed = None if T2 is None else pack_keys(roll_num[r - 1], roll_num2[r - 1], n)
-        if packed is not None:  # both keys in one int64: one tensor, one comparison
+        packed = None if second is None else pack_keys(roll_num[r - 1], roll_num2[r - 1], n)
+        if second is None:
+            expect_into(space, roll_num[r - 1], T)
+            subset_max(space, T, A)
+            roll_num[r] = _faces_copy(T)
+            codes = _faces_copy(A)
+        elif packed is not None:  # both keys in one int64: one tensor, one comparison
             values, base, low = packed
             expect_into(space, values, T)
             del values
             subset_max(space, T, A)
             roll_num[r], roll_num2[r] = unpack_keys(_faces_copy(T), base, low, n)
+            codes = _faces_copy(A)
         else:
-            expect_into(space, roll_num[r - 1], T)
-            if T2 is not None:
-                expect_into(space, roll_num2[r - 1], T2)
-            subset_max(space, T, A, second=T2)
-            roll_num[r] = _faces_copy(T)
-            if T2 is not None:
-                roll_num2[r] = _faces_copy(T2)
-        roll_arg[r] = holds_from_codes(space, _faces_copy(A), idt)
+            roll_num[r], roll_num2[r], codes = two_key_stage(
+                space, roll_num[r - 1], roll_num2[r - 1], T.reshape(-1), A.reshape(-1)
+            )
+        roll_arg[r] = holds_from_codes(space, codes, idt)
+        del codes
     weights = tensor_weights(space)
     turn = exact_total(roll_num[rolls - 1], weights)
     turn2 = 0 if second is None else exact_total(roll_num2[rolls - 1], weights)
     return roll_num, roll_arg, turn, roll_num2, turn2
+
+
+def without_first_die(space: StateSpace) -> StateSpace:
+    """The space of dice 1..n-1 (die 0 left out), with the same projection."""
+    sub = space.sub[1:]
+    sizes = [len(x) for x in sub]
+    strides = np.cumprod([1] + sizes[::-1])[:-1][::-1].astype(np.int64)
+    return StateSpace(list(space.types[1:]), space.projection, list(sub), strides)
+
+
+def two_key_stage(
+    space: StateSpace, V1: np.ndarray, V2: np.ndarray, work: np.ndarray, work_codes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One stage of the lexicographic solve with two int64 keys, without a hold tensor per
+    key: the best hold of every roll state from the roll values ``V1``, ``V2`` of the stage
+    before, returned as the two keys' roll values and the :func:`hold_code` s of the best
+    holds (all in ``full_ids`` order).
+
+    A roll state shows some face ``f`` of die 0; its sub-holds keep that face or leave die 0
+    out. So for each ``f`` the holds of the other dice are solved on their own tensor (the
+    expectation and subset maximum of :func:`expect_into` and :func:`subset_max` on the space
+    :func:`without_first_die`, both keys, ``7**(n-1)`` holds), and the holds without die 0 -
+    whose values are the weighted sum of those per-face expectations - are solved once; the
+    best of the two, in the kit's one order of holds, is the best hold. The same comparisons in
+    the same total order as the whole tensor, so the same values and holds; the work tensors
+    (four of ``7**(n-1)`` entries) live in ``work``, the codes in ``work_codes`` (the one-key
+    buffers), so the stage needs no memory beyond its results."""
+    n = len(space.types)
+    rest = without_first_die(space)
+    w0 = [int(x) for x in space.types[0].weights]
+    shape9, fs9 = tensor_shape(rest), face_shape(rest)
+    S9, P9 = math.prod(shape9), math.prod(fs9)
+    if len(work) < 4 * S9:  # die 0 with fewer than three faces
+        work = np.empty(4 * S9, dtype=np.int64)
+    Ta, Tb, E1, E2 = (work[k * S9 : (k + 1) * S9].reshape(shape9) for k in range(4))
+    Ca, Cb = (work_codes[k * S9 : (k + 1) * S9].reshape(shape9) for k in range(2))
+    V1r, V2r = V1.reshape(len(w0), P9), V2.reshape(len(w0), P9)
+    out1 = np.empty(len(w0) * P9, dtype=np.int64)
+    out2 = np.empty(len(w0) * P9, dtype=np.int64)
+    outc = np.empty(len(w0) * P9, dtype=code_dtype(n))
+    low = (1 << (n - 1)) - 1
+    dt = code_dtype(n)
+
+    def widen(c: np.ndarray) -> np.ndarray:
+        """Codes of ``n - 1`` dice as codes of ``n`` dice (die 0 held): same low bits."""
+        c = c.astype(dt)
+        return ((c >> dt.type(n - 1)) << dt.type(n)) | (c & dt.type(low))
+
+    in_slabs(lambda i, a, b: (a.fill(0), b.fill(0)), Ta, Tb)
+    for f, wf in enumerate(w0):
+        for V, E, T_ in ((V1r, E1, Ta), (V2r, E2, Tb)):
+            expect_into(rest, V[f], E)  # 6**(n-1) E[V | die 0 shows f, the others held]
+            for _ in range(wf):
+                in_slabs(lambda i, t, e: np.add(t, e, out=t), T_, E)
+            in_slabs(lambda i, e: np.multiply(e, 6, out=e), E)  # the hold keeping f
+        subset_max(rest, E1, Cb, second=E2)
+        sl = slice(f * P9, (f + 1) * P9)
+        out1[sl] = _faces_copy(E1)
+        out2[sl] = _faces_copy(E2)
+        outc[sl] = widen(_faces_copy(Cb))
+    # the holds without die 0: the weighted sums, then their best sub-holds
+    subset_max(rest, Ta, Ca, second=Tb)
+    m1, m2 = _faces_copy(Ta), _faces_copy(Tb)
+    mc = widen(_faces_copy(Ca)) + dt.type(hold_code(n, 1))
+
+    def best(i: int, o1: np.ndarray, o2: np.ndarray, oc: np.ndarray) -> None:
+        for f in range(len(w0)):
+            sl = slice(f * P9, (f + 1) * P9)
+            a1, a2, ac = o1[sl], o2[sl], oc[sl]
+            eq1 = a1 == m1
+            better = (m1 > a1) | (eq1 & (m2 > a2)) | (eq1 & (m2 == a2) & (mc < ac))
+            np.copyto(a1, m1, where=better)
+            np.copyto(a2, m2, where=better)
+            np.copyto(ac, mc, where=better)
+
+    best(0, out1, out2, outc)
+    return out1, out2, outc
 
 
 def pack_keys(first: np.ndarray, second: np.ndarray, n: int):

@@ -41,7 +41,7 @@ def first_roll_total(space: StateSpace, values: np.ndarray) -> int:
     """Sum of per-roll-state numerators ``values`` (``full_ids`` order), each weighted by the
     number of ways the first roll shows that state (Python integers: no overflow)."""
     values = np.asarray(values)
-    if values.dtype == np.int64:
+    if values.dtype.kind in "iu" and values.dtype.itemsize <= 8:
         weights = tensor_weights(space) if is_tensor_space(space) else space.roll_weights
         return exact_total(values, weights)
     return int(np.dot(values.astype(object), space.roll_weights.astype(object)))

@@ -57,6 +57,7 @@ from phase10math.turn.tensor import (
     LazyHoldValues,
     check_tensor_fits,
     is_tensor_space,
+    smallest_int,
     solve_tensor,
 )
 
@@ -203,6 +204,10 @@ def _solve_on_tensor(space, final_values, rules, label, progress, second) -> Tur
             f"the utility's numerators (up to {umax:,}) times 6**{space.n_dice * R} do not "
             "fit in 64-bit integers; the distinct-dice engine needs them to"
         )
+    # the utilities are kept in the smallest integer dtype (a color phase of the recorded
+    # dice has 60 million rolls: 1 byte each instead of 8)
+    top = smallest_int(np.asarray(nums, np.int64))
+    del nums
     den2, top2 = 1, None
     if second is not None:
         den2, nums2, umax2 = _numerators(second)
@@ -212,10 +217,9 @@ def _solve_on_tensor(space, final_values, rules, label, progress, second) -> Tur
                 f"6**{space.n_dice * R} do not fit in 64-bit integers; the distinct-dice "
                 "engine needs them to"
             )
-        top2 = np.asarray(nums2, np.int64)
-    roll_num, roll_arg, turn, roll_num2, turn2 = solve_tensor(
-        space, np.asarray(nums, np.int64), R, progress, second=top2
-    )
+        top2 = smallest_int(np.asarray(nums2, np.int64))
+        del nums2
+    roll_num, roll_arg, turn, roll_num2, turn2 = solve_tensor(space, top, R, progress, second=top2)
     hold_lazy = {r: LazyHoldValues(space, roll_num[r - 1]) for r in range(1, R)}
     hold_lazy2 = {r: LazyHoldValues(space, roll_num2[r - 1]) for r in range(1, R) if roll_num2}
     return TurnSolution(
@@ -330,6 +334,8 @@ def solve_turn(
     check_size(space, rules.holds == "sticky", rules.rolls)
     best = final_scores(phase, space, rules)
     first, second = lexicographic_utilities(best, objective, worst_second)
+    if space.distinct:  # kept small while the tensor engine runs (see _solve_on_tensor)
+        first, second = smallest_int(first), smallest_int(second)
     sol = solve_utility(
         space, first, rules, label=f"{phase} {objective}", progress=progress, second=second
     )

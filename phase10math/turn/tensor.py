@@ -249,12 +249,15 @@ def expect_into(space: StateSpace, values: np.ndarray, T: np.ndarray) -> np.ndar
     from these. Each axis runs in cache-sized blocks, in :func:`threads` threads."""
     n = len(space.types)
     exact = T.dtype != np.float64
-    in_slabs(
-        (lambda i, dst, src: np.multiply(src, 6**n, out=dst))
+    values = np.asarray(values)
+    if exact and values.dtype.kind not in "iu":
+        values = values.astype(np.int64)
+    in_slabs(  # any integer dtype is read as int64 slab by slab (no int64 copy of it all)
+        (lambda i, dst, src: np.multiply(src, np.int64(6**n), out=dst, dtype=np.int64))
         if exact
         else (lambda i, dst, src: np.copyto(dst, src)),
         T[_faces(n)],
-        np.asarray(values, dtype=T.dtype).reshape(face_shape(space)),
+        values.reshape(face_shape(space)),
     )
     divide = np.floor_divide if exact else np.true_divide
     for j in reversed(range(n)):
@@ -443,7 +446,7 @@ def exact_total(values: np.ndarray, weights: np.ndarray | None = None) -> int:
     total = 0
     step = 1 << 22
     for lo in range(0, len(values), step):
-        v = values[lo : lo + step]
+        v = values[lo : lo + step].astype(np.int64)
         hi = v >> 31
         total += (int(hi.sum()) << 31) + int((v - (hi << 31)).sum())
     return total
@@ -472,8 +475,9 @@ def solve_tensor(
     shape = tensor_shape(space)
     S = math.prod(shape)
     T = _buffer("T", S, np.int64).reshape(shape)
-    roll_num = {0: np.ascontiguousarray(top, dtype=np.int64)}
-    roll_num2 = {} if second is None else {0: np.ascontiguousarray(second, dtype=np.int64)}
+    # the utilities in their own (small) integer dtype: a stage reads them as int64
+    roll_num = {0: _integers(top)}
+    roll_num2 = {} if second is None else {0: _integers(second)}
     roll_arg = {}
     idt = np.int32 if S < 2**31 else np.int64
     n = len(shape)
@@ -504,6 +508,25 @@ def solve_tensor(
     turn = exact_total(roll_num[rolls - 1], weights)
     turn2 = 0 if second is None else exact_total(roll_num2[rolls - 1], weights)
     return roll_num, roll_arg, turn, roll_num2, turn2
+
+
+def _integers(a) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    return a if a.dtype.kind in "iu" and a.dtype.itemsize <= 8 else a.astype(np.int64)
+
+
+def smallest_int(a: np.ndarray) -> np.ndarray:
+    """``a`` (integers) in the smallest signed dtype that holds it (utilities of a tensor solve
+    are kept so: 1 or 2 bytes a roll instead of 8).
+
+    >>> smallest_int(np.array([0, 1])).dtype, smallest_int(np.array([-1, 300])).dtype
+    (dtype('int8'), dtype('int16'))
+    """
+    lo, hi = (int(a.min()), int(a.max())) if a.size else (0, 0)
+    for dt in (np.int8, np.int16, np.int32):
+        if np.iinfo(dt).min <= lo and hi <= np.iinfo(dt).max:
+            return a.astype(dt)
+    return a.astype(np.int64)
 
 
 def without_first_die(space: StateSpace) -> StateSpace:
@@ -558,28 +581,38 @@ def two_key_stage(
             expect_into(rest, V[f], E)  # 6**(n-1) E[V | die 0 shows f, the others held]
             for _ in range(wf):
                 in_slabs(lambda i, t, e: np.add(t, e, out=t), T_, E)
-            in_slabs(lambda i, e: np.multiply(e, 6, out=e), E)  # the hold keeping f
+        # the holds keeping face f of die 0 are worth 6 E: the same order, so the factor is
+        # applied to the best ones only
         subset_max(rest, E1, Cb, second=E2)
         sl = slice(f * P9, (f + 1) * P9)
-        out1[sl] = _faces_copy(E1)
-        out2[sl] = _faces_copy(E2)
+        for E, out in ((E1, out1), (E2, out2)):
+            in_slabs(
+                lambda i, o, e: np.multiply(e, 6, out=o), out[sl].reshape(fs9), E[_faces(n - 1)]
+            )
         outc[sl] = widen(_faces_copy(Cb))
     # the holds without die 0: the weighted sums, then their best sub-holds
     subset_max(rest, Ta, Ca, second=Tb)
     m1, m2 = _faces_copy(Ta), _faces_copy(Tb)
     mc = widen(_faces_copy(Ca)) + dt.type(hold_code(n, 1))
 
-    def best(i: int, o1: np.ndarray, o2: np.ndarray, oc: np.ndarray) -> None:
-        for f in range(len(w0)):
-            sl = slice(f * P9, (f + 1) * P9)
-            a1, a2, ac = o1[sl], o2[sl], oc[sl]
-            eq1 = a1 == m1
-            better = (m1 > a1) | (eq1 & (m2 > a2)) | (eq1 & (m2 == a2) & (mc < ac))
-            np.copyto(a1, m1, where=better)
-            np.copyto(a2, m2, where=better)
-            np.copyto(ac, mc, where=better)
+    def best(i: int, o1: np.ndarray, o2: np.ndarray, oc: np.ndarray, b1, b2, bc) -> None:
+        eq1 = o1 == b1
+        better = (b1 > o1) | (eq1 & (b2 > o2)) | (eq1 & (b2 == o2) & (bc < oc))
+        np.copyto(o1, b1, where=better)
+        np.copyto(o2, b2, where=better)
+        np.copyto(oc, bc, where=better)
 
-    best(0, out1, out2, outc)
+    F0 = len(w0)
+    in_slabs(
+        best,
+        out1.reshape(F0, P9),
+        out2.reshape(F0, P9),
+        outc.reshape(F0, P9),
+        m1.reshape(1, P9),
+        m2.reshape(1, P9),
+        mc.reshape(1, P9),
+        axis=1,
+    )
     return out1, out2, outc
 
 
@@ -601,14 +634,14 @@ def pack_keys(first: np.ndarray, second: np.ndarray, n: int):
         return None
     out = np.empty(len(first), dtype=np.int64)
     in_slabs(
-        lambda i, o, a, b: (
-            np.multiply(a, base, out=o),
-            np.add(o, b, out=o),
-            np.subtract(o, low, out=o),
+        lambda i, o, a, b: (  # small integer dtypes are read as int64 slab by slab
+            np.multiply(a, np.int64(base), out=o, dtype=np.int64),
+            np.add(o, b, out=o, dtype=np.int64),
+            np.subtract(o, np.int64(low), out=o),
         ),
         out,
-        np.asarray(first, dtype=np.int64),
-        np.asarray(second, dtype=np.int64),
+        np.asarray(first),
+        np.asarray(second),
     )
     return out, base, low
 

@@ -290,3 +290,26 @@ def test_a_face_on_two_different_dice_names_the_die_to_keep():
     assert suggested_dice(st) == set(best.positions)
     st.hold_option(best)
     assert st.held == set(best.positions)
+
+
+def test_phase_8_on_the_recorded_dice_two_ways():
+    """P(complete) of phase 8 on the ten different dice: the tensor engine on the full
+    projection (both keys, as in the table) equals a solve that sees colors only (the per-kind
+    solver: some dice are alike by color), and the color-only value is the exact fraction."""
+    from fractions import Fraction
+
+    from phase10math.dice.phases import PHASES
+    from phase10math.dice.rules import Rules
+    from phase10math.turn.kernels import final_scores, utility_from_scores
+    from phase10math.turn.projection import COLOR
+    from phase10math.turn.solver import solve_utility
+    from phase10math.turn.statespace import StateSpace
+    from phase10math.turn.tables import cached_solution
+
+    full = cached_solution(8, "complete", layout=RECORDED_LAYOUT)
+    assert full.space.distinct and full.space.n_states == 7**10
+    space = StateSpace.build(RECORDED_LAYOUT, COLOR)
+    assert not space.distinct
+    made = utility_from_scores(final_scores(PHASES[8], space, Rules()), "complete")
+    color_only = solve_utility(space, made, Rules()).value()
+    assert full.value() == color_only == Fraction(102703714935391429, 197432555763400704)

@@ -25,6 +25,12 @@ before / after; both objectives, cold):
     The kit's time follows the load closely (the passes are memory-bound and use both cores):
     the same two solves, timed directly outside this script, took 19 s at load 5-7.
 
+    2026-11-30  kit (packed first stage, two-key last stage by die 0's faces, small
+                utilities; session 4)                     1.2-1.4   33.4 s   5.58 GiB
+    2026-11-30  reference                                           105.5 s  7.25 GiB
+    ratio reference / kit: time 3.16, peak memory 1.30; values identical (kit alone, again:
+    30.5, 29.9, 31.6, 34.7 s).
+
     Tables on the recorded layout (``phase10math table --layout FILE``, FILE holding
     ``RECORDED_LAYOUT_TEXT``; fresh cache and bytecode, import included; peak of the largest
     process; exact values identical before and after):

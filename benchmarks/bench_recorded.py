@@ -30,6 +30,7 @@ before / after; both objectives, cold):
     2026-11-30  reference                                           105.5 s  7.25 GiB
     ratio reference / kit: time 3.16, peak memory 1.30; values identical (kit alone, again:
     30.5, 29.9, 31.6, 34.7 s).
+    2026-11-30  kit, utilities int8 from the start (alone, three runs)  30.7-31.8 s  5.47 GiB
 
     Tables on the recorded layout (``phase10math table --layout FILE``, FILE holding
     ``RECORDED_LAYOUT_TEXT``; fresh cache and bytecode, import included; peak of the largest

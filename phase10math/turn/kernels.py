@@ -102,15 +102,16 @@ def final_scores(phase: Phase, space: StateSpace, rules: Rules) -> np.ndarray:
     return _FINALS[key]
 
 
-def utility_from_scores(best: np.ndarray, objective: Objective | str) -> np.ndarray:
-    """1/0 completion or the score (0 when not made) from best scores."""
+def utility_from_scores(best: np.ndarray, objective: Objective | str, dtype=np.int64) -> np.ndarray:
+    """1/0 completion or the score (0 when not made) from best scores (``dtype``: int64, or a
+    smaller integer type for the 60 million rolls of a tensor solve; scores fit in int16)."""
     if Objective.parse(objective) is Objective.COMPLETE:
-        return (best >= 0).astype(np.int64)
-    return np.maximum(best, 0, dtype=np.int64)
+        return (best >= 0).astype(dtype)
+    return np.maximum(best, 0, dtype=dtype)
 
 
 def lexicographic_utilities(
-    best: np.ndarray, objective: Objective | str, worst_second: bool = False
+    best: np.ndarray, objective: Objective | str, worst_second: bool = False, dtype=np.int64
 ) -> tuple[np.ndarray, np.ndarray]:
     """The two keys of an objective from best scores: 'complete' is P(complete), then the
     score; 'score' is the score, then P(complete). ``worst_second`` negates the second key
@@ -118,8 +119,8 @@ def lexicographic_utilities(
     worth)."""
     objective = Objective.parse(objective)
     other = Objective.SCORE if objective is Objective.COMPLETE else Objective.COMPLETE
-    second = utility_from_scores(best, other)
-    return utility_from_scores(best, objective), -second if worst_second else second
+    second = utility_from_scores(best, other, dtype)
+    return utility_from_scores(best, objective, dtype), -second if worst_second else second
 
 
 def _axis(arr: np.ndarray, t: int, i) -> tuple:

@@ -190,6 +190,14 @@ def _numerators(values) -> tuple[int, np.ndarray | list[int], int]:
     return den, nums, max((abs(v) for v in nums), default=0)
 
 
+def _small_numerators(values) -> tuple[int, np.ndarray | list[int], int]:
+    """:func:`_numerators`, but an integer array is kept in its own dtype (no int64 copy of
+    60 million utilities)."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.size:
+        return 1, values, max(int(values.max()), -int(values.min()))
+    return _numerators(values)
+
+
 def _solve_on_tensor(space, final_values, rules, label, progress, second) -> TurnSolution:
     """Free holds on distinct dice: the in-place engine of :mod:`.tensor`, lexicographic in
     both keys with the kit's one order of holds (the same policy, values and hold values as the
@@ -197,7 +205,7 @@ def _solve_on_tensor(space, final_values, rules, label, progress, second) -> Tur
     (:class:`~phase10math.turn.tensor.LazyHoldValues`); without ``second`` the second-key
     arrays are empty."""
     R = rules.rolls
-    den, nums, umax = _numerators(final_values)
+    den, nums, umax = _small_numerators(final_values)
     scale = 6 ** (space.n_dice * (R - 1))
     if not fits_int64(umax, scale):
         raise StateSpaceTooLargeError(
@@ -206,18 +214,18 @@ def _solve_on_tensor(space, final_values, rules, label, progress, second) -> Tur
         )
     # the utilities are kept in the smallest integer dtype (a color phase of the recorded
     # dice has 60 million rolls: 1 byte each instead of 8)
-    top = smallest_int(np.asarray(nums, np.int64))
+    top = smallest_int(np.asarray(nums))
     del nums
     den2, top2 = 1, None
     if second is not None:
-        den2, nums2, umax2 = _numerators(second)
+        den2, nums2, umax2 = _small_numerators(second)
         if not fits_int64(umax2, scale):
             raise StateSpaceTooLargeError(
                 f"the second utility's numerators (up to {umax2:,}) times "
                 f"6**{space.n_dice * R} do not fit in 64-bit integers; the distinct-dice "
                 "engine needs them to"
             )
-        top2 = smallest_int(np.asarray(nums2, np.int64))
+        top2 = smallest_int(np.asarray(nums2))
         del nums2
     roll_num, roll_arg, turn, roll_num2, turn2 = solve_tensor(space, top, R, progress, second=top2)
     hold_lazy = {r: LazyHoldValues(space, roll_num[r - 1]) for r in range(1, R)}
@@ -333,8 +341,12 @@ def solve_turn(
     space = StateSpace.build(layout, proj)
     check_size(space, rules.holds == "sticky", rules.rolls)
     best = final_scores(phase, space, rules)
-    first, second = lexicographic_utilities(best, objective, worst_second)
-    if space.distinct:  # kept small while the tensor engine runs (see _solve_on_tensor)
+    # on distinct dice the utilities stay small (int16) while the tensor engine runs
+    small = space.distinct and best.dtype.itemsize <= 2
+    first, second = lexicographic_utilities(
+        best, objective, worst_second, np.int16 if small else np.int64
+    )
+    if small:
         first, second = smallest_int(first), smallest_int(second)
     sol = solve_utility(
         space, first, rules, label=f"{phase} {objective}", progress=progress, second=second

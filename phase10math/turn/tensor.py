@@ -525,8 +525,8 @@ def smallest_int(a: np.ndarray) -> np.ndarray:
     lo, hi = (int(a.min()), int(a.max())) if a.size else (0, 0)
     for dt in (np.int8, np.int16, np.int32):
         if np.iinfo(dt).min <= lo and hi <= np.iinfo(dt).max:
-            return a.astype(dt)
-    return a.astype(np.int64)
+            return a.astype(dt, copy=False)
+    return a.astype(np.int64, copy=False)
 
 
 def without_first_die(space: StateSpace) -> StateSpace:

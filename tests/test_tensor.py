@@ -494,3 +494,18 @@ def test_second_key_memory_is_estimated_and_refused(monkeypatch):
     with pytest.raises(StateSpaceTooLargeError, match="second key"):
         solve_turn(8, "complete", layout=RECORDED_LAYOUT)
     assert time.perf_counter() - t < 5
+
+
+@pytest.mark.parametrize("which", ["first", "second"])
+def test_utility_too_large_for_int64_is_refused(which):
+    """The distinct-dice engine works in int64: a utility whose numerators times
+    6**(n_dice * (rolls - 1)) could overflow is refused at once with a clear message (the
+    per-type solver would fall back to Python integers)."""
+    space = StateSpace.build([REC[i] for i in (0, 3, 6, 9)], FULL)
+    n = len(space.full_ids)
+    small = np.arange(n) % 5
+    huge = np.full(n, 10**13)
+    first, second = (huge, small) if which == "first" else (small, huge)
+    name = "utility's" if which == "first" else "second utility's"
+    with pytest.raises(StateSpaceTooLargeError, match=f"the {name} numerators .* 64-bit"):
+        solve_utility(space, first, Rules(), second=second)

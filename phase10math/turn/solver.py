@@ -180,22 +180,27 @@ def check_size(space: StateSpace, sticky: bool, rolls: int = 3, second: bool = T
 
 
 def _numerators(values) -> tuple[int, np.ndarray | list[int], int]:
-    """(common denominator, integer numerators, largest |numerator|) of utilities."""
+    """(common denominator, integer numerators, largest |numerator|) of utilities; an integer
+    array is returned as it is (no int64 copy of 60 million utilities)."""
     if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
-        nums = values.astype(np.int64, copy=False)  # no copy of a large int64 array
-        return 1, nums, max(int(nums.max()), -int(nums.min())) if len(nums) else 0
+        return 1, values, max(int(values.max()), -int(values.min())) if len(values) else 0
     fr = [Fraction(v) for v in values]
     den = math.lcm(*[f.denominator for f in fr]) if fr else 1
     nums = [int(f * den) for f in fr]
     return den, nums, max((abs(v) for v in nums), default=0)
 
 
-def _small_numerators(values) -> tuple[int, np.ndarray | list[int], int]:
-    """:func:`_numerators`, but an integer array is kept in its own dtype (no int64 copy of
-    60 million utilities)."""
-    if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.size:
-        return 1, values, max(int(values.max()), -int(values.min()))
-    return _numerators(values)
+def _tensor_utility(values, space: StateSpace, rolls: int, which: str) -> tuple[int, np.ndarray]:
+    """(denominator, numerators) of a utility for the distinct-dice engine: refused unless its
+    numerators times ``6**(n_dice * (rolls - 1))`` fit in int64; kept in the smallest integer
+    dtype (a color phase of the recorded dice has 60 million rolls: 1 byte each, not 8)."""
+    den, nums, umax = _numerators(values)
+    if not fits_int64(umax, 6 ** (space.n_dice * (rolls - 1))):
+        raise StateSpaceTooLargeError(
+            f"the {which} numerators (up to {umax:,}) times 6**{space.n_dice * rolls} do not "
+            "fit in 64-bit integers; the distinct-dice engine needs them to"
+        )
+    return den, smallest_int(np.asarray(nums))
 
 
 def _solve_on_tensor(space, final_values, rules, label, progress, second) -> TurnSolution:
@@ -205,28 +210,10 @@ def _solve_on_tensor(space, final_values, rules, label, progress, second) -> Tur
     (:class:`~phase10math.turn.tensor.LazyHoldValues`); without ``second`` the second-key
     arrays are empty."""
     R = rules.rolls
-    den, nums, umax = _small_numerators(final_values)
-    scale = 6 ** (space.n_dice * (R - 1))
-    if not fits_int64(umax, scale):
-        raise StateSpaceTooLargeError(
-            f"the utility's numerators (up to {umax:,}) times 6**{space.n_dice * R} do not "
-            "fit in 64-bit integers; the distinct-dice engine needs them to"
-        )
-    # the utilities are kept in the smallest integer dtype (a color phase of the recorded
-    # dice has 60 million rolls: 1 byte each instead of 8)
-    top = smallest_int(np.asarray(nums))
-    del nums
-    den2, top2 = 1, None
-    if second is not None:
-        den2, nums2, umax2 = _small_numerators(second)
-        if not fits_int64(umax2, scale):
-            raise StateSpaceTooLargeError(
-                f"the second utility's numerators (up to {umax2:,}) times "
-                f"6**{space.n_dice * R} do not fit in 64-bit integers; the distinct-dice "
-                "engine needs them to"
-            )
-        top2 = smallest_int(np.asarray(nums2))
-        del nums2
+    den, top = _tensor_utility(final_values, space, R, "utility's")
+    den2, top2 = (
+        (1, None) if second is None else _tensor_utility(second, space, R, "second utility's")
+    )
     roll_num, roll_arg, turn, roll_num2, turn2 = solve_tensor(space, top, R, progress, second=top2)
     hold_lazy = {r: LazyHoldValues(space, roll_num[r - 1]) for r in range(1, R)}
     hold_lazy2 = {r: LazyHoldValues(space, roll_num2[r - 1]) for r in range(1, R) if roll_num2}

@@ -453,17 +453,25 @@ def test_advisor_order_picks_the_tensor_best_hold():
 def test_hold_code_is_more_dice_then_larger_id():
     """Brute force of the tie rule's codes: among distinct sub-holds of one entry, the smaller
     :func:`tensor.hold_code` keeps more dice, or as many with the larger state id; codes of
-    disjoint masks add up, and :func:`tensor.code_to_mask` inverts them."""
+    disjoint masks add up, and they read back as documented (popcount above ``n`` bits, die
+    ``d`` at bit ``n - 1 - d``)."""
+
+    def decode(n, codes):
+        codes = np.asarray(codes, dtype=np.int64)
+        masks = sum(((codes >> (n - 1 - d)) & 1) << d for d in range(n))
+        assert ((codes >> n) == np.array([bin(int(m)).count("1") for m in masks])).all()
+        return masks
+
     dice = [REC[i] for i in (0, 2, 5, 6, 8)]
     space = StateSpace.build(dice, FULL)
     n = len(space.types)
     strides = [int(s) for s in space.strides]
     masks = np.arange(2**n)
     codes = tensor.hold_code(n, masks)
-    assert (tensor.code_to_mask(n, codes) == masks).all()
+    assert (decode(n, codes) == masks).all()
     assert codes.dtype == np.uint16 and tensor.code_dtype(13) == np.uint32
     big = tensor.hold_code(16, np.arange(0, 2**16, 7))  # 16 dice: uint32 codes
-    assert (tensor.code_to_mask(16, big) == np.arange(0, 2**16, 7)).all()
+    assert big.dtype == np.uint32 and (decode(16, big) == np.arange(0, 2**16, 7)).all()
     for a in range(2**n):
         for b in range(2**n):
             if a & b == 0:

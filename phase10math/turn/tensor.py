@@ -158,14 +158,23 @@ def in_slabs(fn: Callable, *arrays: np.ndarray, axis: int | None = None) -> None
     if k == 1 or not shape or shape[axis] < k or arrays[0].size < MIN_SLAB:
         fn(0, *arrays)
         return
-    if not _POOL:
-        _POOL.append(ThreadPoolExecutor(k, thread_name_prefix="phase10math-tensor"))
     cut = [shape[axis] * i // k for i in range(k + 1)]
 
     def part(i: int) -> None:
         sl = (slice(None),) * axis + (slice(cut[i], cut[i + 1]),)
         fn(i, *(a[sl] for a in arrays))
 
+    _in_threads(part, k)
+
+
+def _in_threads(part: Callable[[int], None], k: int) -> None:
+    """``part(0)``, ..., ``part(k - 1)`` at once on the kit's thread pool (in this thread when
+    ``k`` is 1); each part writes only its own share."""
+    if k == 1:
+        part(0)
+        return
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(threads(), thread_name_prefix="phase10math-tensor"))
     for fut in [_POOL[0].submit(part, i) for i in range(k)]:
         fut.result()
 
@@ -230,13 +239,7 @@ def _blockwise(step: Callable, *views: np.ndarray) -> None:
         for ix in blocks[cut[i] : cut[i + 1]]:
             step(i, *(v[ix] for v in views))
 
-    if k == 1:
-        part(0)
-        return
-    if not _POOL:
-        _POOL.append(ThreadPoolExecutor(threads(), thread_name_prefix="phase10math-tensor"))
-    for fut in [_POOL[0].submit(part, i) for i in range(k)]:
-        fut.result()
+    _in_threads(part, k)
 
 
 def expect_into(space: StateSpace, values: np.ndarray, T: np.ndarray) -> np.ndarray:
@@ -287,7 +290,7 @@ def subset_max(
 ) -> None:
     """In place: face entries of ``T`` become the maximum over their sub-holds; ``A``
     (:func:`code_dtype`, zeroed here) gets the :func:`hold_code` of the arg-max (its dice
-    not held, see :func:`code_to_mask`). Axes go first to last.
+    not held). Axes go first to last.
 
     ``second`` (optional, same shape as ``T``): a second int64 key compared lexicographically
     after ``T`` (issue 16); it is carried along. Cost: one more tensor (8 bytes a hold) and,
@@ -361,19 +364,6 @@ def hold_code(n: int, mask):
         bit = (m >> d) & 1
         code += (bit << n) + (bit << (n - 1 - d))
     return int(code) if code.ndim == 0 else code.astype(code_dtype(n))
-
-
-def code_to_mask(n: int, code: np.ndarray) -> np.ndarray:
-    """The bitmask of the dice not held (uint16) of :func:`hold_code` s."""
-    table = np.zeros(1 << n, dtype=np.uint16)
-    low = np.arange(1 << n)
-    for d in range(n):
-        table |= (((low >> (n - 1 - d)) & 1) << d).astype(np.uint16)
-    out = np.empty(code.shape, dtype=np.uint16)
-    in_slabs(
-        lambda i, o, c: np.take(table, c & c.dtype.type((1 << n) - 1), out=o), out, code, axis=0
-    )
-    return out
 
 
 def holds_from_codes(space: StateSpace, code: np.ndarray, dtype=np.int64) -> np.ndarray:
@@ -485,19 +475,15 @@ def solve_tensor(
         if progress:
             progress(f"rolls left {r}")
         A = _buffer("A", S, code_dtype(n)).reshape(shape)
-        packed = None if second is None else pack_keys(roll_num[r - 1], roll_num2[r - 1], n)
         if second is None:
-            expect_into(space, roll_num[r - 1], T)
-            subset_max(space, T, A)
-            roll_num[r] = _faces_copy(T)
-            codes = _faces_copy(A)
-        elif packed is not None:  # both keys in one int64: one tensor, one comparison
+            roll_num[r], codes = one_key_stage(space, roll_num[r - 1], T, A)
+        elif (packed := pack_keys(roll_num[r - 1], roll_num2[r - 1], n)) is not None:
+            # both keys in one int64: one tensor, one comparison
             values, base, low = packed
-            expect_into(space, values, T)
+            del packed
+            both, codes = one_key_stage(space, values, T, A)
             del values
-            subset_max(space, T, A)
-            roll_num[r], roll_num2[r] = unpack_keys(_faces_copy(T), base, low, n)
-            codes = _faces_copy(A)
+            roll_num[r], roll_num2[r] = unpack_keys(both, base, low, n)
         else:
             roll_num[r], roll_num2[r], codes = two_key_stage(
                 space, roll_num[r - 1], roll_num2[r - 1], T.reshape(-1), A.reshape(-1)
@@ -508,6 +494,17 @@ def solve_tensor(
     turn = exact_total(roll_num[rolls - 1], weights)
     turn2 = 0 if second is None else exact_total(roll_num2[rolls - 1], weights)
     return roll_num, roll_arg, turn, roll_num2, turn2
+
+
+def one_key_stage(
+    space: StateSpace, values: np.ndarray, T: np.ndarray, A: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """One stage on one hold tensor ``T`` (int64, or float64 for :func:`solve_tensor_float`):
+    the expectation of the roll values ``values`` of the stage before, the subset maximum, and
+    the roll values and arg-max :func:`hold_code` s of this stage (``full_ids`` order)."""
+    expect_into(space, values, T)
+    subset_max(space, T, A)
+    return _faces_copy(T), _faces_copy(A)
 
 
 def _integers(a) -> np.ndarray:
@@ -622,7 +619,7 @@ def pack_keys(first: np.ndarray, second: np.ndarray, n: int):
     Expectations are linear and the second part of every hold's ``6**n E[.]`` lies in
     ``[0, base)``, so the packed hold values compare exactly as the pairs do
     (lexicographically) and unpack by one floor division (:func:`unpack_keys`). ``None`` when
-    the packed hold values might not fit in int64 (then two tensors are used).
+    the packed hold values might not fit in int64 (then :func:`two_key_stage` is used).
 
     >>> pack_keys(np.array([0, 1]), np.array([3, 5]), 1)
     (array([ 0, 15]), 13, 3)
@@ -670,14 +667,24 @@ def evaluate_policy(
     space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
 ) -> int:
     """Numerator (over ``6**(n rolls)``) of the value of a fixed free-hold policy."""
+    return exact_total(
+        _policy_roll_values(space, finals, holds, rolls, np.int64), tensor_weights(space)
+    )
+
+
+def _policy_roll_values(
+    space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int, dtype
+) -> np.ndarray:
+    """Values of the first-roll states under a fixed policy: per stage the expectation on the
+    hold tensor (int64 numerators, or float64 expectations), read at the policy's holds."""
     check_tensor_fits(space, rolls)
     shape = tensor_shape(space)
-    T = _buffer("T", math.prod(shape), np.int64).reshape(shape)
-    val = np.asarray(finals, dtype=np.int64)
+    T = _buffer("T", math.prod(shape), np.int64).view(dtype).reshape(shape)
+    val = np.asarray(finals, dtype=dtype)
     for r in range(1, rolls):
         expect_into(space, val, T)
         val = T.reshape(-1)[holds[r]]
-    return exact_total(val, tensor_weights(space))
+    return val
 
 
 def solve_tensor_float(
@@ -698,29 +705,23 @@ def solve_tensor_float(
     arg: dict[int, np.ndarray] = {}
     idt = np.int32 if S < 2**31 else np.int64
     for r in range(1, rolls):
-        expect_into(space, vals, T)
         A = _buffer("A", S, code_dtype(len(shape))).reshape(shape)
-        subset_max(space, T, A)
-        vals = _faces_copy(T)
-        arg[r] = holds_from_codes(space, _faces_copy(A), idt)
-    weights = tensor_weights(space)
-    total = float(vals.sum()) if weights is None else float(vals @ weights)
-    return total / 6**space.n_dice, arg
+        vals, codes = one_key_stage(space, vals, T, A)
+        arg[r] = holds_from_codes(space, codes, idt)
+    return _float_mean(space, vals), arg
 
 
 def evaluate_policy_float(
     space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
 ) -> float:
     """Float value of a fixed free-hold policy (see :func:`evaluate_policy`, the exact one)."""
-    check_tensor_fits(space, rolls)
-    shape = tensor_shape(space)
-    T = _buffer("T", math.prod(shape), np.int64).view(np.float64).reshape(shape)
-    val = np.asarray(finals, dtype=np.float64)
-    for r in range(1, rolls):
-        expect_into(space, val, T)
-        val = T.reshape(-1)[holds[r]]
+    return _float_mean(space, _policy_roll_values(space, finals, holds, rolls, np.float64))
+
+
+def _float_mean(space: StateSpace, values: np.ndarray) -> float:
+    """Mean over the first roll of float values on the roll states."""
     weights = tensor_weights(space)
-    total = float(val.sum()) if weights is None else float(val @ weights)
+    total = float(values.sum()) if weights is None else float(values @ weights)
     return total / 6**space.n_dice
 
 

@@ -147,6 +147,26 @@ def _sweep(d: Path) -> None:
         pass
 
 
+def _write_checked(fh, payload: bytes) -> None:
+    """Write a header, the payload's checksum and the payload to ``fh`` (closed after, synced
+    to disk)."""
+    with fh:
+        fh.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _read_checked(path: Path) -> bytes:
+    """The payload of a file written by :func:`_write_checked` (ValueError if damaged)."""
+    data = path.read_bytes()
+    if not data.startswith(_MAGIC):
+        raise ValueError("bad header")
+    digest, payload = data[len(_MAGIC) : len(_MAGIC) + 32], data[len(_MAGIC) + 32 :]
+    if hashlib.sha256(payload).digest() != digest:
+        raise ValueError("checksum mismatch")
+    return payload
+
+
 def load(key: str) -> Any | None:
     """The cached object, or None if absent or damaged (a damaged file is removed)."""
     path = _path(key)
@@ -156,13 +176,7 @@ def load(key: str) -> Any | None:
     except OSError:
         return None
     try:
-        data = path.read_bytes()
-        if not data.startswith(_MAGIC):
-            raise ValueError("bad header")
-        digest, payload = data[len(_MAGIC) : len(_MAGIC) + 32], data[len(_MAGIC) + 32 :]
-        if hashlib.sha256(payload).digest() != digest:
-            raise ValueError("checksum mismatch")
-        return pickle.loads(payload)
+        return pickle.loads(_read_checked(path))
     except Exception as exc:
         why = "cannot be read" if isinstance(exc, OSError) else "is damaged"
         try:
@@ -186,12 +200,7 @@ def save(key: str, obj: Any) -> None:
         _disable(path.parent, exc.strerror or str(exc))
         return
     try:
-        payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-        blob = _MAGIC + hashlib.sha256(payload).digest() + payload
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _write_checked(os.fdopen(fd, "wb"), pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(tmp, path)
     except OSError as exc:  # disk full, read-only, ...: the result is still returned
         _remove(tmp)
@@ -310,11 +319,7 @@ def save_large(key: str, obj: Any) -> bool:
     try:
         buf = io.BytesIO()
         _ArrayPickler(buf, tmp).dump(obj)
-        payload = buf.getvalue()
-        with open(tmp / "object.pkl", "wb") as fh:
-            fh.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
-            fh.flush()
-            os.fsync(fh.fileno())
+        _write_checked(open(tmp / "object.pkl", "wb"), buf.getvalue())
         (tmp / "code").write_text(code_hash())
         os.rename(tmp, folder)
         return True
@@ -361,12 +366,7 @@ def load_large(key: str) -> Any | None:
     except OSError:
         return None
     try:
-        data = (folder / "object.pkl").read_bytes()
-        if not data.startswith(_MAGIC):
-            raise ValueError("bad header")
-        digest, payload = data[len(_MAGIC) : len(_MAGIC) + 32], data[len(_MAGIC) + 32 :]
-        if hashlib.sha256(payload).digest() != digest:
-            raise ValueError("checksum mismatch")
+        payload = _read_checked(folder / "object.pkl")
         return _ArrayUnpickler(io.BytesIO(payload), folder).load()
     except Exception as exc:
         shutil.rmtree(folder, ignore_errors=True)

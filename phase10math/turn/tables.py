@@ -104,10 +104,16 @@ def _tensor_space(space: StateSpace, rules: Rules) -> bool:
     return rules.holds == "free" and is_tensor_space(space)
 
 
+def row_spaces(phase: Phase | int | str, layout: Layout) -> list[StateSpace]:
+    """The state spaces of a phase's two solves (one per objective)."""
+    phase = as_phase(phase)
+    return [StateSpace.build(layout, projection_for(phase, o)) for o in Objective]
+
+
 def heavy_phase(number: int, rules: Rules, layout: Layout) -> bool:
     """Whether a phase's row needs a large distinct-dice solve (rows like that run one at a
     time in one process, so their memory does not add up)."""
-    spaces = [StateSpace.build(layout, projection_for(PHASES[number], o)) for o in Objective]
+    spaces = row_spaces(number, layout)
     return rules.holds == "free" and any(sp.distinct and sp.n_states > BIG_ROLLS for sp in spaces)
 
 
@@ -121,9 +127,7 @@ def too_large(phase: Phase | int | str, rules: Rules, layout: Layout) -> str | N
     >>> too_large(8, Rules(holds="sticky"), RECORDED_LAYOUT)[:30]
     'this turn has 137,858,491,849 '
     """
-    phase = as_phase(phase)
-    for objective in Objective:
-        space = StateSpace.build(layout, projection_for(phase, objective))
+    for space in row_spaces(phase, layout):
         try:
             check_size(space, rules.holds == "sticky", rules.rolls)
         except StateSpaceTooLargeError as exc:

@@ -206,37 +206,26 @@ class TurnState:
         self.held ^= {i}
 
     def hold(self, keep: Sequence[Face | str] | str) -> None:
-        """Hold exactly the dice showing these faces (e.g. the advisor's best hold)."""
-        if self.rolls_done == 0 or self.over:
-            raise InvalidHoldError("there is no roll to hold dice from")
-        keep = parse_faces(keep) if isinstance(keep, str) else parse_faces(list(keep))
-        chosen: set[int] = set()
-        for f in keep:
-            # prefer dice already set aside, then dice already held, then the rest
-            order = sorted(
-                range(self.n_dice), key=lambda i: (i not in self.aside, i not in self.held, i)
-            )
-            i = next((i for i in order if i not in chosen and self.dice[i] == f), None)
-            if i is None:
-                i = next((i for i in order if i not in chosen and f.matches(self.dice[i])), None)
-            if i is None:
-                raise InvalidHoldError(
-                    f"cannot hold {f}: the dice show {' '.join(map(str, self.dice))}"
-                )
-            chosen.add(i)
-        if not self.aside <= chosen:
-            raise InvalidHoldError("with sticky holds the dice set aside earlier stay set aside")
-        self.held = chosen
+        """Hold exactly the dice showing these faces (e.g. the advisor's best hold),
+        preferring dice already set aside, then dice already held."""
+        self._check_roll_to_hold()
+        faces = parse_faces(keep) if isinstance(keep, str) else parse_faces(list(keep))
+        self._set_held(indices_for(self, faces))
 
     def hold_option(self, option: HoldOption) -> None:
         """Hold exactly the dice of one of the advisor's holds for these dice (by position:
         where two different dice show the same face, the hold says which)."""
+        self._check_roll_to_hold()
+        self._set_held(option_dice(self, option))
+
+    def _check_roll_to_hold(self) -> None:
         if self.rolls_done == 0 or self.over:
             raise InvalidHoldError("there is no roll to hold dice from")
-        chosen = option_dice(self, option)
-        if not self.aside <= chosen:
+
+    def _set_held(self, dice: set[int]) -> None:
+        if not self.aside <= dice:
             raise InvalidHoldError("with sticky holds the dice set aside earlier stay set aside")
-        self.held = chosen
+        self.held = dice
 
     def stop(self) -> None:
         """End the turn now with the dice as they are."""
@@ -551,7 +540,9 @@ def indices_for(state: TurnState, keep: Iterable[Face]) -> set[int]:
         if i is None:
             i = next((i for i in order if i not in chosen and f.matches(state.dice[i])), None)
         if i is None:
-            raise InvalidHoldError(f"no die shows {f}")
+            raise InvalidHoldError(
+                f"cannot hold {f}: the dice show {' '.join(map(str, state.dice))}"
+            )
         chosen.add(i)
     return chosen
 

@@ -99,7 +99,7 @@ class StateSpace:
     def digits(self) -> list[np.ndarray]:
         """Per type, the sub-multiset index of every state."""
         gid = np.arange(self.n_states, dtype=np.int64)
-        return [((gid // st) % len(s)).astype(np.int32) for st, s in zip(self.strides, self.sub)]
+        return [self.digits_of(t, gid).astype(np.int32) for t in range(len(self.sub))]
 
     def digits_of(self, t: int, gids) -> np.ndarray:
         """Type ``t``'s sub-multiset index of the states ``gids``, from their ids (no table over
@@ -131,8 +131,7 @@ class StateSpace:
         gids = np.asarray(gids, dtype=np.int64)
         total = np.zeros(gids.shape, dtype=np.int64)
         for t, sub in enumerate(self.sub):
-            digit = (gids // int(self.strides[t])) % len(sub)
-            total += sub.sum(axis=1)[digit]
+            total += sub.sum(axis=1)[self.digits_of(t, gids)]
         return total
 
     @property

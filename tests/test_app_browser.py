@@ -88,8 +88,11 @@ def test_app_turn_and_game(app_url, browser, width):
         # the best hold is starred on the dice; Hold best takes it
         assert board.locator(".p10-die.p10-suggest").count() >= 0
         board.locator(".p10-best").click()
-        # (when the roll already makes the phase, Hold best is "stop and score")
-        expect(advice).to_contain_text(re.compile("the best hold|Turn over"))
+        # (when the roll already makes the phase, Hold best is "stop and score"); wait for the
+        # line about the player's own hold, since the why text may say "the best hold" before
+        # the click is handled (the dice below would then be read too early)
+        mine_is_best = advice.locator(".p10-mine-line", has_text="the best hold")
+        expect(mine_is_best.or_(advice.filter(has_text="Turn over"))).to_be_visible()
         _check_layout(page)
         page.screenshot(path=str(shots / f"app-{width}.png"), full_page=True)
         # a refusal is shown next to the buttons: hold every die, then Roll

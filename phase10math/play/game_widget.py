@@ -46,6 +46,33 @@ from phase10math.play.widgets import (
 OPPONENTS = tuple(n for n in ("complete", "score", "greedy", "random") if n in STRATEGY_NAMES)
 
 
+def check_opponents(opponents: object, most: int) -> list[str]:
+    """The computer opponents' strategy names, each one of :data:`OPPONENTS`, at most
+    ``most`` of them; InvalidRulesError naming the bad one otherwise.
+
+    >>> check_opponents(["greedy"], 5)
+    ['greedy']
+    >>> try:
+    ...     check_opponents(["bogus"], 5)
+    ... except ValueError as e:
+    ...     print(e)
+    opponent 'bogus': choose one of complete, score, greedy, random
+    """
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        raise InvalidRulesError(
+            f"opponents: a list of strategy names ({', '.join(OPPONENTS)}), not {opponents!r:.40}"
+        )
+    for o in opponents:
+        if not isinstance(o, str) or o not in OPPONENTS:
+            raise InvalidRulesError(f"opponent {o!r:.40}: choose one of {', '.join(OPPONENTS)}")
+    if len(opponents) > most:
+        raise InvalidRulesError(
+            f"at most {GameWidget.MAX_OPPONENTS} computer opponents"
+            + (f" (got {len(opponents)})" if most == GameWidget.MAX_OPPONENTS else "")
+        )
+    return list(opponents)
+
+
 class _Replay:
     """Dice and strategy that replay a turn already played in a TurnState."""
 
@@ -268,13 +295,14 @@ class GameWidget:
         style: bool = True,
     ):
         w = ipw()
+        check_opponents(opponents, self.MAX_OPPONENTS)
         self.rules, self.layout, self.phases = rules, layout, phases
         self._seed = seed
         self._games = 0
         self.seats = css_classes(w.VBox([]), "p10-seats")
         self.add_button = css_classes(w.Button(description="Add opponent"), "p10-add-seat")
         self.remove_button = css_classes(w.Button(description="Remove"), "p10-remove-seat")
-        self.add_button.on_click(lambda _b: self.add_opponent())
+        self.add_button.on_click(lambda _b: self._add_clicked())
         self.remove_button.on_click(lambda _b: self.remove_opponent())
         for o in opponents:
             self.add_opponent(o)
@@ -303,6 +331,7 @@ class GameWidget:
         )
         self.turn.view.add_class("p10-game-turn")
         self._lines: list[str] = []
+        self.choices: list = []  # every choice of the human's turns: (roll, label, cost)
         self._note_events()
         setup = css_classes(
             w.VBox(
@@ -333,14 +362,18 @@ class GameWidget:
     def opponent_names(self) -> list[str]:
         return [d.value for d in self.seats.children]
 
+    def _add_clicked(self) -> None:
+        try:
+            self.add_opponent()
+        except InvalidRulesError as e:
+            self.setup_message.value = error_html(e)
+
     def add_opponent(self, strategy: str = "complete") -> None:
+        """Add a computer seat playing ``strategy`` (one of :data:`OPPONENTS`); refused
+        (InvalidRulesError, nothing changes) for another name or past the most seats."""
         w = ipw()
         n = len(self.seats.children)
-        if n >= self.MAX_OPPONENTS:
-            self.setup_message.value = error_html(
-                f"at most {self.MAX_OPPONENTS} computer opponents"
-            )
-            return
+        check_opponents([strategy], self.MAX_OPPONENTS - n)
         labels = {
             "complete": "aims to make it",
             "score": "aims for points",
@@ -350,7 +383,7 @@ class GameWidget:
         d = css_classes(
             w.Dropdown(
                 options=[(f"{o}: {labels.get(o, o)}", o) for o in OPPONENTS],
-                value=strategy if strategy in OPPONENTS else OPPONENTS[0],
+                value=strategy,
                 description=f"Seat {n + 2}",
             ),
             "p10-seat",
@@ -380,6 +413,7 @@ class GameWidget:
         self.phases = self.length.value
         self.session = self._session(self.opponent_names())
         self._lines = []
+        self.choices = []
         self._note_events()
         self.turn.state = self.session.new_turn_state(self.turn.state.objective)
         self.turn.choices = []
@@ -388,13 +422,17 @@ class GameWidget:
         self.turn.refresh()
         self.refresh()
 
-    def _turn_ended(self, state: TurnState) -> None:
+    def _turn_ended(self, state: TurnState) -> bool:
+        """Score the human's finished turn (Next turn); True while the game goes on."""
         try:
             self.session.human_turn_done(state)
         except (InvalidHoldError, InvalidRulesError) as e:
             self.turn.message.value = error_html(e)
+            return False
+        self.choices.extend(self.turn.last_choices)
         self._note_events()
         self.refresh()
+        return self.session.waiting
 
     def _next_phase(self) -> Phase:
         if not self.session.waiting:

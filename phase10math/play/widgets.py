@@ -254,30 +254,13 @@ def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
             f"<div class='p10-made-it'>&#10004; You made phase {state.phase.number}: "
             f"{html.escape(pm.groups_words(made))}. Stop and score {made.score}.</div>"
         )
-    best = st.best
-    tie_note = f" <i>({st.best_ties} holds are equally good)</i>" if st.best_ties > 1 else ""
-    parts.append(
-        f"<div class='p10-best-line'><b>Best:</b> keep {chips(best.keep)}, reroll "
-        f"{best.rerolled} &rarr; <b>{pm.value_words(best.value, obj)}</b>{tie_note}</div>"
-    )
-    if st.mine is None:
-        parts.append("<div class='p10-mine-line'>Your hold is not one of the possible holds.</div>")
-    else:
-        verdict = (
-            "the best hold" + (" (tied)" if st.best_ties > 1 else "")
-            if st.is_best
-            else f"<b>{pm.cost_words(st.cost, obj)}</b> below the best"
-        )
-        parts.append(
-            f"<div class='p10-mine-line'><b>Your hold:</b> keep {chips(st.mine.keep)} &rarr; "
-            f"<b>{pm.value_words(st.mine.value, obj)}</b>: {verdict}, {st.rank_words()}.</div>"
-        )
+    parts.append(verdict_html(state, st))
     reasons = why(state)
     if reasons:
         parts.append(
-            "<div class='p10-why'><b>Why</b><ul>"
+            "<details class='p10-why'><summary>Why</summary><ul>"
             + "".join(f"<li>{html.escape(s)}</li>" for s in reasons)
-            + "</ul></div>"
+            + "</ul></details>"
         )
     # the ranked holds with exact fractions, on demand
     rows = []
@@ -310,6 +293,47 @@ def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
     return "".join(parts)
 
 
+def verdict_html(state: TurnState, st: pm.Standing) -> str:
+    """The one-line verdict: the best hold (or "stop now") and, once the player holds dice,
+    the label and cost of their hold (``p10-verdict`` with ``p10-best-line`` and
+    ``p10-mine-line``)."""
+    obj = state.objective
+    best = st.best
+    tie_note = f" <i>({st.best_ties} equally good)</i>" if st.best_ties > 1 else ""
+    if len(best.keep) == state.n_dice and not (state.advice().ambiguous):
+        best_part = f"<b>Best:</b> stop now &rarr; <b>{pm.value_words(best.value, obj)}</b>"
+    else:
+        keeps = (
+            f"keep {chips(best.keep)}, reroll {best.rerolled}"
+            if best.keep
+            else (f"reroll all {state.n_dice}")
+        )
+        best_part = f"<b>Best:</b> {keeps} &rarr; <b>{pm.value_words(best.value, obj)}</b>"
+    best_part = f"<span class='p10-best-line'>{best_part}{tie_note}.</span>"
+    if not state.held:
+        mine = (
+            "<span class='p10-mine-line p10-mine-none'> Tap dice to hold them; your hold "
+            "is judged once you hold some.</span>"
+        )
+    elif st.mine is None:
+        mine = "<span class='p10-mine-line'> Your hold is not one of the possible holds.</span>"
+    elif st.is_best:
+        mine = (
+            "<span class='p10-mine-line'> <b>Yours:</b> the best hold"
+            + (" (tied)" if st.best_ties > 1 else "")
+            + ".</span>"
+        )
+    else:
+        points = "points of chance" if obj == "complete" else "points"
+        cost = pm.cost_words(st.cost, obj).replace("percentage points", points)
+        mine = (
+            f"<span class='p10-mine-line'> <b>Yours:</b> <b class='p10-label-{st.label}'>"
+            f"{st.label}</b>, keep {chips(st.mine.keep)} &rarr; "
+            f"{pm.value_words(st.mine.value, obj)}, costs {cost} ({st.rank_words()}).</span>"
+        )
+    return f"<div class='p10-verdict'>{best_part}{mine}</div>"
+
+
 def _result_html(state: TurnState) -> str:
     m = state.result()
     if m is None:
@@ -329,6 +353,29 @@ def _result_html(state: TurnState) -> str:
         f"<div class='p10-panel'><b>Turn over: phase {state.phase.number} complete, score "
         f"{m.score}.</b><ul>{groups}</ul></div>"
     )
+
+
+def choices_summary(choices: Sequence[tuple[int, str, object]], objective: str, when: str) -> str:
+    """What the choices cost, e.g. ``Your choices this turn: roll 1 best, roll 2 mistake
+    (3.1 percentage points); in all 3.1 percentage points of chance lost.`` (HTML)."""
+    if not choices:
+        return ""
+    items = ", ".join(
+        f"roll {n} <b class='p10-label-{label}'>{label}</b>"
+        + (f" ({pm.cost_words(c, objective)})" if label != "best" else "")
+        for n, label, c in choices
+    )
+    total = sum((c for _n, _l, c in choices), start=0)
+    bad = [label for _n, label, _c in choices if label in ("mistake", "blunder")]
+    lost = (
+        "every choice was the best"
+        if total == 0
+        else f"in all {pm.cost_words(total, objective)} "
+        + ("of chance " if objective == "complete" else "")
+        + "lost"
+        + (f" ({len(bad)} mistake{'s' if len(bad) != 1 else ''} or worse)" if bad else "")
+    )
+    return f"<b>Your choices {when}:</b> {items}; {lost}."
 
 
 def compare_html(state: TurnState, a: set[int], b: set[int], b_name: str) -> str:
@@ -386,7 +433,9 @@ class TurnWidget:
         self.on_turn_end = on_turn_end
         self.next_turn = next_turn
         self.revealed = False
-        self.choices: list[str] = []  # what each hold of this turn cost (hint feedback)
+        # what each choice of this turn cost: (roll number, label, cost), see _note_choice
+        self.choices: list[tuple[int, str, object]] = []
+        self._choices_before: list = []  # the choices before the move that Undo takes back
         self.dice_buttons = []
         for i in range(self.state.n_dice):
             b = css_classes(
@@ -409,10 +458,26 @@ class TurnWidget:
             "p10-reveal",
         )
         self.roll_button.on_click(lambda _b: self._do(self._roll))
-        self.stop_button.on_click(lambda _b: self._do(self.state.stop))
+        self.stop_button.on_click(lambda _b: self._do(self._stop))
         self.best_button.on_click(lambda _b: self._do(self._hold_best))
         self.new_button.on_click(lambda _b: self._do(self._new_turn))
         self.reveal_button.on_click(lambda _b: self._reveal())
+        self.undo_button = css_classes(w.Button(description="Undo", tooltip="U"), "p10-undo")
+        self.undo_button.on_click(lambda _b: self._do(self._undo))
+        # a move that can lose the turn asks first: the question and its two answers
+        self.pending: Callable[[], None] | None = None
+        self.confirm_text = css_classes(w.HTML(), "p10-confirm-text")
+        self.confirm_yes = css_classes(
+            w.Button(description="Yes", button_style="danger"), "p10-confirm-yes"
+        )
+        self.confirm_no = css_classes(w.Button(description="Cancel"), "p10-confirm-no")
+        self.confirm_yes.on_click(lambda _b: self._answer(True))
+        self.confirm_no.on_click(lambda _b: self._answer(False))
+        self.confirm_box = css_classes(
+            w.VBox([self.confirm_text, w.HBox([self.confirm_yes, self.confirm_no])]),
+            "p10-confirm",
+        )
+        self.confirm_box.layout.display = "none"
 
         self.mode = css_classes(
             w.ToggleButtons(
@@ -531,6 +596,7 @@ class TurnWidget:
                     self.best_button,
                     self.stop_button,
                     self.new_button,
+                    self.undo_button,
                     self.reveal_button,
                 ]
             ),
@@ -542,6 +608,7 @@ class TurnWidget:
             self.status,
             self.dice_box,
             self.actions,
+            self.confirm_box,
             self.message,
             self.busy,
             self.entry_box,
@@ -562,6 +629,9 @@ class TurnWidget:
         nothing. Anything slow shows "computing..." (after 0.3 s, by CSS)."""
         where = where or self.message
         self.busy.value = "<span class='p10-busy-on'>computing&hellip;</span>"
+        undo_before, choices_before = self.state.undoable, list(self.choices)
+        if action != self._answer_yes:
+            self.pending = None
         try:
             action()
         except Phase10MathError as e:
@@ -569,25 +639,30 @@ class TurnWidget:
         else:
             self.message.value = ""
             self.entry_message.value = ""
+            if self.state.undoable is not None and self.state.undoable is not undo_before:
+                self._choices_before = choices_before
         try:
             self.refresh()
         finally:
             self.busy.value = ""
 
-    def _note_choice(self) -> None:
+    def _note_choice(self, stopping: bool = False) -> None:
         """Remember what the hold chosen before this roll cost (shown at the end)."""
 
         try:
             st = pm.standing(self.state)
         except Phase10MathError:
             return
-        if st is None or st.mine is None:
+        if st is None:
             return
-        n = self.state.rolls_done
+        mine, cost = st.mine, st.cost
+        if stopping:  # stopping keeps every die
+            mine = next((o for o in st.options if len(o.keep) == self.state.n_dice), None)
+            cost = st.best.value - mine.value if mine is not None else None
+        if mine is None or cost is None:
+            return
         self.choices.append(
-            f"roll {n}: best"
-            if st.is_best
-            else f"roll {n}: {pm.cost_words(st.cost, self.state.objective)} below the best"
+            (self.state.rolls_done, pm.mistake_label(cost, self.state.objective), cost)
         )
 
     def _roll(self) -> None:
@@ -601,10 +676,81 @@ class TurnWidget:
                     "every die is held and the phase is made: press Stop & score"
                 )
             raise InvalidHoldError("every die is held: release some dice to roll them, or Stop")
+        risk = self._roll_risk()
+        if risk is not None:
+            self._ask(risk, f"Roll {len(pm.rolled_dice(self.state))} dice anyway", self._roll_now)
+            return
+        self._roll_now()
+
+    def _roll_now(self) -> None:
         if self.state.rolls_done and not self.state.over:
             self._note_choice()
         self.state.roll()
         self.revealed = False
+
+    def _roll_risk(self) -> str | None:
+        """Why a roll now can lose a phase already made (None: it cannot)."""
+        st = self.state
+        made = pm.made_now(st)
+        if made is None:
+            return None
+        cur = st.current_option()
+        if cur is None:
+            return None
+        mine = cur[1]
+        p = mine.value if st.objective == "complete" else mine.value2
+        if p == 1:
+            return None
+        chance = (
+            f" Your chance to make it falls from 100% to {pm.value_words(p, 'complete')}."
+            if not self.hint_toggle.value or self.revealed
+            else ""
+        )
+        return (
+            f"Your dice already make phase {st.phase.number} ({made.score} points). Rolling "
+            f"the {len(pm.rolled_dice(st))} dice you do not hold can lose it.{chance}"
+        )
+
+    def _stop(self) -> None:
+        st = self.state
+        if st.rolls_done and not st.over and pm.made_now(st) is None:
+            self._ask(
+                f"Stopping now fails phase {st.phase.number}: this turn scores nothing"
+                + (" and the phase stays to do." if self.next_turn is not None else ".")
+                + (f" You have {st.rolls_left} roll(s) left." if st.rolls_left else ""),
+                "Stop anyway",
+                self._stop_now,
+            )
+            return
+        self._stop_now()
+
+    def _stop_now(self) -> None:
+        if self.state.rolls_done and not self.state.over:
+            self._note_choice(stopping=True)
+        self.state.stop()
+
+    def _ask(self, question: str, yes: str, action: Callable[[], None]) -> None:
+        """Ask before a move that can lose the turn: Yes does it, Cancel changes nothing."""
+        self.pending = action
+        self.confirm_text.value = f"<div class='p10-ask'>&#9888; {html.escape(question)}</div>"
+        self.confirm_yes.description = yes
+
+    def _answer(self, yes: bool) -> None:
+        if yes and self.pending is not None:
+            self._do(self._answer_yes)
+        else:
+            self.pending = None
+            self.refresh()
+
+    def _answer_yes(self) -> None:
+        action, self.pending = self.pending, None
+        if action is not None:
+            action()
+
+    def _undo(self) -> None:
+        self.state.undo()
+        self.choices = list(self._choices_before)
+        self._ended = False
 
     def _hold_best(self) -> None:
 
@@ -614,8 +760,7 @@ class TurnWidget:
                 "roll first" if self.state.rolls_done == 0 else "the turn is over: start a new turn"
             )
         if pm.stop_advised(self.state):
-            self.state.hold_option(adv.best)
-            self.state.stop()
+            self._stop_now()
             return
         self.state.hold_option(adv.best)
         self.revealed = True
@@ -719,17 +864,27 @@ class TurnWidget:
         self._do(lambda: setattr(self.state, "objective", self.objective_select.value))
 
     def _new_turn(self) -> None:
+        """A new turn; in a game the turn just over is scored first (until then Undo can
+        still take its last move back), then the game's next turn starts."""
         if self.next_turn is None:
             self.state.new_turn()
         else:
             if not self.state.over and self.state.rolls_done:
                 raise InvalidHoldError("finish this turn first (roll, or Stop & score)")
+            if self.state.over and not self._ended:
+                self._ended = True
+                self.last_choices = list(self.choices)
+                if self.on_turn_end is not None and self.on_turn_end(self.state) is False:
+                    self.state.undoable = None
+                    return  # the game is over
             self.state.new_turn(self.next_turn())
         self.choices = []
         self.revealed = False
 
     # convenience for code and tests
     def click_die(self, i: int) -> None:
+        """Click die ``i`` (counted from 0); InvalidHoldError for a die that does not exist."""
+        pm.check_die_index(i, len(self.dice_buttons))
         self.dice_buttons[i].click()
 
     def roll(self) -> None:
@@ -784,13 +939,13 @@ class TurnWidget:
         self.best_button.disabled = st.over or st.rolls_done == 0
         self.reveal_button.layout.display = "" if hint and not st.over else "none"
         self.reveal_button.disabled = st.rolls_done == 0 or self.revealed
-        stop_now = False
+        stop_now, made = False, None
         try:
             stop_now = pm.stop_advised(st)
+            made = pm.made_now(st)
         except Phase10MathError:
             pass
-        self.best_button.description = "Hold best"
-        self.stop_button.button_style = "success" if stop_now and reveal else ""
+        self._label_buttons(stop_now and reveal, made)
         if typing and not st.over:
             n = len(pm.rolled_dice(st))
             self.entry_label.value = (
@@ -822,19 +977,52 @@ class TurnWidget:
             self.advice.value = advice_html(st, self.top, reveal=reveal)
             if st.over and self.choices:
                 self.advice.value += (
-                    "<div class='p10-panel p10-choices'><b>Your holds this turn:</b> "
-                    + "; ".join(self.choices)
-                    + ".</div>"
+                    "<div class='p10-panel p10-choices'>"
+                    + choices_summary(self.choices, st.objective, "this turn")
+                    + "</div>"
                 )
         except Phase10MathError as e:
             self.advice.value = error_html(e)
         self._refresh_compare(reveal)
-        if st.over and not self._ended:
-            self._ended = True
+        if st.over and not self._ended and self.next_turn is None:
+            self._ended = True  # in a game the turn is handed over by Next turn (see _new_turn)
             if self.on_turn_end is not None:
                 self.on_turn_end(st)
         elif not st.over:
             self._ended = False
+
+    def _label_buttons(self, stop_now: bool, made) -> None:
+        """Each button says what it does now; once the phase is made, Stop is the main one."""
+        st = self.state
+        n_roll = len(pm.rolled_dice(st)) if not st.over else 0
+        self.roll_button.description = (
+            "Roll" if st.rolls_done == 0 or st.over else f"Roll {n_roll} dice"
+        )
+        if made is not None:
+            self.stop_button.description = f"Stop & score {made.score}"
+        elif st.rolls_done and not st.over:
+            self.stop_button.description = "Stop (fails phase)"
+        else:
+            self.stop_button.description = "Stop & score"
+        self.best_button.description = (
+            self.stop_button.description if stop_now and made is not None else "Hold best"
+        )
+        main = made is not None and not st.over
+        self.stop_button.button_style = "success" if main else ""
+        self.roll_button.button_style = "" if main else "primary"
+        if self.next_turn is not None and st.over and not self._ended:
+            self.new_button.description = "Score turn, next"
+        else:
+            self.new_button.description = "Next turn" if self.next_turn else "New turn"
+        undo = st.undoable
+        self.undo_button.layout.display = "" if undo is not None and not self._ended else "none"
+        self.undo_button.description = f"Undo {undo[1]}" if undo is not None else "Undo"
+        self.confirm_box.layout.display = "" if self.pending is not None else "none"
+        if self.pending is not None:
+            for b in (self.roll_button, self.stop_button, self.best_button, self.new_button):
+                b.disabled = True
+            for b in self.dice_buttons:
+                b.disabled = True
 
     def _refresh_which(self) -> None:
         """The "which die is this?" picker: shown after a typed roll whose faces fit the dice

@@ -196,3 +196,17 @@ def test_in_a_game_a_stop_can_be_undone_until_next_turn():
     t.new_button.click()
     assert g.sheet.value != sheet  # scored, next turn (or game over)
     assert t.state.rolls_done == 0 or g.session.over
+
+
+def test_game_log_names_colors_in_a_color_phase():
+    from phase10math.dice.faces import parse_faces
+    from phase10math.game.engine import Event
+    from phase10math.play.game_widget import event_text
+
+    faces = parse_faces("5r 6r 7r 8r 9r Wr 10r 1b 2b 3b")
+    text = event_text(Event("made", 0, 1, 8, tuple(faces), 40), ["you"])
+    assert "5r 6r 7r" in text and "Wr" in text
+    text = event_text(
+        Event("made", 0, 1, 1, tuple(parse_faces("8 8 8 W 10 10 1 2 3 4")), 40), ["you"]
+    )
+    assert "8 8 8" in text and "8r" not in text

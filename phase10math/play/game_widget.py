@@ -208,15 +208,16 @@ def event_text(e: Event, names: Sequence[str], rules: Rules = DEFAULT_RULES) -> 
     who = names[e.player] if 0 <= e.player < len(names) else ""
     if e.kind == "made":
         m = explain(PHASES[e.phase], list(e.dice), rules)
+        colors = PHASES[e.phase].uses_color  # a color phase names each die's color
+
+        def face(f: Face, s) -> str:
+            c = (f.color or "") if colors else ""
+            if f.is_wild:
+                return f"W{c}(={s})" if s is not None else f"W{c}"
+            return f"{f.value}{c}"
+
         groups = " + ".join(
-            " ".join(
-                (
-                    f"W(={s})"
-                    if f.is_wild and s is not None
-                    else ("W" if f.is_wild else str(f.value))
-                )
-                for f, s in zip(g.dice, g.stands_for, strict=False)
-            )
+            " ".join(face(f, s) for f, s in zip(g.dice, g.stands_for, strict=False))
             for g in m.groups
         )
         return f"{who}: phase {e.phase} made with {groups}, +{e.points}"

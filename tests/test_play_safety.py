@@ -205,8 +205,8 @@ def test_game_log_names_colors_in_a_color_phase():
 
     faces = parse_faces("5r 6r 7r 8r 9r Wr 10r 1b 2b 3b")
     text = event_text(Event("made", 0, 1, 8, tuple(faces), 40), ["you"])
-    assert "5r 6r 7r" in text and "Wr" in text
+    assert "7r 6r 5r" in text and "Wr" in text
     text = event_text(
-        Event("made", 0, 1, 1, tuple(parse_faces("8 8 8 W 10 10 1 2 3 4")), 40), ["you"]
+        Event("made", 0, 1, 1, tuple(parse_faces("8 8 8 W 10 10 1 2 5 6")), 40), ["you"]
     )
     assert "8 8 8" in text and "8r" not in text

@@ -207,6 +207,6 @@ def test_game_log_names_colors_in_a_color_phase():
     text = event_text(Event("made", 0, 1, 8, tuple(faces), 40), ["you"])
     assert "7r 6r 5r" in text and "Wr" in text
     text = event_text(
-        Event("made", 0, 1, 1, tuple(parse_faces("8 8 8 W 10 10 1 2 5 6")), 40), ["you"]
+        Event("made", 0, 1, 1, tuple(parse_faces("8 8 8 W 10 10 1 2 3 6")), 40), ["you"]
     )
     assert "8 8 8" in text and "8r" not in text

@@ -87,11 +87,9 @@ def test_roll_asks_before_throwing_a_made_phase_away():
     w.mode.value = "roll"
     assert w.stop_button.description == f"Stop & score {m.score}"
     assert w.stop_button.button_style == "success" and w.roll_button.button_style == ""
-    # the best hold keeps the phase: Hold best either stops (and says so) or holds
+    # when stopping is best, Hold best is hidden: Stop & score says what it does
     best = w.state.advice().best
-    assert w.best_button.description == (
-        f"Stop & score {m.score}" if len(best.keep) == 10 else "Hold best"
-    )
+    assert (w.best_button.layout.display == "none") == (len(best.keep) == 10)
     before = w.state.snapshot()
     w.roll_button.click()
     assert w.state.snapshot() == before  # asked, not rolled
@@ -210,3 +208,28 @@ def test_game_log_names_colors_in_a_color_phase():
         Event("made", 0, 1, 1, tuple(parse_faces("8 8 8 W 10 10 1 2 3 6")), 40), ["you"]
     )
     assert "8 8 8" in text and "8r" not in text
+
+
+def test_tap_pad_types_a_roll_and_the_board_keeps_placed_faces():
+    w = TurnWidget(phase=8, seed=1)
+    w.mode.value = "type"
+    keys = {b.description: b for b in w.pad.children}
+    for k in ("10", "r", "W", "g", "\u232b", "7", "b"):
+        keys[k].click()
+    assert w.entry.value == "10r 7b"
+    keys["r"].click()  # a color needs a number first: refused beside the box
+    assert "number (or W) first" in w.entry_message.value and w.entry.value == "10r 7b"
+    # placing a typed face on its die swaps two faces; the others stay on their dice
+    w = TurnWidget(phase=1, seed=0)
+    w.type_roll("10 10 W 5 6 7 1 2 3 8")
+    st = w.state
+    before = list(st.dice)
+    i = 0
+    j = next(
+        d
+        for d in st.rolled_last()
+        if d != i and st.layout.dice[d].show(st.dice[i]) and st.layout.dice[i].show(st.dice[d])
+    )
+    st.place(i, j)
+    moved = [k for k in range(10) if st.dice[k] != before[k]]
+    assert set(moved) <= {i, j} and st.dice[j] == before[i]

@@ -492,8 +492,9 @@ class PlayApp:
                     style_widget(),
                     w.HTML(
                         "<div class='p10-panel'><b>Phase 10 Dice</b> &mdash; tap dice to hold "
-                        "them (&#9733; marks the best hold). Keys: R roll, 1-0 hold a die, "
-                        "H hold best, S stop, N next turn, Enter use a typed roll.</div>"
+                        "them (&#9733; marks the best hold).<span class='p10-keys'> Keys: R "
+                        "roll, 1-0 hold a die, H hold best, S stop, U undo, N next turn, Enter "
+                        "use a typed roll.</span></div>"
                     ),
                     self.tabs,
                 ]

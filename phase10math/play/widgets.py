@@ -86,13 +86,14 @@ APP_CSS = """
 .p10-turn .widget-toggle-button, .p10-game .widget-toggle-button {
   width:auto !important; min-width:44px; min-height:44px; height:auto;
   overflow:visible; white-space:nowrap; padding:0 14px; font-size:15px; margin:0}
-.p10-turn .widget-toggle-buttons .widget-toggle-button {min-height:40px}
+.p10-turn .widget-toggle-buttons .widget-toggle-button {min-height:44px}
 .p10-turn .widget-toggle-buttons {flex-wrap:wrap; gap:4px}
 .p10-turn .widget-toggle-button.mod-active {box-shadow:inset 0 -4px 0 #111; font-weight:bold;
   background:#e8eefc}
 .p10-field {display:flex; align-items:center; gap:6px; flex-wrap:wrap}
 .p10-label {font-weight:bold; min-width:3.2em}
-.p10-turn .p10-dice {gap:10px; padding:14px 10px 14px 10px; overflow:visible}
+.p10-turn .p10-dice {display:grid !important; grid-template-columns:repeat(5, max-content);
+  gap:12px; padding:14px 10px 14px 10px; overflow:visible}
 .p10-turn button.p10-die {position:relative; width:60px !important; height:60px !important;
   min-width:60px; padding:0; font-size:24px; font-weight:bold; border-radius:10px;
   border:3px solid rgba(0,0,0,.35); overflow:visible}
@@ -115,7 +116,35 @@ APP_CSS = """
 @keyframes p10-appear {to {opacity:1}}
 .p10-made-it {background:#e7f6ea; border:2px solid #1b5e20; border-radius:8px; padding:8px 10px;
   font-weight:bold; margin:4px 0}
-.p10-panel {font-size:15px; line-height:1.45; max-width:760px; overflow-wrap:anywhere}
+.p10-panel {font-size:15px; line-height:1.45; max-width:760px; overflow-wrap:normal;
+  word-break:normal}
+.p10-panel td, .p10-panel th {white-space:nowrap}
+.p10-chip {white-space:nowrap}
+.p10-verdict {font-size:16px; margin:2px 0 6px 0}
+.p10-label-best, .p10-label-fine {color:#1b5e20}
+.p10-label-mistake {color:#8a4b00}
+.p10-label-blunder {color:#9b0014}
+.p10-app summary {min-height:44px; display:list-item; line-height:44px; cursor:pointer;
+  font-weight:bold}
+.p10-ask {background:#fff4e0; border-left:4px solid #8a4b00; padding:8px 10px;
+  font-weight:bold; color:#3d2200}
+.p10-confirm {margin:4px 0}
+/* contrast >= 4.5:1 for every button style (Jupyter's defaults are lighter) */
+.p10-app button.mod-primary {background:#0b4f8a !important; color:#fff !important}
+.p10-app button.mod-success {background:#1b5e20 !important; color:#fff !important}
+.p10-app button.mod-info {background:#005a70 !important; color:#fff !important}
+.p10-app button.mod-warning {background:#8a4b00 !important; color:#fff !important}
+.p10-app button.mod-danger {background:#9b0014 !important; color:#fff !important}
+.p10-app .widget-toggle-button.mod-active {color:#111}
+.p10-app .lm-TabBar-tab {min-height:44px !important; line-height:44px !important;
+  font-size:15px; color:#111 !important}
+.p10-app .lm-TabBar {min-height:46px !important}
+.p10-app .widget-html, .p10-app .widget-label {color:#111}
+.p10-settings-toggle {white-space:normal !important; text-align:left}
+.p10-turn .p10-pad-box {gap:4px}
+.p10-turn button.p10-pad {min-width:44px; padding:0 6px; font-weight:bold}
+.p10-app .widget-dropdown > select, .p10-app input {font-size:16px !important;
+  min-height:44px}
 .p10-panel table {border-collapse:collapse; margin:4px 0}
 .p10-panel td, .p10-panel th, .p10-sheet td, .p10-sheet th {padding:4px 6px;
   border-bottom:1px solid #ddd; text-align:left}
@@ -128,18 +157,30 @@ APP_CSS = """
 .p10-sheet td.num {text-align:right}
 .p10-sheet tr.p10-total-row td {font-weight:bold; border-top:2px solid #333}
 .p10-entry {flex:1 1 220px; min-width:0; max-width:460px}
-.p10-entry input {font-size:17px; min-height:40px}
+.p10-entry input {font-size:17px; min-height:44px}
 .p10-game-cols > .widget-vbox {flex:1 1 340px; min-width:0}
 .p10-turn .widget-dropdown, .p10-game .widget-dropdown {width:auto; max-width:100%;
   height:auto}
-.p10-turn .widget-dropdown > select {font-size:15px; min-height:40px; max-width:100%}
-.p10-game .widget-dropdown > select {font-size:15px; min-height:40px}
+.p10-turn .widget-dropdown > select {font-size:16px; min-height:44px; max-width:100%}
+.p10-game .widget-dropdown > select {font-size:16px; min-height:44px}
 .p10-loglist li {margin:2px 0}
-@media (max-width: 480px) {
+@media (max-width: 600px) {
   .p10-turn button.p10-die {width:54px !important; height:54px !important; min-width:54px;
     font-size:22px}
-  .p10-turn .p10-dice {gap:6px}
-  .p10-panel {font-size:14px}
+  .p10-turn .p10-dice {gap:8px; padding:10px 4px}
+  .p10-panel {font-size:15px}
+  .p10-keys {display:none}
+  /* the sticky bottom bar: Roll, Hold best, Stop always in reach */
+  .p10-turn .p10-actions {position:sticky; bottom:0; z-index:10; background:#fff;
+    padding:6px 0; border-top:1px solid #bbb}
+  .p10-turn .p10-actions button.widget-button {padding:0 10px; font-size:15px}
+  .p10-app .widget-tab > .widget-tab-contents, .p10-app .lm-TabPanel {padding:6px 4px !important}
+  .p10-app .p10-turn .p10-dice {padding:10px 2px}
+}
+@media (max-width: 420px) {
+  .p10-turn button.p10-die {width:50px !important; height:50px !important; min-width:50px;
+    font-size:21px}
+  .p10-turn .p10-dice {gap:7px}
 }
 """
 
@@ -153,14 +194,16 @@ KEYS_JS = (
     "if(!board)return;var inp=t&&(t.tagName==='INPUT'||t.tagName==='TEXTAREA'||"
     "t.tagName==='SELECT');"
     "if(inp){if(e.key==='Enter'&&t.closest('.p10-entry')){var b=t.closest('.p10-turn')"
-    ".querySelector('.p10-enter');if(b){e.preventDefault();b.click();}}return;}"
+    ".querySelector('.p10-enter');if(b){e.preventDefault();b.click();t.blur();}}return;}"
     "if(e.ctrlKey||e.metaKey||e.altKey)return;var q=null;"
     "if(e.key==='r'||e.key==='R')q='.p10-roll';else if(e.key==='h'||e.key==='H')q='.p10-best';"
     "else if(e.key==='s'||e.key==='S')q='.p10-stop';else if(e.key==='n'||e.key==='N')"
     "q='.p10-new';else if(e.key==='c'||e.key==='C')q='.p10-reveal';"
+    "else if(e.key==='u'||e.key==='U')q='.p10-undo';"
     "else if(e.key==='Enter')q='.p10-enter';"
     "else if(/^[0-9]$/.test(e.key))q='.p10-die-'+((+e.key+9)%10);"
     "if(!q)return;var el=board.querySelector(q);"
+    "if(q==='.p10-best'&&el&&el.offsetParent===null)el=board.querySelector('.p10-stop');"
     "if(el&&el.offsetParent!==null&&!el.disabled){e.preventDefault();el.click();}},true);}"
 )
 
@@ -525,11 +568,19 @@ class TurnWidget:
             ),
             "p10-which",
         )
+        # a tap pad beside the text box: a number (or W), then its color letter
+        pad = []
+        for tok in [*(str(k) for k in range(1, 11)), "W", "r", "o", "b", "g", "\u232b"]:
+            b = css_classes(w.Button(description=tok), "p10-pad", f"p10-pad-{ord(tok[-1])}")
+            b.on_click(lambda _b, tok=tok: self._pad(tok))
+            pad.append(b)
+        self.pad = css_classes(w.HBox(pad), "p10-pad-box")
         self.entry_box = css_classes(
             w.VBox(
                 [
                     self.entry_label,
                     w.HBox([self.entry, self.enter_button]),
+                    self.pad,
                     self.entry_message,
                     self.which_box,
                     self.picker,
@@ -566,9 +617,17 @@ class TurnWidget:
         self.compare_pick = css_classes(w.Dropdown(options=[("best hold", 0)], value=0), "p10-pick")
         self.compare_pick.observe(lambda _c: self._refresh_compare(), names="value")
         self.compare = css_classes(w.HTML(), "p10-compare")
-        self.compare_box = css_classes(
+        self.compare_inner = css_classes(
             w.VBox([w.HBox([w.HTML("<b>Compare with</b>"), self.compare_pick]), self.compare]),
-            "p10-compare-box",
+            "p10-compare-inner",
+        )
+        # the compare view, behind a tap (the phone's first screen is for the dice)
+        self.compare_toggle = css_classes(
+            w.ToggleButton(description="Compare two holds", value=False), "p10-compare-toggle"
+        )
+        self.compare_toggle.observe(lambda _c: self._refresh_compare(), names="value")
+        self.compare_box = css_classes(
+            w.VBox([self.compare_toggle, self.compare_inner]), "p10-compare-box"
         )
 
         self.status = css_classes(w.HTML(), "p10-status")
@@ -588,6 +647,16 @@ class TurnWidget:
         if next_turn is None:
             settings.insert(0, field("Phase", self.phase_select))
             settings.append(field("Dice set", self.layout_select))
+        # the settings fold into one line that says what they are; a tap opens them
+        self.settings_toggle = css_classes(
+            w.ToggleButton(description="Settings", value=False), "p10-settings-toggle"
+        )
+        self.settings_box = css_classes(w.VBox(settings), "p10-settings")
+        self.settings_box.layout.display = "none"
+        self.settings_toggle.observe(
+            lambda c: setattr(self.settings_box.layout, "display", "" if c["new"] else "none"),
+            names="value",
+        )
         self.dice_box = css_classes(w.HBox(self.dice_buttons), "p10-dice")
         self.actions = css_classes(
             w.HBox(
@@ -604,7 +673,8 @@ class TurnWidget:
         )
         children = [style_widget()] if style else []
         children += [
-            css_classes(w.VBox(settings), "p10-settings"),
+            self.settings_toggle,
+            self.settings_box,
             self.status,
             self.dice_box,
             self.actions,
@@ -791,6 +861,22 @@ class TurnWidget:
 
         self._do(go, where=self.entry_message)
 
+    def _pad(self, tok: str) -> None:
+        """A tap on the pad: a number or W starts a face, a color letter ends it, the
+        backspace removes the last face."""
+        faces = self.entry.value.split()
+        if tok == "\u232b":
+            faces = faces[:-1]
+        elif tok in "robg":
+            if not faces or faces[-1][-1] in "robg":
+                self.entry_message.value = error_html("tap a number (or W) first, then its color")
+                return
+            faces[-1] += tok
+        else:
+            faces.append(tok)
+        self.entry_message.value = ""
+        self.entry.value = " ".join(faces)
+
     def _mode_changed(self) -> None:
         self.message.value = ""
         self.entry_message.value = ""
@@ -956,6 +1042,12 @@ class TurnWidget:
             self.entry.placeholder = f"e.g. {pm.example_faces(st)}"
             self.picker.value = _picker_html(st)
         self._refresh_which()
+        aim = "make the phase" if st.objective == "complete" else "score most"
+        self.settings_toggle.description = (
+            f"\u2699 Phase {st.phase.number} \u00b7 {aim} \u00b7 "
+            + ("typed dice" if typing else "roll here")
+            + (" \u00b7 hints" if hint else "")
+        )
         roll_name = ["first", "second", "third"]
         if st.rolls_done == 0:
             step = "press Roll (R)" if not typing else "type the ten faces of your first roll"
@@ -1004,9 +1096,9 @@ class TurnWidget:
             self.stop_button.description = "Stop (fails phase)"
         else:
             self.stop_button.description = "Stop & score"
-        self.best_button.description = (
-            self.stop_button.description if stop_now and made is not None else "Hold best"
-        )
+        # when stopping is best, Hold best would say (and do) what Stop does: one button
+        self.best_button.layout.display = "none" if stop_now and made is not None else ""
+        self.best_button.description = "Hold best"
         main = made is not None and not st.over
         self.stop_button.button_style = "success" if main else ""
         self.roll_button.button_style = "" if main else "primary"
@@ -1018,6 +1110,7 @@ class TurnWidget:
         self.undo_button.layout.display = "" if undo is not None and not self._ended else "none"
         self.undo_button.description = f"Undo {undo[1]}" if undo is not None else "Undo"
         self.confirm_box.layout.display = "" if self.pending is not None else "none"
+        self.new_button.disabled = self.pending is not None
         if self.pending is not None:
             for b in (self.roll_button, self.stop_button, self.best_button, self.new_button):
                 b.disabled = True
@@ -1085,6 +1178,12 @@ class TurnWidget:
             self.compare_box.layout.display = "none"
             return
         self.compare_box.layout.display = ""
+        self.compare_inner.layout.display = "" if self.compare_toggle.value else "none"
+        self.compare_toggle.description = (
+            "Hide compare" if self.compare_toggle.value else "Compare two holds"
+        )
+        if not self.compare_toggle.value:
+            return
         opts = [("the best hold", 0)] + [
             (f"hold {k + 1}: keep {o.keep_text}", k) for k, o in enumerate(adv.options[1:8], 1)
         ]

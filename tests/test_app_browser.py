@@ -366,3 +366,35 @@ def test_safe_actions_on_the_first_screen(app_url, browser, width):
             shutil.copy(
                 shots / f"app-{name}-{width}.png", ROOT / "docs" / f"app-{name}-{width}.png"
             )
+
+
+def test_a_reload_mid_game_restores_it(app_url, browser):
+    """Roll and hold in a game, reload the page: the same dice, holds and score sheet."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(TIMEOUT)
+    try:
+        page.goto(app_url)
+        expect(page.locator(".p10-app .p10-roll").first).to_be_visible(timeout=60_000)
+        assert "game=" in page.url  # the session key is in the address
+        page.locator(".p10-tabs .lm-TabBar-tab", has_text="Play a game").click()
+        game = page.locator(".p10-app .p10-game").first
+        board = game.locator(".p10-turn")
+        board.locator(".p10-roll").click()
+        expect(board.locator(".p10-verdict")).to_contain_text("Best:")
+        board.locator(".p10-die-3").click()
+        expect(board.locator(".p10-die-3")).to_have_class(re.compile(r"\bp10-held\b"))
+        dice, sheet = _dice(board), game.locator(".p10-scoresheet").inner_text()
+        page.reload()
+        game = page.locator(".p10-app .p10-game").first
+        board = game.locator(".p10-turn")
+        expect(board.locator(".p10-die-3")).to_have_class(
+            re.compile(r"\bp10-held\b"), timeout=60_000
+        )
+        assert _dice(board) == dice
+        assert game.locator(".p10-scoresheet").inner_text() == sheet
+        page.screenshot(path=str(artifacts() / "app-reloaded-phone.png"))
+    finally:
+        page.close()

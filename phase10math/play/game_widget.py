@@ -22,7 +22,9 @@ True
 from __future__ import annotations
 
 import html
+import os
 import random
+import urllib.parse
 from collections.abc import Sequence
 
 from phase10math.dice.faces import Face, Layout
@@ -112,6 +114,10 @@ class GameSession:
         name: str = "you",
     ):
         self.rules, self.layout = rules, layout
+        if seed is None:  # a concrete seed, so that a saved game can be played again
+            seed = random.SystemRandom().randrange(2**32)
+        self.settings = {"opponents": list(opponents), "phases": phases, "seed": seed, "name": name}
+        self.turns: list = []  # the human's finished turns (history), to replay a saved game
         rng = random.Random(seed)
         bots = [
             get_strategy(o, rules=rules, layout=layout, seed=rng.randrange(2**32))
@@ -189,7 +195,47 @@ class GameSession:
                 f"is at phase {self.human_phase.number}"
             )
         self.waiting = False
+        self.turns.append(list(state.history))
         self._resume(state)
+
+    def to_dict(self) -> dict:
+        """The game as JSON-able values: its settings, the human's turns and dice."""
+        from phase10math.play import saved
+
+        return {
+            **self.settings,
+            "rules": self.rules.to_dict(),
+            "layout": saved.layout_to_dict(self.layout),
+            "turns": [
+                [[[str(f) for f in faces], sorted(kept)] for faces, kept in t] for t in self.turns
+            ],
+            "rng": saved.rng_to_list(self.rng),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> GameSession:
+        """The game saved by :meth:`to_dict`, played again turn by turn through the engine."""
+        from phase10math.dice.faces import parse_face
+        from phase10math.play import saved
+
+        s = cls(
+            d["opponents"],
+            phases=d["phases"],
+            rules=saved.rules_from_dict(d["rules"]),
+            layout=saved.layout_from_dict(d["layout"]),
+            seed=d["seed"],
+            name=d["name"],
+        )
+        for turn in d["turns"]:
+            st = s.new_turn_state()
+            st.history = [
+                (tuple(parse_face(x) for x in faces), frozenset(kept)) for faces, kept in turn
+            ]
+            st.dice = list(st.history[-1][0])
+            st.rolls_done, st.stopped = len(st.history), True
+            s.human_turn_done(st)
+        s.rng.setstate(saved.rng_from_list(d["rng"]).getstate())
+        return s
 
     def new_events(self) -> list[Event]:
         """Log events since the last call."""
@@ -317,7 +363,9 @@ class GameWidget:
         self.new_game_button = css_classes(
             w.Button(description="New game", button_style="info"), "p10-new-game"
         )
-        self.new_game_button.on_click(lambda _b: self.new_game())
+        self.new_game_button.on_click(lambda _b: self._new_game_clicked())
+        self._asked_new = False
+        self.on_change = None  # called after every change (the app saves the game)
         self.setup_message = css_classes(w.HTML(), "p10-setup-message", "p10-msg")
         self.status = css_classes(w.HTML(), "p10-game-status")
         self.sheet = css_classes(w.HTML(), "p10-scoresheet")
@@ -409,8 +457,35 @@ class GameWidget:
         )
 
     # ------------------------------------------------------------------ control
+    def _new_game_clicked(self) -> None:
+        """New game asks first while a game is under way (the game would be lost)."""
+        s = self.session
+        under_way = not s.over and (s.turns or self.turn.state.rolls_done)
+        if under_way and not self._asked_new:
+            self._asked_new = True
+            self.new_game_button.description = "Yes, start a new game"
+            self.setup_message.value = (
+                "<div class='p10-ask'>&#9888; Start a new game? The game under way is lost. "
+                "Press <b>Yes, start a new game</b> to confirm.</div>"
+            )
+            return
+        self.new_game()
+
+    def restore(self, session: GameSession, turn: TurnState) -> None:
+        """Show a saved game: its session and the human's turn as it was."""
+        self.session = session
+        self.phases = session.game.phases
+        self._lines, self.choices = [], []
+        self._note_events()
+        self.turn.state = turn
+        self.turn._ended = turn.over and not session.waiting
+        self.turn.refresh()
+        self.refresh()
+
     def new_game(self) -> None:
         """Start a new game with the opponents and length chosen."""
+        self._asked_new = False
+        self.new_game_button.description = "New game"
         self.phases = self.length.value
         self.session = self._session(self.opponent_names())
         self._lines = []
@@ -471,21 +546,49 @@ class GameWidget:
             + "".join(f"<li>{html.escape(x)}</li>" for x in self._lines)
             + "</ul></div>"
         )
+        if self.on_change is not None:
+            self.on_change()
 
 
 class PlayApp:
     """The play app: practice a turn (with hint mode and the compare view) or play a whole
     game, on one page that works from 360 px phones to desktops.
 
-    ``PlayApp().view`` is what ``app/play.ipynb`` shows (served by Voila)."""
+    ``PlayApp(session="url").view`` is what ``app/play.ipynb`` shows (served by Voila): the
+    state is saved on the server's disk after every action (:mod:`phase10math.play.saved`)
+    under the key in the page's address (``?game=KEY``, put there on the first visit), so a
+    reload of the same page restores the practice turn and the game. ``session``: None (no
+    saving), ``"url"`` (the key from Voila's ``QUERY_STRING``, else a new one) or a key."""
 
-    def __init__(self, seed: int | None = None, game_seed: int | None = None, phase: int = 1):
+    def __init__(
+        self,
+        seed: int | None = None,
+        game_seed: int | None = None,
+        phase: int = 1,
+        session: str | None = None,
+    ):
+        from phase10math.play import saved
+
         w = ipw()
+        self.key = None
+        if session == "url":
+            query = urllib.parse.parse_qs(os.environ.get("QUERY_STRING", ""))
+            given = (query.get("game") or [""])[0]
+            self.key = given if saved.KEY.fullmatch(given) else saved.new_key()
+        elif session is not None:
+            self.key = saved.check_key(session)
         self.practice = TurnWidget(phase=phase, seed=seed, style=False)
         self.game = GameWidget(seed=game_seed, style=False)
         self.tabs = css_classes(w.Tab(children=[self.practice.view, self.game.view]), "p10-tabs")
         self.tabs.set_title(0, "Practice a turn")
         self.tabs.set_title(1, "Play a game")
+        self.restored = self.key is not None and self._restore()
+        # the key goes into the page's address, so that a reload finds the saved state
+        js = (
+            f"history.replaceState(null,'',location.pathname+'?game={self.key}')"
+            if self.key
+            else ""
+        )
         self.view = css_classes(
             w.VBox(
                 [
@@ -495,12 +598,66 @@ class PlayApp:
                         "them (&#9733; marks the best hold).<span class='p10-keys'> Keys: R "
                         "roll, 1-0 hold a die, H hold best, S stop, U undo, N next turn, Enter "
                         "use a typed roll.</span></div>"
+                        + (
+                            f'<img src="data:," alt="" style="display:none" onerror="{js}">'
+                            if js
+                            else ""
+                        )
                     ),
                     self.tabs,
                 ]
             ),
             "p10-app",
         )
+        if self.key is not None:
+            self.practice.on_change = self.save
+            self.game.on_change = self.save
+            self.game.turn.on_change = self.save
+            self.tabs.observe(lambda _c: self.save(), names="selected_index")
+
+    def state_dict(self) -> dict:
+        from phase10math.play import saved
+
+        return {
+            "practice": saved.turn_to_dict(self.practice.state),
+            "mode": self.practice.mode.value,
+            "hint": self.practice.hint_toggle.value,
+            "game": self.game.session.to_dict(),
+            "game_turn": saved.turn_to_dict(self.game.turn.state),
+            "tab": self.tabs.selected_index,
+        }
+
+    def save(self) -> None:
+        """Save the state under the session key (every action calls it)."""
+        from phase10math.play import saved
+
+        if self.key is not None:
+            saved.save(self.key, self.state_dict())
+
+    def _restore(self) -> bool:
+        """Restore the saved state of this key; False (a fresh start) without one."""
+        from phase10math.play import saved
+
+        data = saved.load(self.key)
+        if data is None:
+            return False
+        try:
+            practice = saved.turn_from_dict(data["practice"])
+            session = GameSession.from_dict(data["game"])
+            turn = saved.turn_from_dict(data["game_turn"], rng=session.rng)
+        except Exception as e:  # a damaged or old file: start afresh
+            if saved.restore_error(e):
+                return False
+            raise
+        self.practice.state = practice
+        self.practice.phase_select.value = practice.phase.number or 1  # equal: no new turn
+        self.practice.objective_select.value = str(practice.objective)
+        self.practice.mode.value = data.get("mode", "roll")
+        self.practice.hint_toggle.value = bool(data.get("hint", False))
+        self.practice.refresh()
+        self.game.restore(session, turn)
+        self.tabs.selected_index = int(data.get("tab") or 0)
+        return True
 
     def _repr_mimebundle_(self, **kwargs):
         return self.view._repr_mimebundle_(**kwargs)

@@ -474,6 +474,7 @@ class TurnWidget:
         self.state = state or TurnState(phase, objective, rules, layout, seed=seed)
         self.top = top
         self.on_turn_end = on_turn_end
+        self.on_change: Callable[[], None] | None = None  # after every refresh (the app saves)
         self.next_turn = next_turn
         self.revealed = False
         # what each choice of this turn cost: (roll number, label, cost), see _note_choice
@@ -1076,6 +1077,8 @@ class TurnWidget:
         except Phase10MathError as e:
             self.advice.value = error_html(e)
         self._refresh_compare(reveal)
+        if self.on_change is not None:
+            self.on_change()
         if st.over and not self._ended and self.next_turn is None:
             self._ended = True  # in a game the turn is handed over by Next turn (see _new_turn)
             if self.on_turn_end is not None:

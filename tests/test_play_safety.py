@@ -233,3 +233,41 @@ def test_tap_pad_types_a_roll_and_the_board_keeps_placed_faces():
     st.place(i, j)
     moved = [k for k in range(10) if st.dice[k] != before[k]]
     assert set(moved) <= {i, j} and st.dice[j] == before[i]
+
+
+def test_a_long_solve_shows_progress_with_controls_off_and_old_advice_hidden(monkeypatch):
+    import phase10math.turn.tables as tables
+    from phase10math.play import widgets
+
+    w = TurnWidget(phase=1, seed=2)
+    w.roll()
+    seen = []
+    real = tables.cached_solution
+
+    def slow_solve(*args, progress=None, **kw):
+        for _ in range(3):
+            progress("rolls left")
+            seen.append(
+                (
+                    w.busy.value,
+                    w.roll_button.disabled,
+                    w.phase_select.disabled,
+                    all(b.disabled for b in w.dice_buttons),
+                    w.advice.layout.display,
+                )
+            )
+        return real(*args, **kw)
+
+    monkeypatch.setattr(tables, "heavy_phase", lambda *a: True)
+    monkeypatch.setattr(tables, "cached_solution", slow_solve)
+    monkeypatch.setattr(widgets, "_READY", set())
+    w.click_die(0)  # any refresh of a phase not yet solved in this kernel
+    assert len(seen) == 3
+    first, last = seen[0], seen[-1]
+    assert "Solving phase 1" in first[0] and "step 1 of 3" in first[0] and "s left" in first[0]
+    assert "step 3 of 3" in last[0]
+    assert all(s[1] and s[2] and s[3] and s[4] == "none" for s in seen)
+    # afterwards: controls back, advice shown, no second solve
+    assert not w.roll_button.disabled and w.advice.layout.display == "" and w.busy.value == ""
+    w.click_die(1)
+    assert len(seen) == 3

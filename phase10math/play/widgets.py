@@ -108,6 +108,9 @@ APP_CSS = """
 .p10-turn button.p10-die.p10-suggest {outline:3px dotted #111; outline-offset:5px}
 .p10-turn button.p10-die:disabled {opacity:1; cursor:default}
 .p10-msg:empty, .p10-busy:empty {display:none}
+.p10-progress {background:#e8eefc; border-left:4px solid #0b4f8a; padding:10px; color:#111;
+  font-size:16px}
+.p10-progress progress {display:block; width:100%; height:16px; margin-top:6px}
 .p10-msg {display:block}
 .p10-refusal {display:block; color:#9b0014; background:#fdecee; border-left:4px solid #9b0014;
   padding:6px 10px; font-weight:bold}
@@ -984,8 +987,77 @@ class TurnWidget:
         self.enter_button.click()
 
     # ------------------------------------------------------------------ view
-    def refresh(self) -> None:
+    def _prepare(self) -> None:
+        """Before a phase's first long solve (a color phase on the recorded dice: tens of
+        seconds): a progress display with an estimate, every control disabled and the old
+        advice hidden, so that nothing is tapped or read meanwhile."""
+        import time
 
+        from phase10math.turn.tables import cached_solution, heavy_phase
+
+        st = self.state
+        key = (st.phase, str(st.objective), st.rules, st.layout.fingerprint())
+        if key in _READY:
+            return
+        try:
+            heavy = st.phase.number is not None and heavy_phase(
+                st.phase.number, st.rules, st.layout
+            )
+        except Phase10MathError:
+            heavy = False
+        if not heavy:
+            _READY.add(key)
+            return
+        controls = [
+            *self.dice_buttons,
+            self.roll_button,
+            self.best_button,
+            self.stop_button,
+            self.new_button,
+            self.undo_button,
+            self.enter_button,
+            self.phase_select,
+            self.layout_select,
+            self.objective_select,
+            self.mode,
+        ]
+        was = [c.disabled for c in controls]
+        for c in controls:
+            c.disabled = True
+        self.advice.layout.display = "none"
+        self.compare_box.layout.display = "none"
+        start = time.monotonic()
+        title = (
+            f"Solving phase {st.phase.number} ({st.phase.text}) on these dice for the first time"
+        )
+
+        def show(step: int, note: str) -> None:
+            self.busy.value = (
+                f"<div class='p10-progress' role='status'><b>{html.escape(title)}</b>: "
+                f"step {step} of {st.rules.rolls}. {note}"
+                f"<progress max='{st.rules.rolls}' value='{step}'></progress></div>"
+            )
+
+        show(0, "This takes tens of seconds once; later turns load it at once.")
+        done = [0]
+
+        def progress(_msg: str) -> None:
+            done[0] += 1
+            k = done[0]
+            left = (time.monotonic() - start) / k * max(st.rules.rolls - k, 0)
+            show(k, f"About {max(1, round(left))} s left." if k < st.rules.rolls else "Done.")
+
+        try:
+            cached_solution(st.phase, st.objective, st.rules, st.layout, progress=progress)
+            _READY.add(key)
+        finally:
+            for c, d in zip(controls, was, strict=True):
+                c.disabled = d
+            self.advice.layout.display = ""
+            self.busy.value = ""
+
+    def refresh(self) -> None:
+        self._prepare()
         st = self.state
         hint = bool(self.hint_toggle.value)
         reveal = not hint or self.revealed
@@ -1205,6 +1277,9 @@ class TurnWidget:
         except Phase10MathError as e:
             self.compare.value = error_html(e)
 
+
+#: The (phase, objective, rules, layout) whose solve this kernel has done or loaded.
+_READY: set = set()
 
 #: The dice sets in the layout menu.
 LAYOUT_LABELS = {

@@ -75,3 +75,27 @@ def test_new_game_asks_while_a_game_is_under_way():
     assert g.turn.state.snapshot() == before  # asked, nothing lost yet
     g.new_game_button.click()
     assert g.turn.state.rolls_done == 0 and g.new_game_button.description == "New game"
+
+
+def test_pass_and_play_two_people_and_a_computer(save_dir):
+    from phase10math.play.game_widget import GameSession, GameWidget
+
+    g = GameWidget(opponents=("person", "greedy"), phases=1, seed=6)
+    s = g.session
+    assert s.humans == [0, 1]
+    seen = set()
+    for _ in range(30):
+        if s.over:
+            break
+        seen.add(s.human.name)
+        assert ("your turn" if s.human.name == "you" else "player 2's turn") in g.status.value
+        g.turn.roll()
+        g.turn.stop_button.click()
+        if g.turn.pending is not None:
+            g.turn.confirm_yes.click()
+        g.turn.new_button.click()
+        s = g.session
+    assert seen == {"you", "player 2"}
+    # a saved pass-and-play game replays to the same scores
+    back = GameSession.from_dict(s.to_dict())
+    assert [p.total for p in back.game.players] == [p.total for p in s.game.players]

@@ -45,7 +45,11 @@ from phase10math.play.widgets import (
 )
 
 #: Computer opponents offered by the game widget (strategy names of phase10math.game.strategies).
-OPPONENTS = tuple(n for n in ("complete", "score", "greedy", "random") if n in STRATEGY_NAMES)
+#: A seat played by a person at the same device (pass and play).
+PERSON = "person"
+OPPONENTS = tuple(n for n in ("complete", "score", "greedy", "random") if n in STRATEGY_NAMES) + (
+    PERSON,
+)
 
 
 def check_opponents(opponents: object, most: int) -> list[str]:
@@ -58,7 +62,7 @@ def check_opponents(opponents: object, most: int) -> list[str]:
     ...     check_opponents(["bogus"], 5)
     ... except ValueError as e:
     ...     print(e)
-    opponent 'bogus': choose one of complete, score, greedy, random
+    opponent 'bogus': choose one of complete, score, greedy, random, person
     """
     if isinstance(opponents, str) or not isinstance(opponents, Sequence):
         raise InvalidRulesError(
@@ -119,13 +123,20 @@ class GameSession:
         self.settings = {"opponents": list(opponents), "phases": phases, "seed": seed, "name": name}
         self.turns: list = []  # the human's finished turns (history), to replay a saved game
         rng = random.Random(seed)
+        n = len(layout.dice)
+        #: the seats played by people at this device (pass and play): seat 0 and every "person"
+        self.humans = [0] + [i + 1 for i, o in enumerate(opponents) if o == PERSON]
+        seeds = [rng.randrange(2**32) for _ in opponents]
         bots = [
-            get_strategy(o, rules=rules, layout=layout, seed=rng.randrange(2**32))
-            for o in opponents
+            _Replay([], n) if o == PERSON else get_strategy(o, rules=rules, layout=layout, seed=s)
+            for o, s in zip(opponents, seeds, strict=True)
         ]
-        names = [name] + [f"{o} ({i + 2})" for i, o in enumerate(opponents)]
+        names = [name] + [
+            f"player {i + 2}" if o == PERSON else f"{o} ({i + 2})" for i, o in enumerate(opponents)
+        ]
+        self.current = 0  # the seat whose turn the game waits for
         self.game = Game(
-            [_Replay([], len(layout.dice))] + bots,
+            [_Replay([], n)] + bots,
             phases=phases,
             rules=rules,
             layout=layout,
@@ -146,20 +157,20 @@ class GameSession:
         self.result = yield from self.game.flow(self.order, self._turn)
 
     def _turn(self, seat: int, last_chance: bool = False):
-        if seat != 0:
+        if seat not in self.humans:
             return self.game.play_turn(seat, last_chance)
         state = yield seat
         replay = _Replay(state.history, len(self.layout.dice))
         dice, self.game.dice = self.game.dice, replay
-        self.game.strategies[0] = replay
+        self.game.strategies[seat] = replay
         try:
-            return self.game.play_turn(0, last_chance)
+            return self.game.play_turn(seat, last_chance)
         finally:
             self.game.dice = dice
 
     def _resume(self, state: TurnState | None) -> None:
         try:
-            self._flow.send(state)
+            self.current = self._flow.send(state)
             self.waiting = True
         except StopIteration:
             self.waiting = False
@@ -171,7 +182,8 @@ class GameSession:
 
     @property
     def human(self):
-        return self.game.players[0]
+        """The player whose turn the game waits for (seat 0 alone without pass and play)."""
+        return self.game.players[self.current]
 
     @property
     def human_phase(self) -> Phase:
@@ -195,7 +207,7 @@ class GameSession:
                 f"is at phase {self.human_phase.number}"
             )
         self.waiting = False
-        self.turns.append(list(state.history))
+        self.turns.append(list(state.history))  # in play order: the replay needs no seat
         self._resume(state)
 
     def to_dict(self) -> dict:
@@ -428,6 +440,7 @@ class GameWidget:
             "score": "aims for points",
             "greedy": "keeps what fits",
             "random": "random",
+            PERSON: "a person (pass and play)",
         }
         d = css_classes(
             w.Dropdown(
@@ -535,10 +548,13 @@ class GameWidget:
                 "again.</div>"
             )
         else:
+            who = s.human.name
+            whose = "your turn" if who == "you" else f"{html.escape(who)}'s turn"
+            pass_on = f" Pass the device to {html.escape(who)}." if len(s.humans) > 1 else ""
             self.status.value = (
-                f"<div class='p10-panel'>Round {s.game.round}: <b>your turn at phase "
-                f"{s.human_phase.number}</b> ({s.human_phase.text}). When it is over, press "
-                "Next turn.</div>"
+                f"<div class='p10-panel'>Round {s.game.round}: <b>{whose} at phase "
+                f"{s.human_phase.number}</b> ({s.human_phase.text}).{pass_on} When it is "
+                "over, press Next turn.</div>"
             )
         self.sheet.value = "<b>Score sheet</b>" + scoresheet_html(s)
         self.log.value = (

@@ -210,6 +210,7 @@ def test_app_turn_and_game(app_url, browser, width):
         expect(game.locator(".p10-log")).to_contain_text("made with")
         expect(game.locator(".p10-scoresheet .p10-total").first).to_have_text(re.compile(r"\d+"))
         _check_layout(page)
+        _check_phone_rules(page)
         page.screenshot(path=str(shots / f"app-game-{width}.png"), full_page=True)
     finally:
         page.close()

@@ -400,15 +400,16 @@ class GameWidget:
                     w.HTML("<b>Opponents</b> (computer players)"),
                     self.seats,
                     w.HBox([self.add_button, self.remove_button]),
-                    w.HBox([w.HTML("<b>Game length</b>"), self.length, self.new_game_button]),
-                    self.setup_message,
+                    w.HBox([w.HTML("<b>Game length</b>"), self.length]),
                 ]
             ),
             "p10-setup",
         )
         children = [style_widget()] if style else []
+        # New game (and its question) at the top, next to the status that says the game is over
         children += [
-            self.status,
+            css_classes(w.HBox([self.status, self.new_game_button]), "p10-game-top"),
+            self.setup_message,
             css_classes(
                 w.HBox([self.turn.view, w.VBox([self.sheet, self.log, setup])]), "p10-game-cols"
             ),

@@ -162,6 +162,8 @@ APP_CSS = """
 .p10-entry {flex:1 1 220px; min-width:0; max-width:460px}
 .p10-entry input {font-size:17px; min-height:44px}
 .p10-game-cols > .widget-vbox {flex:1 1 340px; min-width:0}
+.p10-game-top {align-items:center}
+.p10-game-top > .p10-game-status {flex:1 1 260px; min-width:0}
 .p10-turn .widget-dropdown, .p10-game .widget-dropdown {width:auto; max-width:100%;
   height:auto}
 .p10-turn .widget-dropdown > select {font-size:16px; min-height:44px; max-width:100%}

@@ -271,3 +271,19 @@ def test_a_long_solve_shows_progress_with_controls_off_and_old_advice_hidden(mon
     assert not w.roll_button.disabled and w.advice.layout.display == "" and w.busy.value == ""
     w.click_die(1)
     assert len(seen) == 3
+
+
+def test_the_computers_rolls_and_holds_step_by_step_on_request():
+    g = GameWidget(opponents=("greedy",), phases=2, seed=2)
+    for _ in range(3):  # a few turns, so that the computer has rolled
+        g.turn.roll()
+        g.turn.stop_button.click()
+        if g.turn.pending is not None:
+            g.turn.confirm_yes.click()
+        g.turn.new_button.click()
+        if g.session.over:
+            break
+    assert "greedy (2): roll 1:" not in g.log.value
+    g.steps_toggle.value = True
+    assert "greedy (2): roll 1:" in g.log.value and "greedy (2): keeps" in g.log.value
+    assert "you: roll" not in g.log.value  # the player's own rolls are on the board

@@ -279,6 +279,13 @@ def event_text(e: Event, names: Sequence[str], rules: Rules = DEFAULT_RULES) -> 
             for g in m.groups
         )
         return f"{who}: phase {e.phase} made with {groups}, +{e.points}"
+    if e.kind in ("roll", "hold"):
+        colors = PHASES[e.phase].uses_color if e.phase in PHASES else False
+        faces = " ".join(
+            ("W" if f.is_wild else str(f.value)) + ((f.color or "") if colors else "")
+            for f in e.dice
+        )
+        return f"{who}: {e.note}: {faces or 'nothing'}"
     if e.kind == "failed":
         return f"{who}: phase {e.phase} missed"
     if e.kind == "bonus":
@@ -382,6 +389,10 @@ class GameWidget:
         self.status = css_classes(w.HTML(), "p10-game-status")
         self.sheet = css_classes(w.HTML(), "p10-scoresheet")
         self.log = css_classes(w.HTML(), "p10-log")
+        self.steps_toggle = css_classes(
+            w.ToggleButton(description="Show the computers' rolls", value=False), "p10-steps"
+        )
+        self.steps_toggle.observe(lambda _c: self.refresh(), names="value")
         self.session = self._session(self.opponent_names())
         self.turn = TurnWidget(
             state=self.session.new_turn_state(),
@@ -411,7 +422,8 @@ class GameWidget:
             css_classes(w.HBox([self.status, self.new_game_button]), "p10-game-top"),
             self.setup_message,
             css_classes(
-                w.HBox([self.turn.view, w.VBox([self.sheet, self.log, setup])]), "p10-game-cols"
+                w.HBox([self.turn.view, w.VBox([self.sheet, self.log, self.steps_toggle, setup])]),
+                "p10-game-cols",
             ),
         ]
         self.view = css_classes(w.VBox(children), "p10-game")
@@ -530,12 +542,19 @@ class GameWidget:
         self.turn.state.rng = self.session.rng
         return self.session.human_phase
 
+    def _shown_lines(self) -> list[tuple[bool, str]]:
+        """The log's last lines; the computer players' rolls and holds on request."""
+        if self.steps_toggle.value:
+            return self._lines[-40:]
+        return [x for x in self._lines if not x[0]][-14:]
+
     def _note_events(self) -> None:
         names = [p.name for p in self.session.game.players]
         for e in self.session.new_events():
-            if e.kind in _SHOWN:
-                self._lines.append(event_text(e, names, self.rules))
-        self._lines = self._lines[-14:]
+            steps = e.kind in ("roll", "hold")
+            if e.kind in _SHOWN or (steps and e.player not in self.session.humans):
+                self._lines.append((steps, event_text(e, names, self.rules)))
+        self._lines = self._lines[-200:]
 
     # ------------------------------------------------------------------ view
     def refresh(self) -> None:
@@ -560,7 +579,10 @@ class GameWidget:
         self.sheet.value = "<b>Score sheet</b>" + scoresheet_html(s)
         self.log.value = (
             "<div class='p10-panel'><b>What happened</b><ul class='p10-loglist'>"
-            + "".join(f"<li>{html.escape(x)}</li>" for x in self._lines)
+            + "".join(
+                f"<li{' class=p10-step' if steps else ''}>{html.escape(x)}</li>"
+                for steps, x in self._shown_lines()
+            )
             + "</ul></div>"
         )
         if self.on_change is not None:

@@ -27,7 +27,7 @@ import random
 import urllib.parse
 from collections.abc import Sequence
 
-from phase10math.dice.faces import Face, Layout
+from phase10math.dice.faces import Face, Layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
@@ -35,6 +35,7 @@ from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidHoldError, InvalidRulesError
 from phase10math.game.engine import Event, Game, GameResult, TurnView
 from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
+from phase10math.play import saved
 from phase10math.play.models import TurnState
 from phase10math.play.widgets import (
     TurnWidget,
@@ -212,8 +213,6 @@ class GameSession:
 
     def to_dict(self) -> dict:
         """The game as JSON-able values: its settings, the human's turns and dice."""
-        from phase10math.play import saved
-
         return {
             **self.settings,
             "rules": self.rules.to_dict(),
@@ -227,9 +226,6 @@ class GameSession:
     @classmethod
     def from_dict(cls, d: dict) -> GameSession:
         """The game saved by :meth:`to_dict`, played again turn by turn through the engine."""
-        from phase10math.dice.faces import parse_face
-        from phase10math.play import saved
-
         s = cls(
             d["opponents"],
             phases=d["phases"],
@@ -606,8 +602,6 @@ class PlayApp:
         phase: int = 1,
         session: str | None = None,
     ):
-        from phase10math.play import saved
-
         w = ipw()
         self.key = None
         if session == "url":
@@ -655,8 +649,6 @@ class PlayApp:
             self.tabs.observe(lambda _c: self.save(), names="selected_index")
 
     def state_dict(self) -> dict:
-        from phase10math.play import saved
-
         return {
             "practice": saved.turn_to_dict(self.practice.state),
             "mode": self.practice.mode.value,
@@ -668,15 +660,11 @@ class PlayApp:
 
     def save(self) -> None:
         """Save the state under the session key (every action calls it)."""
-        from phase10math.play import saved
-
         if self.key is not None:
             saved.save(self.key, self.state_dict())
 
     def _restore(self) -> bool:
         """Restore the saved state of this key; False (a fresh start) without one."""
-        from phase10math.play import saved
-
         data = saved.load(self.key)
         if data is None:
             return False

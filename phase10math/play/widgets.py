@@ -31,6 +31,7 @@ die 1: cannot read '11';
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Callable, Sequence
 
 from phase10math.dice.faces import COLOR_NAMES, Face, Layout
@@ -42,6 +43,7 @@ from phase10math.play import models as pm
 from phase10math.play.models import TurnState, face_label, value_text
 from phase10math.play.palette import LETTERS, PALETTE, text_color
 from phase10math.play.why import why
+from phase10math.turn import tables
 
 #: Background color of a die face, per color code (None: color not known); color-blind safe,
 #: and every face also shows its color letter (see :mod:`phase10math.play.palette`).
@@ -993,16 +995,12 @@ class TurnWidget:
         """Before a phase's first long solve (a color phase on the recorded dice: tens of
         seconds): a progress display with an estimate, every control disabled and the old
         advice hidden, so that nothing is tapped or read meanwhile."""
-        import time
-
-        from phase10math.turn.tables import cached_solution, heavy_phase
-
         st = self.state
         key = (st.phase, str(st.objective), st.rules, st.layout.fingerprint())
         if key in _READY:
             return
         try:
-            heavy = st.phase.number is not None and heavy_phase(
+            heavy = st.phase.number is not None and tables.heavy_phase(
                 st.phase.number, st.rules, st.layout
             )
         except Phase10MathError:
@@ -1050,7 +1048,7 @@ class TurnWidget:
             show(k, f"About {max(1, round(left))} s left." if k < st.rules.rolls else "Done.")
 
         try:
-            cached_solution(st.phase, st.objective, st.rules, st.layout, progress=progress)
+            tables.cached_solution(st.phase, st.objective, st.rules, st.layout, progress=progress)
             _READY.add(key)
         finally:
             for c, d in zip(controls, was, strict=True):

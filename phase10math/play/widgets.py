@@ -369,9 +369,7 @@ def verdict_html(state: TurnState, st: pm.Standing) -> str:
         mine = "<span class='p10-mine-line'> Your hold is not one of the possible holds.</span>"
     elif st.is_best:
         mine = (
-            "<span class='p10-mine-line'> <b>Yours:</b> the best hold"
-            + (" (tied)" if st.best_ties > 1 else "")
-            + ".</span>"
+            f"<span class='p10-mine-line'> <b>Yours:</b> the best hold ({st.rank_words()}).</span>"
         )
     else:
         points = "points of chance" if obj == "complete" else "points"

@@ -256,7 +256,7 @@ BROKEN_WORDS_JS = """() => {
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     const el = n.parentElement;
     if (!el || el.offsetParent === null) continue;
-    for (const m of n.textContent.matchAll(/\\S+/g)) {
+    for (const m of n.textContent.matchAll(/[^\\s-]+/g)) {  // a line may end after '-'
       const r = document.createRange();
       r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
       const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));

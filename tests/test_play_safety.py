@@ -112,6 +112,11 @@ def test_stop_that_fails_asks_and_undo_takes_it_back():
     w.confirm_yes.click()
     assert w.state.over
     assert w.undo_button.layout.display == "" and w.undo_button.description == "Undo stop"
+    w.hint_toggle.value = (
+        True  # any later refresh keeps Undo (a practice turn is never handed over)
+    )
+    w.hint_toggle.value = False
+    assert w.undo_button.layout.display == ""
     w.undo_button.click()
     assert w.state.snapshot() == before
     assert w.undo_button.layout.display == "none"  # one step only

@@ -160,6 +160,7 @@ APP_CSS = """
 .p10-scroll {overflow-x:auto; max-width:100%}
 .p10-sheet {border-collapse:collapse}
 .p10-sheet td.num {text-align:right}
+.p10-sheet td, .p10-sheet th {white-space:nowrap}
 .p10-sheet tr.p10-total-row td {font-weight:bold; border-top:2px solid #333}
 .p10-entry {flex:1 1 220px; min-width:0; max-width:460px}
 .p10-entry input {font-size:17px; min-height:44px}
@@ -1180,7 +1181,8 @@ class TurnWidget:
         else:
             self.new_button.description = "Next turn" if self.next_turn else "New turn"
         undo = st.undoable
-        self.undo_button.layout.display = "" if undo is not None and not self._ended else "none"
+        handed_over = self._ended and self.next_turn is not None  # a game's turn, scored
+        self.undo_button.layout.display = "" if undo is not None and not handed_over else "none"
         self.undo_button.description = f"Undo {undo[1]}" if undo is not None else "Undo"
         self.confirm_box.layout.display = "" if self.pending is not None else "none"
         self.new_button.disabled = self.pending is not None

@@ -52,8 +52,15 @@ def test_ten_sessions_answer_and_leave_no_kernel(tmp_path):
                     expect(board.locator(".p10-verdict")).to_contain_text("Best:", timeout=60_000)
                     answered += 1
                 assert answered == SESSIONS
-                assert len(kernels_of(server)) >= SESSIONS
-                for c in contexts:
+                running = len(kernels_of(server))
+                assert running >= SESSIONS
+                # a page that closes shuts its kernel down at once (its shutdown beacon)
+                pages[0].close(run_before_unload=True)
+                soon = time.monotonic() + CULL / 2
+                while len(kernels_of(server)) >= running and time.monotonic() < soon:
+                    time.sleep(0.2)
+                shut_at_once = len(kernels_of(server)) < running
+                for c in contexts:  # the others close without a beacon: culled when idle
                     c.close()
             finally:
                 browser.close()
@@ -62,3 +69,4 @@ def test_ten_sessions_answer_and_leave_no_kernel(tmp_path):
             time.sleep(1)
         left = kernels_of(server)
         assert left == [], f"{len(left)} kernel(s) left after the pages closed"
+        assert shut_at_once, "closing a page did not shut its kernel down (shutdown beacon)"

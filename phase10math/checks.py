@@ -7,8 +7,13 @@ rules and layouts are beside their types: :func:`phase10math.dice.rules.check_ru
   Numbers are plain ASCII digits with an optional sign (no ``²``, no 5000-digit numbers), so a
   bad number is refused by argparse with one line on stderr and exit code 2.
 - :func:`read_layout_file`: a layout file read safely (size cap, UTF-8 text only).
-- :func:`check_int`, :func:`check_seed`, :func:`check_type`: type checks at the public API
-  boundary that raise the package's own errors (ValueError subclasses), never TypeError.
+- :func:`public`: the one argument check of every public function and method: the annotations
+  are checked at call time (by beartype), booleans are not numbers, NaN and infinities are
+  refused; a wrong type raises :class:`~phase10math.errors.WrongTypeError` (a package error that
+  is also a ``TypeError``), a wrong value :class:`~phase10math.errors.InvalidArgumentError`
+  (a ``ValueError``), each naming the parameter, what it got and what it accepts.
+- :func:`check_int`, :func:`check_seed`, :func:`check_type`: value checks at the public API
+  boundary that raise the package's own errors (ValueError subclasses).
 
 >>> int_arg("players")("3")
 3
@@ -16,6 +21,17 @@ rules and layouts are beside their types: :func:`phase10math.dice.rules.check_ru
 Traceback (most recent call last):
 ...
 argparse.ArgumentTypeError: 9 is out of range; allowed 1..8
+>>> @public
+... def half(x: int) -> float:
+...     return x / 2
+>>> half(True)
+Traceback (most recent call last):
+...
+phase10math.errors.WrongTypeError: half(): x=True (bool); accepts int (a boolean is not a number)
+>>> half("3")
+Traceback (most recent call last):
+...
+phase10math.errors.WrongTypeError: half(): x='3' (str); accepts int
 >>> check_seed(-1)
 Traceback (most recent call last):
 ...
@@ -25,12 +41,27 @@ phase10math.errors.InvalidRulesError: seed=-1; allowed: a whole number 0..429496
 from __future__ import annotations
 
 import argparse
+import functools
+import inspect
+import math
 import numbers
 import os
 import re
-from typing import Any
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from phase10math.errors import InvalidLayoutError, InvalidRulesError, Phase10MathError
+from beartype import BeartypeConf, beartype
+from beartype.door import is_bearable
+
+from phase10math.errors import (
+    InvalidArgumentError,
+    InvalidLayoutError,
+    InvalidRulesError,
+    Phase10MathError,
+    WrongTypeError,
+)
 
 MAX_SEED = 2**32 - 1
 
@@ -177,3 +208,154 @@ def check_type(
 def _short(value: Any) -> str:
     r = repr(value)
     return r if len(r) <= 60 else r[:57] + "..."
+
+
+# --------------------------------------------------------------------------- @public
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Violation(TypeError):
+    """What beartype raises inside :func:`public`; never escapes it."""
+
+
+_CONF = BeartypeConf(is_pep484_tower=True, violation_param_type=_Violation)
+_LOOSE = BeartypeConf(is_pep484_tower=True)
+
+
+def _hint_text(hint: Any) -> str:
+    """A hint as people read it: ``int | None``, ``Rules``, ``Sequence[Face]``."""
+    if hint is type(None) or hint is None:
+        return "None"
+    if isinstance(hint, type) and not typing.get_args(hint):
+        return hint.__name__
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(_hint_text(a) for a in typing.get_args(hint))
+    if origin is typing.Literal:
+        return " or ".join(repr(a) for a in typing.get_args(hint))
+    text = repr(hint).replace("typing.", "").replace("collections.abc.", "")
+    return re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", re.sub(r"\b[\w]+\.(?=[A-Z])", "", text))
+
+
+def _flat(hint: Any) -> set[Any]:
+    """The members of a union hint (the hint itself when it is not a union)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return set().union(*(_flat(a) for a in typing.get_args(hint)))
+    if origin is typing.Annotated:
+        return _flat(typing.get_args(hint)[0])
+    return {hint}
+
+
+def _numeric(hint: Any) -> tuple[bool, bool]:
+    """(refuse booleans, refuse NaN/inf) for a parameter of this hint."""
+    members = _flat(hint)
+    if Any in members or bool in members or object in members:
+        return False, False
+    num = {int, float, numbers.Number, numbers.Real, numbers.Rational, numbers.Integral}
+    real = any(m in num or (isinstance(m, type) and m.__name__ == "Fraction") for m in members)
+    return real, real
+
+
+def _describe(fname: str, name: str, value: Any, hint: Any, note: str = "") -> str:
+    return (
+        f"{fname}(): {name}={_short(value)} ({type(value).__name__}); "
+        f"accepts {_hint_text(hint)}{note}"
+    )
+
+
+def public(func: F) -> F:
+    """Check the annotated arguments of the public function (or class) ``func`` at call time.
+
+    A class: its ``__init__`` and public methods are checked. The annotations are checked by
+    beartype (the numeric tower on: an ``int`` is a ``float``); a boolean given for a number is
+    refused, and so are NaN and infinities. Refusals are the package's errors naming the
+    parameter, the value and what it accepts; nothing is changed before them.
+    """
+    if inspect.isclass(func):
+        for attr, member in list(vars(func).items()):
+            if attr == "__init__" or (not attr.startswith("_") and inspect.isfunction(member)):
+                setattr(func, attr, public(member))
+            elif isinstance(member, (classmethod, staticmethod)) and not attr.startswith("_"):
+                setattr(func, attr, type(member)(public(member.__func__)))
+        return func
+    try:
+        hints = typing.get_type_hints(func, include_extras=True)
+    except Exception:  # an annotation that cannot be resolved: leave the function unchecked
+        return func
+    hints.pop("return", None)
+    checked = beartype(conf=_CONF)(func)
+    sig = inspect.signature(func)
+    params = list(sig.parameters.values())
+    fname = func.__qualname__.replace(".__init__", "")
+    numeric = {}
+    for p in params:
+        if p.name in hints and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            nobool, finite = _numeric(hints[p.name])
+            if nobool:
+                numeric[p.name] = finite
+    positions = [
+        (i, p.name)
+        for i, p in enumerate(params)
+        if p.name in numeric and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+
+    def refuse_numbers(args: tuple, kwargs: dict) -> None:
+        for i, name in positions:
+            if i < len(args):
+                _check_number(fname, name, args[i], hints[name])
+        for name, value in kwargs.items():
+            if name in numeric:
+                _check_number(fname, name, value, hints[name])
+
+    def explain(args: tuple, kwargs: dict, exc: BaseException) -> WrongTypeError:
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            return WrongTypeError(f"{fname}(): {exc}")
+        for name, value in bound.arguments.items():
+            hint = hints.get(name)
+            if hint is None:
+                continue
+            kind = sig.parameters[name].kind
+            values = (
+                value if kind == inspect.Parameter.VAR_POSITIONAL
+                else value.values() if kind == inspect.Parameter.VAR_KEYWORD
+                else (value,)
+            )
+            for v in values:
+                if not is_bearable(v, hint, conf=_LOOSE):
+                    return WrongTypeError(_describe(fname, name, v, hint))
+        return WrongTypeError(f"{fname}(): {exc}")
+
+    if positions or numeric:
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            refuse_numbers(args, kwargs)
+            try:
+                return checked(*args, **kwargs)
+            except _Violation as exc:
+                raise explain(args, kwargs, exc) from None
+
+    else:
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return checked(*args, **kwargs)
+            except _Violation as exc:
+                raise explain(args, kwargs, exc) from None
+
+    wrapper.__wrapped_checked__ = True  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
+
+
+def _check_number(fname: str, name: str, value: Any, hint: Any) -> None:
+    if isinstance(value, bool):
+        raise WrongTypeError(_describe(fname, name, value, hint, " (a boolean is not a number)"))
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InvalidArgumentError(
+            _describe(fname, name, value, hint, " (finite; NaN and infinities are refused)")
+        )

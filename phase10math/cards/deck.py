@@ -22,6 +22,7 @@ from typing import Literal
 import numpy as np
 
 from phase10math.cards.errors import InvalidCardError, InvalidDeckError
+from phase10math.checks import public
 
 COLORS: tuple[str, ...] = ("red", "blue", "yellow", "green")
 
@@ -35,6 +36,7 @@ HIGH_FROM = 10
 Kind = Literal["number", "wild", "skip"]
 
 
+@public
 @dataclass(frozen=True, order=True)
 class Card:
     """One card: a number card (number + color), a Wild or a Skip.
@@ -85,6 +87,7 @@ WILD = Card("wild")
 SKIP = Card("skip")
 
 
+@public
 @dataclass(frozen=True)
 class DeckSpec:
     """A deck: numbers 1..``numbers`` in each color, ``copies`` of each, plus Wilds and Skips.
@@ -200,6 +203,7 @@ def _allowed(deck: DeckSpec) -> str:
     )
 
 
+@public
 def parse_card(text: str | Card, deck: DeckSpec = STANDARD) -> Card:
     """A card from text such as ``'R7'``, ``'red 7'``, ``'7r'``, ``'W'``/``'wild'``, ``'S'``.
 
@@ -238,6 +242,7 @@ def parse_card(text: str | Card, deck: DeckSpec = STANDARD) -> Card:
     return Card("number", number, colors[0])
 
 
+@public
 def parse_hand(
     cards: str | Iterable[str | Card], deck: DeckSpec = STANDARD, max_cards: int | None = None
 ) -> tuple[Card, ...]:
@@ -279,6 +284,7 @@ def parse_hand(
     return hand
 
 
+@public
 def hand_points(cards: Iterable[Card]) -> int:
     """Penalty points of cards left in hand (1-9: 5, 10-12: 10, Skip: 15, Wild: 25).
 
@@ -288,6 +294,7 @@ def hand_points(cards: Iterable[Card]) -> int:
     return sum(c.points for c in cards)
 
 
+@public
 def format_cards(cards: Iterable[Card]) -> str:
     """``'R7 B7 W'``."""
     return " ".join(str(c) for c in cards)

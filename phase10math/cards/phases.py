@@ -34,6 +34,7 @@ import numpy as np
 
 from phase10math.cards.deck import STANDARD, Card, DeckSpec
 from phase10math.cards.errors import InvalidCardPhaseError
+from phase10math.checks import public
 from phase10math.dice.phases import PHASE_TEXTS as DICE_PHASE_TEXTS
 
 GroupKind = Literal["set", "run", "color"]
@@ -44,6 +45,7 @@ PHASE_TEXTS: dict[int, str] = {n: t for n, t in DICE_PHASE_TEXTS.items() if n <=
 MIN_SIZE: dict[str, int] = {"set": 2, "run": 2, "color": 1}
 
 
+@public
 @dataclass(frozen=True)
 class Group:
     """One group a phase needs, e.g. ``Group("run", 4)``."""
@@ -57,6 +59,7 @@ class Group:
         return f"{self.kind} of {self.size}"
 
 
+@public
 @dataclass(frozen=True)
 class Phase:
     """A phase: its groups (minimum sizes) and, for the ten standard ones, its number.
@@ -110,6 +113,7 @@ _PART_PATTERNS = [
 ]
 
 
+@public
 def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
     """A phase from its number 1-10 or a phrase such as ``'2 sets of 4'``,
     ``'1 set of 3 + 1 run of 4'``, ``'7 of one color'``, ``'run of 4 + 4 of one color'``.
@@ -197,6 +201,7 @@ def _standard(k: int, deck: DeckSpec) -> Phase:
     return Phase(tuple(groups), number=k)
 
 
+@public
 def phase(k: int | str | Phase, deck: DeckSpec = STANDARD) -> Phase:
     """Standard phase ``k`` (1-10), or any phrase :func:`parse_phase` reads."""
     return parse_phase(k, deck)
@@ -372,6 +377,7 @@ def _mixed_best(ph: Phase, cards: Sequence[Card], deck: DeckSpec):
     return best, wild, nat
 
 
+@public
 def shortfall(cards: Iterable[Card], ph: int | str | Phase, deck: DeckSpec = STANDARD) -> int:
     """How many more cards (beyond the Wilds held) the hand lacks for the phase; 0 = holds it."""
     ph = parse_phase(ph, deck)
@@ -387,11 +393,13 @@ def shortfall(cards: Iterable[Card], ph: int | str | Phase, deck: DeckSpec = STA
     return max(0, need - wild)
 
 
+@public
 def holds_phase(cards: Iterable[Card], ph: int | str | Phase, deck: DeckSpec = STANDARD) -> bool:
     """Whether the cards contain the phase (any size of hand)."""
     return shortfall(cards, ph, deck) == 0
 
 
+@public
 def find_laydown(
     cards: Iterable[Card], ph: int | str | Phase, deck: DeckSpec = STANDARD
 ) -> list[list[Card]] | None:

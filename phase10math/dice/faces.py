@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from phase10math.checks import check_type
+from phase10math.checks import check_type, public
 from phase10math.errors import InvalidDiceError, InvalidLayoutError
 
 WILD = 0
@@ -47,6 +47,7 @@ def _color_code(text: str, where: str) -> str | None:
     )
 
 
+@public
 @dataclass(frozen=True, order=True, slots=True)
 class Face:
     """One face: ``value`` 1..10 or 0 for W, and ``color`` 'r', 'o', 'b', 'g' or None (unknown)."""
@@ -98,6 +99,7 @@ class Face:
     __repr__ = __str__
 
 
+@public
 def parse_face(text: str | Face, where: str = "die") -> Face:
     """Parse ``'10o'``, ``'Wg'``, ``'7'`` (color unknown), ``'8 red'``.
 
@@ -122,6 +124,7 @@ def parse_face(text: str | Face, where: str = "die") -> Face:
     return Face(value, _color_code(m.group(2), where))
 
 
+@public
 def parse_faces(texts: str | Iterable[str | Face]) -> tuple[Face, ...]:
     """Parse several faces from a list or a whitespace/comma separated string.
 
@@ -143,6 +146,7 @@ def parse_faces(texts: str | Iterable[str | Face]) -> tuple[Face, ...]:
     return tuple(parse_face(t, where=f"die {i + 1}") for i, t in enumerate(texts))
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class Die:
     """A die: its ``kind`` ('high' or 'low') and its six faces (sorted)."""
@@ -174,6 +178,7 @@ class Die:
         return " ".join(str(f) for f in self.faces)
 
 
+@public
 @dataclass(frozen=True)
 class Layout:
     """The ten dice of a set, with the color of every face.
@@ -281,6 +286,7 @@ def _die_from(faces: Sequence[str | Face], where: str) -> Die:
     return Die(kind, tuple(fs))
 
 
+@public
 def parse_layout(spec: str | Mapping | Sequence, name: str = "custom") -> Layout:
     """A layout from text (one die a line, ``[N x] [high:|low:] faces``) or a dict/list.
 

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from phase10math.checks import check_type
+from phase10math.checks import check_type, public
 from phase10math.errors import InvalidRulesError
 
 
@@ -48,6 +48,7 @@ class Objective(_Choice):
     SCORE = "score"  # the expected score (0 when the phase is not made)
 
 
+@public
 @dataclass(frozen=True)
 class Rules:
     """Options of Phase 10 Dice (defaults as in RULES.md).
@@ -62,7 +63,7 @@ class Rules:
     - ``solitaire_penalty``: points lost per failed turn in solitaire (5).
     """
 
-    holds: Holds = Holds.FREE
+    holds: Holds | str = Holds.FREE
     sets_may_share_number: bool = True
     rolls: int = 3
     five_phase_bonus: int = 40

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
+from phase10math.checks import public
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
@@ -144,6 +145,7 @@ def turn_probabilities(
 # --------------------------------------------------------------------------- the distribution
 
 
+@public
 @dataclass
 class GameLength:
     """The exact distribution of the number of turns to finish, from per-phase ``p``."""
@@ -398,6 +400,7 @@ class SimulationCheck:
         return (self.mean - float(self.exact)) / self.standard_error
 
 
+@public
 def simulate_optimal_turns(
     number: int,
     objective: str = "complete",

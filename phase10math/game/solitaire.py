@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.checks import check_int, check_seed
+from phase10math.checks import check_int, check_seed, public
 from phase10math.dice.faces import Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
@@ -654,6 +654,7 @@ def dinkelbach_steps(
 # --------------------------------------------------------------------------- the comparison
 
 
+@public
 def comparison(
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,

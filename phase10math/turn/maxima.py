@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from phase10math.checks import check_int
+from phase10math.checks import check_int, public
 from phase10math.dice.faces import (
     COLOR_NAMES,
     COLORS,
@@ -164,6 +164,7 @@ def layout_report(layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES)
     )
 
 
+@public
 def phase_maxima(
     phases=range(1, 11), layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
 ) -> dict[int, int]:
@@ -177,6 +178,7 @@ def phase_maxima(
     return {n: max_phase_score(PHASES[n], layout, rules) for n in numbers}
 
 
+@public
 def game_maximum(
     layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES, phases=range(1, 11)
 ) -> int:

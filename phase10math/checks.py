@@ -47,6 +47,7 @@ import math
 import numbers
 import os
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -71,7 +72,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "players": (1, 8),  # phase10math game
     "games": (1, 100_000),  # phase10math headtohead
     "simulate": (0, 1_000_000),  # phase10math solitaire (0 = none; 1 is refused: no spread)
-    "max-turns": (1, 10_000),  # phase10math turns
+    "max-turns": (1, 1_000),  # phase10math turns (the exact distribution to n turns)
     "rolls-left": (0, 5),  # phase10math advise (also < the rolls of the rules)
     "top": (0, 10_000),  # phase10math advise (0 = all)
     "cards-players": (2, 6),  # phase10math cards game
@@ -111,6 +112,29 @@ class OneLineParser(argparse.ArgumentParser):
         if len(line) > 400:
             line = line[:400].rsplit(" ", 1)[0] + " ..."
         self.exit(2, f"{self.prog}: error: {line} (see {self.prog} --help)\n")
+
+
+def missing_command(parser: argparse.ArgumentParser) -> int:
+    """A command given without its sub-command: its one-line usage and the help hint on
+    stderr, exit code 2 (not the whole help)."""
+    usage = " ".join(parser.format_usage().split())
+    if len(usage) > 300:
+        usage = usage[:300].rsplit(" ", 1)[0] + " ..."
+    print(usage, file=sys.stderr)
+    print(
+        f"{parser.prog}: error: a command is required (see {parser.prog} --help)", file=sys.stderr
+    )
+    return 2
+
+
+def ascii_int(text: str) -> int:
+    """The argparse ``type=`` for a small whole number written in ASCII digits 0-9 (one rule
+    for every number the command line reads: ``١٠`` and ``²`` are refused alike)."""
+    t = text.strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,6}", t):
+        shown = t if len(t) <= 20 else t[:20] + "..."
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number in digits 0-9")
+    return int(t)
 
 
 def int_arg(name: str):
@@ -180,6 +204,16 @@ def _range(lo: int | None, hi: int | None) -> str:
     if hi is not None:
         return f" <= {hi}"
     return ""
+
+
+def derived_seed(seed: int, offset: int) -> int:
+    """The seed of the ``offset``-th game or player of a run seeded ``seed``: ``seed + offset``,
+    wrapped into 0..MAX_SEED (so the largest seed a user may give still works).
+
+    >>> derived_seed(5, 2), derived_seed(MAX_SEED, 1)
+    (7, 0)
+    """
+    return (seed + offset) % (MAX_SEED + 1)
 
 
 def check_seed(seed: Any, name: str = "seed") -> int | None:
@@ -280,21 +314,42 @@ def public(func: F) -> F:
             elif isinstance(member, (classmethod, staticmethod)) and not attr.startswith("_"):
                 setattr(func, attr, type(member)(public(member.__func__)))
         return func
+    state: list[tuple[Any, Any, Any]] = []
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not state:  # built at the first call, once every name of the annotations exists
+            state.append(_build_check(func))
+        pre, checked, explain = state[0]
+        if pre is not None:
+            pre(args, kwargs)
+        try:
+            return checked(*args, **kwargs)
+        except _Violation as exc:
+            raise explain(args, kwargs, exc) from None
+
+    wrapper.__wrapped_checked__ = True  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
+
+
+def _build_check(func: Callable[..., Any]) -> tuple[Any, Any, Any]:
+    """(number checks or None, the beartype-checked function, the violation explainer)."""
     try:
         hints = typing.get_type_hints(func, include_extras=True)
-    except Exception:  # an annotation that cannot be resolved: leave the function unchecked
-        return func
+    except Exception:  # an annotation that cannot be resolved: the function runs unchecked
+        return None, func, None
     hints.pop("return", None)
     checked = beartype(conf=_CONF)(func)
     sig = inspect.signature(func)
     params = list(sig.parameters.values())
     fname = func.__qualname__.replace(".__init__", "")
-    numeric = {}
-    for p in params:
-        if p.name in hints and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            nobool, finite = _numeric(hints[p.name])
-            if nobool:
-                numeric[p.name] = finite
+    numeric = {
+        p.name
+        for p in params
+        if p.name in hints
+        and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        and _numeric(hints[p.name])[0]
+    }
     positions = [
         (i, p.name)
         for i, p in enumerate(params)
@@ -319,37 +374,18 @@ def public(func: F) -> F:
             if hint is None:
                 continue
             kind = sig.parameters[name].kind
-            values = (
-                value if kind == inspect.Parameter.VAR_POSITIONAL
-                else value.values() if kind == inspect.Parameter.VAR_KEYWORD
-                else (value,)
-            )
+            if kind == inspect.Parameter.VAR_POSITIONAL:
+                values = value
+            elif kind == inspect.Parameter.VAR_KEYWORD:
+                values = value.values()
+            else:
+                values = (value,)
             for v in values:
                 if not is_bearable(v, hint, conf=_LOOSE):
                     return WrongTypeError(_describe(fname, name, v, hint))
         return WrongTypeError(f"{fname}(): {exc}")
 
-    if positions or numeric:
-
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            refuse_numbers(args, kwargs)
-            try:
-                return checked(*args, **kwargs)
-            except _Violation as exc:
-                raise explain(args, kwargs, exc) from None
-
-    else:
-
-        @functools.wraps(func)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return checked(*args, **kwargs)
-            except _Violation as exc:
-                raise explain(args, kwargs, exc) from None
-
-    wrapper.__wrapped_checked__ = True  # type: ignore[attr-defined]
-    return wrapper  # type: ignore[return-value]
+    return (refuse_numbers if numeric else None), checked, explain
 
 
 def _check_number(fname: str, name: str, value: Any, hint: Any) -> None:

@@ -191,7 +191,9 @@ def card_categories(deck: DeckSpec, by: str) -> np.ndarray:
     return np.array([category(c) for c in deck.cards()], dtype=np.int64)
 
 
-_CARD_RE = re.compile(r"^\s*([a-z]+)?\s*-?\s*(\d+)?\s*([a-z]+)?\s*$", re.IGNORECASE)
+_CARD_RE = re.compile(
+    r"^\s*([a-z]+)?\s*-?\s*(\d{1,3})?\s*([a-z]+)?\s*$", re.IGNORECASE | re.ASCII
+)  # digits 0-9 only (the rule of every number the kit reads)
 
 
 def _allowed(deck: DeckSpec) -> str:
@@ -263,7 +265,13 @@ def parse_hand(
     if isinstance(cards, str):
         merged: list[str | Card] = []
         for t in items:
-            if merged and isinstance(t, str) and t.isdigit() and isinstance(merged[-1], str):
+            if (
+                merged
+                and isinstance(t, str)
+                and t.isascii()
+                and t.isdigit()
+                and isinstance(merged[-1], str)
+            ):
                 prev = str(merged[-1]).lower()
                 if prev.isalpha() and prev not in ("w", "wild", "s", "skip"):
                     merged[-1] = f"{merged[-1]} {t}"

@@ -107,9 +107,12 @@ class Phase:
 
 _WORDS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _PART_PATTERNS = [
-    (re.compile(r"^(?:(\d+)\s*x?\s*)?(set|run)s?\s+of\s+(\d+)$"), "setrun"),
-    (re.compile(r"^(\d+)\s+(?:cards?\s+)?(?:of\s+)?(?:one|a|1|same)\s+colou?r$"), "color"),
-    (re.compile(r"^(?:(\d+)\s*x?\s*)?colou?r\s+groups?\s+of\s+(\d+)$"), "colorgroup"),
+    (re.compile(r"^(?:(\d+)\s*x?\s*)?(set|run)s?\s+of\s+(\d+)$", re.ASCII), "setrun"),
+    (
+        re.compile(r"^(\d+)\s+(?:cards?\s+)?(?:of\s+)?(?:one|a|1|same)\s+colou?r$", re.ASCII),
+        "color",
+    ),
+    (re.compile(r"^(?:(\d+)\s*x?\s*)?colou?r\s+groups?\s+of\s+(\d+)$", re.ASCII), "colorgroup"),
 ]
 
 
@@ -134,9 +137,9 @@ def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
         return _standard(k, deck)
     elif isinstance(text, str):
         s = text.strip().lower()
-        m = re.fullmatch(r"(?:phase\s*)?(\d+)", s)
+        m = re.fullmatch(r"(?:phase\s*)?([0-9]+)", s)
         if m:
-            return parse_phase(int(m.group(1)), deck)
+            return parse_phase(_small(m.group(1), text), deck)
         groups: list[Group] = []
         for raw in re.split(r"\s*(?:\+|,|\band\b)\s*", s):
             part = raw.strip()
@@ -147,11 +150,17 @@ def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
                 if not mm:
                     continue
                 if how == "setrun":
-                    count, kind, size = int(mm.group(1) or 1), mm.group(2), int(mm.group(3))
+                    count, kind, size = _small(mm.group(1) or "1", text), mm.group(2), mm.group(3)
                 elif how == "color":
-                    count, kind, size = 1, "color", int(mm.group(1))
+                    count, kind, size = 1, "color", mm.group(1)
                 else:
-                    count, kind, size = int(mm.group(1) or 1), "color", int(mm.group(2))
+                    count, kind, size = _small(mm.group(1) or "1", text), "color", mm.group(2)
+                size = _small(size, text)
+                if count < 1 or count * size > deck.size:
+                    raise InvalidCardPhaseError(
+                        f"{count} {kind} group(s) of {size} in {text[:60]!r}: the deck has "
+                        f"{deck.size} cards"
+                    )
                 groups += [Group(kind, size)] * count  # type: ignore[arg-type]
                 break
             else:
@@ -171,6 +180,20 @@ def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
     return Phase(tuple(sorted(ph.groups, key=_gkey)))
 
 
+#: The most digits a number in a phase phrase may have (plain ASCII digits 0-9 only).
+MAX_PHRASE_DIGITS = 3
+
+
+def _small(digits: str, text: str) -> int:
+    """A number of a phrase: ASCII digits, at most :data:`MAX_PHRASE_DIGITS` of them."""
+    if len(digits) > MAX_PHRASE_DIGITS:
+        raise InvalidCardPhaseError(
+            f"the number {digits[:12]}... in {text[:60]!r} is too large (at most "
+            f"{MAX_PHRASE_DIGITS} digits)"
+        )
+    return int(digits)
+
+
 def _gkey(g: Group) -> tuple[int, int]:
     return ({"set": 0, "run": 1, "color": 2}[g.kind], -g.size)
 
@@ -187,6 +210,17 @@ def _check_phase(ph: Phase, deck: DeckSpec) -> None:
             )
         if g.kind == "run" and g.size > deck.numbers:
             raise InvalidCardPhaseError(f"{g} cannot be made: numbers are 1..{deck.numbers}")
+        most = deck.wilds + (
+            len(deck.colors) * deck.copies if g.kind == "set" else deck.numbers * deck.copies
+        )
+        if g.kind != "run" and g.size > most:
+            raise InvalidCardPhaseError(
+                f"{g} cannot be made: this deck has at most {most} cards for one "
+                f"{'number' if g.kind == 'set' else 'color'}, wilds included"
+            )
+    need = sum(g.size for g in ph.groups)
+    if need > deck.size:
+        raise InvalidCardPhaseError(f"the phase needs {need} cards; the deck has {deck.size}")
 
 
 @lru_cache(maxsize=64)

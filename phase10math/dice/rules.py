@@ -16,11 +16,18 @@ from enum import StrEnum
 from typing import Any
 
 from phase10math.checks import check_type, public
-from phase10math.errors import InvalidRulesError
+from phase10math.errors import InvalidRulesError, WrongTypeError
 
 
 class _Choice(StrEnum):
     """A typed option that also compares equal to its text (``Holds.FREE == "free"``)."""
+
+    @classmethod
+    def _missing_(cls, value: Any):
+        allowed = ", ".join(m.value for m in cls)
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        error = WrongTypeError if not isinstance(value, str) else InvalidRulesError
+        raise error(f"{cls.__name__.lower()}={shown}; allowed: {allowed}")
 
     @classmethod
     def parse(cls, value: Any):

@@ -41,6 +41,7 @@ phase10math.errors.InvalidRulesError: seed=-1; allowed: a whole number 0..429496
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import inspect
 import math
@@ -299,6 +300,27 @@ def _describe(fname: str, name: str, value: Any, hint: Any, note: str = "") -> s
     )
 
 
+_ENABLED = [True]
+
+
+def checks_itself(func: F) -> F:
+    """Mark a method of a :func:`public` class that is called in inner loops and checks its
+    own arguments with one ``isinstance`` (the general check would cost more than its work)."""
+    func.__checks_itself__ = True  # type: ignore[attr-defined]
+    return func
+
+
+@contextlib.contextmanager
+def unchecked():
+    """Run the public functions without their argument checks (for the benchmark that
+    measures what the checks cost; never for users)."""
+    _ENABLED[0] = False
+    try:
+        yield
+    finally:
+        _ENABLED[0] = True
+
+
 def public(func: F) -> F:
     """Check the annotated arguments of the public function (or class) ``func`` at call time.
 
@@ -309,6 +331,8 @@ def public(func: F) -> F:
     """
     if inspect.isclass(func):
         for attr, member in list(vars(func).items()):
+            if getattr(member, "__checks_itself__", False):
+                continue
             if attr == "__init__" or (not attr.startswith("_") and inspect.isfunction(member)):
                 setattr(func, attr, public(member))
             elif isinstance(member, (classmethod, staticmethod)) and not attr.startswith("_"):
@@ -318,6 +342,8 @@ def public(func: F) -> F:
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not _ENABLED[0]:
+            return func(*args, **kwargs)
         if not state:  # built at the first call, once every name of the annotations exists
             state.append(_build_check(func))
         pre, checked, explain = state[0]
@@ -339,6 +365,7 @@ def _build_check(func: Callable[..., Any]) -> tuple[Any, Any, Any]:
     except Exception:  # an annotation that cannot be resolved: the function runs unchecked
         return None, func, None
     hints.pop("return", None)
+    func.__annotations__ = dict(hints)  # resolved: beartype then needs no forward references
     checked = beartype(conf=_CONF)(func)
     sig = inspect.signature(func)
     params = list(sig.parameters.values())

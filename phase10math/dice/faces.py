@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from phase10math.checks import check_type, public
-from phase10math.errors import InvalidDiceError, InvalidLayoutError
+from phase10math.checks import check_type, checks_itself, public
+from phase10math.errors import InvalidDiceError, InvalidLayoutError, WrongTypeError
 
 WILD = 0
 COLORS = ("r", "o", "b", "g")
@@ -82,12 +82,17 @@ class Face:
         """What the face scores when used in a phase (W scores 0)."""
         return self.value
 
+    @checks_itself
     def matches(self, other: Face) -> bool:
         """Same number, and the same color where both colors are known.
 
         >>> Face(5, "r").matches(Face(5)), Face(5, "r").matches(Face(5, "o"))
         (True, False)
         """
+        if not isinstance(other, Face):
+            raise WrongTypeError(
+                f"Face.matches(): other={other!r:.40} ({type(other).__name__}); accepts Face"
+            )
         return self.value == other.value and (
             self.color is None or other.color is None or self.color == other.color
         )
@@ -161,6 +166,7 @@ class Die:
     def distinct_faces(self) -> tuple[Face, ...]:
         return tuple(sorted(set(self.faces)))
 
+    @checks_itself
     def show(self, face: Face) -> Face | None:
         """This die's own face that ``face`` describes (a typed face may leave out the color),
         or None when the die has no such face.
@@ -168,6 +174,10 @@ class Die:
         >>> Die("low", parse_faces("1g 2o 3b 4o Wr Wg")).show(Face(0))
         Wg
         """
+        if not isinstance(face, Face):
+            raise WrongTypeError(
+                f"Die.show(): face={face!r:.40} ({type(face).__name__}); accepts Face"
+            )
         return next((g for g in self.faces if g.matches(face)), None)
 
     def face_weights(self) -> dict[Face, int]:

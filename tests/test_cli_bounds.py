@@ -14,7 +14,6 @@ import pytest
 from phase10math.checks import BOUNDS, MAX_SEED, derived_seed
 from phase10math.cli import main
 from phase10math.game.length import GameLength
-from phase10math.turn import maxima
 
 
 def run(argv, capsys):

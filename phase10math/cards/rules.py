@@ -175,8 +175,7 @@ def validate_laydown(
         except InvalidLayDownError as exc:
             if first_error is None:
                 first_error = exc
-    assert first_error is not None
-    raise first_error
+    raise first_error or InvalidLayDownError("the phase has no groups to lay down")
 
 
 @public
@@ -202,7 +201,8 @@ def _hit_target(group: LaidGroup, card: Card, deck: DeckSpec, end: str | None = 
         if card.is_wild or group.value is None or card.color == group.value:
             return None
         raise InvalidHitError(f"{card} does not fit the {group}: it needs {group.value} or a Wild")
-    assert isinstance(group.value, int) and group.high is not None
+    if not isinstance(group.value, int) or group.high is None:
+        raise InvalidHitError(f"the {group} has no numbers yet (a run needs its low and high card)")
     lo, hi = group.value, group.high
     if card.is_wild:
         if end in (None, "high") and hi < deck.numbers:

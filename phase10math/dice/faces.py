@@ -162,10 +162,6 @@ class Die:
     def __post_init__(self) -> None:
         object.__setattr__(self, "faces", tuple(sorted(self.faces)))
 
-    @property
-    def distinct_faces(self) -> tuple[Face, ...]:
-        return tuple(sorted(set(self.faces)))
-
     @checks_itself
     def show(self, face: Face) -> Face | None:
         """This die's own face that ``face`` describes (a typed face may leave out the color),
@@ -179,10 +175,6 @@ class Die:
                 f"Die.show(): face={face!r:.40} ({type(face).__name__}); accepts Face"
             )
         return next((g for g in self.faces if g.matches(face)), None)
-
-    def face_weights(self) -> dict[Face, int]:
-        """How many of the six sides show each distinct face (W W of one color counts 2)."""
-        return dict(Counter(self.faces))
 
     def __str__(self) -> str:
         return " ".join(str(f) for f in self.faces)

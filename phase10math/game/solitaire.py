@@ -648,7 +648,7 @@ def dinkelbach_steps(
         if value == v:
             return steps
         v = value
-    raise RuntimeError(f"no fixed point after {max_steps} steps")
+    raise InvalidRulesError(f"these rules give no fixed point after {max_steps} steps")
 
 
 # --------------------------------------------------------------------------- the comparison

@@ -117,3 +117,62 @@ def test_card_text_reads_ascii_digits_only():
     assert str(cards.parse_card("R7")) == str(cards.parse_card("red 7"))
     with pytest.raises(Phase10MathError):
         cards.parse_card("R١٠")
+
+
+# --------------------------------------------------------------------------- any phrase
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+NUMBERS = st.one_of(
+    st.integers(0, 12).map(str),
+    st.sampled_from(["one", "two", "ten", "99999999999999999999", "9" * 300, "²", "١٠", "-1"]),
+)
+PART = st.one_of(
+    st.tuples(NUMBERS, st.sampled_from(["set", "sets", "run", "runs"]), NUMBERS).map(
+        lambda t: f"{t[0]} {t[1]} of {t[2]}"
+    ),
+    NUMBERS.map(lambda n: f"{n} of one color"),
+)
+PHRASE = st.lists(PART, min_size=1, max_size=7).flatmap(
+    lambda parts: st.sampled_from([" + ", " and ", ", "]).map(lambda j: j.join(parts))
+)
+ROLL = "1r 2o 3b 5g 6g 7r 8r 9o 10b 4g".split()
+
+
+def _timed(argv) -> tuple[int, float, str]:
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    t = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        code = main(argv)
+    return code, time.perf_counter() - t, err.getvalue()
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(text=PHRASE)
+def test_any_phrase_answers_or_is_refused_within_seconds(text):
+    code, seconds, err = _timed(["check", "--phase", text, *ROLL])
+    assert code in (0, 2) and "internal error" not in err, (text, err)
+    assert seconds < 5, (text, seconds)
+    try:
+        ph = parse_phase(text)
+        meld.check_solvable(ph)
+    except Phase10MathError:
+        # a phrase refused for a turn is refused at once by the turn commands too
+        code, seconds, err = _timed(
+            ["advise", "--phase", text, "--layout", "compact", "--rolls-left", "2", *ROLL]
+        )
+        assert code == 2 and err.count("\n") == 1, (text, err)
+        assert seconds < 5, (text, seconds)
+    code, seconds, err = _timed(["cards", "dealt", "--phase", text, "--hand-size", "3"])
+    assert code == 2 or seconds < 30, (text, seconds)
+    assert "internal error" not in err, (text, err)

@@ -270,7 +270,9 @@ def _hint_text(hint: Any) -> str:
     if origin is typing.Literal:
         return " or ".join(repr(a) for a in typing.get_args(hint))
     text = repr(hint).replace("typing.", "").replace("collections.abc.", "")
-    return re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", re.sub(r"\b[\w]+\.(?=[A-Z])", "", text))
+    return re.sub(
+        r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", re.sub(r"\b(?:\w+\.)+(?=[A-Z])", "", text)
+    )
 
 
 def _flat(hint: Any) -> set[Any]:

@@ -160,6 +160,12 @@ class Die:
     faces: tuple[Face, ...]
 
     def __post_init__(self) -> None:
+        if self.kind not in DIE_VALUES:
+            raise InvalidDiceError(
+                f"Die(): kind={self.kind[:20]!r}; accepts {' or '.join(map(repr, DIE_VALUES))}"
+            )
+        if not all(isinstance(f, Face) for f in self.faces):
+            raise WrongTypeError("Die(): faces must be Face values (see parse_faces)")
         object.__setattr__(self, "faces", tuple(sorted(self.faces)))
 
     @checks_itself

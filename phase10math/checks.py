@@ -54,7 +54,8 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from beartype import BeartypeConf, beartype
+import numpy as np
+from beartype import BeartypeConf, FrozenDict, beartype
 from beartype.door import is_bearable
 
 from phase10math.errors import (
@@ -254,8 +255,12 @@ class _Violation(TypeError):
     """What beartype raises inside :func:`public`; never escapes it."""
 
 
-_CONF = BeartypeConf(is_pep484_tower=True, violation_param_type=_Violation)
-_LOOSE = BeartypeConf(is_pep484_tower=True)
+#: numpy's integers are whole numbers where a hint says ``int`` (and so ``float``).
+_OVERRIDES = FrozenDict({int: int | np.integer})
+_CONF = BeartypeConf(
+    is_pep484_tower=True, hint_overrides=_OVERRIDES, violation_param_type=_Violation
+)
+_LOOSE = BeartypeConf(is_pep484_tower=True, hint_overrides=_OVERRIDES)
 
 
 def _hint_text(hint: Any) -> str:

@@ -13,6 +13,7 @@ import pytest
 
 from phase10math.checks import BOUNDS, MAX_SEED, derived_seed
 from phase10math.cli import main
+from phase10math.errors import Phase10MathError
 from phase10math.game.length import GameLength
 
 
@@ -105,6 +106,15 @@ def test_game_length_to_the_bound_takes_seconds():
     text = g.format(BOUNDS["max-turns"][1])
     assert time.perf_counter() - t < 10
     assert text.count("\n") > 900
+
+
+def test_game_length_json_refuses_fractions_past_its_digit_bound():
+    g = GameLength.from_probabilities({1: Fraction(1, 6**20), 2: Fraction(1, 3)})
+    k = g.json_turns()
+    assert len(str(g.denominator**k)) <= 4000 + k
+    assert len(g.summary(k)["distribution"]) == k - 1
+    with pytest.raises(Phase10MathError, match="4,000 digits"):
+        g.summary(k + 1)
 
 
 def test_maxscore_all_twenty_phases_in_seconds(capsys):

@@ -147,6 +147,8 @@ def turn_probabilities(
 
 #: The longest game length the exact distribution is computed to (``turns --max-turns``).
 MAX_LENGTH_TURNS = BOUNDS["max-turns"][1]
+#: The most digits of an exact fraction the JSON summary writes.
+MAX_JSON_DIGITS = 4000
 
 
 @public
@@ -289,7 +291,19 @@ class GameLength:
             Dn *= D
         raise InvalidRulesError(f"quantile {q} beyond {n_max} turns")
 
+    def json_turns(self) -> int:
+        """The most turns whose exact fractions stay within :data:`MAX_JSON_DIGITS` digits
+        (the denominator of P(N = n) divides D**n)."""
+        return max(len(self.p), MAX_JSON_DIGITS // len(str(self.denominator)))
+
     def summary(self, n_max: int) -> dict[str, Any]:
+        n_max = check_int(n_max, "n_max", 0, MAX_LENGTH_TURNS, InvalidRulesError)
+        if n_max > self.json_turns():
+            raise InvalidRulesError(
+                f"the exact distribution to {n_max} turns has fractions of more than "
+                f"{MAX_JSON_DIGITS:,} digits; as JSON it goes to {self.json_turns()} turns "
+                "(the text table to 1000)"
+            )
         return {
             "per_phase": {
                 str(k): {"p_turn": to_json(v), "expected_tries": to_json(1 / v)}

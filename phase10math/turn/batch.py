@@ -129,11 +129,15 @@ class TurnBatch:
                 "solve in smaller batches"
             )
 
-    def _levels(self, t: int, descending: bool) -> list[np.ndarray]:
-        """Type ``t``'s sub-multiset indices grouped by size (one array per size)."""
+    def _levels(self, t: int, descending: bool) -> list[tuple[slice, np.ndarray]]:
+        """Type ``t``'s sub-multisets grouped by size, one slice per size (they are numbered
+        by size first), with their indices."""
         sizes = self.space.sub[t].sum(axis=1)
-        order = range(int(sizes.max()), -1, -1) if descending else range(int(sizes.max()) + 1)
-        return [np.flatnonzero(sizes == s) for s in order]
+        out = []
+        for s in range(int(sizes.max()) + 1):
+            idx = np.flatnonzero(sizes == s)
+            out.append((slice(int(idx[0]), int(idx[-1]) + 1), idx))
+        return out[::-1] if descending else out
 
     def expect(self, vals: np.ndarray) -> np.ndarray:
         """``W(K)`` for every hold ``K``: the mean of ``vals`` (roll states x B) over
@@ -145,12 +149,16 @@ class TurnBatch:
         T = T.reshape(self.shape + [B])
         for t, typ in enumerate(sp.types):
             add = sp.add_tables[t]
-            for idx in self._levels(t, descending=True)[1:]:
-                acc = None
+            for sl, idx in self._levels(t, descending=True)[1:]:
+                dst = T[_axis(t, sl)]
                 for f, wt in enumerate(typ.weights):
                     term = np.take(T, add[idx, f], axis=t)
-                    acc = wt * term if acc is None else acc + wt * term
-                T[_axis(t, idx)] = acc / 6.0
+                    term *= wt
+                    if f == 0:
+                        dst[...] = term
+                    else:
+                        dst += term
+                dst /= 6.0
         return T.reshape(sp.n_states, B)
 
     def subset_max(self, W: np.ndarray, tie: float) -> tuple[np.ndarray, np.ndarray]:
@@ -163,22 +171,18 @@ class TurnBatch:
         ).copy()
         for t, typ in enumerate(sp.types):
             rem = sp.remove_tables[t]
-            for idx in self._levels(t, descending=False)[1:]:
-                dst = _axis(t, idx)
-                Mi, Ai = M[dst], arg[dst]
+            for sl, idx in self._levels(t, descending=False)[1:]:
+                cur, acur = M[_axis(t, sl)], arg[_axis(t, sl)]
                 for f in range(len(typ.faces)):
                     j = rem[idx, f]
-                    ok = j >= 0
-                    if not ok.any():
+                    if (j < 0).all():
                         continue
-                    cand = np.take(M, j[ok], axis=t)
-                    cur = np.take(Mi, np.flatnonzero(ok), axis=t)
+                    jj = np.where(j >= 0, j, idx)  # no such hold: compare with itself
+                    cand = np.take(M, jj, axis=t)
                     better = cand > cur + tie
                     if better.any():
-                        pos = _axis(t, np.flatnonzero(ok))
-                        Mi[pos] = np.where(better, cand, cur)
-                        Ai[pos] = np.where(better, np.take(arg, j[ok], axis=t), Ai[pos])
-                M[dst], arg[dst] = Mi, Ai
+                        np.copyto(cur, cand, where=better)
+                        np.copyto(acur, np.take(arg, jj, axis=t), where=better)
         M, arg = M.reshape(sp.n_states, B), arg.reshape(sp.n_states, B)
         return M[self.full_ids], arg[self.full_ids]
 
@@ -196,17 +200,17 @@ class TurnBatch:
             for t, typ in enumerate(sp.types):
                 rem = sp.remove_tables[t]
                 levels = self._levels(t, descending=False)
-                for idx in levels[1:]:
-                    acc = np.take(H, idx, axis=t)
+                for sl, idx in levels[1:]:
+                    dst = H[_axis(t, sl)]
                     for f, wt in enumerate(typ.weights):
                         j = rem[idx, f]
                         ok = np.flatnonzero(j >= 0)
-                        if len(ok):
-                            pos = _axis(t, ok)
-                            acc[pos] += np.take(H, j[ok], axis=t) * (wt / 6.0)
-                    H[_axis(t, idx)] = acc
-                for idx in levels[:-1]:
-                    H[_axis(t, idx)] = 0.0
+                        if len(ok) == len(j):
+                            dst += np.take(H, j, axis=t) * (wt / 6.0)
+                        elif len(ok):
+                            dst[_axis(t, ok)] += np.take(H, j[ok], axis=t) * (wt / 6.0)
+                for sl, _ in levels[:-1]:
+                    H[_axis(t, sl)] = 0.0
             m = H.reshape(sp.n_states, B)[self.full_ids]
         return (self._onehot.T @ m).T
 

@@ -235,3 +235,40 @@ def test_batched_value_matches_the_kits_exact_solver():
         exact = solve_utility(tb.space, U[b, tb.outcome]).value()
         assert abs(res.values[b] - float(exact)) <= res.margin[b]
     assert math.isclose(res.dist.sum(axis=1).max(), 1.0, rel_tol=0, abs_tol=1e-12)
+
+
+def test_killed_solve_resumes(tmp_path, monkeypatch, reduced_solution):
+    import phase10math.game.duel as duel
+
+    ck = tmp_path / "duel.ck"
+    real = duel._solve_layer
+    calls = {"n": 0}
+
+    def dies_after_one(*args):
+        calls["n"] += 1
+        if calls["n"] > 1:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(duel, "_solve_layer", dies_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        solve_duel(reduced_game(), checkpoint=ck)
+    monkeypatch.setattr(duel, "_solve_layer", real)
+    done_before = len(duel.Checkpoint(ck).load(reduced_game()).layers_done)
+    assert 0 < done_before < 5
+    again = solve_duel(reduced_game(), checkpoint=ck)
+    key = again.game.start()
+    assert again.value(key) == reduced_solution.value(key)
+    assert again.values == reduced_solution.values
+
+
+def test_checkpoint_of_another_game_is_refused(tmp_path, reduced_solution):
+    import phase10math.game.duel as duel
+
+    ck = tmp_path / "duel.ck"
+    duel.Checkpoint(ck).save(reduced_solution)
+    other = DuelGame(
+        reduced_game().phases, RULES.replace(first_finish_bonus=4), reduced_game().dice
+    )
+    with pytest.raises(InvalidRulesError, match="another game"):
+        solve_duel(other, checkpoint=ck)

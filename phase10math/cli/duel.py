@@ -7,13 +7,17 @@ import argparse
 import json
 import re
 
+from phase10math.cli.dice import layout_from, parse_roll
+from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import (
     RECOMPUTE,
     DuelGame,
+    format_advice,
     format_headline,
     read_table,
     solve_duel,
+    win_advice,
     write_table,
 )
 
@@ -90,6 +94,33 @@ def cmd_duel(args: argparse.Namespace) -> int:
             f"\nfrom the shipped table (code {data['code_version']}, solved in "
             f"{data['seconds']:.0f} s); recompute: {data['command']}"
         )
+    return 0
+
+
+def advise_win(args: argparse.Namespace) -> int:
+    """``advise --objective win``: the holds of a roll ranked by the chance to win, from the
+    shipped two-player table."""
+    if not (args.me and args.opponent):
+        raise InvalidRulesError("--objective win needs --me PHASE:SCORE and --opponent PHASE:SCORE")
+    me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
+    ph = as_phase(args.phase)
+    if ph.number != me[0]:
+        raise InvalidRulesError(f"--phase {args.phase} but --me is at phase {me[0]}")
+    if args.holds != "free":
+        raise InvalidRulesError("the two-player table is solved for free holds")
+    layout = layout_from(args)
+    faces = parse_roll(args.dice, ph, layout)
+    sol, _ = read_table()
+    adv = win_advice(
+        sol, me, opp, faces, args.rolls_left, args.second, args.last_chance, layout=layout
+    )
+    if args.json:
+        out = dict(adv)
+        if args.top:
+            out["options"] = out["options"][: args.top]
+        print(json.dumps(out, indent=2))
+    else:
+        print(format_advice(adv, args.top))
     return 0
 
 

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -402,7 +403,7 @@ def _solve_columns(game: DuelGame, k: int, U: np.ndarray):
     return np.concatenate(vals), np.concatenate(marg), np.concatenate(dists), dm
 
 
-class _Checkpoint:
+class Checkpoint:
     """The solution so far, written atomically after each step; ``None`` path: no file."""
 
     def __init__(self, path: str | os.PathLike | None) -> None:
@@ -491,7 +492,7 @@ def solve_duel(
     ``checkpoint`` (a file, written after every phase of the last chances and every layer)
     where a killed run stopped."""
     game = game or DuelGame.standard()
-    ck = _Checkpoint(checkpoint)
+    ck = Checkpoint(checkpoint)
     sol = ck.load(game) or DuelSolution(game)
     t0 = time.monotonic() - sol.seconds
     fixed = {(k, p): _fixed_distribution(game, k, p) for k in game.phases for p in PLAYS[1:]}
@@ -789,6 +790,14 @@ class DuelStrategy:
         self.game_ref = game
         return self
 
+    def prepare(self, keys: Sequence[Key], last: Sequence[LastKey] = ()) -> None:
+        """Solve the turns of these states now, in two batches (normal play, last chances)."""
+        for group, is_last in ((list(keys), False), (list(last), True)):
+            todo = [k for k in group if (is_last, k) not in self._holds]
+            todo = [k for k in todo if not self._decided(is_last, k)]
+            for k, h in zip(todo, self.solution.policy(todo, last=is_last)):
+                self._holds[(is_last, k)] = h
+
     def _first_seat(self) -> int:
         for e in reversed(self.game_ref.log):
             if e.kind == "order" and e.note.startswith("starts"):
@@ -830,3 +839,88 @@ class DuelStrategy:
             m = self._maps[view.number] = SpaceMap(space, view.layout)
         pos = int(np.searchsorted(space.full_ids, m.roll_id(view.faces)))
         return m.keep_for(int(holds[view.rolls_left][pos]), view.faces, view.held)
+
+
+# --------------------------------------------------------------------------- advice
+
+
+def _hold_text(space, gid: int) -> str:
+    vals = sorted((k for _, k in space.faces_of(gid)), reverse=True)
+    return " ".join("W" if v == 0 else str(v) for v in vals) or "(nothing: reroll all)"
+
+
+def win_advice(
+    sol: DuelSolution,
+    me: tuple[int, int],
+    opponent: tuple[int, int],
+    faces: Sequence,
+    rolls_left: int,
+    second: bool = False,
+    last_chance: bool = False,
+    layout: Layout | None = None,
+) -> dict[str, Any]:
+    """Every hold of a roll ranked by the chance to win (a tie counted half) for the player
+    to move at ``me`` = (phase, total) against ``opponent``, from the solved table; with the
+    holds the per-turn objectives would keep and their chance. ``second``: the mover sits
+    second in turn order; ``last_chance``: the opponent has finished (``opponent``'s total is
+    final)."""
+    g = sol.game
+    k = me[0]
+    if not g.lo <= k <= g.hi or not g.lo <= opponent[0] <= g.hi + (1 if last_chance else 0):
+        raise InvalidRulesError(f"the states are outside the solved table ({g.describe()})")
+    if not 1 <= rolls_left < g.rules.rolls:
+        raise InvalidRulesError(f"rolls left {rolls_left}: expected 1..{g.rules.rolls - 1}")
+    tb = g.turns[k]
+    space = tb.space
+    seat = 1 if second else 0
+    if last_chance:
+        lk = (g.player(*me), me[1] - opponent[1], int(seat == 1))
+        U = sol.last_utility(Play.OPTIMAL, lk)[0]
+    else:
+        U = sol.utility(g.key_of(seat, me, opponent))[0]
+    vals = U[tb.outcome][:, None]
+    for _ in range(1, rolls_left):
+        vals, _h = tb.subset_max(tb.expect(vals), 0.0)
+    W = tb.expect(vals)[:, 0]
+    smap = SpaceMap(space, layout or COMPACT_LAYOUT)
+    counts = smap.counts(faces)
+    holds = []
+    for sub in itertools.product(
+        *[itertools.product(*[range(c + 1) for c in cs]) for cs in counts]
+    ):
+        gid = space.state_id(sub)
+        holds.append((float(W[gid]), int(space.sizes_of([gid])[0]), gid))
+    holds.sort(reverse=True)
+    roll_gid = space.state_id(counts)
+    pos = int(np.searchsorted(space.full_ids, roll_gid))
+    others = {}
+    for obj in (Objective.COMPLETE, Objective.SCORE):
+        best = np.asarray(final_scores(g.phases[k], space, g.rules), dtype=np.int64)
+        a, b = lexicographic_utilities(best, obj)
+        s = solve_utility(space, a, g.rules, second=b)
+        hid = int(np.asarray(s.roll_arg[rolls_left])[pos])
+        others[str(obj)] = {"keep": _hold_text(space, hid), "chance_to_win": float(W[hid])}
+    return {
+        "best": {"keep": _hold_text(space, holds[0][2]), "chance_to_win": holds[0][0]},
+        "options": [{"keep": _hold_text(space, h), "chance_to_win": w} for w, _, h in holds],
+        "per_turn": others,
+        "bound": sol.bound + float(np.abs(U).max()) * 1e-12,
+    }
+
+
+def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
+    lines = [f"{'keep':<24} {'chance to win':>14}"]
+    for o in adv["options"][: top or None]:
+        lines.append(f"{o['keep']:<24} {o['chance_to_win']:>14.6f}")
+    best = adv["best"]
+    for name, o in adv["per_turn"].items():
+        if o["keep"] == best["keep"]:
+            lines.append(f"the {name}-optimal turn keeps the same")
+        else:
+            lines.append(
+                f"the {name}-optimal turn would keep {o['keep']}: chance to win "
+                f"{o['chance_to_win']:.6f} ({best['chance_to_win'] - o['chance_to_win']:.6f} less: "
+                f"it plays for this turn's {'completion' if name == 'complete' else 'points'}, "
+                "not for the score sheets)"
+            )
+    return "\n".join(lines)

@@ -191,8 +191,25 @@ class DuelGame:
         extra = self.rules.five_phase_bonus if c != Bonus.NONE else 0
         return self.rest[k] + extra + (self.rules.first_finish_bonus if finish_bonus else 0)
 
+    def total_range(self, p: Player) -> tuple[int, float]:
+        """The totals a player can have: from the game's start (phase 1 with 0 points) the
+        points of the phases before; in a sub-range (a later first phase) any total."""
+        k, c, t = p
+        if c == Bonus.UNDECIDED:
+            return t, t
+        most: float = math.inf
+        if self.lo == 1:
+            most = sum(self.max_score[j] for j in range(1, k))
+            most += self.rules.five_phase_bonus if self.bonus_in_game and k > 5 else 0
+        thr = self.rules.five_phase_threshold
+        if c == Bonus.PENDING:
+            return thr + 1, most
+        if self.bonus_in_game and k <= 5:
+            return 0, min(most, thr - self.to_five[k])
+        return 0, most
+
     def players_at(self, k: int) -> list[Player]:
-        """Every reduced player at phase ``k``."""
+        """Every reduced player at phase ``k`` (with a total it can have)."""
         out = [(k, Bonus.NONE, 0)]
         if self.bonus_in_game and k <= 5:
             out.append((k, Bonus.PENDING, 0))
@@ -200,7 +217,7 @@ class DuelGame:
             out += [
                 (k, Bonus.UNDECIDED, t) for t in range(max(0, thr + 1 - self.to_five[k]), thr + 1)
             ]
-        return out
+        return [p for p in out if self.total_range(p)[0] <= self.total_range(p)[1]]
 
     def start(self, totals: tuple[int, int] = (0, 0)) -> Key:
         """The state before the first turn: both at the first phase (seat 0 moves)."""
@@ -215,7 +232,10 @@ class DuelGame:
         """The differences ``D`` at which neither side has already won."""
         if me[1] == Bonus.UNDECIDED and opp[1] == Bonus.UNDECIDED:
             return range(me[2] - opp[2], me[2] - opp[2] + 1)
-        return range(-self.reach(me), self.reach(opp) + 1)
+        (a0, a1), (b0, b1) = self.total_range(me), self.total_range(opp)
+        lo = max(-self.reach(me), a0 - b1)
+        hi = min(self.reach(opp), a1 - b0)
+        return range(int(lo), int(hi) + 1)
 
 
 # --------------------------------------------------------------------------- the table

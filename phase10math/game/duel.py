@@ -407,16 +407,17 @@ def _fixed_distribution(game: DuelGame, k: int, play: Play) -> np.ndarray:
     return tb.forward(holds, 1)[0]
 
 
-def _solve_columns(game: DuelGame, k: int, U: np.ndarray):
-    """Batched turn solves of phase ``k``: values, margins, distributions."""
+def _solve_columns(game: DuelGame, k: int, U: np.ndarray, dist: bool = True):
+    """Batched turn solves of phase ``k``: values, margins, distributions (zeros without
+    ``dist``)."""
     tb = game.turns[k]
     vals, marg, dists = [], [], []
     dm = 0.0
     for lo in range(0, len(U), BATCH):
-        r = tb.solve(U[lo : lo + BATCH])
+        r = tb.solve(U[lo : lo + BATCH], distribution=dist)
         vals.append(r.values)
         marg.append(r.margin)
-        dists.append(r.dist)
+        dists.append(r.dist if dist else np.zeros((len(r.values), tb.n_outcomes)))
         dm = r.dist_margin
     if not vals:
         return np.zeros(0), np.zeros(0), np.zeros((0, tb.n_outcomes)), 0.0
@@ -578,10 +579,10 @@ def _certify(sol, U0, U1, ka, kb, x, y, res, m0, m1, p, q, solve_at) -> np.ndarr
     todo = np.ones(len(x), dtype=bool)
     err = np.zeros(len(x))
     for _ in range(40):
-        ya, ma, _, _, _ = solve_at(U1, kb, 1 - (x + delta))
-        yb, mb, _, _, _ = solve_at(U1, kb, 1 - (x - delta))
-        fa, mfa, _, _, _ = solve_at(U0, ka, 1 - ya + ma + E)
-        fb, mfb, _, _, _ = solve_at(U0, ka, 1 - yb - mb - E)
+        ya, ma, _, _, _ = solve_at(U1, kb, 1 - (x + delta), False)
+        yb, mb, _, _, _ = solve_at(U1, kb, 1 - (x - delta), False)
+        fa, mfa, _, _, _ = solve_at(U0, ka, 1 - ya + ma + E, False)
+        fb, mfb, _, _, _ = solve_at(U0, ka, 1 - yb - mb - E, False)
         ok = (fa + mfa + E <= x + delta) & (fb - mfb - E >= x - delta)
         ey = np.maximum(np.abs(y - (ya - ma - E)), np.abs(yb + mb + E - y))
         new = np.maximum(delta, ey)
@@ -608,14 +609,14 @@ def _solve_layer(sol: DuelSolution, keys0: list[Key], fixed) -> None:
     x = np.full(n, 0.5)
     y = np.full(n, 0.5)
 
-    def solve_at(U, kk, fail):
+    def solve_at(U, kk, fail, want_dist=True):
         Uw = U[:, 0].copy()
         Uw[:, 0] = fail
         vals, marg, dist = np.zeros(n), np.zeros(n), np.zeros((n, U.shape[2]))
         dm = 0.0
         for k in np.unique(kk):
             idx = np.flatnonzero(kk == k)
-            v, m_, d_, dm = _solve_columns(g, int(k), Uw[idx])
+            v, m_, d_, dm = _solve_columns(g, int(k), Uw[idx], want_dist)
             vals[idx], marg[idx], dist[idx] = v, m_, d_
         return vals, marg, dist, Uw, dm
 

@@ -681,7 +681,7 @@ def _solve_layer(sol: DuelSolution, keys0: list[Key], fixed) -> None:
 
 
 TABLE_PACKAGE = "phase10math.game.data"
-TABLE_FILE = "duel_9_10.json.gz"
+TABLE_FILE = "duel_table.json.gz"  # the shipped range (its game is recorded inside)
 RECOMPUTE = "phase10math duel --solve --phases 9-10 --write TABLE"
 
 
@@ -911,7 +911,8 @@ def win_advice(
     ):
         gid = space.state_id(sub)
         holds.append((float(W[gid]), int(space.sizes_of([gid])[0]), gid))
-    holds.sort(reverse=True)
+    # ties (within float resolution) to the larger hold, as the kit orders holds
+    holds.sort(key=lambda h: (round(h[0], 12), h[1], h[2]), reverse=True)
     roll_gid = space.state_id(counts)
     pos = int(np.searchsorted(space.full_ids, roll_gid))
     others = {}
@@ -937,6 +938,8 @@ def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
     for name, o in adv["per_turn"].items():
         if o["keep"] == best["keep"]:
             lines.append(f"the {name}-optimal turn keeps the same")
+        elif abs(best["chance_to_win"] - o["chance_to_win"]) <= 1e-12:
+            lines.append(f"the {name}-optimal turn would keep {o['keep']}: the same chance to win")
         else:
             lines.append(
                 f"the {name}-optimal turn would keep {o['keep']}: chance to win "

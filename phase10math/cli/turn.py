@@ -9,6 +9,7 @@ import sys
 
 from phase10math.checks import int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, parse_roll, rules_from
+from phase10math.cli.duel import advise_win
 from phase10math.dice.faces import parse_faces
 from phase10math.dice.phases import as_phase
 from phase10math.errors import (
@@ -92,9 +93,7 @@ def parse_die_args(items: list[str] | None, n: int = 10) -> dict[int, int]:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    if args.objective == "win":
-        from phase10math.cli.duel import advise_win  # the two-player table, read on demand
-
+    if args.objective == "win":  # from the two-player table
         return advise_win(args)
     ph = as_phase(args.phase)
     rules = rules_from(args, holds=args.holds)

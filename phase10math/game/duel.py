@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math import __version__
+from phase10math.cache import package_version
 from phase10math.dice.faces import Die, Layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase
@@ -703,7 +703,7 @@ def table_payload(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str, Any]
         "rules": g.rules.to_dict(),
         "layout": g.dice.to_dict() if isinstance(g.dice, Layout) else None,
         "fingerprint": fingerprint(g),
-        "code_version": __version__,
+        "code_version": package_version(),
         "command": command,
         "seconds": round(sol.seconds, 1),
         "bound": sol.bound,

@@ -568,23 +568,34 @@ def _solve_last(sol: DuelSolution, k: int, keys: list[LastKey], fixed) -> None:
             sol.last[p][lk] = (float(d @ uw), float(d @ ut))
 
 
+def _shifted(U: np.ndarray, e: float) -> np.ndarray:
+    """Utilities with every made outcome's chance to win moved by ``e``."""
+    out = U.copy()
+    out[:, 0, 1:] += e
+    return out
+
+
 def _certify(sol, U0, U1, ka, kb, x, y, res, m0, m1, p, q, solve_at) -> np.ndarray:
-    """A proven error bound of every pair's values: ``h(x) = f(1 - g(1 - x))`` increases with
-    slope below 1, so ``h(x - delta) >= x - delta`` and ``h(x + delta) <= x + delta`` (checked
-    with turn solves, every rounding margin and the continuation bound ``E`` on the safe side)
-    put the true ``x`` within ``delta``; ``y = g(1 - x)`` then lies between the two solves of
-    seat 1. ``delta`` is doubled where a check fails."""
+    """A proven error bound of every pair's values. ``h(x) = f(1 - g(1 - x))`` increases, and
+    the true ``h`` lies below ``h+`` (seat 0's made outcomes raised by the continuation bound
+    ``E``, seat 1's lowered) and above ``h-`` (the reverse); so ``h+(x + delta) <= x + delta``
+    and ``h-(x - delta) >= x - delta``, checked by turn solves with every rounding margin on
+    the safe side, put the true ``x`` within ``delta`` (``E`` enters once, not amplified);
+    ``y = g(1 - x)`` then lies between the two solves of seat 1. ``delta`` is doubled where a
+    check fails."""
     E = sol.bound
-    delta = 4 * (E + m0 + m1 + res + 1e-16) / (1 - p * q)
+    up0, down1 = _shifted(U0, E), _shifted(U1, -E)
+    down0, up1 = _shifted(U0, -E), _shifted(U1, E)
+    delta = 1.5 * (E + 2 * (m0 + m1) + res + 1e-16) / (1 - p * q)
     todo = np.ones(len(x), dtype=bool)
     err = np.zeros(len(x))
     for _ in range(40):
-        ya, ma, _, _, _ = solve_at(U1, kb, 1 - (x + delta), False)
-        yb, mb, _, _, _ = solve_at(U1, kb, 1 - (x - delta), False)
-        fa, mfa, _, _, _ = solve_at(U0, ka, 1 - ya + ma + E, False)
-        fb, mfb, _, _, _ = solve_at(U0, ka, 1 - yb - mb - E, False)
-        ok = (fa + mfa + E <= x + delta) & (fb - mfb - E >= x - delta)
-        ey = np.maximum(np.abs(y - (ya - ma - E)), np.abs(yb + mb + E - y))
+        ya, ma, _, _, _ = solve_at(down1, kb, 1 - (x + delta), False)
+        yb, mb, _, _, _ = solve_at(up1, kb, 1 - (x - delta), False)
+        fa, mfa, _, _, _ = solve_at(up0, ka, 1 - ya + ma, False)
+        fb, mfb, _, _, _ = solve_at(down0, ka, 1 - yb - mb, False)
+        ok = (fa + mfa <= x + delta) & (fb - mfb >= x - delta)
+        ey = np.maximum(np.abs(y - (ya - ma)), np.abs(yb + mb - y))
         new = np.maximum(delta, ey)
         err = np.where(todo & ok, new, err)
         todo &= ~ok

@@ -289,7 +289,7 @@ def solve_solitaire(
         raise InvalidRulesError("optimal solitaire is solved for free holds only")
     key = cache.cache_key(kind="solitaire", rules=rules.to_dict(), layout=layout.fingerprint())
     if use_cache and phases_data is None:
-        hit = cache.load(key)
+        hit = cache.load(key, SolitaireSolution)
         if hit is not None:
             return hit
     t0 = time.time()

@@ -71,7 +71,7 @@ def cached_solution(
     key = solution_key("turn", phase, rules, layout, objective=str(objective), **extra)
     sol = _MEMORY.get(key)
     if sol is None:
-        sol = cache.load(key) or cache.load_large(key)
+        sol = cache.load(key, TurnSolution) or cache.load_large(key, TurnSolution)
         if sol is None:
             sol = solve_turn(
                 phase, objective, rules, layout, progress=progress, worst_second=worst_second
@@ -81,7 +81,7 @@ def cached_solution(
             elif store_large and cache.save_large(key, sol):
                 # gigabytes of roll values: kept on disk and memory-mapped from there (pages
                 # are read as they are used and can be dropped), not held in memory
-                sol = cache.load_large(key) or sol
+                sol = cache.load_large(key, TurnSolution) or sol
         _remember(key, sol)
     return sol
 
@@ -194,7 +194,9 @@ def phase_row(
     """The table row of one phase (cached on disk)."""
     phase = as_phase(phase)
     return cache.cached(
-        solution_key("row", phase, rules, layout), lambda: _row(phase, rules, layout, progress)
+        solution_key("row", phase, rules, layout),
+        lambda: _row(phase, rules, layout, progress),
+        dict,
     )
 
 
@@ -222,7 +224,9 @@ def phase_table(
     """Rows for several phases (cached), solved in ``workers`` processes (default: up to two,
     one per core) with a progress bar when asked (:func:`phase10math.progress.progress_bar`)."""
     phases = list(phases)
-    todo = [n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout)) is None]
+    todo = [
+        n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout), dict) is None
+    ]
     workers = min(2, os.cpu_count() or 1) if workers is None else workers
     bar = None
     if show_progress and todo:

@@ -16,10 +16,8 @@ True
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -41,6 +39,7 @@ from phase10math.turn.solver import TurnSolution, check_size, solve_turn
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.sticky import evaluate_sticky_greedy
 from phase10math.turn.tensor import greedy_holds_tensor, is_tensor_space
+from phase10math.workers import WorkerPool
 
 _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
 BIG_ROLLS = 5_000_000
@@ -234,13 +233,12 @@ def phase_table(
         bar = progress_bar(total=len(todo), desc=desc, unit="phase")
     rows: dict[int, dict[str, Fraction]] = {}
     if len(todo) > 1 and workers > 1 and cache.usable():
-        ctx = multiprocessing.get_context("spawn")
         # the slow color phases first, so that the two processes finish together
         order = sorted(todo, key=lambda n: not PHASES[n].uses_color)
         # rows needing a large distinct-dice solve go to one process, one after the other
         heavy = [n for n in order if heavy_phase(n, rules, layout)]
         tasks = ([heavy] if heavy else []) + [[n] for n in order if n not in heavy]
-        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        with WorkerPool(workers) as pool:
             for done in pool.map(_row_worker, [(ns, rules, layout) for ns in tasks]):
                 for n, row in done:
                     rows[n] = row

@@ -292,3 +292,15 @@ def test_memory_error_while_unpickling_keeps_the_entry(fresh, monkeypatch):
     monkeypatch.setattr(cache.pickle, "loads", fail)
     assert cache.load(key) is None
     assert (fresh / f"{key}.pkl").exists()
+
+
+def test_a_file_in_place_of_a_large_entry_is_removed_once(fresh, monkeypatch, capsys):
+    key = cache.cache_key(test="large-file")
+    (fresh / f"{key}.arrays").write_bytes(b"not a folder")
+    assert cache.load_large(key) is None
+    assert not (fresh / f"{key}.arrays").exists()
+    (line,) = warnings(capsys.readouterr().err)
+    assert "not a folder" in line
+    new_process(monkeypatch)
+    assert cache.load_large(key) is None
+    assert warnings(capsys.readouterr().err) == []

@@ -37,14 +37,24 @@ def _in_main_thread() -> bool:
 
 @contextmanager
 def sigint_held() -> Iterator[None]:
-    """SIGINT blocked while the block runs (a Ctrl-C meanwhile is delivered after it):
-    processes started inside inherit the block, so a worker never sees a Ctrl-C before it
-    has chosen to ignore it."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    """A Ctrl-C while the block runs is answered after it: SIGINT is blocked in this thread
+    (processes started inside inherit the block, so a worker never sees a Ctrl-C before it
+    has chosen to ignore it) and, in the main thread, Python's handler deferred (another
+    thread, numpy's for one, may take the signal and would interrupt the block half way, a
+    worker started but not yet told what to run)."""
+    held: list[int] = []
+    main = _in_main_thread()
+    if main:
+        handler = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if main:
+            signal.signal(signal.SIGINT, handler)
+            if held and callable(handler):
+                handler(signal.SIGINT, None)  # Python's default: KeyboardInterrupt, now
 
 
 def die_with_parent() -> bool:

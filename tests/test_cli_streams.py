@@ -17,7 +17,6 @@ import pytest
 
 from phase10math import cli
 from phase10math.exact import Exact, from_json, int_text, show, to_json
-from phase10math.game.length import GameLength
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,29 +103,6 @@ def test_exact_values_past_the_int_to_string_limit():
     assert show(big).endswith(f"({float(big):.6f})")
     assert show(big).startswith(top[:20])
     assert str(Exact(big)).endswith(f"{len(top) + len(bottom)} digits: see .fraction)")
-
-
-def test_game_length_json_with_many_digits():
-    """What ``turns --max-turns 250 --json`` prints: a distribution whose exact values pass
-    4,300 digits (each turn multiplies the denominators by those of the phases' p)."""
-    p = {k: Fraction(k, 6**10 + k) for k in range(1, 11)}
-    gl = GameLength.from_probabilities(p)
-    out = json.loads(json.dumps(gl.summary(40)))
-    last = out["distribution"][-1]
-    assert len(last["pmf"]["fraction"]) > 4300
-    n = last["n"]
-    # P(N <= n) from its own recurrence (independent of the module): phase k takes a
-    # geometric number of turns, their sum's distribution by convolution
-    dist = {0: Fraction(1)}
-    for k in sorted(p):
-        nxt: dict[int, Fraction] = {}
-        for t, w in dist.items():
-            for extra in range(1, n - t + 1):
-                q = w * p[k] * (1 - p[k]) ** (extra - 1)
-                nxt[t + extra] = nxt.get(t + extra, 0) + q
-        dist = nxt
-    assert from_json(last["pmf"]) == dist.get(n, 0)
-    assert from_json(last["cdf"]) == sum(dist.values())
 
 
 # --------------------------------------------------------------------------- argument checks

@@ -15,7 +15,7 @@ import os
 import sys
 
 from phase10math import __version__, startup
-from phase10math.checks import OneLineParser
+from phase10math.checks import OneLineParser, missing_command
 from phase10math.errors import Phase10MathError
 
 # modules whose add_commands() contribute sub-commands, in help order
@@ -111,8 +111,7 @@ def _run(argv: list[str] | None) -> int:
             sys.stdout.flush()
             return exc.code if isinstance(exc.code, int) else 2
         if getattr(args, "func", None) is None:
-            parser.print_help(sys.stderr)
-            return 2
+            return missing_command(parser)
         code = int(args.func(args) or 0)
         sys.stdout.flush()
         return code

@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "phase10math.cli.dice",
     "phase10math.cli.turn",
     "phase10math.cli.game",
+    "phase10math.cli.duel",
     "phase10math.cards.cli",
     "phase10math.tenthousand.cli",
     "phase10math.cli.handouts",

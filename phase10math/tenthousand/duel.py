@@ -12,12 +12,16 @@ A player who is not on the board (``a == 0``) may not bank less than the opening
 may stop with nothing, which is worth the same as a bust. Six of a kind that is also four or
 more 2s counts as six of a kind (the game is over before any score is wiped).
 
-The turn-start values are found by value iteration (Jacobi sweeps, each one a full backward
-pass over the turn, vectorised in numpy float64 over all score pairs) until no value changes by
-more than ``tol`` (1e-9). The first player's chance is ``P(0, 0)``. Results are cached on disk.
+The turn-start values are found, by default, by the proven solver of
+:mod:`~phase10math.tenthousand.layered` (score layers, 2x2 pair solves, certified lower and
+upper bounds: ``sol.interval``). ``method=DuelMethod.JACOBI`` keeps the plain value iteration
+(Jacobi sweeps, each a full backward pass over the turn vectorised over all score pairs, until
+no value changes by more than ``tol``), whose stopping rule is an estimate, not a proof; the
+benchmark runs both. The first player's chance is ``P(0, 0)``. Results are cached on disk.
 
 >>> sol = solve_duel(TenKRules(target=200, dice=2), progress=False)
->>> 0.5 < sol.first_player_wins < 1
+>>> lo, hi = sol.interval
+>>> 0.5 < lo <= sol.first_player_wins <= hi < 1 and hi - lo < 1e-9
 True
 """
 
@@ -25,16 +29,25 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
 from phase10math.cache import cache_key, cached
 from phase10math.progress import progress_bar
-from phase10math.tenthousand.errors import TenKStateError
+from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
+from phase10math.tenthousand.layered import pair_tables, solve_layered
 from phase10math.tenthousand.odds import roll_groups
 from phase10math.tenthousand.rules import UNIT, TenKRules
 from phase10math.tenthousand.scoring import check_roll, is_six_of_a_kind, is_wipe, score_options
+
+
+class DuelMethod(StrEnum):
+    """How :func:`solve_duel` finds the turn-start values."""
+
+    LAYERED = "layered"  # score layers, 2x2 pair solves, proven interval (the default)
+    JACOBI = "jacobi"  # plain value iteration over all pairs (stopping rule not a proof)
 
 
 @dataclass(frozen=True)
@@ -134,6 +147,9 @@ class DuelSolution:
     sweeps: int
     last_change: float
     seconds: float
+    lower: Any = field(default=None, repr=False)  # proven bounds of P (layered method)
+    upper: Any = field(default=None, repr=False)
+    method: DuelMethod = DuelMethod.LAYERED
     _V: Any = field(default=None, repr=False)
     _R: Any = field(default=None, repr=False)
 
@@ -141,6 +157,13 @@ class DuelSolution:
     def first_player_wins(self) -> float:
         """The first player's chance of winning under optimal play by both."""
         return float(self.P[0, 0])
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """Proven (lower, upper) bounds on the first player's chance; None without a proof."""
+        if self.lower is None:
+            return None
+        return float(self.lower[0, 0]), float(self.upper[0, 0])
 
     @property
     def states(self) -> int:
@@ -201,6 +224,53 @@ class DuelSolution:
             return True
         return self.roll_value(my, opp, turn_total, dice) > self.bank_value(my, opp, turn_total)
 
+    def advise(
+        self, my: int, opp: int, turn_total: int, dice: int, roll: tuple[int, ...] | None = None
+    ) -> dict:
+        """Each choice's chance to win: bank or roll ``dice`` dice (``roll=None``), or, for a
+        roll of ``dice`` dice at ``turn_total``, every legal set-aside (best first) with the
+        chance to win after it and whether to bank or roll next."""
+        a, b, t, n = self._index(my, opp, turn_total, dice)
+        U, D = self.P.shape[0], self.rules.dice
+        _, R = pair_tables(self.rules, self.P, a, b)
+        out: dict[str, Any] = {"me": my, "opponent": opp, "turn_total": turn_total, "dice": n}
+        if roll is None:
+            bank = None if t == 0 else self.bank_value(my, opp, turn_total)
+            rv = 1.0 if a + t >= U else float(R[t, n - 1])
+            best = "roll" if bank is None or rv > bank else "bank"
+            return {**out, "bank": bank, "roll": rv, "best": best}
+        dice_rolled = check_roll(roll, self.rules)
+        if len(dice_rolled) != n:
+            raise TenKStateError(f"roll {tuple(roll)!r} has {len(dice_rolled)} dice; allowed: {n}")
+        out["roll"] = list(dice_rolled)
+        if self.rules.six_wins and is_six_of_a_kind(dice_rolled):
+            return {**out, "keep": [], "best": "six of a kind: you win"}
+        if is_wipe(dice_rolled, self.rules):
+            return {**out, "keep": [], "best": "four or more 2s: your score is wiped"}
+        keep = []
+        for o in score_options(dice_rolled, self.rules):
+            t2 = t + o.points // UNIT
+            m = o.next_dice(self.rules)
+            if a + t2 >= U:
+                win, then = 1.0, "bank"
+            else:
+                bank = self.bank_value(my, opp, t2 * UNIT)
+                rv = float(R[t2, m - 1])
+                win, then = (rv, "roll") if rv > bank else (bank, "bank")
+            keep.append(
+                {
+                    "kept": list(o.kept),
+                    "points": o.points,
+                    "dice_next": m if m else D,
+                    "then": then,
+                    "win": win,
+                }
+            )
+        if not keep:
+            return {**out, "keep": [], "best": "nothing scores: the turn is lost"}
+        keep.sort(key=lambda k: (-k["win"], -k["points"]))
+        return {**out, "keep": keep, "best": "keep " + " ".join(map(str, keep[0]["kept"]))}
+
     def choose(self, roll: tuple[int, ...], my: int, opp: int, turn_total: int):
         """Best set-aside for ``roll``: (points, dice left); None on a bust, wipe or win."""
         dice = check_roll(roll, self.rules)
@@ -212,6 +282,24 @@ class DuelSolution:
             if best is None or v > best[0]:
                 best = (v, (o.points, o.dice_left))
         return None if best is None else best[1]
+
+
+def _solve_layered(rules: TenKRules, progress: bool) -> DuelSolution:
+    bar = progress_bar(desc=f"10,000 duel to {rules.target}", unit="pass") if progress else None
+
+    def report(passes: int, change: float) -> None:
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix(change=f"{change:.1e}")
+
+    try:
+        s = solve_layered(rules, progress=report)
+    finally:
+        if bar is not None:
+            bar.close()
+    if not s.certified:
+        raise TenKStateError(f"the duel to {rules.target} could not be certified")
+    return DuelSolution(rules, s.P, s.passes, s.last_change, s.seconds, s.L, s.U)
 
 
 def _solve(rules: TenKRules, tol: float, progress: bool, max_sweeps: int) -> DuelSolution:
@@ -238,7 +326,8 @@ def _solve(rules: TenKRules, tol: float, progress: bool, max_sweeps: int) -> Due
     finally:
         if bar is not None:
             bar.close()
-    return DuelSolution(rules, P, sweeps, change, time.perf_counter() - start)
+    secs = time.perf_counter() - start
+    return DuelSolution(rules, P, sweeps, change, secs, method=DuelMethod.JACOBI)
 
 
 def solve_duel(
@@ -248,19 +337,46 @@ def solve_duel(
     progress: bool = True,
     use_cache: bool = True,
     max_sweeps: int = 10_000,
+    method: DuelMethod = DuelMethod.LAYERED,
 ) -> DuelSolution:
-    """Solve the two-player game by value iteration (cached on disk; progress bar when asked)."""
+    """Solve the two-player game (cached on disk; progress bar when asked).
+
+    ``method``: :class:`DuelMethod` (default: the proven layered solver; ``tol`` and
+    ``max_sweeps`` apply to the Jacobi iteration only).
+    """
     rules = rules or TenKRules()
     if target is not None:
         rules = rules.replace(target=target)
-    if not use_cache:
+    try:
+        method = DuelMethod(method)
+    except ValueError:
+        allowed = ", ".join(m.value for m in DuelMethod)
+        raise TenKRulesError(f"method={method!r}; allowed: {allowed}") from None
+
+    def run() -> DuelSolution:
+        if method is DuelMethod.LAYERED:
+            return _solve_layered(rules, progress)
         return _solve(rules, tol, progress, max_sweeps)
 
-    key = cache_key(kind="tenk-duel", rules=rules.as_dict(), tol=tol, algo=1)
+    if not use_cache:
+        return run()
+    key = cache_key(kind="tenk-duel", rules=rules.as_dict(), tol=tol, method=method.value, algo=2)
 
     def compute() -> dict:
-        s = _solve(rules, tol, progress, max_sweeps)
-        return {"P": s.P, "sweeps": s.sweeps, "last_change": s.last_change, "seconds": s.seconds}
+        s = run()
+        out = {"P": s.P, "sweeps": s.sweeps, "last_change": s.last_change, "seconds": s.seconds}
+        if s.lower is not None:
+            out["lower"], out["upper"] = s.lower, s.upper
+        return out
 
     d = cached(key, compute)
-    return DuelSolution(rules, d["P"], d["sweeps"], d["last_change"], d["seconds"])
+    return DuelSolution(
+        rules,
+        d["P"],
+        d["sweeps"],
+        d["last_change"],
+        d["seconds"],
+        d.get("lower"),
+        d.get("upper"),
+        method,
+    )

@@ -1,0 +1,372 @@
+"""The proven duel of 10,000: score layers, 2x2 fixed points, certified lower and upper bounds.
+
+``P(a, b)`` (the chance that the player about to start a turn with ``a`` banked points against
+``b`` wins, scores in units of 50) satisfies one equation per score pair: the optimal turn's
+value, which needs ``P`` at three kinds of states (see :mod:`~phase10math.tenthousand.duel`):
+
+- **bank** ``t > 0``: ``1 - P(b, a + t)``, a state whose *score layer* ``a + b + t`` is higher;
+- **bust**: ``1 - P(b, a)``, the *partner* state in the same layer;
+- **wipe** (four or more 2s): ``1 - P(b, 0)``, a lower layer (the only step that goes down).
+
+**Steps.**
+
+1. *Layer order* (Neller and Presser's order for Pig): layers from the highest score sum down,
+   so that every bank value comes from a layer already solved in this pass.
+2. *Pair solve* (Crocce and Mordecki's 2x2 reduction): in a layer the unknowns are the pairs
+   ``x = P(a, b)``, ``y = P(b, a)``; the turn value is a convex, piecewise-linear function of
+   the partner's value, ``x = F1(y)``, ``y = F2(x)``, and one backward pass over the turn gives
+   each value together with its slope ``d`` (the chance that the optimal turn ends in a bust).
+   Newton's step solves the two linear pieces exactly; it is exact once the policy is right.
+3. *Passes*: the wipe values ``P(b, 0)`` of lower layers come from the previous pass (Gauss-
+   Seidel over the whole table); passes repeat until nothing moves by more than ``1e-14``.
+   Layers are processed a few at a time (``block``) for speed; inside a block the bank values
+   of the block's own higher layers also come from the previous pass.
+4. *Certificate*: a box ``[L0, U0] = [P - delta, P + delta]`` is pushed through one more pass
+   in which every lower bound is computed from upper bounds and vice versa (the turn value
+   falls when the opponent's chances rise), the pairs' 2x2 systems are solved for the bounds
+   and widened by their proven residual error, and a rounding margin is added. If the result
+   ``[L, U]`` lies inside ``[L0, U0]``, the map sends the box into itself, so (Brouwer; the
+   fixed point is unique because every turn can end the game) the exact values lie in
+   ``[L, U]``. The first player's chance is reported as ``[L(0, 0), U(0, 0)]``.
+
+The residual error of a pair: with residuals ``r1 = |F1(y) - x|``, ``r2 = |F2(x) - y|`` and
+slopes bounded by ``s1, s2 < 1`` near the solution (the slopes at the lower end of a small
+interval, valid because ``F`` is convex and decreasing), the exact pair is within
+``(r1 + s1 r2) / (1 - s1 s2)`` of ``x`` (and symmetrically of ``y``).
+
+>>> from phase10math.tenthousand.rules import TenKRules
+>>> sol = solve_layered(TenKRules(target=300, dice=3))
+>>> sol.lower <= sol.value <= sol.upper and sol.upper - sol.lower < 1e-9
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from phase10math.errors import StateSpaceTooLargeError
+from phase10math.tenthousand.errors import TenKStateError
+from phase10math.tenthousand.odds import roll_groups
+from phase10math.tenthousand.rules import UNIT, TenKRules
+
+EPS = 2.0**-53
+MEMORY_LIMIT = 4 * 2**30  # bytes the solver may allocate (refused at once above this)
+
+
+@dataclass(frozen=True)
+class _Roll:
+    """The rolls of one number of dice as arrays: options (points, next dice) grouped."""
+
+    n: int
+    s: np.ndarray  # option points (units of 50)
+    m: np.ndarray  # option's next dice minus 1
+    starts: np.ndarray  # first option of each group
+    counts: np.ndarray  # options per group
+    w: np.ndarray  # group probabilities
+    p_none: float
+    p_wipe: float
+    p_win: float
+
+
+def _rolls(rules: TenKRules) -> list[_Roll]:
+    out = []
+    for n in range(1, rules.dice + 1):
+        s, m, starts, counts, w = [], [], [], [], []
+        none = wipe = win = 0
+        for g in roll_groups(n, rules):
+            if g.six and rules.six_wins:
+                win += g.weight
+            elif g.kind == "wipe":
+                wipe += g.weight
+            elif g.kind == "none":
+                none += g.weight
+            else:
+                starts.append(len(s))
+                counts.append(len(g.options))
+                w.append(g.weight / 6**n)
+                for p, k in g.options:
+                    s.append(p // UNIT)
+                    m.append((k or rules.dice) - 1)
+        out.append(
+            _Roll(
+                n,
+                np.array(s),
+                np.array(m),
+                np.array(starts),
+                np.array(counts),
+                np.array(w),
+                none / 6**n,
+                wipe / 6**n,
+                win / 6**n,
+            )
+        )
+    return out
+
+
+def memory_estimate(rules: TenKRules, block: int = 8) -> int:
+    """Bytes the proven solver allocates at most (tables, one block's turn values, slopes)."""
+    U = rules.target // UNIT
+    cols = 2 * block * U  # certificate: a lower and an upper column per pair
+    turn = 3 * (U + 1) * rules.dice * cols * 8  # values, slopes, scratch
+    return 6 * U * U * 8 + turn + 400 * cols * 8 * 4
+
+
+class _Pass:
+    """One batch of columns (score pairs, possibly twice: lower and upper bound)."""
+
+    def __init__(self, rules: TenKRules, rolls: list[_Roll]):
+        self.rules = rules
+        self.rolls = rolls
+        self.U = rules.target // UNIT
+        self.D = rules.dice
+        self.open_u = rules.open_score // UNIT
+
+    def turn(self, a, bank, beta, omega, slopes: bool, rolls_out=None):
+        """Turn-start values (and slopes d/d beta) of columns with mover score ``a`` (sorted
+        ascending), bank values ``bank[t, k]`` (t = 0..U), bust value ``beta`` and wipe value
+        ``omega`` (already equal to ``beta`` where ``a == 0``). With ``rolls_out`` (an array
+        shaped like the turn values, ``(U + 1, D, K)``), the roll values are stored there and
+        the turn values are returned instead of the slopes."""
+        U, D = self.U, self.D
+        V = np.repeat(bank[:, None, :], D, axis=1)  # (U + 1, D, K)
+        stop0 = None
+        if self.open_u:
+            stop0 = (a == 0)[None, :] & (np.arange(U + 1) < self.open_u)[:, None]
+            V = np.where(stop0[:, None, :], beta[None, None, :], V)
+        G = np.zeros_like(V) if slopes else None
+        if slopes and stop0 is not None:
+            G[stop0[:, None, :].repeat(D, axis=1)] = 1.0
+        a0 = (a == 0).astype(float)
+        # columns active at total t: a + t < U, a prefix because a is sorted
+        kmax = np.searchsorted(a, U - np.arange(U + 1), side="left")
+        out = gout = None
+        for t in range(U - 1, -1, -1):
+            k = int(kmax[t])
+            if k == 0:
+                continue
+            for ro in self.rolls:
+                if t == 0 and ro.n != D:
+                    continue
+                idx = np.minimum(t + ro.s, U)
+                X = V[idx, ro.m, :k]
+                M = np.maximum.reduceat(X, ro.starts, axis=0)
+                R = ro.w @ M
+                c = ro.p_none * beta[:k] + ro.p_win
+                if ro.p_wipe:
+                    c = c + ro.p_wipe * omega[:k]
+                R += c
+                if slopes:
+                    Y = G[idx, ro.m, :k]
+                    Y = np.where(X == np.repeat(M, ro.counts, axis=0), Y, -1.0)
+                    DR = ro.w @ np.maximum.reduceat(Y, ro.starts, axis=0)
+                    DR += ro.p_none + ro.p_wipe * a0[:k]
+                if rolls_out is not None:
+                    rolls_out[t, ro.n - 1, :k] = R
+                if t == 0:
+                    out = R
+                    gout = DR if slopes else None
+                    continue
+                b = V[t, ro.n - 1, :k]
+                roll = R > b
+                if slopes:
+                    G[t, ro.n - 1, :k] = np.where(roll, DR, G[t, ro.n - 1, :k])
+                V[t, ro.n - 1, :k] = np.where(roll, R, b)
+        if rolls_out is not None:
+            V[0, D - 1] = out
+            return out, V
+        return out, gout
+
+
+def pair_tables(rules: TenKRules, P: np.ndarray, a: int, b: int):
+    """Turn values ``V[t, n - 1]`` and roll values ``R[t, n - 1]`` of one score pair (units
+    of 50; rows t >= target - a are wins) from the turn-start table ``P``."""
+    U = rules.target // UNIT
+    ev = _Pass(rules, _rolls(rules))
+    av, bv = np.array([a]), np.array([b])
+    beta = np.array([1.0 - P[b, a]])
+    omega = beta if a == 0 else np.array([1.0 - P[b, 0]])
+    R = np.ones((U + 1, rules.dice, 1))
+    _, V = ev.turn(av, _bank_table(P, av, bv, U), beta, omega, False, rolls_out=R)
+    return V[:, :, 0], R[:, :, 0]
+
+
+@dataclass
+class LayeredSolution:
+    """The proven duel: ``P`` (float), proven bounds ``L <= exact <= U`` at every turn start."""
+
+    rules: TenKRules
+    P: np.ndarray = field(repr=False)
+    L: np.ndarray = field(repr=False)
+    U: np.ndarray = field(repr=False)
+    passes: int
+    last_change: float
+    seconds: float
+    certified: bool
+
+    @property
+    def value(self) -> float:
+        """P(first player wins), float."""
+        return float(self.P[0, 0])
+
+    @property
+    def lower(self) -> float:
+        """Proven lower bound on P(first player wins)."""
+        return float(self.L[0, 0])
+
+    @property
+    def upper(self) -> float:
+        """Proven upper bound on P(first player wins)."""
+        return float(self.U[0, 0])
+
+
+def _layer_columns(U: int, s: int) -> np.ndarray:
+    lo, hi = max(0, s - U + 1), min(s, U - 1)
+    return np.arange(lo, hi + 1)
+
+
+def _block_cols(U: int, layers: range):
+    """Mover scores ``a``, opponent scores ``b`` (sorted by ``a``) and partner index of each."""
+    a = np.concatenate([_layer_columns(U, s) for s in layers])
+    s = np.concatenate([np.full(len(_layer_columns(U, s)), s) for s in layers])
+    b = s - a
+    order = np.argsort(a, kind="stable")
+    a, b = a[order], b[order]
+    pos = {(int(x), int(y)): i for i, (x, y) in enumerate(zip(a, b, strict=True))}
+    partner = np.array([pos[(int(y), int(x))] for x, y in zip(a, b, strict=True)])
+    return a, b, partner
+
+
+def _bank_table(Q: np.ndarray, a: np.ndarray, b: np.ndarray, U: int) -> np.ndarray:
+    """bank[t, k] = 1 - Q[b, a + t] (1 once a + t reaches the target)."""
+    t = np.arange(U + 1)[:, None]
+    at = a[None, :] + t
+    val = 1.0 - Q[b[None, :], np.minimum(at, U - 1)]
+    return np.where(at >= U, 1.0, val)
+
+
+def _newton(x, F, d, partner):
+    """The fixed point of the two linear pieces x = c + d (1 - y) through (y, F)."""
+    y = x[partner]
+    c = F - d * (1.0 - y)
+    cp, dp = c[partner], d[partner]
+    return (c + d * (1.0 - cp - dp)) / (1.0 - d * dp)
+
+
+def _blocks(U: int, block: int):
+    top = 2 * U - 2
+    for hi in range(top, -1, -block):
+        yield range(hi, max(hi - block, -1), -1)
+
+
+def solve_layered(
+    rules: TenKRules,
+    block: int = 8,
+    tol: float = 1e-14,
+    max_passes: int = 200,
+    progress=None,
+    certify: bool = True,
+) -> LayeredSolution:
+    """Solve the duel by score layers and certify it (see the module docstring)."""
+    U = rules.target // UNIT
+    need = memory_estimate(rules, block)
+    if need > MEMORY_LIMIT:
+        raise StateSpaceTooLargeError(
+            f"the proven duel to {rules.target} needs about {need / 2**30:.1f} GiB; "
+            f"allowed: {MEMORY_LIMIT / 2**30:.0f} GiB"
+        )
+    start = time.perf_counter()
+    ev = _Pass(rules, _rolls(rules))
+    P = np.full((U, U), 0.5)
+    blocks = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, block)]
+    slopes: dict[int, np.ndarray] = {}
+    change, passes = np.inf, 0
+    while change > tol:
+        if passes >= max_passes:
+            raise TenKStateError(f"no convergence after {max_passes} passes (change {change})")
+        change = 0.0
+        for i, (_, a, b, partner) in enumerate(blocks):
+            x = P[a, b]
+            beta = 1.0 - x[partner]
+            omega = np.where(a == 0, beta, 1.0 - P[b, 0])
+            bank = _bank_table(P, a, b, U)
+            want = passes < 2 or change > 1e-6
+            F, d = ev.turn(a, bank, beta, omega, slopes=want or i not in slopes)
+            if d is None:
+                d = slopes[i]
+            else:
+                slopes[i] = d
+            new = _newton(x, F, d, partner)
+            change = max(change, float(np.max(np.abs(new - x))))
+            P[a, b] = new
+        passes += 1
+        if progress is not None:
+            progress(passes, change)
+    if not certify:
+        return LayeredSolution(rules, P, P, P, passes, change, time.perf_counter() - start, False)
+    # first with the solver's blocks; where the box's own values weigh too much inside a
+    # block, layer by layer (only the wipe values then come from the box)
+    delta = max(1e-12, 100 * change)
+    single = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, 1)]
+    for bl, dl in ((blocks, delta), (single, delta), (single, 100 * delta), (single, 1e4 * delta)):
+        L, Up, ok = _certify(ev, P, bl, dl)
+        if ok:
+            break
+    secs = time.perf_counter() - start
+    return LayeredSolution(rules, P, L, Up, passes, change, secs, ok)
+
+
+def _certify(ev: _Pass, P: np.ndarray, blocks, delta: float):
+    """One pass of lower and upper bounds from the box P +- delta; True if it maps into it."""
+    U = ev.U
+    L0 = np.clip(P - delta, 0.0, 1.0)
+    U0 = np.clip(P + delta, 0.0, 1.0)
+    L, Up = L0.copy(), U0.copy()
+    gmax = max(len(r.w) for r in ev.rolls)
+    margin = 4 * (U + 2) * (gmax + 8) * EPS  # rounding of one turn pass (values in [0, 1])
+    for _, a, b, partner in blocks:
+        K = len(a)
+        # columns 0..K-1: lower bounds of (a, b), computed from upper-bound data;
+        # columns K..2K-1: upper bounds, from lower-bound data. A lower bound's partner is the
+        # upper bound of the partner pair and vice versa.
+        aa = np.concatenate([a, a])
+        order = np.argsort(aa, kind="stable")
+        inv = np.empty_like(order)
+        inv[order] = np.arange(2 * K)
+        part = np.concatenate([partner + K, partner])
+        bank = np.concatenate([_bank_table(Up, a, b, U), _bank_table(L, a, b, U)], axis=1)
+        wipe = np.concatenate([1.0 - U0[b, 0], 1.0 - L0[b, 0]])
+        x = np.concatenate([P[a, b], P[a, b]])
+
+        def run(xs, slopes, bank=bank, wipe=wipe, order=order, inv=inv, part=part, aa=aa):
+            beta = 1.0 - xs[part]
+            omega = np.where(aa == 0, beta, wipe)
+            F, d = ev.turn(aa[order], bank[:, order], beta[order], omega[order], slopes)
+            return F[inv], (d[inv] if d is not None else None)
+
+        for _ in range(6):
+            F, d = run(x, True)
+            new = _newton(x, F, d, part)
+            moved = float(np.max(np.abs(new - x)))
+            x = new
+            if moved < 1e-15:
+                break
+        F, _ = run(x, False)
+        r = np.abs(F - x) + margin
+        # slopes at the lower end of a small interval bound the slopes on all of it
+        rho = 1e-9
+        _, s = run(np.clip(x - rho, 0.0, 1.0), True)
+        s = np.minimum(s + margin, 1.0)
+        sp = s[part]
+        if np.any(s * sp >= 1.0):
+            return L, Up, False
+        err = (r + s * r[part]) / (1.0 - s * sp) + margin
+        # the pair map sends the box of radius rho around (x, y) into itself
+        if np.any(err > rho) or np.any(r + s * rho > rho):
+            return L, Up, False
+        L[a, b] = np.maximum(x[:K] - err[:K], 0.0)
+        Up[a, b] = np.minimum(x[K:] + err[K:], 1.0)
+    ok = bool(np.all(L >= L0) and np.all(Up <= U0))
+    return L, Up, ok

@@ -58,13 +58,14 @@ MEMORY_LIMIT = 4 * 2**30  # bytes the solver may allocate (refused at once above
 
 @dataclass(frozen=True)
 class _Roll:
-    """The rolls of one number of dice as arrays: options (points, next dice) grouped."""
+    """The rolls of one number of dice as arrays. Groups (rolls that allow the same set-asides)
+    are sorted by their number of options, most first; option ``j`` of the first ``size[j]``
+    groups scores ``s[j]`` (units of 50) and leaves ``m[j] + 1`` dice to roll."""
 
     n: int
-    s: np.ndarray  # option points (units of 50)
-    m: np.ndarray  # option's next dice minus 1
-    starts: np.ndarray  # first option of each group
-    counts: np.ndarray  # options per group
+    s: tuple[np.ndarray, ...]
+    m: tuple[np.ndarray, ...]
+    size: tuple[int, ...]
     w: np.ndarray  # group probabilities
     p_none: float
     p_wipe: float
@@ -74,7 +75,7 @@ class _Roll:
 def _rolls(rules: TenKRules) -> list[_Roll]:
     out = []
     for n in range(1, rules.dice + 1):
-        s, m, starts, counts, w = [], [], [], [], []
+        groups = []
         none = wipe = win = 0
         for g in roll_groups(n, rules):
             if g.six and rules.six_wins:
@@ -84,25 +85,15 @@ def _rolls(rules: TenKRules) -> list[_Roll]:
             elif g.kind == "none":
                 none += g.weight
             else:
-                starts.append(len(s))
-                counts.append(len(g.options))
-                w.append(g.weight / 6**n)
-                for p, k in g.options:
-                    s.append(p // UNIT)
-                    m.append((k or rules.dice) - 1)
-        out.append(
-            _Roll(
-                n,
-                np.array(s),
-                np.array(m),
-                np.array(starts),
-                np.array(counts),
-                np.array(w),
-                none / 6**n,
-                wipe / 6**n,
-                win / 6**n,
-            )
-        )
+                opts = [(p // UNIT, (k or rules.dice) - 1) for p, k in g.options]
+                groups.append((g.weight / 6**n, opts))
+        groups.sort(key=lambda g: -len(g[1]))
+        width = len(groups[0][1]) if groups else 0
+        size = tuple(sum(1 for _, o in groups if len(o) > j) for j in range(width))
+        s = tuple(np.array([o[j][0] for _, o in groups[: size[j]]]) for j in range(width))
+        m = tuple(np.array([o[j][1] for _, o in groups[: size[j]]]) for j in range(width))
+        w = np.array([x for x, _ in groups])
+        out.append(_Roll(n, s, m, size, w, none / 6**n, wipe / 6**n, win / 6**n))
     return out
 
 
@@ -150,18 +141,29 @@ class _Pass:
             for ro in self.rolls:
                 if t == 0 and ro.n != D:
                     continue
-                idx = np.minimum(t + ro.s, U)
-                X = V[idx, ro.m, :k]
-                M = np.maximum.reduceat(X, ro.starts, axis=0)
+                # best option of each group (and its slope): option by option
+                M = V[np.minimum(t + ro.s[0], U), ro.m[0], :k]
+                if slopes:
+                    Y = G[np.minimum(t + ro.s[0], U), ro.m[0], :k]
+                for j in range(1, len(ro.size)):
+                    g = ro.size[j]
+                    idx = np.minimum(t + ro.s[j], U)
+                    X = V[idx, ro.m[j], :k]
+                    if slopes:
+                        Yj = G[idx, ro.m[j], :k]
+                        Mg = M[:g]
+                        better = X > Mg
+                        Y[:g] = np.where(
+                            better, Yj, np.where(X == Mg, np.maximum(Y[:g], Yj), Y[:g])
+                        )
+                    np.maximum(M[:g], X, out=M[:g])
                 R = ro.w @ M
                 c = ro.p_none * beta[:k] + ro.p_win
                 if ro.p_wipe:
                     c = c + ro.p_wipe * omega[:k]
                 R += c
                 if slopes:
-                    Y = G[idx, ro.m, :k]
-                    Y = np.where(X == np.repeat(M, ro.counts, axis=0), Y, -1.0)
-                    DR = ro.w @ np.maximum.reduceat(Y, ro.starts, axis=0)
+                    DR = ro.w @ Y
                     DR += ro.p_none + ro.p_wipe * a0[:k]
                 if rolls_out is not None:
                     rolls_out[t, ro.n - 1, :k] = R
@@ -306,11 +308,13 @@ def solve_layered(
             progress(passes, change)
     if not certify:
         return LayeredSolution(rules, P, P, P, passes, change, time.perf_counter() - start, False)
-    # first with the solver's blocks; where the box's own values weigh too much inside a
-    # block, layer by layer (only the wipe values then come from the box)
-    delta = max(1e-12, 100 * change)
+    # the box must be wider than the rounding margins add up to (about 1e-11 .. 1e-10); first
+    # with the solver's blocks, then layer by layer (only the wipe values then come from the
+    # box, the bank values all from layers already bounded in this pass)
+    delta = max(1e-10, 100 * change)
     single = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, 1)]
-    for bl, dl in ((blocks, delta), (single, delta), (single, 100 * delta), (single, 1e4 * delta)):
+    tries = ((blocks, delta), (blocks, 10 * delta), (single, 10 * delta), (blocks, 100 * delta))
+    for bl, dl in tries:
         L, Up, ok = _certify(ev, P, bl, dl)
         if ok:
             break
@@ -324,7 +328,7 @@ def _certify(ev: _Pass, P: np.ndarray, blocks, delta: float):
     L0 = np.clip(P - delta, 0.0, 1.0)
     U0 = np.clip(P + delta, 0.0, 1.0)
     L, Up = L0.copy(), U0.copy()
-    gmax = max(len(r.w) for r in ev.rolls)
+    gmax = max(len(r.w) + len(r.size) for r in ev.rolls)
     margin = 4 * (U + 2) * (gmax + 8) * EPS  # rounding of one turn pass (values in [0, 1])
     for _, a, b, partner in blocks:
         K = len(a)
@@ -351,7 +355,7 @@ def _certify(ev: _Pass, P: np.ndarray, blocks, delta: float):
             new = _newton(x, F, d, part)
             moved = float(np.max(np.abs(new - x)))
             x = new
-            if moved < 1e-15:
+            if moved < 1e-14:
                 break
         F, _ = run(x, False)
         r = np.abs(F - x) + margin

@@ -35,11 +35,19 @@ from typing import Any
 import numpy as np
 
 from phase10math.cache import cache_key, cached
+from phase10math.errors import StateSpaceTooLargeError
 from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
-from phase10math.tenthousand.layered import pair_tables, solve_layered
+from phase10math.tenthousand.layered import MEMORY_LIMIT, pair_tables, solve_layered
 from phase10math.tenthousand.odds import roll_groups
-from phase10math.tenthousand.rules import UNIT, TenKRules
+from phase10math.tenthousand.rules import (
+    UNIT,
+    TenKRules,
+    check_count,
+    check_flag,
+    check_positive_float,
+    check_rules,
+)
 from phase10math.tenthousand.scoring import check_roll, is_six_of_a_kind, is_wipe, score_options
 
 
@@ -171,7 +179,16 @@ class DuelSolution:
         U = self.P.shape[0]
         return U * (U * (U + 1) // 2) * self.rules.dice
 
-    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
+    def tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """Within-turn values ``V[t, n - 1, a, b]`` and roll values ``R`` of every state (units
+        of 50; about 2 * 8 * (U + 1) * 6 * U * U bytes: refused above 4 GiB)."""
+        U = self.P.shape[0]
+        need = 2 * 8 * (U + 1) * self.rules.dice * U * U
+        if need > MEMORY_LIMIT:
+            raise StateSpaceTooLargeError(
+                f"the within-turn tables of the duel to {self.rules.target} need "
+                f"{need / 2**30:.1f} GiB; allowed: {MEMORY_LIMIT / 2**30:.0f} GiB"
+            )
         if self._V is None:
             _, self._V, self._R = _turn_pass(self.P, self.rules, _plans(self.rules), keep=True)
         return self._V, self._R
@@ -196,7 +213,7 @@ class DuelSolution:
         a, b, t, n = self._index(my, opp, turn_total, dice)
         if t == 0:
             return float(self.P[a, b])
-        return float(self._tables()[0][t, n - 1, a, b])
+        return float(self.tables()[0][t, n - 1, a, b])
 
     def bank_value(self, my: int, opp: int, turn_total: int) -> float:
         """Chance to win if the player banks now (stopping below the opening banks nothing)."""
@@ -215,11 +232,12 @@ class DuelSolution:
             return float(self.P[a, b])
         if a + t >= self.P.shape[0]:
             return 1.0
-        return float(self._tables()[1][t, n - 1, a, b])
+        return float(self.tables()[1][t, n - 1, a, b])
 
     def should_roll(self, my: int, opp: int, turn_total: int, dice: int) -> bool:
         """True when rolling beats banking in win probability (ties bank; a turn starts with a
         roll)."""
+        self._index(my, opp, turn_total, dice)
         if turn_total == 0:
             return True
         return self.roll_value(my, opp, turn_total, dice) > self.bank_value(my, opp, turn_total)
@@ -344,9 +362,15 @@ def solve_duel(
     ``method``: :class:`DuelMethod` (default: the proven layered solver; ``tol`` and
     ``max_sweeps`` apply to the Jacobi iteration only).
     """
-    rules = rules or TenKRules()
+    rules = check_rules(rules)
     if target is not None:
         rules = rules.replace(target=target)
+    tol = check_positive_float(tol, "tol")
+    progress = check_flag(progress, "progress")
+    use_cache = check_flag(use_cache, "use_cache")
+    max_sweeps = check_count(max_sweeps, "max_sweeps")
+    if isinstance(method, bool):
+        raise TenKRulesError(f"method={method!r}; allowed: layered, jacobi")
     try:
         method = DuelMethod(method)
     except ValueError:

@@ -242,6 +242,35 @@ class DuelSolution:
             return True
         return self.roll_value(my, opp, turn_total, dice) > self.bank_value(my, opp, turn_total)
 
+    def bank_thresholds(self, dice: int) -> np.ndarray:
+        """``th[a, b]``: the least turn total (points) at which a player with ``50 a`` points
+        against ``50 b``, with ``dice`` dice to roll, banks rather than rolls; ``target - 50 a``
+        means "roll on until the target is reached".
+
+        >>> sol = solve_duel(TenKRules(target=300, dice=3), progress=False, use_cache=False)
+        >>> th = sol.bank_thresholds(1)     # one die: behind, roll longer
+        >>> [int(x) for x in th[0]]
+        [100, 100, 150, 200, 300, 300]
+        >>> sol.should_roll(0, 100, 100, 1), sol.should_roll(0, 100, 150, 1)
+        (True, False)
+        """
+        if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= self.rules.dice:
+            raise TenKStateError(f"dice={dice!r}; allowed: 1..{self.rules.dice}")
+        _, R = self.tables()
+        U = self.P.shape[0]
+        a = np.arange(U)[:, None, None]
+        b = np.arange(U)[None, :, None]
+        t = np.arange(1, U + 1)[None, None, :]
+        at = a + t
+        bank = np.where(at >= U, 1.0, 1.0 - self.P[b, np.minimum(at, U - 1)])
+        open_u = self.rules.open_score // UNIT
+        if open_u:
+            stop = 1.0 - self.P[b, a]
+            bank = np.where((a == 0) & (t < open_u), stop, bank)
+        roll = np.moveaxis(R[1 : U + 1, dice - 1], 0, -1)  # [a, b, t]
+        banks = (roll <= bank) | (at >= U)
+        return UNIT * (1 + np.argmax(banks, axis=-1))
+
     def advise(
         self, my: int, opp: int, turn_total: int, dice: int, roll: tuple[int, ...] | None = None
     ) -> dict:

@@ -173,8 +173,11 @@ class _Pass:
                     continue
                 b = V[t, ro.n - 1, :k]
                 roll = R > b
-                if slopes:
-                    G[t, ro.n - 1, :k] = np.where(roll, DR, G[t, ro.n - 1, :k])
+                if slopes:  # on a tie the larger slope (a bound for the proof)
+                    Gt = G[t, ro.n - 1, :k]
+                    G[t, ro.n - 1, :k] = np.where(
+                        roll, DR, np.where(R == b, np.maximum(DR, Gt), Gt)
+                    )
                 V[t, ro.n - 1, :k] = np.where(roll, R, b)
         if rolls_out is not None:
             V[0, D - 1] = out
@@ -308,28 +311,46 @@ def solve_layered(
             progress(passes, change)
     if not certify:
         return LayeredSolution(rules, P, P, P, passes, change, time.perf_counter() - start, False)
-    # the box must be wider than the rounding margins add up to (about 1e-11 .. 1e-10); first
-    # with the solver's blocks, then layer by layer (only the wipe values then come from the
-    # box, the bank values all from layers already bounded in this pass)
-    delta = max(1e-10, 100 * change)
+    # a box around P that the certifying pass maps into itself proves the exact values are
+    # inside the pass's result; one more pass from that (proven) box narrows it further.
+    # Inside a block the bank values of the block's higher layers come from the box; where
+    # they weigh too much (short games), layer by layer (then only the wipe values do).
     single = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, 1)]
-    tries = ((blocks, delta), (blocks, 10 * delta), (single, 10 * delta), (blocks, 100 * delta))
-    for bl, dl in tries:
-        L, Up, ok = _certify(ev, P, bl, dl)
+    d1 = max(3e-10, 100 * change)
+    tries = ((blocks, d1), (blocks, 10 * d1), (single, d1), (single, 10 * d1), (blocks, 100 * d1))
+    for bl, delta in tries:
+        L, Up, ok = _certify(ev, bl, P, P - delta, P + delta)
         if ok:
+            L2, U2, ok2 = _certify(ev, bl, P, L, Up, check=False)
+            if ok2:
+                L, Up = np.maximum(L, L2), np.minimum(Up, U2)
             break
     secs = time.perf_counter() - start
     return LayeredSolution(rules, P, L, Up, passes, change, secs, ok)
 
 
-def _certify(ev: _Pass, P: np.ndarray, blocks, delta: float):
-    """One pass of lower and upper bounds from the box P +- delta; True if it maps into it."""
+def _margin(ev: _Pass) -> float:
+    """A bound on the rounding error of one turn pass in float64 (values in [0, 1]).
+
+    A roll value is a dot product of at most ``G`` group values plus three terms: its rounding
+    is below ``(G + 6) u`` (u = 2**-53); it also carries the errors of the values it averages,
+    with total weight at most ``1 - q`` (``q``: the chance that the roll ends the turn at once,
+    by a bust, a wipe or six of a kind). So the error of every value is below
+    ``(G + 6) u / q_min + u``; the margin doubles that."""
+    ell = max(len(r.w) + 6 for r in ev.rolls) * EPS
+    q = min(r.p_none + r.p_wipe + r.p_win for r in ev.rolls)
+    return 2 * (ell / q + EPS)
+
+
+def _certify(ev: _Pass, blocks, P, L0, U0, check: bool = True):
+    """One pass of lower and upper bounds from the box [L0, U0] (which must hold the exact
+    values, or, with ``check``, be mapped into itself: then it does)."""
     U = ev.U
-    L0 = np.clip(P - delta, 0.0, 1.0)
-    U0 = np.clip(P + delta, 0.0, 1.0)
+    L0 = np.clip(L0, 0.0, 1.0)
+    U0 = np.clip(U0, 0.0, 1.0)
     L, Up = L0.copy(), U0.copy()
-    gmax = max(len(r.w) + len(r.size) for r in ev.rolls)
-    margin = 4 * (U + 2) * (gmax + 8) * EPS  # rounding of one turn pass (values in [0, 1])
+    margin = _margin(ev)
+    rho = 1e-7
     for _, a, b, partner in blocks:
         K = len(a)
         # columns 0..K-1: lower bounds of (a, b), computed from upper-bound data;
@@ -342,7 +363,6 @@ def _certify(ev: _Pass, P: np.ndarray, blocks, delta: float):
         part = np.concatenate([partner + K, partner])
         bank = np.concatenate([_bank_table(Up, a, b, U), _bank_table(L, a, b, U)], axis=1)
         wipe = np.concatenate([1.0 - U0[b, 0], 1.0 - L0[b, 0]])
-        x = np.concatenate([P[a, b], P[a, b]])
 
         def run(xs, slopes, bank=bank, wipe=wipe, order=order, inv=inv, part=part, aa=aa):
             beta = 1.0 - xs[part]
@@ -350,27 +370,25 @@ def _certify(ev: _Pass, P: np.ndarray, blocks, delta: float):
             F, d = ev.turn(aa[order], bank[:, order], beta[order], omega[order], slopes)
             return F[inv], (d[inv] if d is not None else None)
 
-        for _ in range(6):
-            F, d = run(x, True)
-            new = _newton(x, F, d, part)
-            moved = float(np.max(np.abs(new - x)))
-            x = new
-            if moved < 1e-14:
-                break
+        # values and slopes a little below the solution: F is convex and decreasing in the
+        # partner's value, so these slopes bound the slopes at every larger partner value
+        x0 = np.clip(np.concatenate([P[a, b], P[a, b]]) - rho, 0.0, 1.0)
+        F, s = run(x0, True)
+        x = np.clip(_newton(x0, F, s, part), 0.0, 1.0)
         F, _ = run(x, False)
         r = np.abs(F - x) + margin
-        # slopes at the lower end of a small interval bound the slopes on all of it
-        rho = 1e-9
-        _, s = run(np.clip(x - rho, 0.0, 1.0), True)
         s = np.minimum(s + margin, 1.0)
         sp = s[part]
         if np.any(s * sp >= 1.0):
             return L, Up, False
-        err = (r + s * r[part]) / (1.0 - s * sp) + margin
-        # the pair map sends the box of radius rho around (x, y) into itself
-        if np.any(err > rho) or np.any(r + s * rho > rho):
+        # the box of these radii around the pair is mapped into itself: the exact pair is in it
+        err = (r + s * r[part]) / (1.0 - s * sp)
+        if np.any(x - err < x0):  # outside the range where the slopes are bounds
             return L, Up, False
-        L[a, b] = np.maximum(x[:K] - err[:K], 0.0)
-        Up[a, b] = np.minimum(x[K:] + err[K:], 1.0)
-    ok = bool(np.all(L >= L0) and np.all(Up <= U0))
+        lo = np.maximum(x[:K] - err[:K], 0.0)
+        hi = np.minimum(x[K:] + err[K:], 1.0)
+        if not check:  # the box is proven: keep the tighter of the two bounds
+            lo, hi = np.maximum(lo, L0[a, b]), np.minimum(hi, U0[a, b])
+        L[a, b], Up[a, b] = lo, hi
+    ok = bool(np.all(L >= L0) and np.all(Up <= U0)) if check else True
     return L, Up, ok

@@ -18,7 +18,7 @@ value, which needs ``P`` at three kinds of states (see :mod:`~phase10math.tentho
    each value together with its slope ``d`` (the chance that the optimal turn ends in a bust).
    Newton's step solves the two linear pieces exactly; it is exact once the policy is right.
 3. *Passes*: the wipe values ``P(b, 0)`` of lower layers come from the previous pass (Gauss-
-   Seidel over the whole table); passes repeat until nothing moves by more than ``1e-14``.
+   Seidel over the whole table); passes repeat until nothing moves by more than ``1e-13``.
    Layers are processed a few at a time (``block``) for speed; inside a block the bank values
    of the block's own higher layers also come from the previous pass.
 4. *Certificate*: a box ``[L0, U0] = [P - delta, P + delta]`` is pushed through one more pass
@@ -26,13 +26,18 @@ value, which needs ``P`` at three kinds of states (see :mod:`~phase10math.tentho
    falls when the opponent's chances rise), the pairs' 2x2 systems are solved for the bounds
    and widened by their proven residual error, and a rounding margin is added. If the result
    ``[L, U]`` lies inside ``[L0, U0]``, the map sends the box into itself, so (Brouwer; the
-   fixed point is unique because every turn can end the game) the exact values lie in
-   ``[L, U]``. The first player's chance is reported as ``[L(0, 0), U(0, 0)]``.
+   fixed point is unique because, whatever both players do, from every position the game ends
+   within a bounded number of turns with a chance bounded away from 0) the exact values lie in
+   ``[L, U]``. One more pass from that proven box narrows it. The first player's chance is
+   reported as ``[L(0, 0), U(0, 0)]``.
 
 The residual error of a pair: with residuals ``r1 = |F1(y) - x|``, ``r2 = |F2(x) - y|`` and
-slopes bounded by ``s1, s2 < 1`` near the solution (the slopes at the lower end of a small
-interval, valid because ``F`` is convex and decreasing), the exact pair is within
-``(r1 + s1 r2) / (1 - s1 s2)`` of ``x`` (and symmetrically of ``y``).
+slopes bounded by ``s1, s2 < 1`` near the solution, the box of radii
+``e1 = (r1 + s1 r2) / (1 - s1 s2)`` (and ``e2`` alike) around ``(x, y)`` is mapped into itself,
+so the exact pair lies in it. The slope bound is a secant just below the solution, an upper
+bound on every slope above it because ``F`` is convex and decreasing in the partner's value.
+Rounding: every computed turn value is within a proven margin of the exact one (see
+:func:`_margin`), which is added to the residuals and slopes.
 
 >>> from phase10math.tenthousand.rules import TenKRules
 >>> sol = solve_layered(TenKRules(target=300, dice=3))
@@ -252,6 +257,23 @@ def _bank_table(Q: np.ndarray, a: np.ndarray, b: np.ndarray, U: int) -> np.ndarr
     return np.where(at >= U, 1.0, val)
 
 
+def _value_and_slope(ev: _Pass, a, bank, beta, omega, h: float = 1e-7):
+    """Turn-start values and their slopes in the bust value, the slopes by a difference
+    quotient (exact where no kink lies within ``h``; they only steer Newton's step, the
+    certificate computes proven slopes)."""
+    K = len(a)
+    order = np.argsort(np.concatenate([a, a]), kind="stable")
+    inv = np.empty_like(order)
+    inv[order] = np.arange(2 * K)
+    aa = np.concatenate([a, a])[order]
+    bb = np.concatenate([bank, bank], axis=1)[:, order]
+    be = np.concatenate([beta, beta + h])
+    om = np.concatenate([omega, np.where(a == 0, omega + h, omega)])
+    F2, _ = ev.turn(aa, bb, be[order], om[order], slopes=False)
+    F2 = F2[inv]
+    return F2[:K], (F2[K:] - F2[:K]) / h
+
+
 def _newton(x, F, d, partner):
     """The fixed point of the two linear pieces x = c + d (1 - y) through (y, F)."""
     y = x[partner]
@@ -269,7 +291,7 @@ def _blocks(U: int, block: int):
 def solve_layered(
     rules: TenKRules,
     block: int = 8,
-    tol: float = 1e-14,
+    tol: float = 1e-13,
     max_passes: int = 200,
     progress=None,
     certify: bool = True,
@@ -288,6 +310,7 @@ def solve_layered(
     blocks = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, block)]
     slopes: dict[int, np.ndarray] = {}
     change, passes = np.inf, 0
+    last = np.inf
     while change > tol:
         if passes >= max_passes:
             raise TenKStateError(f"no convergence after {max_passes} passes (change {change})")
@@ -297,16 +320,17 @@ def solve_layered(
             beta = 1.0 - x[partner]
             omega = np.where(a == 0, beta, 1.0 - P[b, 0])
             bank = _bank_table(P, a, b, U)
-            want = passes < 2 or change > 1e-6
-            F, d = ev.turn(a, bank, beta, omega, slopes=want or i not in slopes)
-            if d is None:
-                d = slopes[i]
-            else:
+            if passes < 2 or last > 1e-7 or i not in slopes:
+                F, d = _value_and_slope(ev, a, bank, beta, omega)
                 slopes[i] = d
+            else:  # the policy has settled: the slopes of the last pass serve Newton's step
+                F, _ = ev.turn(a, bank, beta, omega, slopes=False)
+                d = slopes[i]
             new = _newton(x, F, d, partner)
             change = max(change, float(np.max(np.abs(new - x))))
             P[a, b] = new
         passes += 1
+        last = change
         if progress is not None:
             progress(passes, change)
     if not certify:
@@ -350,7 +374,7 @@ def _certify(ev: _Pass, blocks, P, L0, U0, check: bool = True):
     U0 = np.clip(U0, 0.0, 1.0)
     L, Up = L0.copy(), U0.copy()
     margin = _margin(ev)
-    rho = 1e-7
+    rho, h = 1e-8, 1e-6
     for _, a, b, partner in blocks:
         K = len(a)
         # columns 0..K-1: lower bounds of (a, b), computed from upper-bound data;
@@ -370,14 +394,17 @@ def _certify(ev: _Pass, blocks, P, L0, U0, check: bool = True):
             F, d = ev.turn(aa[order], bank[:, order], beta[order], omega[order], slopes)
             return F[inv], (d[inv] if d is not None else None)
 
-        # values and slopes a little below the solution: F is convex and decreasing in the
-        # partner's value, so these slopes bound the slopes at every larger partner value
-        x0 = np.clip(np.concatenate([P[a, b], P[a, b]]) - rho, 0.0, 1.0)
-        F, s = run(x0, True)
+        # values a little below the solution and a secant slope just below that: F is convex
+        # and decreasing in the partner's value, so the secant over [x0 - h, x0] bounds the
+        # slope at every partner value >= x0 (its rounding adds at most 2 margin / h)
+        x0 = np.concatenate([P[a, b], P[a, b]]) - rho  # F is defined below 0 too
+        F, _ = run(x0, False)
+        Fh, _ = run(x0 - h, False)
+        s = (Fh - F) / h + 2 * margin / h
         x = np.clip(_newton(x0, F, s, part), 0.0, 1.0)
         F, _ = run(x, False)
         r = np.abs(F - x) + margin
-        s = np.minimum(s + margin, 1.0)
+        s = np.clip(s, 0.0, 1.0)
         sp = s[part]
         if np.any(s * sp >= 1.0):
             return L, Up, False

@@ -108,3 +108,12 @@ def test_good_calls_still_work(duel):
     assert duel.should_roll(0, 0, 0, 3) is True
     assert isinstance(duel.should_roll(0, 0, 50, 3), bool)
     assert turn_ev(1, 0, TenKRules(dice=1)) == 25
+
+
+def test_too_large_is_refused_at_once(monkeypatch):
+    from phase10math.errors import StateSpaceTooLargeError
+    from phase10math.tenthousand import layered
+
+    monkeypatch.setattr(layered, "MEMORY_LIMIT", 1000)
+    with pytest.raises(StateSpaceTooLargeError, match="needs about"):
+        solve_duel(TenKRules(target=300), progress=False, use_cache=False)

@@ -38,7 +38,7 @@ from phase10math.cache import cache_key, cached
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
-from phase10math.tenthousand.layered import MEMORY_LIMIT, pair_tables, solve_layered
+from phase10math.tenthousand.layered import memory_allowed, pair_tables, solve_layered
 from phase10math.tenthousand.odds import roll_groups
 from phase10math.tenthousand.rules import (
     UNIT,
@@ -181,13 +181,14 @@ class DuelSolution:
 
     def tables(self) -> tuple[np.ndarray, np.ndarray]:
         """Within-turn values ``V[t, n - 1, a, b]`` and roll values ``R`` of every state (units
-        of 50; about 2 * 8 * (U + 1) * 6 * U * U bytes: refused above 4 GiB)."""
+        of 50; about 3 * 8 * (U + 1) * 6 * U * U bytes: refused at once where that does not
+        fit, see :func:`~phase10math.tenthousand.layered.memory_allowed`)."""
         U = self.P.shape[0]
-        need = 2 * 8 * (U + 1) * self.rules.dice * U * U
-        if need > MEMORY_LIMIT:
+        need, allowed = 3 * 8 * (U + 1) * self.rules.dice * U * U, memory_allowed()
+        if need > allowed:
             raise StateSpaceTooLargeError(
                 f"the within-turn tables of the duel to {self.rules.target} need "
-                f"{need / 2**30:.1f} GiB; allowed: {MEMORY_LIMIT / 2**30:.0f} GiB"
+                f"{need / 2**30:.2f} GiB; allowed now: {allowed / 2**30:.2f} GiB"
             )
         if self._V is None:
             _, self._V, self._R = _turn_pass(self.P, self.rules, _plans(self.rules), keep=True)

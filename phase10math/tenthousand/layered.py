@@ -47,6 +47,7 @@ True
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -58,7 +59,16 @@ from phase10math.tenthousand.odds import roll_groups
 from phase10math.tenthousand.rules import UNIT, TenKRules
 
 EPS = 2.0**-53
-MEMORY_LIMIT = 4 * 2**30  # bytes the solver may allocate (refused at once above this)
+MEMORY_LIMIT = 4 * 2**30  # bytes the solver may allocate at most (refused at once above this)
+
+
+def memory_allowed() -> int:
+    """Bytes a solve may allocate: :data:`MEMORY_LIMIT`, or half the memory now available."""
+    try:
+        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return MEMORY_LIMIT
+    return min(MEMORY_LIMIT, free // 2)
 
 
 @dataclass(frozen=True)
@@ -298,11 +308,11 @@ def solve_layered(
 ) -> LayeredSolution:
     """Solve the duel by score layers and certify it (see the module docstring)."""
     U = rules.target // UNIT
-    need = memory_estimate(rules, block)
-    if need > MEMORY_LIMIT:
+    need, allowed = memory_estimate(rules, block), memory_allowed()
+    if need > allowed:
         raise StateSpaceTooLargeError(
-            f"the proven duel to {rules.target} needs about {need / 2**30:.1f} GiB; "
-            f"allowed: {MEMORY_LIMIT / 2**30:.0f} GiB"
+            f"the proven duel to {rules.target} needs about {need / 2**30:.2f} GiB; "
+            f"allowed now: {allowed / 2**30:.2f} GiB"
         )
     start = time.perf_counter()
     ev = _Pass(rules, _rolls(rules))

@@ -363,6 +363,15 @@ def solve_layered(
     return LayeredSolution(rules, P, L, Up, passes, change, secs, ok)
 
 
+def certify_box(rules: TenKRules, P: np.ndarray, lower: np.ndarray, upper: np.ndarray, block=8):
+    """(L, U, ok): one certifying pass from the box ``[lower, upper]`` around the candidate
+    ``P``; ``ok`` says that the box is mapped into itself, which proves the exact turn-start
+    values lie in ``[L, U]``."""
+    U = rules.target // UNIT
+    blocks = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, block)]
+    return _certify(_Pass(rules, _rolls(rules)), blocks, P, lower, upper)
+
+
 def _margin(ev: _Pass) -> float:
     """A bound on the rounding error of one turn pass in float64 (values in [0, 1]).
 

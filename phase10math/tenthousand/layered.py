@@ -113,10 +113,10 @@ def _rolls(rules: TenKRules) -> list[_Roll]:
 
 
 def memory_estimate(rules: TenKRules, block: int = 8) -> int:
-    """Bytes the proven solver allocates at most (tables, one block's turn values, slopes)."""
+    """Bytes the proven solver allocates at most (tables, one block's turn values)."""
     U = rules.target // UNIT
     cols = 2 * block * U  # certificate: a lower and an upper column per pair
-    turn = 3 * (U + 1) * rules.dice * cols * 8  # values, slopes, scratch
+    turn = 3 * (U + 1) * rules.dice * cols * 8  # values, bank values, scratch
     return 6 * U * U * 8 + turn + 400 * cols * 8 * 4
 
 
@@ -130,25 +130,19 @@ class _Pass:
         self.D = rules.dice
         self.open_u = rules.open_score // UNIT
 
-    def turn(self, a, bank, beta, omega, slopes: bool, rolls_out=None):
-        """Turn-start values (and slopes d/d beta) of columns with mover score ``a`` (sorted
-        ascending), bank values ``bank[t, k]`` (t = 0..U), bust value ``beta`` and wipe value
-        ``omega`` (already equal to ``beta`` where ``a == 0``). With ``rolls_out`` (an array
-        shaped like the turn values, ``(U + 1, D, K)``), the roll values are stored there and
-        the turn values are returned instead of the slopes."""
+    def turn(self, a, bank, beta, omega, rolls_out=None):
+        """Turn-start values of columns with mover score ``a`` (sorted ascending), bank values
+        ``bank[t, k]`` (t = 0..U), bust value ``beta`` and wipe value ``omega`` (equal to
+        ``beta`` where ``a == 0``). With ``rolls_out`` (shaped ``(U + 1, D, K)``) the roll
+        values are stored there and ``(values, turn values V[t, n - 1, k])`` is returned."""
         U, D = self.U, self.D
         V = np.repeat(bank[:, None, :], D, axis=1)  # (U + 1, D, K)
-        stop0 = None
-        if self.open_u:
+        if self.open_u:  # not on the board: stopping below the opening banks nothing
             stop0 = (a == 0)[None, :] & (np.arange(U + 1) < self.open_u)[:, None]
             V = np.where(stop0[:, None, :], beta[None, None, :], V)
-        G = np.zeros_like(V) if slopes else None
-        if slopes and stop0 is not None:
-            G[stop0[:, None, :].repeat(D, axis=1)] = 1.0
-        a0 = (a == 0).astype(float)
         # columns active at total t: a + t < U, a prefix because a is sorted
         kmax = np.searchsorted(a, U - np.arange(U + 1), side="left")
-        out = gout = None
+        out = None
         for t in range(U - 1, -1, -1):
             k = int(kmax[t])
             if k == 0:
@@ -156,48 +150,26 @@ class _Pass:
             for ro in self.rolls:
                 if t == 0 and ro.n != D:
                     continue
-                # best option of each group (and its slope): option by option
+                # best option of each group, option by option (groups with most options first)
                 M = V[np.minimum(t + ro.s[0], U), ro.m[0], :k]
-                if slopes:
-                    Y = G[np.minimum(t + ro.s[0], U), ro.m[0], :k]
                 for j in range(1, len(ro.size)):
                     g = ro.size[j]
-                    idx = np.minimum(t + ro.s[j], U)
-                    X = V[idx, ro.m[j], :k]
-                    if slopes:
-                        Yj = G[idx, ro.m[j], :k]
-                        Mg = M[:g]
-                        better = X > Mg
-                        Y[:g] = np.where(
-                            better, Yj, np.where(X == Mg, np.maximum(Y[:g], Yj), Y[:g])
-                        )
-                    np.maximum(M[:g], X, out=M[:g])
+                    np.maximum(M[:g], V[np.minimum(t + ro.s[j], U), ro.m[j], :k], out=M[:g])
                 R = ro.w @ M
                 c = ro.p_none * beta[:k] + ro.p_win
                 if ro.p_wipe:
                     c = c + ro.p_wipe * omega[:k]
                 R += c
-                if slopes:
-                    DR = ro.w @ Y
-                    DR += ro.p_none + ro.p_wipe * a0[:k]
                 if rolls_out is not None:
                     rolls_out[t, ro.n - 1, :k] = R
                 if t == 0:
                     out = R
-                    gout = DR if slopes else None
                     continue
-                b = V[t, ro.n - 1, :k]
-                roll = R > b
-                if slopes:  # on a tie the larger slope (a bound for the proof)
-                    Gt = G[t, ro.n - 1, :k]
-                    G[t, ro.n - 1, :k] = np.where(
-                        roll, DR, np.where(R == b, np.maximum(DR, Gt), Gt)
-                    )
-                V[t, ro.n - 1, :k] = np.where(roll, R, b)
+                np.maximum(R, V[t, ro.n - 1, :k], out=V[t, ro.n - 1, :k])  # ties bank
         if rolls_out is not None:
             V[0, D - 1] = out
             return out, V
-        return out, gout
+        return out
 
 
 def pair_tables(rules: TenKRules, P: np.ndarray, a: int, b: int):
@@ -209,7 +181,7 @@ def pair_tables(rules: TenKRules, P: np.ndarray, a: int, b: int):
     beta = np.array([1.0 - P[b, a]])
     omega = beta if a == 0 else np.array([1.0 - P[b, 0]])
     R = np.ones((U + 1, rules.dice, 1))
-    _, V = ev.turn(av, _bank_table(P, av, bv, U), beta, omega, False, rolls_out=R)
+    _, V = ev.turn(av, _bank_table(P, av, bv, U), beta, omega, rolls_out=R)
     return V[:, :, 0], R[:, :, 0]
 
 
@@ -279,8 +251,7 @@ def _value_and_slope(ev: _Pass, a, bank, beta, omega, h: float = 1e-7):
     bb = np.concatenate([bank, bank], axis=1)[:, order]
     be = np.concatenate([beta, beta + h])
     om = np.concatenate([omega, np.where(a == 0, omega + h, omega)])
-    F2, _ = ev.turn(aa, bb, be[order], om[order], slopes=False)
-    F2 = F2[inv]
+    F2 = ev.turn(aa, bb, be[order], om[order])[inv]
     return F2[:K], (F2[K:] - F2[:K]) / h
 
 
@@ -334,7 +305,7 @@ def solve_layered(
                 F, d = _value_and_slope(ev, a, bank, beta, omega)
                 slopes[i] = d
             else:  # the policy has settled: the slopes of the last pass serve Newton's step
-                F, _ = ev.turn(a, bank, beta, omega, slopes=False)
+                F = ev.turn(a, bank, beta, omega)
                 d = slopes[i]
             new = _newton(x, F, d, partner)
             change = max(change, float(np.max(np.abs(new - x))))
@@ -407,21 +378,20 @@ def _certify(ev: _Pass, blocks, P, L0, U0, check: bool = True):
         bank = np.concatenate([_bank_table(Up, a, b, U), _bank_table(L, a, b, U)], axis=1)
         wipe = np.concatenate([1.0 - U0[b, 0], 1.0 - L0[b, 0]])
 
-        def run(xs, slopes, bank=bank, wipe=wipe, order=order, inv=inv, part=part, aa=aa):
+        def run(xs, bank=bank, wipe=wipe, order=order, inv=inv, part=part, aa=aa):
             beta = 1.0 - xs[part]
             omega = np.where(aa == 0, beta, wipe)
-            F, d = ev.turn(aa[order], bank[:, order], beta[order], omega[order], slopes)
-            return F[inv], (d[inv] if d is not None else None)
+            return ev.turn(aa[order], bank[:, order], beta[order], omega[order])[inv]
 
         # values a little below the solution and a secant slope just below that: F is convex
         # and decreasing in the partner's value, so the secant over [x0 - h, x0] bounds the
         # slope at every partner value >= x0 (its rounding adds at most 2 margin / h)
         x0 = np.concatenate([P[a, b], P[a, b]]) - rho  # F is defined below 0 too
-        F, _ = run(x0, False)
-        Fh, _ = run(x0 - h, False)
+        F = run(x0)
+        Fh = run(x0 - h)
         s = (Fh - F) / h + 2 * margin / h
         x = np.clip(_newton(x0, F, s, part), 0.0, 1.0)
-        F, _ = run(x, False)
+        F = run(x)
         r = np.abs(F - x) + margin
         s = np.clip(s, 0.0, 1.0)
         sp = s[part]

@@ -276,8 +276,10 @@ def solve_layered(
     max_passes: int = 200,
     progress=None,
     certify: bool = True,
+    refine: int = 6,
 ) -> LayeredSolution:
-    """Solve the duel by score layers and certify it (see the module docstring)."""
+    """Solve the duel by score layers and certify it (see the module docstring); at most
+    ``refine`` further passes narrow the proven box."""
     U = rules.target // UNIT
     need, allowed = memory_estimate(rules, block), memory_allowed()
     if need > allowed:
@@ -321,14 +323,24 @@ def solve_layered(
     # Inside a block the bank values of the block's higher layers come from the box; where
     # they weigh too much (short games), layer by layer (then only the wipe values do).
     single = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, 1)]
-    d1 = max(3e-10, 100 * change)
+    d1 = max(3e-10 * max(1.0, U / 100) ** 2, 100 * change)  # the margins grow with U
     tries = ((blocks, d1), (blocks, 10 * d1), (single, d1), (single, 10 * d1), (blocks, 100 * d1))
     for bl, delta in tries:
         L, Up, ok = _certify(ev, bl, P, P - delta, P + delta)
         if ok:
-            L2, U2, ok2 = _certify(ev, bl, P, L, Up, check=False)
-            if ok2:
-                L, Up = np.maximum(L, L2), np.minimum(Up, U2)
+            # narrow the proven box while a pass still takes a quarter off the first
+            # player's interval, until it is below 1e-10
+            for _ in range(refine):
+                if Up[0, 0] - L[0, 0] < 1e-10:
+                    break
+                L2, U2, ok2 = _certify(ev, bl, P, L, Up, check=False)
+                if not ok2:
+                    break
+                L2, U2 = np.maximum(L, L2), np.minimum(Up, U2)
+                shrink = (U2[0, 0] - L2[0, 0]) / max(Up[0, 0] - L[0, 0], 1e-300)
+                L, Up = L2, U2
+                if shrink > 0.75:
+                    break
             break
     secs = time.perf_counter() - start
     return LayeredSolution(rules, P, L, Up, passes, change, secs, ok)

@@ -86,3 +86,17 @@ def test_jacobi_inside_the_proven_interval():
     lo, hi = lay.interval
     assert lo - 1e-12 <= jac.first_player_wins <= hi + 1e-12
     assert np.all(lay.lower - 1e-11 <= jac.P) and np.all(jac.P <= lay.upper + 1e-11)
+
+
+def test_bank_thresholds_match_should_roll():
+    rules = TenKRules(target=600, open_score=300)
+    sol = solve_duel(rules, progress=False, use_cache=False)
+    U = rules.target // 50
+    for n in (1, 2, 6):
+        th = sol.bank_thresholds(n)
+        for a in range(U):
+            for b in range(U):
+                t = next(
+                    t for t in range(1, U + 1) if not sol.should_roll(50 * a, 50 * b, 50 * t, n)
+                )
+                assert th[a, b] == 50 * t

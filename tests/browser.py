@@ -71,10 +71,30 @@ def artifacts() -> Path:
     return d
 
 
+def kernels_of(pid: int) -> list[int]:
+    """The kernel processes (``ipykernel``) whose parent is ``pid`` (read from /proc)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            cmd = (d / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == pid and b"ipykernel" in cmd:
+            out.append(int(d.name))
+    return out
+
+
 @contextlib.contextmanager
-def serve_voila(notebook: Path, log_dir: Path) -> Iterator[str]:
-    """Serve ``notebook`` with Voila on 127.0.0.1 and a free port; yield its URL; always stop
-    the server."""
+def serve_voila(
+    notebook: Path, log_dir: Path, extra: list[str] | None = None, cwd: Path | None = None
+) -> Iterator[str]:
+    """Serve ``notebook`` with Voila on 127.0.0.1 and a free port; yield its URL (the server's
+    process is ``serve_voila.proc``); always stop the server. ``cwd``: where Voila starts
+    (it reads ``voila.json`` there); ``extra``: more command-line options."""
     require_browser()
     port = free_port()
     log = open(log_dir / "voila.log", "w+b")  # noqa: SIM115 - closed below
@@ -87,10 +107,17 @@ def serve_voila(notebook: Path, log_dir: Path) -> Iterator[str]:
         f"--port={port}",
         "--Voila.ip=127.0.0.1",
         "--show_tracebacks=True",
+        *(extra or []),
     ]
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        PHASE10MATH_SAVE_DIR=str(log_dir / "saved"),  # saved games stay with the test
     )
+    proc = subprocess.Popen(
+        cmd, cwd=cwd or ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env
+    )
+    serve_voila.proc = proc
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + SERVER_TIMEOUT

@@ -71,7 +71,7 @@ def test_play_in_browser(voila_url):
             expect(advice.locator(".p10-mine-line")).to_contain_text(re.compile(r"rank \d+"))
 
             # the advisor's best (or, when the roll already makes the phase, stop and score)
-            turn.locator(".p10-best").click()
+            turn.locator(".p10-best:visible, .p10-stop").first.click()  # Stop when stopping is best
             expect(advice).to_contain_text(re.compile(r"the best hold|Turn over"))
             page.screenshot(path=str(shots / "play.png"), full_page=True)
             if "Turn over" in advice.inner_text():
@@ -81,6 +81,7 @@ def test_play_in_browser(voila_url):
             # a wrong typed roll: the message names the face, next to the entry; nothing changes
             before = _dice_texts(page)
             advice_before = advice.inner_text()
+            turn.locator(".p10-settings-toggle").click()  # the settings fold into one line
             turn.locator(".p10-mode button", has_text="Type real dice").click()
             turn.locator(".p10-entry input").fill("11 10 10 W 5 6 7 1 2 3")
             turn.locator(".p10-enter").click()

@@ -38,7 +38,7 @@ def test_pair_of_fours_in_phase_1_is_explained():
     s = standing(st)
     nothing = next(o for o in s.options if not o.keep)
     assert nothing.value > s.mine.value and s.my_rank > 100
-    text = " ".join(why(st))
+    text = " ".join(why(st, limit=None))
     assert "A 4 is only on the 4 low dice" in text
     assert "the same dice that carry the wilds" in text
     assert "Even rerolling all 10 dice" in text and "beats your hold" in text
@@ -48,7 +48,7 @@ def test_pair_of_fours_in_phase_1_is_explained():
 
 def test_best_hold_needs_and_dice_that_can_show_them():
     st = position(1, "8 8 8 10 9 7 1 2 3 W", [])
-    text = " ".join(why(st))
+    text = " ".join(why(st, limit=None))
     best = standing(st).best
     assert sorted(f.value for f in best.keep)[:1] == [0]  # the wild is kept
     assert "Best: keep" in text and "chance to make phase 1" in text
@@ -78,7 +78,7 @@ def test_made_it_means_stop_and_score():
     st = position(1, "8 8 8 10 10 10 1 2 3 4", [])
     assert made_now(st).score == 54 and stop_advised(st)
     assert suggested_dice(st) == set(range(10))
-    assert why(st) == [why(st)[0]] and "stop and score" in why(st)[0]
+    assert why(st) == [why(st)[0]] and "stop now and score" in why(st)[0]
 
 
 def test_made_it_but_rerolling_scores_more():
@@ -114,3 +114,36 @@ def test_palette_is_distinguishable_with_color_blindness():
     assert min_distance(PALETTE) > 20  # CIEDE2000, every pair, every simulated vision
     old = {"r": "#c62828", "o": "#ef6c00", "b": "#1565c0", "g": "#2e7d32"}
     assert distances(old)["deuteranopia"] < 10  # the old palette failed this check
+
+
+def test_why_says_the_few_facts_that_matter_in_plain_words():
+    # at most three sentences a roll, the player's own hold first when it costs something
+    st = position(1, "4 4 1 2 5 6 7 8 9 10", ["4", "4"])
+    lines = why(st)
+    assert len(lines) == 3 and lines[0].startswith("Your hold")
+    assert "A 4 is only on the 4 low dice" in lines[1]
+    # nothing held: no word on "your hold"
+    st = position(8, "5r 6r 7r 8b 6b 8r Wr 1r 4b 3b", [])
+    text = " ".join(why(st, limit=None))
+    assert "Your hold" not in text
+    # colors are named in a color phase; "1 more red die", not "1 more red dice"
+    best = standing(st).best
+    assert " ".join(str(f) for f in best.keep) in text
+    assert "more red dice:" not in text.replace("1 more red die:", "")
+    assert "1 more red dice" not in text
+
+
+def test_dice_that_do_not_count_are_named_and_idle_wilds_are_not_counted():
+    from phase10math.dice.faces import parse_faces
+    from phase10math.play.why import idle_faces
+
+    st = position(2, "9 7 7 7 2 1 W W 5 6", [])
+    # 7 7 7 is the set, 1 2 W W the run: the 9 (or a 5, 6) counts toward nothing
+    assert [str(f) for f in idle_faces(st, parse_faces("9 7 7 7 2 1 W W"))] == ["9"]
+    assert idle_faces(st, parse_faces("7 7 7 2 1 W W")) == []
+    best = standing(st).best
+    idle = idle_faces(st, best.keep)
+    if idle:
+        assert any("toward no group" in s for s in why(st, limit=None))
+    # no "about 0.0 wilds per roll" when the best hold rerolls no wild die
+    assert not any("about 0.0 wilds" in s for s in why(st, limit=None))

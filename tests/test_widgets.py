@@ -21,6 +21,13 @@ def faces_on_dice(w: TurnWidget) -> list[str]:
     return [b.description for b in w.dice_buttons]
 
 
+def roll_anyway(w: TurnWidget) -> None:
+    """Roll, answering Yes when the widget asks (the roll could lose a phase made)."""
+    w.roll()
+    if w.pending is not None:
+        w.confirm_yes.click()
+
+
 def a_roll(seed: int = 0) -> str:
     """Ten faces that can be rolled with the default layout (never hard-coded)."""
     import random
@@ -58,7 +65,8 @@ def test_roll_shows_advice_matching_the_advisor():
     w.roll()
     adv = advise(w.state.dice, 2, 1, by_die=True)
     text = w.advice.value
-    assert "Best holds" in text and "Best:" in text and "Your hold:" in text
+    assert "Best holds" in text and "Best:" in text
+    assert "Yours:" not in text  # no verdict on a hold before the player holds anything
     assert str(adv.best.value) in text  # exact fraction shown (on demand, in <details>)
     st = standing(w.state)
     assert value_words(st.best.value, "complete") in text
@@ -106,7 +114,7 @@ def test_turn_ends_after_three_rolls_with_meld_result():
     ended = []
     w = TurnWidget(phase=1, seed=3, on_turn_end=ended.append)
     for _ in range(3):
-        w.roll()
+        roll_anyway(w)
     assert w.state.over and w.roll_button.disabled
     assert "Turn over" in w.advice.value
     assert len(ended) == 1
@@ -204,7 +212,7 @@ def test_sticky_holds_keep_set_aside_dice():
     w = TurnWidget(rules=Rules(holds="sticky"), phase=1, seed=8)
     w.roll()
     w.click_die(0)
-    w.roll()
+    roll_anyway(w)
     assert w.state.aside == {0}
     before = w.state.snapshot()
     w.click_die(0)
@@ -283,8 +291,9 @@ def test_game_widget_plays_to_the_end_and_updates_the_score_sheet():
             break
         before = g.sheet.value
         play_best(g.turn)
-        assert g.sheet.value != before  # the score sheet shows the turn
+        assert g.sheet.value == before  # scored when the player hands the turn over
         g.turn.new_button.click()
+        assert g.sheet.value != before  # the score sheet shows the turn
     assert g.session.over
     assert "Game over" in g.status.value
     res = g.session.result

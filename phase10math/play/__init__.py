@@ -6,6 +6,7 @@ Modules, in reading order:
 - :mod:`~phase10math.play.models` - a turn without widgets: dice, holds, typed rolls, standing.
 - :mod:`~phase10math.play.why` - why the best hold is best, in plain words.
 - :mod:`~phase10math.play.widgets` - the dice board with the advisor (ipywidgets).
+- :mod:`~phase10math.play.saved` - games that survive a reload: the app's state on disk.
 - :mod:`~phase10math.play.game_widget` - a whole game against computer players; the app.
 - :mod:`~phase10math.play.figures` - matplotlib figures for the lessons: the dice, charts.
 """

@@ -22,10 +22,12 @@ True
 from __future__ import annotations
 
 import html
+import os
 import random
+import urllib.parse
 from collections.abc import Sequence
 
-from phase10math.dice.faces import Face, Layout
+from phase10math.dice.faces import Face, Layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
@@ -33,6 +35,7 @@ from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidHoldError, InvalidRulesError
 from phase10math.game.engine import Event, Game, GameResult, TurnView
 from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
+from phase10math.play import saved
 from phase10math.play.models import TurnState
 from phase10math.play.widgets import (
     TurnWidget,
@@ -43,7 +46,38 @@ from phase10math.play.widgets import (
 )
 
 #: Computer opponents offered by the game widget (strategy names of phase10math.game.strategies).
-OPPONENTS = tuple(n for n in ("complete", "score", "greedy", "random") if n in STRATEGY_NAMES)
+#: A seat played by a person at the same device (pass and play).
+PERSON = "person"
+OPPONENTS = tuple(n for n in ("complete", "score", "greedy", "random") if n in STRATEGY_NAMES) + (
+    PERSON,
+)
+
+
+def check_opponents(opponents: object, most: int) -> list[str]:
+    """The computer opponents' strategy names, each one of :data:`OPPONENTS`, at most
+    ``most`` of them; InvalidRulesError naming the bad one otherwise.
+
+    >>> check_opponents(["greedy"], 5)
+    ['greedy']
+    >>> try:
+    ...     check_opponents(["bogus"], 5)
+    ... except ValueError as e:
+    ...     print(e)
+    opponent 'bogus': choose one of complete, score, greedy, random, person
+    """
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        raise InvalidRulesError(
+            f"opponents: a list of strategy names ({', '.join(OPPONENTS)}), not {opponents!r:.40}"
+        )
+    for o in opponents:
+        if not isinstance(o, str) or o not in OPPONENTS:
+            raise InvalidRulesError(f"opponent {o!r:.40}: choose one of {', '.join(OPPONENTS)}")
+    if len(opponents) > most:
+        raise InvalidRulesError(
+            f"at most {GameWidget.MAX_OPPONENTS} computer opponents"
+            + (f" (got {len(opponents)})" if most == GameWidget.MAX_OPPONENTS else "")
+        )
+    return list(opponents)
 
 
 class _Replay:
@@ -85,14 +119,25 @@ class GameSession:
         name: str = "you",
     ):
         self.rules, self.layout = rules, layout
+        if seed is None:  # a concrete seed, so that a saved game can be played again
+            seed = random.SystemRandom().randrange(2**32)
+        self.settings = {"opponents": list(opponents), "phases": phases, "seed": seed, "name": name}
+        self.turns: list = []  # the human's finished turns (history), to replay a saved game
         rng = random.Random(seed)
+        n = len(layout.dice)
+        #: the seats played by people at this device (pass and play): seat 0 and every "person"
+        self.humans = [0] + [i + 1 for i, o in enumerate(opponents) if o == PERSON]
+        seeds = [rng.randrange(2**32) for _ in opponents]
         bots = [
-            get_strategy(o, rules=rules, layout=layout, seed=rng.randrange(2**32))
-            for o in opponents
+            _Replay([], n) if o == PERSON else get_strategy(o, rules=rules, layout=layout, seed=s)
+            for o, s in zip(opponents, seeds, strict=True)
         ]
-        names = [name] + [f"{o} ({i + 2})" for i, o in enumerate(opponents)]
+        names = [name] + [
+            f"player {i + 2}" if o == PERSON else f"{o} ({i + 2})" for i, o in enumerate(opponents)
+        ]
+        self.current = 0  # the seat whose turn the game waits for
         self.game = Game(
-            [_Replay([], len(layout.dice))] + bots,
+            [_Replay([], n)] + bots,
             phases=phases,
             rules=rules,
             layout=layout,
@@ -113,20 +158,20 @@ class GameSession:
         self.result = yield from self.game.flow(self.order, self._turn)
 
     def _turn(self, seat: int, last_chance: bool = False):
-        if seat != 0:
+        if seat not in self.humans:
             return self.game.play_turn(seat, last_chance)
         state = yield seat
         replay = _Replay(state.history, len(self.layout.dice))
         dice, self.game.dice = self.game.dice, replay
-        self.game.strategies[0] = replay
+        self.game.strategies[seat] = replay
         try:
-            return self.game.play_turn(0, last_chance)
+            return self.game.play_turn(seat, last_chance)
         finally:
             self.game.dice = dice
 
     def _resume(self, state: TurnState | None) -> None:
         try:
-            self._flow.send(state)
+            self.current = self._flow.send(state)
             self.waiting = True
         except StopIteration:
             self.waiting = False
@@ -138,7 +183,8 @@ class GameSession:
 
     @property
     def human(self):
-        return self.game.players[0]
+        """The player whose turn the game waits for (seat 0 alone without pass and play)."""
+        return self.game.players[self.current]
 
     @property
     def human_phase(self) -> Phase:
@@ -162,7 +208,42 @@ class GameSession:
                 f"is at phase {self.human_phase.number}"
             )
         self.waiting = False
+        self.turns.append(list(state.history))  # in play order: the replay needs no seat
         self._resume(state)
+
+    def to_dict(self) -> dict:
+        """The game as JSON-able values: its settings, the human's turns and dice."""
+        return {
+            **self.settings,
+            "rules": self.rules.to_dict(),
+            "layout": saved.layout_to_dict(self.layout),
+            "turns": [
+                [[[str(f) for f in faces], sorted(kept)] for faces, kept in t] for t in self.turns
+            ],
+            "rng": saved.rng_to_list(self.rng),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> GameSession:
+        """The game saved by :meth:`to_dict`, played again turn by turn through the engine."""
+        s = cls(
+            d["opponents"],
+            phases=d["phases"],
+            rules=saved.rules_from_dict(d["rules"]),
+            layout=saved.layout_from_dict(d["layout"]),
+            seed=d["seed"],
+            name=d["name"],
+        )
+        for turn in d["turns"]:
+            st = s.new_turn_state()
+            st.history = [
+                (tuple(parse_face(x) for x in faces), frozenset(kept)) for faces, kept in turn
+            ]
+            st.dice = list(st.history[-1][0])
+            st.rolls_done, st.stopped = len(st.history), True
+            s.human_turn_done(st)
+        s.rng.setstate(saved.rng_from_list(d["rng"]).getstate())
+        return s
 
     def new_events(self) -> list[Event]:
         """Log events since the last call."""
@@ -181,18 +262,26 @@ def event_text(e: Event, names: Sequence[str], rules: Rules = DEFAULT_RULES) -> 
     who = names[e.player] if 0 <= e.player < len(names) else ""
     if e.kind == "made":
         m = explain(PHASES[e.phase], list(e.dice), rules)
+        colors = PHASES[e.phase].uses_color  # a color phase names each die's color
+
+        def face(f: Face, s) -> str:
+            c = (f.color or "") if colors else ""
+            if f.is_wild:
+                return f"W{c}(={s})" if s is not None else f"W{c}"
+            return f"{f.value}{c}"
+
         groups = " + ".join(
-            " ".join(
-                (
-                    f"W(={s})"
-                    if f.is_wild and s is not None
-                    else ("W" if f.is_wild else str(f.value))
-                )
-                for f, s in zip(g.dice, g.stands_for, strict=False)
-            )
+            " ".join(face(f, s) for f, s in zip(g.dice, g.stands_for, strict=False))
             for g in m.groups
         )
         return f"{who}: phase {e.phase} made with {groups}, +{e.points}"
+    if e.kind in ("roll", "hold"):
+        colors = PHASES[e.phase].uses_color if e.phase in PHASES else False
+        faces = " ".join(
+            ("W" if f.is_wild else str(f.value)) + ((f.color or "") if colors else "")
+            for f in e.dice
+        )
+        return f"{who}: {e.note}: {faces or 'nothing'}"
     if e.kind == "failed":
         return f"{who}: phase {e.phase} missed"
     if e.kind == "bonus":
@@ -268,13 +357,14 @@ class GameWidget:
         style: bool = True,
     ):
         w = ipw()
+        check_opponents(opponents, self.MAX_OPPONENTS)
         self.rules, self.layout, self.phases = rules, layout, phases
         self._seed = seed
         self._games = 0
         self.seats = css_classes(w.VBox([]), "p10-seats")
         self.add_button = css_classes(w.Button(description="Add opponent"), "p10-add-seat")
         self.remove_button = css_classes(w.Button(description="Remove"), "p10-remove-seat")
-        self.add_button.on_click(lambda _b: self.add_opponent())
+        self.add_button.on_click(lambda _b: self._add_clicked())
         self.remove_button.on_click(lambda _b: self.remove_opponent())
         for o in opponents:
             self.add_opponent(o)
@@ -288,11 +378,17 @@ class GameWidget:
         self.new_game_button = css_classes(
             w.Button(description="New game", button_style="info"), "p10-new-game"
         )
-        self.new_game_button.on_click(lambda _b: self.new_game())
+        self.new_game_button.on_click(lambda _b: self._new_game_clicked())
+        self._asked_new = False
+        self.on_change = None  # called after every change (the app saves the game)
         self.setup_message = css_classes(w.HTML(), "p10-setup-message", "p10-msg")
         self.status = css_classes(w.HTML(), "p10-game-status")
         self.sheet = css_classes(w.HTML(), "p10-scoresheet")
         self.log = css_classes(w.HTML(), "p10-log")
+        self.steps_toggle = css_classes(
+            w.ToggleButton(description="Show the computers' rolls", value=False), "p10-steps"
+        )
+        self.steps_toggle.observe(lambda _c: self.refresh(), names="value")
         self.session = self._session(self.opponent_names())
         self.turn = TurnWidget(
             state=self.session.new_turn_state(),
@@ -303,6 +399,7 @@ class GameWidget:
         )
         self.turn.view.add_class("p10-game-turn")
         self._lines: list[str] = []
+        self.choices: list = []  # every choice of the human's turns: (roll, label, cost)
         self._note_events()
         setup = css_classes(
             w.VBox(
@@ -310,17 +407,19 @@ class GameWidget:
                     w.HTML("<b>Opponents</b> (computer players)"),
                     self.seats,
                     w.HBox([self.add_button, self.remove_button]),
-                    w.HBox([w.HTML("<b>Game length</b>"), self.length, self.new_game_button]),
-                    self.setup_message,
+                    w.HBox([w.HTML("<b>Game length</b>"), self.length]),
                 ]
             ),
             "p10-setup",
         )
         children = [style_widget()] if style else []
+        # New game (and its question) at the top, next to the status that says the game is over
         children += [
-            self.status,
+            css_classes(w.HBox([self.status, self.new_game_button]), "p10-game-top"),
+            self.setup_message,
             css_classes(
-                w.HBox([self.turn.view, w.VBox([self.sheet, self.log, setup])]), "p10-game-cols"
+                w.HBox([self.turn.view, w.VBox([self.sheet, self.log, self.steps_toggle, setup])]),
+                "p10-game-cols",
             ),
         ]
         self.view = css_classes(w.VBox(children), "p10-game")
@@ -333,24 +432,29 @@ class GameWidget:
     def opponent_names(self) -> list[str]:
         return [d.value for d in self.seats.children]
 
+    def _add_clicked(self) -> None:
+        try:
+            self.add_opponent()
+        except InvalidRulesError as e:
+            self.setup_message.value = error_html(e)
+
     def add_opponent(self, strategy: str = "complete") -> None:
+        """Add a computer seat playing ``strategy`` (one of :data:`OPPONENTS`); refused
+        (InvalidRulesError, nothing changes) for another name or past the most seats."""
         w = ipw()
         n = len(self.seats.children)
-        if n >= self.MAX_OPPONENTS:
-            self.setup_message.value = error_html(
-                f"at most {self.MAX_OPPONENTS} computer opponents"
-            )
-            return
+        check_opponents([strategy], self.MAX_OPPONENTS - n)
         labels = {
             "complete": "aims to make it",
             "score": "aims for points",
             "greedy": "keeps what fits",
             "random": "random",
+            PERSON: "a person (pass and play)",
         }
         d = css_classes(
             w.Dropdown(
                 options=[(f"{o}: {labels.get(o, o)}", o) for o in OPPONENTS],
-                value=strategy if strategy in OPPONENTS else OPPONENTS[0],
+                value=strategy,
                 description=f"Seat {n + 2}",
             ),
             "p10-seat",
@@ -375,11 +479,39 @@ class GameWidget:
         )
 
     # ------------------------------------------------------------------ control
+    def _new_game_clicked(self) -> None:
+        """New game asks first while a game is under way (the game would be lost)."""
+        s = self.session
+        under_way = not s.over and (s.turns or self.turn.state.rolls_done)
+        if under_way and not self._asked_new:
+            self._asked_new = True
+            self.new_game_button.description = "Yes, start a new game"
+            self.setup_message.value = (
+                "<div class='p10-ask'>&#9888; Start a new game? The game under way is lost. "
+                "Press <b>Yes, start a new game</b> to confirm.</div>"
+            )
+            return
+        self.new_game()
+
+    def restore(self, session: GameSession, turn: TurnState) -> None:
+        """Show a saved game: its session and the human's turn as it was."""
+        self.session = session
+        self.phases = session.game.phases
+        self._lines, self.choices = [], []
+        self._note_events()
+        self.turn.state = turn
+        self.turn._ended = turn.over and not session.waiting
+        self.turn.refresh()
+        self.refresh()
+
     def new_game(self) -> None:
         """Start a new game with the opponents and length chosen."""
+        self._asked_new = False
+        self.new_game_button.description = "New game"
         self.phases = self.length.value
         self.session = self._session(self.opponent_names())
         self._lines = []
+        self.choices = []
         self._note_events()
         self.turn.state = self.session.new_turn_state(self.turn.state.objective)
         self.turn.choices = []
@@ -388,13 +520,17 @@ class GameWidget:
         self.turn.refresh()
         self.refresh()
 
-    def _turn_ended(self, state: TurnState) -> None:
+    def _turn_ended(self, state: TurnState) -> bool:
+        """Score the human's finished turn (Next turn); True while the game goes on."""
         try:
             self.session.human_turn_done(state)
         except (InvalidHoldError, InvalidRulesError) as e:
             self.turn.message.value = error_html(e)
+            return False
+        self.choices.extend(self.turn.last_choices)
         self._note_events()
         self.refresh()
+        return self.session.waiting
 
     def _next_phase(self) -> Phase:
         if not self.session.waiting:
@@ -402,12 +538,19 @@ class GameWidget:
         self.turn.state.rng = self.session.rng
         return self.session.human_phase
 
+    def _shown_lines(self) -> list[tuple[bool, str]]:
+        """The log's last lines; the computer players' rolls and holds on request."""
+        if self.steps_toggle.value:
+            return self._lines[-40:]
+        return [x for x in self._lines if not x[0]][-14:]
+
     def _note_events(self) -> None:
         names = [p.name for p in self.session.game.players]
         for e in self.session.new_events():
-            if e.kind in _SHOWN:
-                self._lines.append(event_text(e, names, self.rules))
-        self._lines = self._lines[-14:]
+            steps = e.kind in ("roll", "hold")
+            if e.kind in _SHOWN or (steps and e.player not in self.session.humans):
+                self._lines.append((steps, event_text(e, names, self.rules)))
+        self._lines = self._lines[-200:]
 
     # ------------------------------------------------------------------ view
     def refresh(self) -> None:
@@ -421,46 +564,127 @@ class GameWidget:
                 "again.</div>"
             )
         else:
+            who = s.human.name
+            whose = "your turn" if who == "you" else f"{html.escape(who)}'s turn"
+            pass_on = f" Pass the device to {html.escape(who)}." if len(s.humans) > 1 else ""
             self.status.value = (
-                f"<div class='p10-panel'>Round {s.game.round}: <b>your turn at phase "
-                f"{s.human_phase.number}</b> ({s.human_phase.text}). When it is over, press "
-                "Next turn.</div>"
+                f"<div class='p10-panel'>Round {s.game.round}: <b>{whose} at phase "
+                f"{s.human_phase.number}</b> ({s.human_phase.text}).{pass_on} When it is "
+                "over, press Next turn.</div>"
             )
         self.sheet.value = "<b>Score sheet</b>" + scoresheet_html(s)
         self.log.value = (
             "<div class='p10-panel'><b>What happened</b><ul class='p10-loglist'>"
-            + "".join(f"<li>{html.escape(x)}</li>" for x in self._lines)
+            + "".join(
+                f"<li{' class=p10-step' if steps else ''}>{html.escape(x)}</li>"
+                for steps, x in self._shown_lines()
+            )
             + "</ul></div>"
         )
+        if self.on_change is not None:
+            self.on_change()
 
 
 class PlayApp:
     """The play app: practice a turn (with hint mode and the compare view) or play a whole
     game, on one page that works from 360 px phones to desktops.
 
-    ``PlayApp().view`` is what ``app/play.ipynb`` shows (served by Voila)."""
+    ``PlayApp(session="url").view`` is what ``app/play.ipynb`` shows (served by Voila): the
+    state is saved on the server's disk after every action (:mod:`phase10math.play.saved`)
+    under the key in the page's address (``?game=KEY``, put there on the first visit), so a
+    reload of the same page restores the practice turn and the game. ``session``: None (no
+    saving), ``"url"`` (the key from Voila's ``QUERY_STRING``, else a new one) or a key."""
 
-    def __init__(self, seed: int | None = None, game_seed: int | None = None, phase: int = 1):
+    def __init__(
+        self,
+        seed: int | None = None,
+        game_seed: int | None = None,
+        phase: int = 1,
+        session: str | None = None,
+    ):
         w = ipw()
+        self.key = None
+        if session == "url":
+            query = urllib.parse.parse_qs(os.environ.get("QUERY_STRING", ""))
+            given = (query.get("game") or [""])[0]
+            self.key = given if saved.KEY.fullmatch(given) else saved.new_key()
+        elif session is not None:
+            self.key = saved.check_key(session)
         self.practice = TurnWidget(phase=phase, seed=seed, style=False)
         self.game = GameWidget(seed=game_seed, style=False)
         self.tabs = css_classes(w.Tab(children=[self.practice.view, self.game.view]), "p10-tabs")
         self.tabs.set_title(0, "Practice a turn")
         self.tabs.set_title(1, "Play a game")
+        self.restored = self.key is not None and self._restore()
+        # the key goes into the page's address, so that a reload finds the saved state
+        js = (
+            f"history.replaceState(null,'',location.pathname+'?game={self.key}')"
+            if self.key
+            else ""
+        )
         self.view = css_classes(
             w.VBox(
                 [
                     style_widget(),
                     w.HTML(
                         "<div class='p10-panel'><b>Phase 10 Dice</b> &mdash; tap dice to hold "
-                        "them (&#9733; marks the best hold). Keys: R roll, 1-0 hold a die, "
-                        "H hold best, S stop, N next turn, Enter use a typed roll.</div>"
+                        "them (&#9733; marks the best hold).<span class='p10-keys'> Keys: R "
+                        "roll, 1-0 hold a die, H hold best, S stop, U undo, N next turn, Enter "
+                        "use a typed roll.</span></div>"
+                        + (
+                            f'<img src="data:," alt="" style="display:none" onerror="{js}">'
+                            if js
+                            else ""
+                        )
                     ),
                     self.tabs,
                 ]
             ),
             "p10-app",
         )
+        if self.key is not None:
+            self.practice.on_change = self.save
+            self.game.on_change = self.save
+            self.game.turn.on_change = self.save
+            self.tabs.observe(lambda _c: self.save(), names="selected_index")
+
+    def state_dict(self) -> dict:
+        return {
+            "practice": saved.turn_to_dict(self.practice.state),
+            "mode": self.practice.mode.value,
+            "hint": self.practice.hint_toggle.value,
+            "game": self.game.session.to_dict(),
+            "game_turn": saved.turn_to_dict(self.game.turn.state),
+            "tab": self.tabs.selected_index,
+        }
+
+    def save(self) -> None:
+        """Save the state under the session key (every action calls it)."""
+        if self.key is not None:
+            saved.save(self.key, self.state_dict())
+
+    def _restore(self) -> bool:
+        """Restore the saved state of this key; False (a fresh start) without one."""
+        data = saved.load(self.key)
+        if data is None:
+            return False
+        try:
+            practice = saved.turn_from_dict(data["practice"])
+            session = GameSession.from_dict(data["game"])
+            turn = saved.turn_from_dict(data["game_turn"], rng=session.rng)
+        except Exception as e:  # a damaged or old file: start afresh
+            if saved.restore_error(e):
+                return False
+            raise
+        self.practice.state = practice
+        self.practice.phase_select.value = practice.phase.number or 1  # equal: no new turn
+        self.practice.objective_select.value = str(practice.objective)
+        self.practice.mode.value = data.get("mode", "roll")
+        self.practice.hint_toggle.value = bool(data.get("hint", False))
+        self.practice.refresh()
+        self.game.restore(session, turn)
+        self.tabs.selected_index = int(data.get("tab") or 0)
+        return True
 
     def _repr_mimebundle_(self, **kwargs):
         return self.view._repr_mimebundle_(**kwargs)

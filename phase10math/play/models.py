@@ -85,6 +85,36 @@ def split_faces(text: str) -> list[str]:
     return out
 
 
+def check_die_index(i: object, n: int) -> int:
+    """``i`` as a die index 0..n-1 (counted from 0), else InvalidHoldError naming it.
+
+    >>> check_die_index(3, 10)
+    3
+    >>> try:
+    ...     check_die_index(1.5, 10)
+    ... except ValueError as e:
+    ...     print(e)
+    die index 1.5: a whole number 0 to 9 (die 1 is 0)
+    """
+    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n:
+        raise InvalidHoldError(f"die index {i!r:.40}: a whole number 0 to {n - 1} (die 1 is 0)")
+    return i
+
+
+def face_list(faces: object, what: str) -> list[Face | str]:
+    """``faces`` as a list of faces or face strings (a string is split by the caller), else
+    InvalidDiceError naming what was given."""
+    if isinstance(faces, (str, bytes)) or not isinstance(faces, Iterable):
+        raise InvalidDiceError(
+            f"{what} takes faces as text ('8 8 W') or a list of faces, not {faces!r:.40}"
+        )
+    out = list(faces)
+    bad = next((f for f in out if not isinstance(f, (Face, str))), None)
+    if bad is not None:
+        raise InvalidDiceError(f"{what}: {bad!r:.40} is not a face (e.g. '8', 'W', '10o')")
+    return out
+
+
 class TurnState:
     """One turn of Phase 10 Dice without any widgets.
 
@@ -116,11 +146,11 @@ class TurnState:
     def new_turn(
         self, phase: Phase | int | str | None = None, objective: str | None = None
     ) -> None:
-        """Start a fresh turn (optionally at another phase or objective)."""
-        if phase is not None:
-            self.phase = as_phase(phase)
-        if objective is not None:
-            self.objective = Objective.parse(objective)
+        """Start a fresh turn (optionally at another phase or objective); both are checked
+        before anything changes."""
+        new_phase = as_phase(phase) if phase is not None else self.phase
+        new_objective = Objective.parse(objective) if objective is not None else self.objective
+        self.phase, self.objective = new_phase, new_objective
         self.dice: list[Face | None] = [None] * len(self.layout.dice)
         self.held: set[int] = set()
         self.aside: set[int] = set()
@@ -132,6 +162,9 @@ class TurnState:
         self.pinned: set[int] = set()
         # one entry per roll: the ten faces after it and the dice kept (not rolled) at it
         self.history: list[tuple[tuple[Face, ...], frozenset[int]]] = []
+        # one-step undo: the turn before the last hold, typed roll or stop, and its name
+        # (a roll of the dice here is never undone: that would be a free reroll)
+        self.undoable: tuple[tuple, str] | None = None
 
     @property
     def n_dice(self) -> int:
@@ -180,6 +213,7 @@ class TurnState:
             if first or i not in self.held:
                 self.dice[i] = self.rng.choice(die.faces)
         self._rolled(set() if first else set(self.held), typed=False)
+        self.undoable = None
 
     def _rolled(self, kept: set[int], typed: bool) -> None:
         if self.rules.holds == "sticky":
@@ -191,9 +225,8 @@ class TurnState:
         self.history.append((tuple(self.dice), frozenset(kept)))
 
     def toggle(self, i: int) -> None:
-        """Hold die ``i`` or release it."""
-        if not 0 <= i < self.n_dice:
-            raise InvalidHoldError(f"there is no die {i + 1}; dice are 1 to {self.n_dice}")
+        """Hold die ``i`` (counted from 0) or release it."""
+        check_die_index(i, self.n_dice)
         if self.rolls_done == 0:
             raise InvalidHoldError("roll first")
         if self.over:
@@ -203,18 +236,23 @@ class TurnState:
                 f"die {i + 1} ({self.dice[i]}) was set aside at an earlier "
                 "roll; with sticky holds it stays set aside"
             )
+        self._remember("hold" if i not in self.held else "release")
         self.held ^= {i}
 
     def hold(self, keep: Sequence[Face | str] | str) -> None:
         """Hold exactly the dice showing these faces (e.g. the advisor's best hold),
         preferring dice already set aside, then dice already held."""
         self._check_roll_to_hold()
-        faces = parse_faces(keep) if isinstance(keep, str) else parse_faces(list(keep))
+        faces = parse_faces(keep) if isinstance(keep, str) else parse_faces(face_list(keep, "hold"))
         self._set_held(indices_for(self, faces))
 
     def hold_option(self, option: HoldOption) -> None:
         """Hold exactly the dice of one of the advisor's holds for these dice (by position:
         where two different dice show the same face, the hold says which)."""
+        if not isinstance(option, HoldOption):
+            raise InvalidHoldError(
+                f"hold_option takes one of the advisor's holds (a HoldOption), not {option!r:.40}"
+            )
         self._check_roll_to_hold()
         self._set_held(option_dice(self, option))
 
@@ -225,7 +263,25 @@ class TurnState:
     def _set_held(self, dice: set[int]) -> None:
         if not self.aside <= dice:
             raise InvalidHoldError("with sticky holds the dice set aside earlier stay set aside")
+        if dice != self.held:
+            self._remember("hold")
         self.held = dice
+
+    def _remember(self, what: str) -> None:
+        self.undoable = (self.snapshot(), what)
+
+    def undo(self) -> str:
+        """Take back the last hold, typed roll or stop of this turn (one step); returns what
+        was undone. A roll of the dice here cannot be undone (it would be a free reroll)."""
+        if self.undoable is None:
+            raise InvalidHoldError(
+                "nothing to undo (a hold, a typed roll or a stop of this turn can be undone "
+                "once; a roll of the dice cannot)"
+            )
+        snap, what = self.undoable
+        self._restore(snap)
+        self.undoable = None
+        return what
 
     def stop(self) -> None:
         """End the turn now with the dice as they are."""
@@ -233,6 +289,7 @@ class TurnState:
             raise InvalidHoldError("roll first")
         if self.over:
             raise InvalidHoldError("the turn is over: start a new turn")
+        self._remember("stop")
         self.stopped = True
 
     def rolled_last(self) -> list[int]:
@@ -243,9 +300,10 @@ class TurnState:
 
     def place(self, face_at: int, die: int) -> None:
         """Say which die shows a typed face: the face now shown as die ``face_at`` lies on die
-        ``die`` (both counted from 0, dice rolled at the last roll). The other faces rolled
-        with it are fitted to the other dice again; the advisor then fits the typed faces
-        only in the ways that agree (see :func:`~phase10math.turn.advisor.advise`,
+        ``die`` (both counted from 0, dice rolled at the last roll). The face on ``die`` moves
+        to the face's old die where it can (the two swap, nothing else moves); otherwise the
+        other faces rolled with it are fitted to the other dice again. The advisor fits the
+        typed faces only in the ways that agree (see :func:`~phase10math.turn.advisor.advise`,
         ``dice_of``). Refusals change nothing.
         """
         if not self.typed or self.over:
@@ -264,15 +322,21 @@ class TurnState:
             )
         fixed = {i: i for i in self.pinned if i in rolled and i not in (face_at, die)}
         fixed[face_at] = die
-        rest_at = [i for i in rolled if i not in fixed]
-        free = [d for d in rolled if d not in fixed.values()]
-        where = assign_faces([self.dice[i] for i in rest_at], [self.layout.dice[d] for d in free])
-        if where is None:
-            raise InvalidDiceError(
-                f"with your {f} on die {die + 1} the other faces rolled cannot all fit the "
-                "other dice: check the faces"
+        if die == face_at or self.layout.dice[face_at].show(self.dice[die]) is not None:
+            # the two faces swap dice and every other face stays where the player saw it
+            move = dict(fixed) | {die: face_at}
+        else:
+            rest_at = [i for i in rolled if i not in fixed]
+            free = [d for d in rolled if d not in fixed.values()]
+            where = assign_faces(
+                [self.dice[i] for i in rest_at], [self.layout.dice[d] for d in free]
             )
-        move = dict(fixed) | {i: free[k] for i, k in zip(rest_at, where, strict=True)}
+            if where is None:
+                raise InvalidDiceError(
+                    f"with your {f} on die {die + 1} the other faces rolled cannot all fit "
+                    "the other dice: check the faces"
+                )
+            move = dict(fixed) | {i: free[k] for i, k in zip(rest_at, where, strict=True)}
         old = self.snapshot()
         new = list(self.dice)
         for i, d in move.items():
@@ -287,6 +351,7 @@ class TurnState:
         except Phase10MathError:
             self._restore(old)
             raise
+        self.undoable = (old, "placing the face")
 
     def enter(self, text: str | Sequence[Face | str]) -> None:
         """Use a physical roll: the ten faces in front of the player, typed in.
@@ -297,7 +362,9 @@ class TurnState:
         """
         if self.over:
             raise InvalidHoldError("the turn is over: start a new turn")
-        faces = parse_faces(split_faces(text) if isinstance(text, str) else list(text))
+        faces = parse_faces(
+            split_faces(text) if isinstance(text, str) else face_list(text, "enter")
+        )
         if len(faces) != self.n_dice:
             raise InvalidDiceError(
                 f"type the {self.n_dice} dice in front of you (e.g. "
@@ -353,6 +420,7 @@ class TurnState:
             except Phase10MathError:
                 self._restore(old)
                 raise
+        self.undoable = (old, "typed roll")
 
     def _restore(self, snap: tuple) -> None:
         (
@@ -473,6 +541,31 @@ def cost_words(gap: Fraction, objective: str) -> str:
     return f"{float(gap):.2f} points"
 
 
+#: Mistake labels of a hold by its cost against the best: (label, cost below), in percentage
+#: points of chance when the aim is to make the phase, in points when the aim is the score.
+#: A hold costing nothing is ``best``; under 1 point ``fine``; under 5 ``mistake``; 5 or more
+#: ``blunder`` (the score aim: 0.5, 2.5).
+MISTAKE_LABELS = {
+    "complete": (("fine", Fraction(1, 100)), ("mistake", Fraction(5, 100))),
+    "score": (("fine", Fraction(1, 2)), ("mistake", Fraction(5, 2))),
+}
+
+
+def mistake_label(cost: Fraction, objective: str) -> str:
+    """``best``, ``fine``, ``mistake`` or ``blunder`` for a hold costing ``cost`` (a chance
+    for the aim "complete", points for "score"); thresholds in :data:`MISTAKE_LABELS`.
+
+    >>> [mistake_label(Fraction(c, 1000), "complete") for c in (0, 5, 30, 91)]
+    ['best', 'fine', 'mistake', 'blunder']
+    """
+    if cost <= 0:
+        return "best"
+    for label, below in MISTAKE_LABELS[str(objective)]:
+        if cost < below:
+            return label
+    return "blunder"
+
+
 @dataclass(frozen=True)
 class Standing:
     """Your hold against the best for the dice in front of you."""
@@ -503,6 +596,11 @@ class Standing:
     @property
     def is_best(self) -> bool:
         return self.mine is not None and self.cost == 0
+
+    @property
+    def label(self) -> str | None:
+        """best / fine / mistake / blunder (None without a hold), see :func:`mistake_label`."""
+        return None if self.mine is None else mistake_label(self.cost, self.objective)
 
     def rank_words(self) -> str:
         """``rank 3 of 576`` or ``tied 1st of 576 (with 5 others)``."""
@@ -653,6 +751,8 @@ def _color_word(f: Face) -> str:
 def check_rolled(state: TurnState, text: str) -> list[Face]:
     """Parse and check faces typed for the dice rolled next; raise InvalidDiceError naming
     the face and the reason."""
+    if not isinstance(text, str):
+        raise InvalidDiceError(f"type the faces as text (e.g. '8 8 W'), not {text!r:.40}")
     if state.over:
         raise InvalidHoldError("the turn is over: start a new turn")
     dice_idx = rolled_dice(state)

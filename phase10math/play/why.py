@@ -32,8 +32,31 @@ from phase10math.play.models import (
 )
 
 
-def _faces_words(faces: Iterable[Face]) -> str:
-    return " ".join("W" if f.value == WILD else str(f.value) for f in faces) or "nothing"
+def _faces_words(faces: Iterable[Face], colors: bool = False) -> str:
+    """Faces as a player reads them: numbers (``W`` a wild), with the color letter where the
+    phase counts colors (``7g 6r W``)."""
+
+    def one(f: Face) -> str:
+        n = "W" if f.value == WILD else str(f.value)
+        return n + (f.color or "") if colors else n
+
+    return " ".join(one(f) for f in faces) or "nothing"
+
+
+def _used(state: TurnState, faces: Sequence[Face]) -> int:
+    return sum(min(g.have, g.size) for g in partial(state.phase, faces, state.rules))
+
+
+def idle_faces(state: TurnState, keep: Sequence[Face]) -> list[Face]:
+    """The faces of a hold that count toward no group of the phase (the hold would place the
+    same number of dice without them)."""
+    rest, idle = list(keep), []
+    for f in sorted(keep, key=lambda f: (f.value == WILD, f.value)):
+        without = list(rest)
+        without.remove(f)
+        if _used(state, without) == _used(state, rest):
+            rest, idle = without, idle + [f]
+    return idle
 
 
 def _wilds_on(die) -> int:
@@ -62,9 +85,15 @@ def _needs(state: TurnState, keep: Sequence[Face]) -> list[tuple[str, list[int],
             continue
         missing = gp.size - gp.have
         if g.kind == "set":
-            if gp.have and gp.label is not None:
+            natural = gp.label is not None and any(f.value == gp.label for f in keep)
+            if gp.have and natural:
                 out.append(
                     (f"{missing} more {gp.label}{'s' if missing > 1 else ''}", [gp.label], None)
+                )
+            elif gp.have:  # only wilds so far: they fit a set of any number
+                wilds = "wild fits" if gp.have == 1 else "wilds fit"
+                out.append(
+                    (f"{missing} more of one number (the {gp.have} {wilds} any number)", [], None)
                 )
         elif g.kind == "run" and gp.have and gp.label is not None:
             have = {f.value for f in keep}
@@ -72,13 +101,27 @@ def _needs(state: TurnState, keep: Sequence[Face]) -> list[tuple[str, list[int],
             if nums:
                 out.append((f"the run's missing {' '.join(map(str, nums))}", nums, None))
         elif g.kind == "color" and gp.have and gp.label is not None:
-            out.append((f"{missing} more {COLOR_NAMES[gp.label]}", [], gp.label))
+            die = "die" if missing == 1 else "dice"
+            out.append((f"{missing} more {COLOR_NAMES[gp.label]} {die}", [], gp.label))
     return out
 
 
-def why(state: TurnState, mine: Iterable[int] | None = None) -> list[str]:
+#: How many sentences the app shows a roll (the ones that matter most; ``limit=None``: all).
+WHY_LIMIT = 3
+
+
+def why(
+    state: TurnState, mine: Iterable[int] | None = None, limit: int | None = WHY_LIMIT
+) -> list[str]:
     """Plain-words sentences on the best hold and (if different) the hold ``mine`` (die
-    indices; default: the dice held now). Empty before the first roll and after the turn."""
+    indices; default: the dice held now), the ``limit`` that matter most first: a phase
+    already made, what your hold costs and the main reason, then what the best hold still
+    needs, dice that do not count, the wilds. Empty before the first roll and after the turn."""
+    ranked = sorted(_why_ranked(state, mine), key=lambda x: x[0])
+    return [s for _p, s in ranked][:limit]
+
+
+def _why_ranked(state: TurnState, mine: Iterable[int] | None) -> list[tuple[int, str]]:
     st = standing(state)
     if st is None:
         return []
@@ -91,14 +134,21 @@ def why(state: TurnState, mine: Iterable[int] | None = None) -> list[str]:
     best = st.best
     best_idx = option_dice(state, best)
     mine_idx = set(state.held if mine is None else mine)
-    out: list[str] = []
+    colors = state.phase.uses_color
+    out: list[tuple[int, str]] = []
+
+    def say(priority: int, text: str) -> None:
+        out.append((priority, text))
 
     made = made_now(state)
     if made is not None and stop_advised(state):
         return [
-            f"Your dice already make phase {state.phase.number} for {made.score} points "
-            f"({'; '.join(str(g) for g in made.groups)}). Rolling again could only lose it: "
-            "stop and score."
+            (
+                0,
+                f"Your dice already make phase {state.phase.number} for {made.score} points "
+                f"({'; '.join(str(g) for g in made.groups)}). Rolling again could only lose "
+                "it: stop now and score.",
+            )
         ]
     if made is not None:
         # the two keys of the best hold: the chance to make the phase and the expected score
@@ -112,24 +162,37 @@ def why(state: TurnState, mine: Iterable[int] | None = None) -> list[str]:
             if p == 1
             else f"keeps a {value_words(p, 'complete')} chance of making it"
         )
-        out.append(
+        say(
+            0,
             f"Your dice already make the phase for {made.score} points, but rerolling "
             f"{_count_words(best.rerolled, 'die')} {keeps} and raises the expected score from "
-            f"{made.score} to {float(points):.1f}."
+            f"{made.score} to {float(points):.1f}.",
         )
 
     ties = st.best_ties
     if best.keep:
-        out.append(
-            f"Best: keep {_faces_words(best.keep)} and reroll "
+        say(
+            4,
+            f"Best: keep {_faces_words(best.keep, colors)} and reroll "
             f"{_count_words(best.rerolled, 'die')}: {value_words(best.value, state.objective)} "
-            f"{aim} with best play" + (f" ({ties} holds are equally good)." if ties > 1 else ".")
+            f"{aim} with best play" + (f" ({ties} holds are equally good)." if ties > 1 else "."),
         )
     else:
-        out.append(
+        say(
+            4,
             f"Best: reroll all {n} dice ({value_words(best.value, state.objective)} {aim}); "
             "nothing in this roll is worth keeping"
-            + (f" ({ties} holds are equally good)." if ties > 1 else ".")
+            + (f" ({ties} holds are equally good)." if ties > 1 else "."),
+        )
+    idle = idle_faces(state, best.keep) if best.keep else []
+    if idle:
+        say(
+            5,
+            f"The {_faces_words(idle, colors)} in the best hold "
+            f"{'counts' if len(idle) == 1 else 'count'} toward no group of the phase: "
+            f"{'it is' if len(idle) == 1 else 'they are'} kept only for the score "
+            "(rerolling "
+            f"{'it' if len(idle) == 1 else 'them'} would be as good for the chance).",
         )
 
     # which rerolled dice can still show what the best hold needs
@@ -138,51 +201,59 @@ def why(state: TurnState, mine: Iterable[int] | None = None) -> list[str]:
     for words, nums, color in _needs(state, best.keep):
         if color is not None:
             k = sum(_can_show(layout.dice[i], color=color) for i in reroll_best)
-            out.append(
-                f"It still needs {words} dice: {k} of the {len(reroll_best)} dice you reroll "
-                f"have a {COLOR_NAMES[color]} face."
+            say(
+                5,
+                f"It still needs {words}: {k} of the {len(reroll_best)} dice you reroll "
+                f"have a {COLOR_NAMES[color]} face.",
             )
             continue
+        if not nums:
+            say(5, f"It still needs {words}.")
+            continue
         can = [i for i in reroll_best if any(_can_show(layout.dice[i], v) for v in nums)]
-        out.append(
+        say(
+            5,
             f"It still needs {words}: {len(can)} of the {len(reroll_best)} dice you reroll can "
             f"show {'it' if len(nums) == 1 and 'more' in words else 'them'}"
             + (
                 f", and the wilds on {sum(i in wild_dice for i in reroll_best)} of them count too."
                 if wild_dice
                 else "."
-            )
+            ),
         )
-    if wild_dice:
+    if wild_dice and any(i in wild_dice for i in reroll_best) and best.value < 1:
         w_per = Counter(_wilds_on(layout.dice[i]) for i in wild_dice)
         faces_each = next(iter(w_per)) if len(w_per) == 1 else None
         rb = [i for i in reroll_best if i in wild_dice]
         exp_b = sum(_wilds_on(layout.dice[i]) for i in rb) / 6
-        out.append(
+        say(
+            6,
             f"Wilds (W) are only on the {len(wild_dice)} low dice"
             + (f", {faces_each} faces of 6 each" if faces_each else "")
-            + f"; the best hold rerolls {len(rb)} of them: about {exp_b:.1f} wilds per roll."
+            + f"; the best hold rerolls {len(rb)} of them: about {exp_b:.1f} wilds per roll.",
         )
 
     # your hold against the best
-    if st.mine is not None and not st.is_best:
+    if st.mine is not None and not st.is_best and mine_idx:
         mine_faces = [state.dice[i] for i in sorted(mine_idx)]
-        out.append(
-            f"Your hold (keep {_faces_words(sorted(mine_faces, reverse=True))}) gives "
+        say(
+            1,
+            f"Your hold (keep {_faces_words(sorted(mine_faces, reverse=True), colors)}) gives "
             f"{value_words(st.mine.value, state.objective)}, "
-            f"{cost_words(st.cost, state.objective)} less than the best ({st.rank_words()})."
+            f"{cost_words(st.cost, state.objective)} less than the best ({st.rank_words()}).",
         )
         nothing = next((o for o in st.options if not o.keep), None)
         if mine_idx and nothing is not None and nothing.value > st.mine.value:
-            out.append(
+            say(
+                3,
                 f"Even rerolling all {n} dice ({value_words(nothing.value, state.objective)}) "
-                "beats your hold."
+                "beats your hold.",
             )
         only_mine = sorted(mine_idx - best_idx)
         only_best = sorted(best_idx - mine_idx)
         if only_mine:
             gave = [state.dice[i] for i in only_mine]
-            out.append(f"The best hold gives up your {_faces_words(gave)}.")
+            say(6, f"The best hold gives up your {_faces_words(gave, colors)}.")
             low = [i for i in only_mine if i in wild_dice and state.dice[i].value != WILD]
             if low:
                 values = sorted({state.dice[i].value for i in low})
@@ -193,24 +264,27 @@ def why(state: TurnState, mine: Iterable[int] | None = None) -> list[str]:
                 )
                 for v, c in carriers.items():
                     if c < high_max:
-                        out.append(
-                            f"A {v} is only on the {c} low dice ({high_max} dice show each high "
-                            "number), the same dice that carry the wilds."
+                        say(
+                            2,
+                            f"A {v} is only on the {c} low dice ({high_max} dice show each "
+                            "high number), the same dice that carry the wilds.",
                         )
                 rm = [i for i in range(n) if i not in mine_idx and i in wild_dice]
                 exp_m = sum(_wilds_on(layout.dice[i]) for i in rm) / 6
-                out.append(
+                say(
+                    2,
                     f"Keeping {_faces_words(state.dice[i] for i in low)} takes "
                     f"{_count_words(len(low), 'low die')} out of the reroll: your hold rerolls "
                     f"{len(rm)} low dice, about {exp_m:.1f} wilds per roll instead of "
-                    f"{sum(_wilds_on(layout.dice[i]) for i in reroll_best) / 6:.1f}."
+                    f"{sum(_wilds_on(layout.dice[i]) for i in reroll_best) / 6:.1f}.",
                 )
         if only_best:
-            out.append(
-                f"The best hold keeps {_faces_words(state.dice[i] for i in only_best)}, "
+            say(
+                6,
+                f"The best hold keeps {_faces_words((state.dice[i] for i in only_best), colors)}, "
                 "which you reroll"
-                + (" (any of the equally good holds will do)." if ties > 1 else ".")
+                + (" (any of the equally good holds will do)." if ties > 1 else "."),
             )
     elif st.mine is not None and st.is_best and mine_idx:
-        out.append("Your hold is as good as the best.")
+        say(7, "Your hold is as good as the best.")
     return out

@@ -31,6 +31,7 @@ die 1: cannot read '11';
 from __future__ import annotations
 
 import html
+import time
 from collections.abc import Callable, Sequence
 
 from phase10math.dice.faces import COLOR_NAMES, Face, Layout
@@ -42,6 +43,7 @@ from phase10math.play import models as pm
 from phase10math.play.models import TurnState, face_label, value_text
 from phase10math.play.palette import LETTERS, PALETTE, text_color
 from phase10math.play.why import why
+from phase10math.turn import tables
 
 #: Background color of a die face, per color code (None: color not known); color-blind safe,
 #: and every face also shows its color letter (see :mod:`phase10math.play.palette`).
@@ -86,13 +88,14 @@ APP_CSS = """
 .p10-turn .widget-toggle-button, .p10-game .widget-toggle-button {
   width:auto !important; min-width:44px; min-height:44px; height:auto;
   overflow:visible; white-space:nowrap; padding:0 14px; font-size:15px; margin:0}
-.p10-turn .widget-toggle-buttons .widget-toggle-button {min-height:40px}
+.p10-turn .widget-toggle-buttons .widget-toggle-button {min-height:44px}
 .p10-turn .widget-toggle-buttons {flex-wrap:wrap; gap:4px}
 .p10-turn .widget-toggle-button.mod-active {box-shadow:inset 0 -4px 0 #111; font-weight:bold;
   background:#e8eefc}
 .p10-field {display:flex; align-items:center; gap:6px; flex-wrap:wrap}
 .p10-label {font-weight:bold; min-width:3.2em}
-.p10-turn .p10-dice {gap:10px; padding:14px 10px 14px 10px; overflow:visible}
+.p10-turn .p10-dice {display:grid !important; grid-template-columns:repeat(5, max-content);
+  gap:12px; padding:14px 10px 14px 10px; overflow:visible}
 .p10-turn button.p10-die {position:relative; width:60px !important; height:60px !important;
   min-width:60px; padding:0; font-size:24px; font-weight:bold; border-radius:10px;
   border:3px solid rgba(0,0,0,.35); overflow:visible}
@@ -107,6 +110,9 @@ APP_CSS = """
 .p10-turn button.p10-die.p10-suggest {outline:3px dotted #111; outline-offset:5px}
 .p10-turn button.p10-die:disabled {opacity:1; cursor:default}
 .p10-msg:empty, .p10-busy:empty {display:none}
+.p10-progress {background:#e8eefc; border-left:4px solid #0b4f8a; padding:10px; color:#111;
+  font-size:16px}
+.p10-progress progress {display:block; width:100%; height:16px; margin-top:6px}
 .p10-msg {display:block}
 .p10-refusal {display:block; color:#9b0014; background:#fdecee; border-left:4px solid #9b0014;
   padding:6px 10px; font-weight:bold}
@@ -115,7 +121,35 @@ APP_CSS = """
 @keyframes p10-appear {to {opacity:1}}
 .p10-made-it {background:#e7f6ea; border:2px solid #1b5e20; border-radius:8px; padding:8px 10px;
   font-weight:bold; margin:4px 0}
-.p10-panel {font-size:15px; line-height:1.45; max-width:760px; overflow-wrap:anywhere}
+.p10-panel {font-size:15px; line-height:1.45; max-width:760px; overflow-wrap:normal;
+  word-break:normal}
+.p10-panel td, .p10-panel th {white-space:nowrap}
+.p10-chip {white-space:nowrap}
+.p10-verdict {font-size:16px; margin:2px 0 6px 0}
+.p10-label-best, .p10-label-fine {color:#1b5e20}
+.p10-label-mistake {color:#8a4b00}
+.p10-label-blunder {color:#9b0014}
+.p10-app summary {min-height:44px; display:list-item; line-height:44px; cursor:pointer;
+  font-weight:bold}
+.p10-ask {background:#fff4e0; border-left:4px solid #8a4b00; padding:8px 10px;
+  font-weight:bold; color:#3d2200}
+.p10-confirm {margin:4px 0}
+/* contrast >= 4.5:1 for every button style (Jupyter's defaults are lighter) */
+.p10-app button.mod-primary {background:#0b4f8a !important; color:#fff !important}
+.p10-app button.mod-success {background:#1b5e20 !important; color:#fff !important}
+.p10-app button.mod-info {background:#005a70 !important; color:#fff !important}
+.p10-app button.mod-warning {background:#8a4b00 !important; color:#fff !important}
+.p10-app button.mod-danger {background:#9b0014 !important; color:#fff !important}
+.p10-app .widget-toggle-button.mod-active {color:#111}
+.p10-app .lm-TabBar-tab {min-height:44px !important; line-height:44px !important;
+  font-size:15px; color:#111 !important}
+.p10-app .lm-TabBar {min-height:46px !important}
+.p10-app .widget-html, .p10-app .widget-label {color:#111}
+.p10-settings-toggle {white-space:normal !important; text-align:left}
+.p10-turn .p10-pad-box {gap:4px}
+.p10-turn button.p10-pad {min-width:44px; padding:0 6px; font-weight:bold}
+.p10-app .widget-dropdown > select, .p10-app input {font-size:16px !important;
+  min-height:44px}
 .p10-panel table {border-collapse:collapse; margin:4px 0}
 .p10-panel td, .p10-panel th, .p10-sheet td, .p10-sheet th {padding:4px 6px;
   border-bottom:1px solid #ddd; text-align:left}
@@ -126,20 +160,35 @@ APP_CSS = """
 .p10-scroll {overflow-x:auto; max-width:100%}
 .p10-sheet {border-collapse:collapse}
 .p10-sheet td.num {text-align:right}
+.p10-sheet td, .p10-sheet th {white-space:nowrap}
 .p10-sheet tr.p10-total-row td {font-weight:bold; border-top:2px solid #333}
 .p10-entry {flex:1 1 220px; min-width:0; max-width:460px}
-.p10-entry input {font-size:17px; min-height:40px}
+.p10-entry input {font-size:17px; min-height:44px}
 .p10-game-cols > .widget-vbox {flex:1 1 340px; min-width:0}
+.p10-game-top {align-items:center}
+.p10-game-top > .p10-game-status {flex:1 1 260px; min-width:0}
 .p10-turn .widget-dropdown, .p10-game .widget-dropdown {width:auto; max-width:100%;
   height:auto}
-.p10-turn .widget-dropdown > select {font-size:15px; min-height:40px; max-width:100%}
-.p10-game .widget-dropdown > select {font-size:15px; min-height:40px}
+.p10-turn .widget-dropdown > select {font-size:16px; min-height:44px; max-width:100%}
+.p10-game .widget-dropdown > select {font-size:16px; min-height:44px}
 .p10-loglist li {margin:2px 0}
-@media (max-width: 480px) {
+@media (max-width: 600px) {
   .p10-turn button.p10-die {width:54px !important; height:54px !important; min-width:54px;
     font-size:22px}
-  .p10-turn .p10-dice {gap:6px}
-  .p10-panel {font-size:14px}
+  .p10-turn .p10-dice {gap:8px; padding:10px 4px}
+  .p10-panel {font-size:15px}
+  .p10-keys {display:none}
+  /* the sticky bottom bar: Roll, Hold best, Stop always in reach */
+  .p10-turn .p10-actions {position:sticky; bottom:0; z-index:10; background:#fff;
+    padding:6px 0; border-top:1px solid #bbb}
+  .p10-turn .p10-actions button.widget-button {padding:0 10px; font-size:15px}
+  .p10-app .widget-tab > .widget-tab-contents, .p10-app .lm-TabPanel {padding:6px 4px !important}
+  .p10-app .p10-turn .p10-dice {padding:10px 2px}
+}
+@media (max-width: 420px) {
+  .p10-turn button.p10-die {width:50px !important; height:50px !important; min-width:50px;
+    font-size:21px}
+  .p10-turn .p10-dice {gap:7px}
 }
 """
 
@@ -153,14 +202,16 @@ KEYS_JS = (
     "if(!board)return;var inp=t&&(t.tagName==='INPUT'||t.tagName==='TEXTAREA'||"
     "t.tagName==='SELECT');"
     "if(inp){if(e.key==='Enter'&&t.closest('.p10-entry')){var b=t.closest('.p10-turn')"
-    ".querySelector('.p10-enter');if(b){e.preventDefault();b.click();}}return;}"
+    ".querySelector('.p10-enter');if(b){e.preventDefault();b.click();t.blur();}}return;}"
     "if(e.ctrlKey||e.metaKey||e.altKey)return;var q=null;"
     "if(e.key==='r'||e.key==='R')q='.p10-roll';else if(e.key==='h'||e.key==='H')q='.p10-best';"
     "else if(e.key==='s'||e.key==='S')q='.p10-stop';else if(e.key==='n'||e.key==='N')"
     "q='.p10-new';else if(e.key==='c'||e.key==='C')q='.p10-reveal';"
+    "else if(e.key==='u'||e.key==='U')q='.p10-undo';"
     "else if(e.key==='Enter')q='.p10-enter';"
     "else if(/^[0-9]$/.test(e.key))q='.p10-die-'+((+e.key+9)%10);"
     "if(!q)return;var el=board.querySelector(q);"
+    "if(q==='.p10-best'&&el&&el.offsetParent===null)el=board.querySelector('.p10-stop');"
     "if(el&&el.offsetParent!==null&&!el.disabled){e.preventDefault();el.click();}},true);}"
 )
 
@@ -254,30 +305,13 @@ def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
             f"<div class='p10-made-it'>&#10004; You made phase {state.phase.number}: "
             f"{html.escape(pm.groups_words(made))}. Stop and score {made.score}.</div>"
         )
-    best = st.best
-    tie_note = f" <i>({st.best_ties} holds are equally good)</i>" if st.best_ties > 1 else ""
-    parts.append(
-        f"<div class='p10-best-line'><b>Best:</b> keep {chips(best.keep)}, reroll "
-        f"{best.rerolled} &rarr; <b>{pm.value_words(best.value, obj)}</b>{tie_note}</div>"
-    )
-    if st.mine is None:
-        parts.append("<div class='p10-mine-line'>Your hold is not one of the possible holds.</div>")
-    else:
-        verdict = (
-            "the best hold" + (" (tied)" if st.best_ties > 1 else "")
-            if st.is_best
-            else f"<b>{pm.cost_words(st.cost, obj)}</b> below the best"
-        )
-        parts.append(
-            f"<div class='p10-mine-line'><b>Your hold:</b> keep {chips(st.mine.keep)} &rarr; "
-            f"<b>{pm.value_words(st.mine.value, obj)}</b>: {verdict}, {st.rank_words()}.</div>"
-        )
+    parts.append(verdict_html(state, st))
     reasons = why(state)
     if reasons:
         parts.append(
-            "<div class='p10-why'><b>Why</b><ul>"
+            "<details class='p10-why'><summary>Why</summary><ul>"
             + "".join(f"<li>{html.escape(s)}</li>" for s in reasons)
-            + "</ul></div>"
+            + "</ul></details>"
         )
     # the ranked holds with exact fractions, on demand
     rows = []
@@ -310,6 +344,45 @@ def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
     return "".join(parts)
 
 
+def verdict_html(state: TurnState, st: pm.Standing) -> str:
+    """The one-line verdict: the best hold (or "stop now") and, once the player holds dice,
+    the label and cost of their hold (``p10-verdict`` with ``p10-best-line`` and
+    ``p10-mine-line``)."""
+    obj = state.objective
+    best = st.best
+    tie_note = f" <i>({st.best_ties} equally good)</i>" if st.best_ties > 1 else ""
+    if len(best.keep) == state.n_dice and not (state.advice().ambiguous):
+        best_part = f"<b>Best:</b> stop now &rarr; <b>{pm.value_words(best.value, obj)}</b>"
+    else:
+        keeps = (
+            f"keep {chips(best.keep)}, reroll {best.rerolled}"
+            if best.keep
+            else (f"reroll all {state.n_dice}")
+        )
+        best_part = f"<b>Best:</b> {keeps} &rarr; <b>{pm.value_words(best.value, obj)}</b>"
+    best_part = f"<span class='p10-best-line'>{best_part}{tie_note}.</span>"
+    if not state.held:
+        mine = (
+            "<span class='p10-mine-line p10-mine-none'> Tap dice to hold them; your hold "
+            "is judged once you hold some.</span>"
+        )
+    elif st.mine is None:
+        mine = "<span class='p10-mine-line'> Your hold is not one of the possible holds.</span>"
+    elif st.is_best:
+        mine = (
+            f"<span class='p10-mine-line'> <b>Yours:</b> the best hold ({st.rank_words()}).</span>"
+        )
+    else:
+        points = "points of chance" if obj == "complete" else "points"
+        cost = pm.cost_words(st.cost, obj).replace("percentage points", points)
+        mine = (
+            f"<span class='p10-mine-line'> <b>Yours:</b> <b class='p10-label-{st.label}'>"
+            f"{st.label}</b>, keep {chips(st.mine.keep)} &rarr; "
+            f"{pm.value_words(st.mine.value, obj)}, costs {cost} ({st.rank_words()}).</span>"
+        )
+    return f"<div class='p10-verdict'>{best_part}{mine}</div>"
+
+
 def _result_html(state: TurnState) -> str:
     m = state.result()
     if m is None:
@@ -329,6 +402,29 @@ def _result_html(state: TurnState) -> str:
         f"<div class='p10-panel'><b>Turn over: phase {state.phase.number} complete, score "
         f"{m.score}.</b><ul>{groups}</ul></div>"
     )
+
+
+def choices_summary(choices: Sequence[tuple[int, str, object]], objective: str, when: str) -> str:
+    """What the choices cost, e.g. ``Your choices this turn: roll 1 best, roll 2 mistake
+    (3.1 percentage points); in all 3.1 percentage points of chance lost.`` (HTML)."""
+    if not choices:
+        return ""
+    items = ", ".join(
+        f"roll {n} <b class='p10-label-{label}'>{label}</b>"
+        + (f" ({pm.cost_words(c, objective)})" if label != "best" else "")
+        for n, label, c in choices
+    )
+    total = sum((c for _n, _l, c in choices), start=0)
+    bad = [label for _n, label, _c in choices if label in ("mistake", "blunder")]
+    lost = (
+        "every choice was the best"
+        if total == 0
+        else f"in all {pm.cost_words(total, objective)} "
+        + ("of chance " if objective == "complete" else "")
+        + "lost"
+        + (f" ({len(bad)} mistake{'s' if len(bad) != 1 else ''} or worse)" if bad else "")
+    )
+    return f"<b>Your choices {when}:</b> {items}; {lost}."
 
 
 def compare_html(state: TurnState, a: set[int], b: set[int], b_name: str) -> str:
@@ -384,9 +480,12 @@ class TurnWidget:
         self.state = state or TurnState(phase, objective, rules, layout, seed=seed)
         self.top = top
         self.on_turn_end = on_turn_end
+        self.on_change: Callable[[], None] | None = None  # after every refresh (the app saves)
         self.next_turn = next_turn
         self.revealed = False
-        self.choices: list[str] = []  # what each hold of this turn cost (hint feedback)
+        # what each choice of this turn cost: (roll number, label, cost), see _note_choice
+        self.choices: list[tuple[int, str, object]] = []
+        self._choices_before: list = []  # the choices before the move that Undo takes back
         self.dice_buttons = []
         for i in range(self.state.n_dice):
             b = css_classes(
@@ -409,10 +508,26 @@ class TurnWidget:
             "p10-reveal",
         )
         self.roll_button.on_click(lambda _b: self._do(self._roll))
-        self.stop_button.on_click(lambda _b: self._do(self.state.stop))
+        self.stop_button.on_click(lambda _b: self._do(self._stop))
         self.best_button.on_click(lambda _b: self._do(self._hold_best))
         self.new_button.on_click(lambda _b: self._do(self._new_turn))
         self.reveal_button.on_click(lambda _b: self._reveal())
+        self.undo_button = css_classes(w.Button(description="Undo", tooltip="U"), "p10-undo")
+        self.undo_button.on_click(lambda _b: self._do(self._undo))
+        # a move that can lose the turn asks first: the question and its two answers
+        self.pending: Callable[[], None] | None = None
+        self.confirm_text = css_classes(w.HTML(), "p10-confirm-text")
+        self.confirm_yes = css_classes(
+            w.Button(description="Yes", button_style="danger"), "p10-confirm-yes"
+        )
+        self.confirm_no = css_classes(w.Button(description="Cancel"), "p10-confirm-no")
+        self.confirm_yes.on_click(lambda _b: self._answer(True))
+        self.confirm_no.on_click(lambda _b: self._answer(False))
+        self.confirm_box = css_classes(
+            w.VBox([self.confirm_text, w.HBox([self.confirm_yes, self.confirm_no])]),
+            "p10-confirm",
+        )
+        self.confirm_box.layout.display = "none"
 
         self.mode = css_classes(
             w.ToggleButtons(
@@ -460,11 +575,19 @@ class TurnWidget:
             ),
             "p10-which",
         )
+        # a tap pad beside the text box: a number (or W), then its color letter
+        pad = []
+        for tok in [*(str(k) for k in range(1, 11)), "W", "r", "o", "b", "g", "\u232b"]:
+            b = css_classes(w.Button(description=tok), "p10-pad", f"p10-pad-{ord(tok[-1])}")
+            b.on_click(lambda _b, tok=tok: self._pad(tok))
+            pad.append(b)
+        self.pad = css_classes(w.HBox(pad), "p10-pad-box")
         self.entry_box = css_classes(
             w.VBox(
                 [
                     self.entry_label,
                     w.HBox([self.entry, self.enter_button]),
+                    self.pad,
                     self.entry_message,
                     self.which_box,
                     self.picker,
@@ -501,9 +624,17 @@ class TurnWidget:
         self.compare_pick = css_classes(w.Dropdown(options=[("best hold", 0)], value=0), "p10-pick")
         self.compare_pick.observe(lambda _c: self._refresh_compare(), names="value")
         self.compare = css_classes(w.HTML(), "p10-compare")
-        self.compare_box = css_classes(
+        self.compare_inner = css_classes(
             w.VBox([w.HBox([w.HTML("<b>Compare with</b>"), self.compare_pick]), self.compare]),
-            "p10-compare-box",
+            "p10-compare-inner",
+        )
+        # the compare view, behind a tap (the phone's first screen is for the dice)
+        self.compare_toggle = css_classes(
+            w.ToggleButton(description="Compare two holds", value=False), "p10-compare-toggle"
+        )
+        self.compare_toggle.observe(lambda _c: self._refresh_compare(), names="value")
+        self.compare_box = css_classes(
+            w.VBox([self.compare_toggle, self.compare_inner]), "p10-compare-box"
         )
 
         self.status = css_classes(w.HTML(), "p10-status")
@@ -523,6 +654,16 @@ class TurnWidget:
         if next_turn is None:
             settings.insert(0, field("Phase", self.phase_select))
             settings.append(field("Dice set", self.layout_select))
+        # the settings fold into one line that says what they are; a tap opens them
+        self.settings_toggle = css_classes(
+            w.ToggleButton(description="Settings", value=False), "p10-settings-toggle"
+        )
+        self.settings_box = css_classes(w.VBox(settings), "p10-settings")
+        self.settings_box.layout.display = "none"
+        self.settings_toggle.observe(
+            lambda c: setattr(self.settings_box.layout, "display", "" if c["new"] else "none"),
+            names="value",
+        )
         self.dice_box = css_classes(w.HBox(self.dice_buttons), "p10-dice")
         self.actions = css_classes(
             w.HBox(
@@ -531,6 +672,7 @@ class TurnWidget:
                     self.best_button,
                     self.stop_button,
                     self.new_button,
+                    self.undo_button,
                     self.reveal_button,
                 ]
             ),
@@ -538,10 +680,12 @@ class TurnWidget:
         )
         children = [style_widget()] if style else []
         children += [
-            css_classes(w.VBox(settings), "p10-settings"),
+            self.settings_toggle,
+            self.settings_box,
             self.status,
             self.dice_box,
             self.actions,
+            self.confirm_box,
             self.message,
             self.busy,
             self.entry_box,
@@ -562,6 +706,9 @@ class TurnWidget:
         nothing. Anything slow shows "computing..." (after 0.3 s, by CSS)."""
         where = where or self.message
         self.busy.value = "<span class='p10-busy-on'>computing&hellip;</span>"
+        undo_before, choices_before = self.state.undoable, list(self.choices)
+        if action != self._answer_yes:
+            self.pending = None
         try:
             action()
         except Phase10MathError as e:
@@ -569,25 +716,30 @@ class TurnWidget:
         else:
             self.message.value = ""
             self.entry_message.value = ""
+            if self.state.undoable is not None and self.state.undoable is not undo_before:
+                self._choices_before = choices_before
         try:
             self.refresh()
         finally:
             self.busy.value = ""
 
-    def _note_choice(self) -> None:
+    def _note_choice(self, stopping: bool = False) -> None:
         """Remember what the hold chosen before this roll cost (shown at the end)."""
 
         try:
             st = pm.standing(self.state)
         except Phase10MathError:
             return
-        if st is None or st.mine is None:
+        if st is None:
             return
-        n = self.state.rolls_done
+        mine, cost = st.mine, st.cost
+        if stopping:  # stopping keeps every die
+            mine = next((o for o in st.options if len(o.keep) == self.state.n_dice), None)
+            cost = st.best.value - mine.value if mine is not None else None
+        if mine is None or cost is None:
+            return
         self.choices.append(
-            f"roll {n}: best"
-            if st.is_best
-            else f"roll {n}: {pm.cost_words(st.cost, self.state.objective)} below the best"
+            (self.state.rolls_done, pm.mistake_label(cost, self.state.objective), cost)
         )
 
     def _roll(self) -> None:
@@ -601,10 +753,81 @@ class TurnWidget:
                     "every die is held and the phase is made: press Stop & score"
                 )
             raise InvalidHoldError("every die is held: release some dice to roll them, or Stop")
+        risk = self._roll_risk()
+        if risk is not None:
+            self._ask(risk, f"Roll {len(pm.rolled_dice(self.state))} dice anyway", self._roll_now)
+            return
+        self._roll_now()
+
+    def _roll_now(self) -> None:
         if self.state.rolls_done and not self.state.over:
             self._note_choice()
         self.state.roll()
         self.revealed = False
+
+    def _roll_risk(self) -> str | None:
+        """Why a roll now can lose a phase already made (None: it cannot)."""
+        st = self.state
+        made = pm.made_now(st)
+        if made is None:
+            return None
+        cur = st.current_option()
+        if cur is None:
+            return None
+        mine = cur[1]
+        p = mine.value if st.objective == "complete" else mine.value2
+        if p == 1:
+            return None
+        chance = (
+            f" Your chance to make it falls from 100% to {pm.value_words(p, 'complete')}."
+            if not self.hint_toggle.value or self.revealed
+            else ""
+        )
+        return (
+            f"Your dice already make phase {st.phase.number} ({made.score} points). Rolling "
+            f"the {len(pm.rolled_dice(st))} dice you do not hold can lose it.{chance}"
+        )
+
+    def _stop(self) -> None:
+        st = self.state
+        if st.rolls_done and not st.over and pm.made_now(st) is None:
+            self._ask(
+                f"Stopping now fails phase {st.phase.number}: this turn scores nothing"
+                + (" and the phase stays to do." if self.next_turn is not None else ".")
+                + (f" You have {st.rolls_left} roll(s) left." if st.rolls_left else ""),
+                "Stop anyway",
+                self._stop_now,
+            )
+            return
+        self._stop_now()
+
+    def _stop_now(self) -> None:
+        if self.state.rolls_done and not self.state.over:
+            self._note_choice(stopping=True)
+        self.state.stop()
+
+    def _ask(self, question: str, yes: str, action: Callable[[], None]) -> None:
+        """Ask before a move that can lose the turn: Yes does it, Cancel changes nothing."""
+        self.pending = action
+        self.confirm_text.value = f"<div class='p10-ask'>&#9888; {html.escape(question)}</div>"
+        self.confirm_yes.description = yes
+
+    def _answer(self, yes: bool) -> None:
+        if yes and self.pending is not None:
+            self._do(self._answer_yes)
+        else:
+            self.pending = None
+            self.refresh()
+
+    def _answer_yes(self) -> None:
+        action, self.pending = self.pending, None
+        if action is not None:
+            action()
+
+    def _undo(self) -> None:
+        self.state.undo()
+        self.choices = list(self._choices_before)
+        self._ended = False
 
     def _hold_best(self) -> None:
 
@@ -614,8 +837,7 @@ class TurnWidget:
                 "roll first" if self.state.rolls_done == 0 else "the turn is over: start a new turn"
             )
         if pm.stop_advised(self.state):
-            self.state.hold_option(adv.best)
-            self.state.stop()
+            self._stop_now()
             return
         self.state.hold_option(adv.best)
         self.revealed = True
@@ -645,6 +867,22 @@ class TurnWidget:
             self.revealed = False
 
         self._do(go, where=self.entry_message)
+
+    def _pad(self, tok: str) -> None:
+        """A tap on the pad: a number or W starts a face, a color letter ends it, the
+        backspace removes the last face."""
+        faces = self.entry.value.split()
+        if tok == "\u232b":
+            faces = faces[:-1]
+        elif tok in "robg":
+            if not faces or faces[-1][-1] in "robg":
+                self.entry_message.value = error_html("tap a number (or W) first, then its color")
+                return
+            faces[-1] += tok
+        else:
+            faces.append(tok)
+        self.entry_message.value = ""
+        self.entry.value = " ".join(faces)
 
     def _mode_changed(self) -> None:
         self.message.value = ""
@@ -719,17 +957,27 @@ class TurnWidget:
         self._do(lambda: setattr(self.state, "objective", self.objective_select.value))
 
     def _new_turn(self) -> None:
+        """A new turn; in a game the turn just over is scored first (until then Undo can
+        still take its last move back), then the game's next turn starts."""
         if self.next_turn is None:
             self.state.new_turn()
         else:
             if not self.state.over and self.state.rolls_done:
                 raise InvalidHoldError("finish this turn first (roll, or Stop & score)")
+            if self.state.over and not self._ended:
+                self._ended = True
+                self.last_choices = list(self.choices)
+                if self.on_turn_end is not None and self.on_turn_end(self.state) is False:
+                    self.state.undoable = None
+                    return  # the game is over
             self.state.new_turn(self.next_turn())
         self.choices = []
         self.revealed = False
 
     # convenience for code and tests
     def click_die(self, i: int) -> None:
+        """Click die ``i`` (counted from 0); InvalidHoldError for a die that does not exist."""
+        pm.check_die_index(i, len(self.dice_buttons))
         self.dice_buttons[i].click()
 
     def roll(self) -> None:
@@ -742,8 +990,73 @@ class TurnWidget:
         self.enter_button.click()
 
     # ------------------------------------------------------------------ view
-    def refresh(self) -> None:
+    def _prepare(self) -> None:
+        """Before a phase's first long solve (a color phase on the recorded dice: tens of
+        seconds): a progress display with an estimate, every control disabled and the old
+        advice hidden, so that nothing is tapped or read meanwhile."""
+        st = self.state
+        key = (st.phase, str(st.objective), st.rules, st.layout.fingerprint())
+        if key in _READY:
+            return
+        try:
+            heavy = st.phase.number is not None and tables.heavy_phase(
+                st.phase.number, st.rules, st.layout
+            )
+        except Phase10MathError:
+            heavy = False
+        if not heavy:
+            _READY.add(key)
+            return
+        controls = [
+            *self.dice_buttons,
+            self.roll_button,
+            self.best_button,
+            self.stop_button,
+            self.new_button,
+            self.undo_button,
+            self.enter_button,
+            self.phase_select,
+            self.layout_select,
+            self.objective_select,
+            self.mode,
+        ]
+        was = [c.disabled for c in controls]
+        for c in controls:
+            c.disabled = True
+        self.advice.layout.display = "none"
+        self.compare_box.layout.display = "none"
+        start = time.monotonic()
+        title = (
+            f"Solving phase {st.phase.number} ({st.phase.text}) on these dice for the first time"
+        )
 
+        def show(step: int, note: str) -> None:
+            self.busy.value = (
+                f"<div class='p10-progress' role='status'><b>{html.escape(title)}</b>: "
+                f"step {step} of {st.rules.rolls}. {note}"
+                f"<progress max='{st.rules.rolls}' value='{step}'></progress></div>"
+            )
+
+        show(0, "This takes tens of seconds once; later turns load it at once.")
+        done = [0]
+
+        def progress(_msg: str) -> None:
+            done[0] += 1
+            k = done[0]
+            left = (time.monotonic() - start) / k * max(st.rules.rolls - k, 0)
+            show(k, f"About {max(1, round(left))} s left." if k < st.rules.rolls else "Done.")
+
+        try:
+            tables.cached_solution(st.phase, st.objective, st.rules, st.layout, progress=progress)
+            _READY.add(key)
+        finally:
+            for c, d in zip(controls, was, strict=True):
+                c.disabled = d
+            self.advice.layout.display = ""
+            self.busy.value = ""
+
+    def refresh(self) -> None:
+        self._prepare()
         st = self.state
         hint = bool(self.hint_toggle.value)
         reveal = not hint or self.revealed
@@ -784,13 +1097,13 @@ class TurnWidget:
         self.best_button.disabled = st.over or st.rolls_done == 0
         self.reveal_button.layout.display = "" if hint and not st.over else "none"
         self.reveal_button.disabled = st.rolls_done == 0 or self.revealed
-        stop_now = False
+        stop_now, made = False, None
         try:
             stop_now = pm.stop_advised(st)
+            made = pm.made_now(st)
         except Phase10MathError:
             pass
-        self.best_button.description = "Hold best"
-        self.stop_button.button_style = "success" if stop_now and reveal else ""
+        self._label_buttons(stop_now and reveal, made)
         if typing and not st.over:
             n = len(pm.rolled_dice(st))
             self.entry_label.value = (
@@ -801,6 +1114,12 @@ class TurnWidget:
             self.entry.placeholder = f"e.g. {pm.example_faces(st)}"
             self.picker.value = _picker_html(st)
         self._refresh_which()
+        aim = "make the phase" if st.objective == "complete" else "score most"
+        self.settings_toggle.description = (
+            f"\u2699 Phase {st.phase.number} \u00b7 {aim} \u00b7 "
+            + ("typed dice" if typing else "roll here")
+            + (" \u00b7 hints" if hint else "")
+        )
         roll_name = ["first", "second", "third"]
         if st.rolls_done == 0:
             step = "press Roll (R)" if not typing else "type the ten faces of your first roll"
@@ -822,19 +1141,56 @@ class TurnWidget:
             self.advice.value = advice_html(st, self.top, reveal=reveal)
             if st.over and self.choices:
                 self.advice.value += (
-                    "<div class='p10-panel p10-choices'><b>Your holds this turn:</b> "
-                    + "; ".join(self.choices)
-                    + ".</div>"
+                    "<div class='p10-panel p10-choices'>"
+                    + choices_summary(self.choices, st.objective, "this turn")
+                    + "</div>"
                 )
         except Phase10MathError as e:
             self.advice.value = error_html(e)
         self._refresh_compare(reveal)
-        if st.over and not self._ended:
-            self._ended = True
+        if self.on_change is not None:
+            self.on_change()
+        if st.over and not self._ended and self.next_turn is None:
+            self._ended = True  # in a game the turn is handed over by Next turn (see _new_turn)
             if self.on_turn_end is not None:
                 self.on_turn_end(st)
         elif not st.over:
             self._ended = False
+
+    def _label_buttons(self, stop_now: bool, made) -> None:
+        """Each button says what it does now; once the phase is made, Stop is the main one."""
+        st = self.state
+        n_roll = len(pm.rolled_dice(st)) if not st.over else 0
+        self.roll_button.description = (
+            "Roll" if st.rolls_done == 0 or st.over else f"Roll {n_roll} dice"
+        )
+        if made is not None:
+            self.stop_button.description = f"Stop & score {made.score}"
+        elif st.rolls_done and not st.over:
+            self.stop_button.description = "Stop (fails phase)"
+        else:
+            self.stop_button.description = "Stop & score"
+        # when stopping is best, Hold best would say (and do) what Stop does: one button
+        self.best_button.layout.display = "none" if stop_now and made is not None else ""
+        self.best_button.description = "Hold best"
+        main = made is not None and not st.over
+        self.stop_button.button_style = "success" if main else ""
+        self.roll_button.button_style = "" if main else "primary"
+        if self.next_turn is not None and st.over and not self._ended:
+            self.new_button.description = "Score turn, next"
+        else:
+            self.new_button.description = "Next turn" if self.next_turn else "New turn"
+        undo = st.undoable
+        handed_over = self._ended and self.next_turn is not None  # a game's turn, scored
+        self.undo_button.layout.display = "" if undo is not None and not handed_over else "none"
+        self.undo_button.description = f"Undo {undo[1]}" if undo is not None else "Undo"
+        self.confirm_box.layout.display = "" if self.pending is not None else "none"
+        self.new_button.disabled = self.pending is not None
+        if self.pending is not None:
+            for b in (self.roll_button, self.stop_button, self.best_button, self.new_button):
+                b.disabled = True
+            for b in self.dice_buttons:
+                b.disabled = True
 
     def _refresh_which(self) -> None:
         """The "which die is this?" picker: shown after a typed roll whose faces fit the dice
@@ -897,6 +1253,12 @@ class TurnWidget:
             self.compare_box.layout.display = "none"
             return
         self.compare_box.layout.display = ""
+        self.compare_inner.layout.display = "" if self.compare_toggle.value else "none"
+        self.compare_toggle.description = (
+            "Hide compare" if self.compare_toggle.value else "Compare two holds"
+        )
+        if not self.compare_toggle.value:
+            return
         opts = [("the best hold", 0)] + [
             (f"hold {k + 1}: keep {o.keep_text}", k) for k, o in enumerate(adv.options[1:8], 1)
         ]
@@ -915,6 +1277,9 @@ class TurnWidget:
         except Phase10MathError as e:
             self.compare.value = error_html(e)
 
+
+#: The (phase, objective, rules, layout) whose solve this kernel has done or loaded.
+_READY: set = set()
 
 #: The dice sets in the layout menu.
 LAYOUT_LABELS = {

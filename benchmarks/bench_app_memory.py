@@ -1,0 +1,98 @@
+"""Benchmark: the memory of one Voila server for a class - the server's total PSS (its own
+process and every kernel; PSS shares each shared page among the processes that map it, so the
+sum is what the machine really holds) with 1, 10 and 30 browser sessions, each through a roll.
+
+Run: ``python benchmarks/bench_app_memory.py [--sessions 1 10 30] [--phase 1] [--layout
+recorded]``; it starts the app as README says (``cd app && voila play.ipynb``), opens the
+sessions in Debian's Chromium (Playwright contexts), rolls once in each (on the phase and dice
+set given: phase 8 on the recorded dice is the heavy case) and prints, per count, the server's
+and the kernels' PSS and the PSS per session. Heavy: run it under ``flock /work/heavy.lock``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from browser import CHROMIUM, CHROMIUM_ARGS, kernels_of, serve_voila  # noqa: E402
+
+from phase10math.dice.phases import PHASES  # noqa: E402
+from phase10math.play.widgets import LAYOUT_LABELS  # noqa: E402
+
+
+def pss_mb(pid: int) -> float:
+    """The proportional set size of one process, in MB (0 if it is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def measure(n: int, phase: int, layout: str, tmp: Path) -> tuple[float, float, int, float]:
+    from playwright.sync_api import expect, sync_playwright
+
+    with serve_voila(ROOT / "app" / "play.ipynb", tmp, cwd=ROOT / "app") as url:
+        server = serve_voila.proc.pid
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                pages = [browser.new_context().new_page() for _ in range(n)]
+                t = time.monotonic()
+                for page in pages:
+                    page.goto(url, wait_until="commit", timeout=120_000)
+                for page in pages:
+                    board = page.locator(".p10-app .p10-turn").first
+                    expect(board.locator(".p10-roll")).to_be_visible(timeout=300_000)
+                    if phase != 1 or layout != "recorded":
+                        board.locator(".p10-settings-toggle").click()
+                    if layout != "recorded":
+                        board.locator(".p10-layout select").select_option(
+                            label=LAYOUT_LABELS[layout]
+                        )
+                    if phase != 1:
+                        board.locator(".p10-phase select").select_option(
+                            label=f"Phase {phase}: {PHASES[phase].text}"
+                        )
+                    board.locator(".p10-roll").click()
+                    expect(board.locator(".p10-verdict")).to_contain_text("Best:", timeout=600_000)
+                took = time.monotonic() - t
+                kernels = kernels_of(server)
+                return pss_mb(server), sum(pss_mb(k) for k in kernels), len(kernels), took
+            finally:
+                browser.close()
+
+
+def main() -> None:
+    import tempfile
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 30])
+    ap.add_argument("--phase", type=int, default=1)
+    ap.add_argument("--layout", default="recorded", choices=["recorded", "compact"])
+    args = ap.parse_args()
+    print(f"phase {args.phase}, {args.layout} dice")
+    print(
+        f"{'sessions':>8} {'kernels':>7} {'server MB':>9} {'kernels MB':>10} {'total MB':>9} "
+        f"{'MB/session':>10} {'all answered in':>15}"
+    )
+    for n in args.sessions:
+        with tempfile.TemporaryDirectory() as tmp:
+            server, kern, k, took = measure(n, args.phase, args.layout, Path(tmp))
+        total = server + kern
+        print(
+            f"{n:>8} {k:>7} {server:>9.0f} {kern:>10.0f} {total:>9.0f} {total / n:>10.0f} "
+            f"{took:>13.1f} s",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -24,5 +24,6 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "GameWidget": "game_widget",
         "PlayApp": "game_widget",
         "figures": "figures",
+        "diagrams": "diagrams",
     },
 )

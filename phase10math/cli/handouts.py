@@ -410,7 +410,13 @@ def make_handouts(
     pages: list[tuple[str, str]] = []  # (file stem, A4 page)
     written: list[Path] = []
     for nb_path in notebooks:
-        nb = nbformat.read(nb_path, as_version=4)
+        try:
+            nb = nbformat.read(nb_path, as_version=4)
+        except Exception as exc:  # not JSON, not a notebook, unreadable: nothing internal
+            raise HandoutError(
+                f"{nb_path} is not a readable notebook ({type(exc).__name__}: "
+                f"{str(exc).splitlines()[0] if str(exc) else 'damaged'})"
+            ) from None
         for variant in VARIANTS:
             who = "Student worksheet" if variant == "worksheet" else "Teacher's copy, with answers"
             banner = f"Phase 10 Dice lessons &middot; {nb_path.stem} &middot; {who}"
@@ -444,6 +450,8 @@ def make_handouts(
 
 
 def cmd_handouts(args: argparse.Namespace) -> int:
+    if not args.out.strip():  # Path("") is the current folder
+        raise HandoutError("--out is empty: name the folder to write the handouts into")
     files = make_handouts(
         Path(args.out),
         Path(args.notebooks),

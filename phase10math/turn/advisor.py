@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from phase10math.checks import check_int, check_type
+from phase10math.checks import check_int, check_type, public
 from phase10math.dice.faces import Die, Face, Layout, check_layout, match_roll, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import require_colors
@@ -234,6 +234,15 @@ class Advice:
         for o in self.options:
             if Counter(_display_key(f, self.dice) for f in o.keep) == want:
                 return o
+        # faces written without their color ("10 10" for 10r 10g): the holds they can name
+        named = [o for o in self.options if _names(keep, o.keep)]
+        if named and all(o.value == named[0].value for o in named):
+            return named[0]
+        if named:
+            raise InvalidHoldError(
+                f"keep {' '.join(map(str, keep))}: say which dice, e.g. "
+                + " or ".join(" ".join(map(str, o.keep)) for o in named[:3])
+            )
         raise InvalidHoldError(
             f"cannot keep {' '.join(map(str, keep))} from {' '.join(map(str, self.dice))}"
             + (
@@ -316,6 +325,22 @@ class Advice:
         return "\n".join(lines)
 
     __str__ = table
+
+
+def _names(keep: Sequence[Face], faces: Sequence[Face]) -> bool:
+    """Whether ``keep`` names exactly ``faces``: one to one, each face of ``keep`` matching
+    its die (:meth:`Face.matches`; a face without a color matches any color). Faces with a
+    color take theirs first, then those without take what is left."""
+    if len(keep) != len(faces):
+        return False
+    left = list(faces)
+    for f in sorted(keep, key=lambda f: f.color is None):
+        exact = [g for g in left if f.matches(g) and g.color == f.color]
+        some = exact or [g for g in left if f.matches(g)]
+        if not some:
+            return False
+        left.remove(some[0])
+    return True
 
 
 def _display_key(f: Face, dice) -> Hashable:
@@ -516,6 +541,7 @@ def _deciding_face(fits: Sequence[Fit], faces: Sequence[Face], layout: Layout):
     return i, f"is your {faces[i]} on " + " or ".join(dice_words(layout, s) for s in opts) + "?"
 
 
+@public
 def advise(
     dice: Sequence[Face | str] | str,
     rolls_left: int,
@@ -725,6 +751,7 @@ def _face_order(f: Face):
     return (-f.value if f.value else 0.5, f.color or "")
 
 
+@public
 def best_hold(
     dice: Sequence[Face | str] | str,
     rolls_left: int,

@@ -16,10 +16,8 @@ True
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -27,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
+from phase10math.checks import public
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase, as_phase
@@ -41,6 +40,7 @@ from phase10math.turn.solver import TurnSolution, check_size, solve_turn
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.sticky import evaluate_sticky_greedy
 from phase10math.turn.tensor import greedy_holds_tensor, is_tensor_space
+from phase10math.workers import WorkerPool
 
 _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
 BIG_ROLLS = 5_000_000
@@ -52,6 +52,7 @@ def solution_key(kind: str, phase: Phase, rules: Rules, layout: Layout, **extra:
     )
 
 
+@public
 def cached_solution(
     phase: Phase | int | str,
     objective: Objective | str = Objective.COMPLETE,
@@ -71,7 +72,7 @@ def cached_solution(
     key = solution_key("turn", phase, rules, layout, objective=str(objective), **extra)
     sol = _MEMORY.get(key)
     if sol is None:
-        sol = cache.load(key) or cache.load_large(key)
+        sol = cache.load(key, TurnSolution) or cache.load_large(key, TurnSolution)
         if sol is None:
             sol = solve_turn(
                 phase, objective, rules, layout, progress=progress, worst_second=worst_second
@@ -81,7 +82,7 @@ def cached_solution(
             elif store_large and cache.save_large(key, sol):
                 # gigabytes of roll values: kept on disk and memory-mapped from there (pages
                 # are read as they are used and can be dropped), not held in memory
-                sol = cache.load_large(key) or sol
+                sol = cache.load_large(key, TurnSolution) or sol
         _remember(key, sol)
     return sol
 
@@ -185,6 +186,7 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
     return row
 
 
+@public
 def phase_row(
     phase: Phase | int | str,
     rules: Rules = DEFAULT_RULES,
@@ -194,7 +196,9 @@ def phase_row(
     """The table row of one phase (cached on disk)."""
     phase = as_phase(phase)
     return cache.cached(
-        solution_key("row", phase, rules, layout), lambda: _row(phase, rules, layout, progress)
+        solution_key("row", phase, rules, layout),
+        lambda: _row(phase, rules, layout, progress),
+        dict,
     )
 
 
@@ -212,6 +216,7 @@ def _row_worker(args: tuple) -> list[tuple[int, dict[str, Fraction]]]:
     return [(n, phase_row(PHASES[n], rules, layout)) for n in ns]
 
 
+@public
 def phase_table(
     phases: Iterable[int] = range(1, 11),
     rules: Rules = DEFAULT_RULES,
@@ -222,7 +227,9 @@ def phase_table(
     """Rows for several phases (cached), solved in ``workers`` processes (default: up to two,
     one per core) with a progress bar when asked (:func:`phase10math.progress.progress_bar`)."""
     phases = list(phases)
-    todo = [n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout)) is None]
+    todo = [
+        n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout), dict) is None
+    ]
     workers = min(2, os.cpu_count() or 1) if workers is None else workers
     bar = None
     if show_progress and todo:
@@ -230,13 +237,12 @@ def phase_table(
         bar = progress_bar(total=len(todo), desc=desc, unit="phase")
     rows: dict[int, dict[str, Fraction]] = {}
     if len(todo) > 1 and workers > 1 and cache.usable():
-        ctx = multiprocessing.get_context("spawn")
         # the slow color phases first, so that the two processes finish together
         order = sorted(todo, key=lambda n: not PHASES[n].uses_color)
         # rows needing a large distinct-dice solve go to one process, one after the other
         heavy = [n for n in order if heavy_phase(n, rules, layout)]
         tasks = ([heavy] if heavy else []) + [[n] for n in order if n not in heavy]
-        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        with WorkerPool(workers) as pool:
             for done in pool.map(_row_worker, [(ns, rules, layout) for ns in tasks]):
                 for n, row in done:
                     rows[n] = row
@@ -252,6 +258,7 @@ def phase_table(
     return {n: rows[n] for n in phases}
 
 
+@public
 def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
     """The table as text: floats (percent / points) with the exact fraction listed below."""
     width = {c: len(name) + 3 for c, name in COLUMNS.items()}  # each column as wide as its name
@@ -292,6 +299,7 @@ def greedy_holds(
     return space, dict.fromkeys(range(1, rules.rolls), gp)
 
 
+@public
 def values_by_rolls_left(
     phase: Phase | int | str,
     objective: Objective | str = Objective.COMPLETE,

@@ -1,16 +1,28 @@
-"""``phase10math handouts``: every lesson exported to HTML and PDF from its stored outputs; bad
-input gives one line on stderr and exit code 2."""
+"""``phase10math handouts``: worksheets without answers, teacher's copies with them, PDFs that
+render (formulas typeset, no raw TeX, no test markers, no line cut at the margin), the rules
+pages beside them; bad input gives one line on stderr and exit code 2."""
 
+import re
 import shutil
 import sys
 
+import nbformat
 import pytest
 
 from phase10math.cli import main
-from phase10math.cli.handouts import DEFAULT_NOTEBOOKS, find_chromium, lesson_notebooks
+from phase10math.cli.handouts import (
+    DEFAULT_NOTEBOOKS,
+    find_chromium,
+    lesson_notebooks,
+    make_handouts,
+    strip_asserts,
+    strip_markers,
+)
 
 LESSONS = [p.stem for p in lesson_notebooks(DEFAULT_NOTEBOOKS)]
 HAVE_CHROMIUM = any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome"))
+CHECKED = ["2_one_roll", "3_optimal_turn"]  # formulas, a wide table, exercises with answers
+MM = 72 / 25.4  # PDF points per millimetre
 
 
 def run(capsys, *argv):
@@ -19,29 +31,113 @@ def run(capsys, *argv):
     return code, out, err
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not HAVE_CHROMIUM, reason="headless Chromium is not installed")
-def test_every_lesson_to_html_and_pdf(tmp_path, capsys):
-    out = tmp_path / "handouts"  # created by the command
-    code, stdout, err = run(capsys, "handouts", "--out", str(out))
+def pdf_text(path):
+    from pypdf import PdfReader
+
+    reader = PdfReader(path)
+    return reader, "\n".join(page.extract_text() for page in reader.pages)
+
+
+def flat(text):
+    return re.sub(r"\s+", "", text)
+
+
+def notebook(name):
+    return nbformat.read(DEFAULT_NOTEBOOKS / f"{name}.ipynb", as_version=4)
+
+
+def answer_cells(nb):
+    return [c for c in nb.cells if "answer" in c.metadata.get("tags", [])]
+
+
+@pytest.fixture(scope="module")
+def handouts(tmp_path_factory):
+    if not HAVE_CHROMIUM:
+        pytest.skip("headless Chromium is not installed")
+    out = tmp_path_factory.mktemp("handouts")
+    make_handouts(out, only=CHECKED, papers=("a4",), docs=("rules-summary",))
+    make_handouts(out, only=CHECKED[:1], papers=("letter",), docs=())
+    return out
+
+
+@pytest.mark.parametrize("name", CHECKED)
+def test_worksheet_has_no_answer_and_no_assert(handouts, name):
+    page = (handouts / f"{name}-worksheet.html").read_text(encoding="utf-8")
+    answers = answer_cells(notebook(name))
+    assert len(answers) >= 5
+    assert "<details" not in page and "Answer" not in page and "assert " not in page
+    for cell in answers:  # not one line of an answer or of its checking code
+        for line in cell.source.splitlines():
+            words = re.sub(r"<[^>]+>|[*`$]", "", line).strip()
+            if len(words) > 30:
+                assert words not in page, (name, words)
+    assert page.count('class="p10-write"') >= 5  # room to write under every exercise
+    _, text = pdf_text(handouts / f"{name}-worksheet-a4.pdf")
+    assert "assert" not in text and "Answer" not in text
+
+
+@pytest.mark.parametrize("name", CHECKED)
+def test_teacher_copy_shows_every_answer(handouts, name):
+    page = (handouts / f"{name}-teacher.html").read_text(encoding="utf-8")
+    n = sum("<details>" in c.source for c in answer_cells(notebook(name)))
+    assert n >= 5 and page.count('class="p10-answer"') == n and "<details" not in page
+
+
+@pytest.mark.parametrize("name", CHECKED)
+@pytest.mark.parametrize("variant", ["worksheet", "teacher"])
+def test_pdf_pages_render_whole(handouts, name, variant):
+    reader, text = pdf_text(handouts / f"{name}-{variant}-a4.pdf")
+    tex = r"\$|\\(frac|sqrt|binom|sum|left|right|text|cdots|max|times|bigl|quad)\b|NBVAL"
+    assert not re.search(tex, text), "raw TeX or a test marker on the page"
+    printed = flat(text)
+    for cell in notebook(name).cells:  # every line of code and text output is on the page
+        if cell.cell_type != "code" or (
+            variant == "worksheet" and "answer" in cell.metadata.get("tags", [])
+        ):
+            continue
+        source = strip_markers(cell.source)
+        lines = (strip_asserts(source) if variant == "worksheet" else source).splitlines()
+        lines += [ln for o in cell.outputs if o.get("output_type") == "stream"
+                  for ln in o["text"].splitlines()]  # fmt: skip
+        for line in lines:
+            assert flat(line) in printed, f"cut or missing: {line!r}"
+
+
+def test_paper_sizes_and_the_one_page_summary(handouts):
+    sizes = {}
+    for paper in ("a4", "letter"):
+        reader, _ = pdf_text(handouts / f"2_one_roll-worksheet-{paper}.pdf")
+        box = reader.pages[0].mediabox
+        sizes[paper] = (round(float(box.width) / MM), round(float(box.height) / MM))
+    assert sizes == {"a4": (210, 297), "letter": (216, 279)}
+    summary, text = pdf_text(handouts / "rules-summary-a4.pdf")
+    assert len(summary.pages) == 1 and "over 220" in text
+
+
+def test_every_figure_as_png_and_svg(handouts):
+    for name in CHECKED:
+        pngs = sorted((handouts / "figures").glob(f"{name}-*.png"))
+        assert pngs and all(p.with_suffix(".svg").exists() for p in pngs), name
+
+
+def test_html_only_for_every_lesson_uses_stored_outputs(tmp_path, capsys):
+    code, stdout, err = run(capsys, "handouts", "--out", str(tmp_path), "--no-pdf")
     assert code == 0, err
-    assert len(LESSONS) >= 8
     for name in LESSONS:
-        html, pdf = out / f"{name}.html", out / f"{name}.pdf"
-        assert html.stat().st_size > 10_000, name
-        assert "<html" in html.read_text(encoding="utf-8")[:2000].lower()
-        assert pdf.read_bytes()[:4] == b"%PDF" and pdf.stat().st_size > 10_000, name
-    assert len(stdout.splitlines()) == 2 * len(LESSONS)
-    assert f"{2 * len(LESSONS)} files written" in err
-
-
-def test_html_only_uses_stored_outputs(tmp_path, capsys):
-    code, _, err = run(capsys, "handouts", "--out", str(tmp_path), "--no-pdf")
-    assert code == 0, err
-    assert sorted(p.stem for p in tmp_path.glob("*.html")) == sorted(LESSONS)
+        for variant in ("worksheet", "teacher"):
+            assert (tmp_path / f"{name}-{variant}.html").stat().st_size > 10_000
+    assert {"rules.html", "glossary.html", "rules-summary.html"} <= {
+        p.name for p in tmp_path.iterdir()
+    }
     assert not list(tmp_path.glob("*.pdf"))
+    for html in tmp_path.glob("*.html"):  # every link to a page beside it works
+        page = html.read_text(encoding="utf-8")
+        assert "../docs/" not in page and ".md#" not in page
+        for target in set(re.findall(r'href="([\w-]+\.html)', page)):
+            assert (tmp_path / target).exists(), (html.name, target)
     # a stored output, not a re-execution: the 10,000 notebook's first table is in the page
-    assert "P(no score)" in (tmp_path / "ten_thousand.html").read_text(encoding="utf-8")
+    assert "P(no score)" in (tmp_path / "ten_thousand-teacher.html").read_text(encoding="utf-8")
+    assert f"{len(stdout.splitlines())} files written" in err
 
 
 def one_line_error(code, out, err, *words):
@@ -65,6 +161,12 @@ def test_no_chromium(tmp_path, capsys):
     assert not list(tmp_path.glob("*.html"))  # checked before anything is written
     with pytest.raises(ValueError):
         find_chromium(missing)
+
+
+def test_unknown_lesson(tmp_path, capsys):
+    one_line_error(
+        *run(capsys, "handouts", "--out", str(tmp_path), "--no-pdf", "--only", "nope"), "nope"
+    )
 
 
 def test_missing_nbconvert(tmp_path, capsys, monkeypatch):

@@ -27,6 +27,7 @@ from phase10math.cards.deck import (
     parse_card,
     parse_hand,
 )
+from phase10math.cards.draws import simulate_draws
 from phase10math.cards.errors import (
     InvalidCardError,
     InvalidCardPhaseError,
@@ -34,6 +35,8 @@ from phase10math.cards.errors import (
     InvalidHitError,
     InvalidLayDownError,
 )
+from phase10math.cards.game import play_game
+from phase10math.cards.mixed import wilds_needed
 from phase10math.cards.phases import (
     PHASE_TEXTS,
     Group,
@@ -83,5 +86,8 @@ __all__ = [
     "dealt_probability",
     "dealt_table",
     "simulate_dealt",
+    "simulate_draws",
+    "play_game",
+    "wilds_needed",
     "show",
 ]

@@ -1,9 +1,20 @@
-"""``phase10math handouts``: every lesson notebook as an HTML and a PDF handout.
+"""``phase10math handouts``: every lesson as a student worksheet and a teacher's copy, in HTML
+and in A4 and Letter PDF; the rules, the glossary and a one-page rules summary beside them;
+every figure of the lessons as PNG and SVG.
 
 The export uses the outputs stored in the notebooks (nothing is re-executed), so the printed
-numbers are the ones the committed notebooks show. HTML comes from nbconvert (an optional
-dependency: the ``notebooks`` extra); each PDF is the HTML printed by headless Chromium
-(``chromium --headless --print-to-pdf``), several files at once.
+numbers are the ones the committed notebooks show. A lesson's exercise answers (and the code
+that checks them) are the cells tagged ``answer``:
+
+- the **worksheet** drops them, leaves a box to write in under every exercise, and shows the
+  lesson's code without its ``assert`` lines;
+- the **teacher's copy** shows every answer, unfolded.
+
+Both drop the ``# NBVAL_...`` test markers, wrap long code lines, shrink wide text tables to fit
+the page, replace widgets (blank on paper) by a picture of the app, point the links to
+``../docs/*.md`` at the exported ``rules.html``/``glossary.html``, and typeset formulas with a
+local copy of MathJax (the ``jupyter-server-mathjax`` package: no network needed). HTML comes
+from nbconvert (the ``notebooks`` extra); each PDF is that HTML printed by headless Chromium.
 
 Bad input is a :class:`HandoutError` (the command line prints one line on stderr, exit 2):
 
@@ -15,12 +26,29 @@ phase10math.cli.handouts.HandoutError: no Chromium at '/no/such/browser': ... or
 Traceback (most recent call last):
 ...
 phase10math.cli.handouts.HandoutError: no lesson notebooks (*.ipynb) in /no/such/dir
+
+The text transformations, one at a time:
+
+>>> print(strip_asserts("x = 1\\nassert x == 1, (\\n    'one')\\nprint(x)"))
+x = 1
+print(x)
+>>> print(strip_markers("# NBVAL_IGNORE_OUTPUT\\nplot()"))
+plot()
+>>> fix_links("[rules](../docs/rules.md#18-bonuses) and [words](glossary.md)")
+'[rules](rules.html#18-bonuses) and [words](glossary.html)'
+>>> slug("1.12 A worked turn"), slug("High die, low die")
+('112-a-worked-turn', 'high-die-low-die')
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import base64
+import copy
+import html as html_lib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,16 +56,59 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from phase10math.cli.unplugged import dice_nets_markdown, score_sheet_markdown
 from phase10math.errors import Phase10MathError
 
-# the repository's lesson notebooks (an editable install keeps the package next to them)
-DEFAULT_NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+ROOT = Path(__file__).resolve().parents[2]
+# the repository's lesson notebooks and docs (an editable install keeps the package beside them)
+DEFAULT_NOTEBOOKS = ROOT / "notebooks"
+DOCS = ROOT / "docs"
+DOC_PAGES = ("rules", "glossary", "rules-summary")  # docs/<name>.md, exported beside the lessons
+WIDGET_PICTURE = DOCS / "play-screenshot.png"  # what a widget shows when the lesson is run
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 PDF_TIMEOUT = 120  # seconds per file
+PAPERS = {"a4": "A4", "letter": "letter"}
+VARIANTS = ("worksheet", "teacher")
+ANSWER_TAG = "answer"
+WIDE = 80  # characters of monospaced output that fit the page at the normal size
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+FIGURE_MIMES = {"image/png": "png", "image/svg+xml": "svg"}
+# MathJax 2 from the local copy, with the STIX web fonts it ships (no network)
+MATHJAX_URL = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+MATHJAX_CONFIG = """<script type="text/x-mathjax-config">
+MathJax.Hub.Config({"HTML-CSS": {availableFonts: ["STIX-Web"], preferredFont: "STIX-Web",
+  webFont: "STIX-Web", imageFont: null}, messageStyle: "none"});
+</script>
+"""
+
+PRINT_CSS = """
+@page { size: PAPER; margin: 14mm 13mm 16mm 13mm; }
+body { font-size: 11pt; }
+.jp-Notebook { padding: 0 !important; }
+.jp-Cell { padding: 2px 0 !important; }
+.jp-InputPrompt, .jp-OutputPrompt { display: none !important; }
+pre, .jp-RenderedText pre, .highlight pre, .CodeMirror pre {
+  white-space: pre-wrap !important; overflow-wrap: anywhere; word-break: break-all; }
+table { font-size: 9pt; max-width: 100%; }
+pre.p10-wide { font-family: var(--jp-code-font-family, monospace); line-height: 1.3; }
+img, svg { max-width: 100% !important; height: auto; }
+.jp-OutputArea-output, img, svg, table, pre, .p10-write { break-inside: avoid; }
+h1, h2, h3 { break-after: avoid; }
+.p10-write { border: 1px solid #999; border-radius: 4px; min-height: 5.5cm; margin: 6px 0 14px;
+  background: repeating-linear-gradient(#fff 0 0.9cm, #ddd 0.9cm calc(0.9cm + 1px)); }
+.p10-answer { border-left: 4px solid #0072B2; padding: 2px 10px; margin: 4px 0 10px;
+  background: #f3f8fc; }
+.p10-banner { font-size: 9pt; color: #555; border-bottom: 1px solid #ccc; margin-bottom: 8px; }
+.p10-widget-note { font-size: 9pt; color: #555; }
+a { color: #0055aa; }
+"""
 
 
 class HandoutError(Phase10MathError):
     """The handouts cannot be made: output directory, nbconvert or Chromium missing."""
+
+
+# --------------------------------------------------------------------------- inputs
 
 
 def lesson_notebooks(directory: Path) -> list[Path]:
@@ -63,6 +134,18 @@ def find_chromium(path: str | None = None) -> str:
     )
 
 
+def find_mathjax() -> Path:
+    """The local MathJax 2 of the ``jupyter-server-mathjax`` package (formulas offline)."""
+    try:
+        import jupyter_server_mathjax
+    except ImportError:
+        raise HandoutError(
+            "jupyter-server-mathjax is not installed (formulas are typeset offline with it): "
+            "pip install 'phase10math[notebooks]'"
+        ) from None
+    return Path(jupyter_server_mathjax.__file__).parent / "static"
+
+
 def writable_dir(out: Path) -> Path:
     """Create ``out`` if needed and check that files can be written into it."""
     try:
@@ -74,8 +157,8 @@ def writable_dir(out: Path) -> Path:
     return out
 
 
-def export_html(notebooks: list[Path], out: Path) -> list[Path]:
-    """Each notebook as ``out/<name>.html`` with its stored outputs (no execution)."""
+def import_nbconvert():
+    """``(nbformat, HTMLExporter)``, or a clear error when the notebooks extra is missing."""
     try:
         import nbformat
         from nbconvert import HTMLExporter
@@ -83,25 +166,179 @@ def export_html(notebooks: list[Path], out: Path) -> list[Path]:
         raise HandoutError(
             "nbconvert is not installed: pip install 'phase10math[notebooks]' (or nbconvert)"
         ) from None
-    exporter = HTMLExporter()
+    return nbformat, HTMLExporter
+
+
+# --------------------------------------------------------------------------- text
+
+
+def strip_markers(source: str) -> str:
+    """The code without its ``# NBVAL_...`` test-marker lines."""
+    return "\n".join(ln for ln in source.splitlines() if not ln.lstrip().startswith("# NBVAL"))
+
+
+def strip_asserts(source: str) -> str:
+    """The code without its ``assert`` statements (the worksheet must not give answers away)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # IPython syntax: drop single-line asserts only
+        return "\n".join(ln for ln in source.splitlines() if not ln.lstrip().startswith("assert "))
+    drop = {
+        n
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assert)
+        for n in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+    }
+    lines = source.splitlines()
+    return "\n".join(ln for i, ln in enumerate(lines, 1) if i not in drop).rstrip()
+
+
+def fix_links(markdown: str) -> str:
+    """Links to ``../docs/NAME.md`` point at the exported ``NAME.html`` beside the handout."""
+    return re.sub(r"\((?:\.\./)?(?:docs/)?([\w-]+)\.md(#[^)\s]*)?\)", r"(\1.html\2)", markdown)
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading (what the links in the lessons and docs use)."""
+    text = re.sub(r"<[^>]+>", "", html_lib.unescape(heading)).strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def github_anchors(body: str) -> str:
+    """nbconvert's heading ids replaced by GitHub's, so ``rules.html#18-bonuses`` works."""
+
+    def one(m: re.Match) -> str:
+        level, text = m.group(1), m.group(3)
+        s = slug(text)
+        return f'<h{level} id="{s}">{text}<a class="anchor-link" href="#{s}">'
+
+    return re.sub(r'<h([1-6]) id="([^"]*)">(.*?)<a class="anchor-link" href="#[^"]*">', one, body)
+
+
+# --------------------------------------------------------------------------- notebooks
+
+
+def is_answer(cell) -> bool:
+    return ANSWER_TAG in cell.get("metadata", {}).get("tags", [])
+
+
+def wide_text_output(text: str) -> dict | None:
+    """A text output wider than the page as HTML in a smaller font (so tables fit), else None."""
+    width = max((len(ln) for ln in text.splitlines()), default=0)
+    if width <= WIDE:
+        return None
+    size = max(50, int(100 * WIDE / width))  # smaller still, a line would wrap
+    escaped = html_lib.escape(text.rstrip("\n"))
+    return {"text/html": f'<pre class="p10-wide" style="font-size:{size}%">{escaped}</pre>'}
+
+
+def widget_picture(nbformat) -> dict:
+    """The output shown instead of a widget: a picture of the app, with a note."""
+    png = base64.b64encode(WIDGET_PICTURE.read_bytes()).decode("ascii")
+    note = (
+        '<p class="p10-widget-note">An interactive board appears here when the lesson runs '
+        "in Jupyter (picture: the play app). On paper: play with real dice and the score "
+        "sheet.</p>"
+    )
+    return nbformat.v4.new_output(
+        "display_data", data={"text/html": f'<img src="data:image/png;base64,{png}">{note}'}
+    )
+
+
+def printable(nb, variant: str, nbformat):
+    """A copy of the notebook ready to print as ``variant`` (``worksheet`` or ``teacher``)."""
+    nb = copy.deepcopy(nb)
+    cells = []
+    for cell in nb.cells:
+        if variant == "worksheet" and is_answer(cell):
+            continue
+        if cell.cell_type == "markdown":
+            cell.source = fix_links(cell.source)
+            if is_answer(cell):  # the teacher's copy: the answer unfolded
+                cell.source = re.sub(
+                    r"<details>\s*<summary>Answer</summary>",
+                    '<div class="p10-answer">\n\n**Answer.**',
+                    cell.source,
+                ).replace("</details>", "</div>")
+        elif cell.cell_type == "code":
+            cell.source = strip_markers(cell.source)
+            if variant == "worksheet":
+                cell.source = strip_asserts(cell.source)
+            cell.outputs = [printable_output(o, nbformat) for o in cell.get("outputs", [])]
+            if not cell.source.strip() and not cell.outputs:
+                continue
+        cells.append(cell)
+        if variant == "worksheet" and cell.cell_type == "markdown" and "**Exercise" in cell.source:
+            cells.append(nbformat.v4.new_markdown_cell('<div class="p10-write"></div>'))
+    nb.cells = cells
+    return nb
+
+
+def printable_output(output, nbformat):
+    if output.get("output_type") == "stream":
+        wide = wide_text_output(output.get("text", ""))
+        return nbformat.v4.new_output("display_data", data=wide) if wide else output
+    data = output.get("data", {})
+    if WIDGET_MIME in data:
+        return widget_picture(nbformat)
+    if "text/plain" in data and len(data) == 1 and output.get("output_type") != "error":
+        wide = wide_text_output(data["text/plain"])
+        if wide:
+            output = copy.deepcopy(output)
+            output["data"] = wide
+    return output
+
+
+def figures_of(nb) -> list[dict[str, bytes]]:
+    """Every stored figure of the notebook, in order: ``{"png": bytes, "svg": bytes}`` (the
+    formats the notebook stores)."""
+    found = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            formats = {}
+            for mime, ext in FIGURE_MIMES.items():
+                if mime in data:
+                    raw = "".join(data[mime]) if isinstance(data[mime], list) else data[mime]
+                    formats[ext] = base64.b64decode(raw) if ext == "png" else raw.encode()
+            if formats:
+                found.append(formats)
+    return found
+
+
+def export_figures(nb, stem: str, out: Path) -> list[Path]:
+    """``out/figures/<lesson>-<k>.png`` and ``.svg`` (the formats the notebook stores)."""
     written = []
-    for nb_path in notebooks:
-        try:
-            node = nbformat.read(nb_path, as_version=4)
-        except Exception as exc:  # not JSON, not a notebook, unreadable: nothing internal
-            raise HandoutError(
-                f"{nb_path} is not a readable notebook ({type(exc).__name__}: "
-                f"{str(exc).splitlines()[0] if str(exc) else 'damaged'})"
-            ) from None
-        body, _ = exporter.from_notebook_node(node)
-        target = out / f"{nb_path.stem}.html"
-        target.write_text(body, encoding="utf-8")
-        written.append(target)
+    for number, formats in enumerate(figures_of(nb), start=1):
+        for ext, data in formats.items():
+            target = out / "figures" / f"{stem}-{number}.{ext}"
+            target.parent.mkdir(exist_ok=True)
+            target.write_bytes(data)
+            written.append(target)
     return written
 
 
+# --------------------------------------------------------------------------- HTML and PDF
+
+
+def to_html(nb, title: str, banner: str, exporter, paper: str = "A4") -> str:
+    """The printable HTML page of a notebook node."""
+    body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
+    style = f"<style>{PRINT_CSS.replace('PAPER', paper)}</style>"
+    body = body.replace("</head>", f"{style}\n</head>", 1)
+    body = body.replace("<!-- Load mathjax -->", MATHJAX_CONFIG + "<!-- Load mathjax -->", 1)
+    body = re.sub(r"(<body[^>]*>)", rf'\1<div class="p10-banner">{banner}</div>', body, count=1)
+    return github_anchors(body)
+
+
+def with_paper(page: str, paper: str) -> str:
+    """The same page printed on another paper size."""
+    return page.replace("size: A4;", f"size: {paper};", 1)
+
+
 def print_pdf(chromium: str, html: Path, pdf: Path) -> Path:
-    """Print one HTML file to PDF with headless Chromium (its own throwaway profile)."""
+    """Print one HTML file to PDF with headless Chromium (its own throwaway profile), after
+    MathJax has typeset the formulas."""
     with tempfile.TemporaryDirectory(prefix="p10-chromium-") as profile:
         cmd = [
             chromium,
@@ -109,6 +346,8 @@ def print_pdf(chromium: str, html: Path, pdf: Path) -> Path:
             "--no-sandbox",
             "--disable-gpu",
             "--no-pdf-header-footer",
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=20000",
             f"--user-data-dir={profile}",
             f"--print-to-pdf={pdf}",
             html.resolve().as_uri(),
@@ -122,11 +361,19 @@ def print_pdf(chromium: str, html: Path, pdf: Path) -> Path:
     return pdf
 
 
-def export_pdf(html_files: list[Path], chromium: str, workers: int = 4) -> list[Path]:
-    """Every HTML file printed to a PDF beside it, ``workers`` Chromium runs at a time."""
+def export_pdf(jobs: list[tuple[Path, Path]], chromium: str, workers: int = 2) -> list[Path]:
+    """Print each ``(html, pdf)`` pair, ``workers`` Chromium runs at a time."""
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        jobs = [pool.submit(print_pdf, chromium, h, h.with_suffix(".pdf")) for h in html_files]
-        return [j.result() for j in jobs]
+        futures = [pool.submit(print_pdf, chromium, h, p) for h, p in jobs]
+        return [f.result() for f in futures]
+
+
+def copy_mathjax(out: Path) -> None:
+    """The local MathJax beside the handouts (``out/mathjax``), so that the HTML works offline
+    and can be copied elsewhere with its folder."""
+    target = out / "mathjax"
+    if not (target / "MathJax.js").exists():
+        shutil.copytree(find_mathjax(), target, dirs_exist_ok=True)
 
 
 def make_handouts(
@@ -135,27 +382,83 @@ def make_handouts(
     pdf: bool = True,
     chromium: str | None = None,
     only: list[str] | None = None,
+    papers: tuple[str, ...] = ("a4", "letter"),
+    docs: bool | tuple[str, ...] = True,
 ) -> list[Path]:
-    """Export the lessons of ``notebooks_dir`` into ``out``: one HTML per notebook, and one
-    PDF each unless ``pdf=False``. ``only`` restricts the export to these notebook names
-    (stems). Returns the files written. Every check runs before anything is converted."""
+    """Export the lessons of ``notebooks_dir`` into ``out``: per lesson
+    ``<name>-worksheet`` and ``<name>-teacher`` as HTML and (unless ``pdf=False``) one PDF per
+    paper of ``papers`` (``<name>-worksheet-a4.pdf``, ...); the figures under ``out/figures``;
+    with ``docs``, the rules, glossary, rules summary, dice nets and score sheet the same way.
+    ``docs`` may also name the pages to make (``("rules-summary",)``). ``only`` restricts the
+    lessons to these names (stems). Returns the files written. Every
+    check runs before anything is converted."""
     notebooks = lesson_notebooks(notebooks_dir)
     if only:
         unknown = sorted(set(only) - {p.stem for p in notebooks})
         if unknown:
             raise HandoutError(f"no notebook {', '.join(unknown)} in {notebooks_dir}")
         notebooks = [p for p in notebooks if p.stem in only]
+    bad_paper = sorted(set(papers) - set(PAPERS))
+    if bad_paper or not papers:
+        raise HandoutError(f"--paper {', '.join(bad_paper) or '(none)'}: choose from a4, letter")
+    nbformat, HTMLExporter = import_nbconvert()
+    find_mathjax()
     browser = find_chromium(chromium) if pdf else None
     writable_dir(out)
-    html = export_html(notebooks, out)
-    return html + (export_pdf(html, browser) if browser else [])
+    copy_mathjax(out)
+    exporter = HTMLExporter(template_name="lab", mathjax_url=MATHJAX_URL)
+    pages: list[tuple[str, str]] = []  # (file stem, A4 page)
+    written: list[Path] = []
+    for nb_path in notebooks:
+        try:
+            nb = nbformat.read(nb_path, as_version=4)
+        except Exception as exc:  # not JSON, not a notebook, unreadable: nothing internal
+            raise HandoutError(
+                f"{nb_path} is not a readable notebook ({type(exc).__name__}: "
+                f"{str(exc).splitlines()[0] if str(exc) else 'damaged'})"
+            ) from None
+        for variant in VARIANTS:
+            who = "Student worksheet" if variant == "worksheet" else "Teacher's copy, with answers"
+            banner = f"Phase 10 Dice lessons &middot; {nb_path.stem} &middot; {who}"
+            page = to_html(printable(nb, variant, nbformat), nb_path.stem, banner, exporter)
+            pages.append((f"{nb_path.stem}-{variant}", page))
+        written += export_figures(nb, nb_path.stem, out)
+    texts = {name: (DOCS / f"{name}.md").read_text(encoding="utf-8") for name in DOC_PAGES}
+    texts.update({"dice-nets": dice_nets_markdown(), "score-sheet": score_sheet_markdown()})
+    wanted = texts if docs is True else (docs or ())
+    for name, text in ((n, texts[n]) for n in wanted):
+        cell = nbformat.v4.new_markdown_cell(fix_links(text))
+        doc = nbformat.v4.new_notebook(cells=[cell])
+        banner = f"Phase 10 Dice lessons &middot; {name}"
+        pages.append((name, to_html(doc, name, banner, exporter)))
+    jobs: list[tuple[Path, Path]] = []
+    for stem, page in pages:
+        html = out / f"{stem}.html"
+        html.write_text(page, encoding="utf-8")
+        written.append(html)
+        for paper in papers if browser else ():
+            source = html if paper == "a4" else out / f".{stem}-{paper}.html"
+            if source != html:
+                source.write_text(with_paper(page, PAPERS[paper]), encoding="utf-8")
+            jobs.append((source, out / f"{stem}-{paper}.pdf"))
+    if browser:
+        written += export_pdf(jobs, browser)
+        for source, _ in jobs:
+            if source.name.startswith("."):
+                source.unlink()
+    return written
 
 
 def cmd_handouts(args: argparse.Namespace) -> int:
     if not args.out.strip():  # Path("") is the current folder
         raise HandoutError("--out is empty: name the folder to write the handouts into")
     files = make_handouts(
-        Path(args.out), Path(args.notebooks), pdf=not args.no_pdf, chromium=args.chromium
+        Path(args.out),
+        Path(args.notebooks),
+        pdf=not args.no_pdf,
+        chromium=args.chromium,
+        only=args.only,
+        papers=tuple(args.paper or PAPERS),
     )
     for f in files:
         print(f)
@@ -166,14 +469,23 @@ def cmd_handouts(args: argparse.Namespace) -> int:
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "handouts",
-        help="export every lesson notebook to HTML and PDF (stored outputs, no re-execution)",
+        help="every lesson as a student worksheet and a teacher's copy (HTML, A4 and Letter PDF)",
         description=(
-            "Export every lesson notebook (notebooks/*.ipynb) to HTML with nbconvert and to PDF "
-            "with headless Chromium, using the outputs stored in the notebooks."
+            "Export every lesson notebook (notebooks/*.ipynb) as a student worksheet (no "
+            "answers, space to write) and a teacher's copy (answers shown), in HTML and in A4 "
+            "and Letter PDF (headless Chromium), with the rules, the glossary, a one-page rules "
+            "summary and every figure as PNG and SVG; from the outputs stored in the notebooks."
         ),
     )
     p.add_argument("--out", required=True, metavar="DIR", help="output directory (created)")
     p.add_argument("--no-pdf", action="store_true", help="HTML only (no Chromium needed)")
+    p.add_argument(
+        "--paper",
+        action="append",
+        choices=sorted(PAPERS),
+        help="paper size of the PDFs (repeat for both; default: a4 and letter)",
+    )
+    p.add_argument("--only", nargs="+", metavar="LESSON", help="only these lessons (names)")
     p.add_argument(
         "--notebooks",
         default=str(DEFAULT_NOTEBOOKS),

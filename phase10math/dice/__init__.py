@@ -12,3 +12,35 @@ Modules, in reading order:
 - :mod:`~phase10math.dice.reroll` - one reroll by brute force: the chance that rerolling some
   dice completes a phase, listed exactly or simulated (checks the advisor).
 """
+
+from phase10math.lazy import lazy_exports
+
+# the public API: name -> the module that defines it (imported on first use)
+__all__, __getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "Face": "faces",
+        "Die": "faces",
+        "Layout": "faces",
+        "parse_face": "faces",
+        "parse_faces": "faces",
+        "parse_layout": "faces",
+        "match_roll": "faces",
+        "DEFAULT_LAYOUT": "layouts",
+        "LAYOUTS": "layouts",
+        "PHASES": "phases",
+        "Phase": "phases",
+        "as_phase": "phases",
+        "parse_phase": "phases",
+        "Rules": "rules",
+        "DEFAULT_RULES": "rules",
+        "Holds": "rules",
+        "Objective": "rules",
+        "score": "meld",
+        "explain": "meld",
+        "best_scores": "meld",
+        "greedy_hold": "partial",
+        "reroll_value": "reroll",
+        "simulate_reroll": "reroll",
+    },
+)

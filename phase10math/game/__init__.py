@@ -9,3 +9,27 @@ Modules, in reading order:
 - :mod:`~phase10math.game.headtohead` - win rates of strategies against each other.
 - :mod:`~phase10math.game.duel` - the two-player game solved: the chance to win of every state.
 """
+
+from phase10math.lazy import lazy_exports
+
+# the public API: name -> the module that defines it (imported on first use)
+__all__, __getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "Game": "engine",
+        "RandomDice": "engine",
+        "ScriptedDice": "engine",
+        "STRATEGY_NAMES": "strategies",
+        "get_strategy": "strategies",
+        "play_game": "strategies",
+        "GameLength": "length",
+        "simulate_game_lengths": "length",
+        "simulate_optimal_turns": "length",
+        "comparison": "solitaire",
+        "dinkelbach_steps": "solitaire",
+        "phase_data": "solitaire",
+        "simulate_phase": "solitaire",
+        "solve_state": "solitaire",
+        "wilson": "headtohead",
+    },
+)

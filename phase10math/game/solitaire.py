@@ -93,6 +93,7 @@ class PhaseData:
 def phase_data(
     number: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
 ) -> PhaseData:
+    """What the solitaire solver needs of one phase: its hold states and final scores."""
     space = StateSpace.build(layout, projection_for(PHASES[number], Objective.SCORE))
     sc = final_scores(PHASES[number], space, rules)
     return PhaseData(number, space, np.asarray(sc, dtype=np.int64))

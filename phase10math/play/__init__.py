@@ -10,3 +10,21 @@ Modules, in reading order:
 - :mod:`~phase10math.play.game_widget` - a whole game against computer players; the app.
 - :mod:`~phase10math.play.figures` - matplotlib figures for the lessons: the dice, charts.
 """
+
+from phase10math.lazy import lazy_exports
+
+# the public API: name -> the module that defines it (imported on first use)
+__all__, __getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "OKABE_ITO": "palette",
+        "use_okabe_ito": "palette",
+        "TurnState": "models",
+        "TurnWidget": "widgets",
+        "GameSession": "game_widget",
+        "GameWidget": "game_widget",
+        "PlayApp": "game_widget",
+        "figures": "figures",
+        "diagrams": "diagrams",
+    },
+)

@@ -14,3 +14,24 @@ Modules, in reading order:
 - :mod:`~phase10math.turn.advisor` - ranked holds for a roll, with a reason in plain words.
 - :mod:`~phase10math.turn.maxima` - the highest score per phase and per game.
 """
+
+from phase10math.lazy import lazy_exports
+
+# the public API: name -> the module that defines it (imported on first use)
+__all__, __getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "solve_turn": "solver",
+        "solve_custom": "solver",
+        "Advice": "advisor",
+        "advise": "advisor",
+        "best_hold": "advisor",
+        "cached_solution": "tables",
+        "phase_row": "tables",
+        "phase_table": "tables",
+        "format_table": "tables",
+        "values_by_rolls_left": "tables",
+        "phase_maxima": "maxima",
+        "game_maximum": "maxima",
+    },
+)

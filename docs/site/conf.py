@@ -1,0 +1,46 @@
+"""Sphinx configuration of the documentation site: README, rules, glossary, teaching guide,
+every lesson with its stored outputs (nothing is executed) and the API reference.
+
+Build (offline, warnings are errors): ``python -m sphinx -W -c docs/site . _build/site``
+from the repository root (README, "Documentation site").
+"""
+
+project = "phase10math"
+author = "phase10math authors"
+root_doc = "docs/site/index"
+extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.napoleon"]
+# only these sources, from the repository root
+include_patterns = [
+    "README.md",
+    "docs/*.md",
+    "docs/site/*.md",
+    "notebooks/*.ipynb",
+]
+exclude_patterns = ["_build", ".venv", "**/.ipynb_checkpoints"]
+
+nb_execution_mode = "off"  # the lessons as committed, with their stored outputs
+nb_output_stderr = "remove"
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "html_image"]
+myst_heading_anchors = 4  # GitHub's heading anchors, which the pages link to
+suppress_warnings = [
+    "mystnb.unknown_mime_type",  # widget outputs: shown as the text stored beside them
+    "myst.header",  # heading levels (cli-bounds.md starts at H2); links are still checked
+]
+
+autodoc_member_order = "bysource"
+autodoc_default_options = {"members": True, "undoc-members": False}
+autodoc_typehints = "none"
+
+html_theme = "alabaster"
+html_title = "phase10math"
+html_theme_options = {"description": "Exact probabilities and optimal strategies for Phase 10 Dice"}
+mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"  # the local copy: offline
+
+
+def setup(app):
+    """Copy the local MathJax (package jupyter-server-mathjax) into the site's static files."""
+    from pathlib import Path
+
+    import jupyter_server_mathjax
+
+    app.config.html_static_path = [str(Path(jupyter_server_mathjax.__file__).parent / "static")]

@@ -50,16 +50,7 @@ def test_the_check_catches_deep_and_private_imports():
     assert non_public_imports(good + "from phase10math.play import figures, TurnState") == []
 
 
-# the 10,000 lesson still imports tenthousand.duel/.simulate and game.headtohead: strict, so this
-# fails as soon as that notebook is moved to the public API (then drop the mark)
-TENK = pytest.mark.xfail(strict=True, reason="ten_thousand.ipynb imports deep module names")
-
-
-@pytest.mark.parametrize(
-    "nb_path",
-    [pytest.param(p, marks=TENK) if p.stem == "ten_thousand" else p for p in NOTEBOOKS],
-    ids=lambda p: p.stem,
-)
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_imports_only_public_names(nb_path):
     assert non_public_imports(code_of(nb_path)) == []
 

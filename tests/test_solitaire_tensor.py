@@ -12,10 +12,9 @@ import pytest
 from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import parse_phase
 from phase10math.dice.rules import Rules
-from phase10math.game import solitaire
 from phase10math.game.solitaire import PhaseData, simulate_phase, solve_state
-from phase10math.turn import tensor
-from phase10math.turn.kernels import final_scores
+from phase10math.turn import engine, policy, tensor
+from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
@@ -55,17 +54,17 @@ def test_float_tensor_turn_is_the_exact_optimum(seed, monkeypatch):
 def test_float_tensor_turn_equals_the_per_type_float_path(monkeypatch):
     space = reduced_space(2, 3)
     util = np.random.default_rng(5).random(len(space.full_ids)) * 50
-    v_tensor, h_tensor = solitaire.float_turn(space, util, 3)
-    monkeypatch.setattr(solitaire, "is_tensor_space", lambda sp: False)
-    v_type, h_type = solitaire.float_turn(space, util, 3)
+    v_tensor, h_tensor = policy.float_optimal_turn(space, util, 3)
+    monkeypatch.setattr(policy, "engine_for", engine.Engine)  # the per-type engine
+    v_type, h_type = policy.float_optimal_turn(space, util, 3)
     assert abs(v_tensor - v_type) <= 1e-12 * 50
     # continuous random utilities: no ties, the same holds
     for r in (1, 2):
         assert (np.asarray(h_tensor[r]) == np.asarray(h_type[r])).all()
     cols = np.stack([util, util > 25], axis=1)
-    a = solitaire.float_policy(space, cols, h_tensor, 3)
+    a = policy.policy_means(space, cols, h_tensor, 3)
     monkeypatch.undo()
-    b = solitaire.float_policy(space, cols, h_tensor, 3)
+    b = policy.policy_means(space, cols, h_tensor, 3)
     assert np.allclose(a, b, rtol=1e-12, atol=0)
 
 

@@ -15,10 +15,10 @@ from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import Rules
 from phase10math.errors import StateSpaceTooLargeError
-from phase10math.turn import solver, sticky
+from phase10math.turn import engine, sticky
+from phase10math.turn.engine import final_scores
 from phase10math.turn.kernels import (
     expect_rerolls,
-    final_scores,
     hold_ranks,
     normalise,
     utility_from_scores,
@@ -245,7 +245,7 @@ def test_python_integers_give_the_same_numbers():
 def test_too_many_pairs_are_refused(monkeypatch):
     space = StateSpace.build(REDUCED, FULL)
     n = sticky.sticky_pairs(space)
-    monkeypatch.setattr(solver, "MAX_STICKY_PAIRS", n - 1)
+    monkeypatch.setattr(engine, "MAX_STICKY_PAIRS", n - 1)
     with pytest.raises(StateSpaceTooLargeError, match=f"{n:,}"):
         solve_utility(space, finals_of(space, random_utility(0)), STICKY)
     solve_utility(space, finals_of(space, random_utility(0)), Rules())  # free holds still run

@@ -18,11 +18,11 @@ from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import PHASES, parse_phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import StateSpaceTooLargeError
-from phase10math.turn import solver, tensor
+from phase10math.turn import engine, solver, tensor
 from phase10math.turn.advisor import ranked_holds
+from phase10math.turn.engine import final_scores
 from phase10math.turn.kernels import (
     expect_rerolls,
-    final_scores,
     hold_ranks,
     lexicographic_utilities,
     normalise,
@@ -305,24 +305,24 @@ def test_per_color_final_scores_equal_meld_on_all_rolls(ph):
 def _per_type(space, top, rules, second, monkeypatch):
     """The per-type solver on the same distinct-dice space (the tensor engine switched off)."""
     with monkeypatch.context() as m:
-        m.setattr(solver, "_uses_tensor", lambda space, sticky: False)
+        m.setattr(solver, "engine_for", engine.Engine)
         return solve_utility(space, top, rules, second=second)
 
 
 def _assert_same_solution(ten, ref, rolls, second: bool):
     assert ten.space.distinct
-    assert (ten.turn_num, ten.turn_num2) == (ref.turn_num, ref.turn_num2)
+    assert [k.turn_num for k in ten.keys] == [k.turn_num for k in ref.keys]
     assert (ten.value(), ten.value2()) == (ref.value(), ref.value2())
     ids = np.arange(ten.space.n_states)
     for r in range(rolls):
         assert (ten.roll_num[r] == ref.roll_num[r]).all()
         if second:
-            assert (ten.roll_num2[r] == ref.roll_num2[r]).all()
+            assert (ten.keys[1].roll_num[r] == ref.keys[1].roll_num[r]).all()
     for r in range(1, rolls):
         assert (ten.roll_arg[r] == ref.roll_arg[r]).all()
         assert (ten.hold_num[r][ids] == ref.hold_num[r]).all()
         if second:
-            assert (ten.hold_num2[r][ids] == ref.hold_num2[r]).all()
+            assert (ten.keys[1].hold_num[r][ids] == ref.keys[1].hold_num[r]).all()
 
 
 LEX_GAMES = [
@@ -354,7 +354,7 @@ def test_tensor_lexicographic_equals_per_type_solver(
     sec = rng.integers(0, k2, len(space.full_ids)) * 3
     rules = Rules(rolls=rolls)
     ten = solve_utility(space, top, rules, second=sec)
-    assert len(ten.roll_num2) == rolls and len(ten.hold_num2) == rolls - 1
+    assert len(ten.keys[1].roll_num) == rolls and len(ten.keys[1].hold_num) == rolls - 1
     _assert_same_solution(ten, _per_type(space, top, rules, sec, monkeypatch), rolls, True)
     one = solve_utility(space, top, rules)  # one key: ties by size, then state id
     ref = _per_type(space, top, rules, None, monkeypatch)
@@ -419,9 +419,9 @@ def test_tensor_phase_objectives_equal_per_type_solver(ph, objective, monkeypatc
     _assert_same_solution(ten, ref, 3, True)
     for gid in space.full_ids[::97]:
         for r in (1, 2):
-            assert ten.roll_value2(int(gid), r) == ref.roll_value2(int(gid), r)
+            assert ten.roll_value(int(gid), r, key=1) == ref.roll_value(int(gid), r, key=1)
             best_id = ten.best_hold_id(int(gid), r)
-            assert ten.hold_value2(best_id, r) == ref.hold_value2(best_id, r)
+            assert ten.hold_value(best_id, r, key=1) == ref.hold_value(best_id, r, key=1)
 
 
 def test_advisor_order_picks_the_tensor_best_hold():
@@ -445,7 +445,7 @@ def test_advisor_order_picks_the_tensor_best_hold():
         )
         for r in (1, 2):
             nums = sol.hold_num[r][gids].tolist()
-            nums2 = sol.hold_num2[r][gids].tolist()
+            nums2 = sol.keys[1].hold_num[r][gids].tolist()
             best = int(gids[ranked_holds(space, gids, nums, nums2)[0]])
             assert best == sol.best_hold_id(int(gid), r)
 

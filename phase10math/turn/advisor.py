@@ -33,7 +33,7 @@ from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.exact import percent, to_json
-from phase10math.turn.kernels import hold_order_key
+from phase10math.turn.kernels import TIE_RULE, hold_order_key
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
 
@@ -657,8 +657,9 @@ def _ranked_options(sol, faces, aside, typed, rolls_left, dice=None) -> list[Hol
             ]
         )
     num_list = sol.hold_num[rolls_left][gids].tolist()
-    num2_list = sol.hold_num2[rolls_left][gids].tolist()
-    den, den2 = sol.denominator(rolls_left), sol.denominator2(rolls_left)
+    second = sol.keys[1] if len(sol.keys) > 1 else None
+    num2_list = second.hold_num[rolls_left][gids].tolist() if second else [0] * len(gids)
+    den, den2 = sol.denominator(rolls_left), sol.denominator(rolls_left, key=1)
     spots = [
         tuple(sorted(itertools.chain.from_iterable(parts), key=lambda i: _face_order(faces[i])))
         for parts in itertools.product(*kept)
@@ -701,9 +702,6 @@ def _ranked_options(sol, faces, aside, typed, rolls_left, dice=None) -> list[Hol
         )
         for j, i in enumerate(ranked)
     ]
-
-
-TIE_RULE = "holds equal on both keys: the one keeping more dice, then a fixed order of the holds"
 
 
 def ranked_holds(

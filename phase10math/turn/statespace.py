@@ -254,6 +254,26 @@ class StateSpace:
                 out.extend([(t, k)] * c)
         return out
 
+    def holds_keeping(self, kept_profiles: np.ndarray) -> np.ndarray:
+        """Hold ids, one per roll state (``full_ids`` order), from the counts to keep per meld
+        cell (``(P, 11, 4)``): per type and face, as many of the roll's dice as the cell still
+        asks for."""
+        ids = self.full_ids
+        remaining = np.asarray(kept_profiles).astype(np.int64).copy()
+        gid = np.zeros(len(ids), dtype=np.int64)
+        for t, typ in enumerate(self.types):
+            have = self.sub[t][self.digits_of(t, ids)].astype(np.int64)  # (P, f)
+            take = np.zeros_like(have)
+            for f, key in enumerate(typ.faces):
+                rep = self.projection.representative(key)
+                cell = (slice(None), rep.value, COLORS.index(rep.color))
+                got = np.minimum(have[:, f], remaining[cell])
+                take[:, f] = got
+                remaining[cell] -= got
+            code = (take * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
+            gid += self.strides[t] * self.type_index(t)[code]
+        return gid
+
     def profiles(self, ids: np.ndarray) -> np.ndarray:
         """``(len(ids), 11, 4)`` meld profiles of states (through representative faces)."""
         out = np.zeros((len(ids), 11, 4), dtype=np.int16)

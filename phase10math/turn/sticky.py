@@ -422,7 +422,7 @@ def evaluate_sticky_optimal_policy(sol, eval_finals: np.ndarray) -> Fraction:
         return mean_over_first_roll(space, ev, 1)
     C = _before_last_roll(space, ev, R)
     for r in range(2, R):
-        rank = hold_ranks(space, [sol.hold_num[r - 1], sol.hold_num2[r - 1]])
+        rank = hold_ranks(space, [k.hold_num[r - 1] for k in sol.keys])
         (TC,) = sticky_layer(space, rank, [C])
         C = normalise(space, TC)
     return mean_over_first_roll(space, C[sol.roll_arg[R - 1]], R)

@@ -53,24 +53,25 @@ def all_modules() -> dict[str, Path]:
     return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
 
 
-def _type_checking_nodes(tree: ast.AST) -> set[int]:
-    """ids of import nodes under ``if TYPE_CHECKING:`` (types only, never executed)."""
-    skip: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for sub in ast.walk(node):
-                skip.add(id(sub))
-    return skip
+def _type_checking_nodes(tree: ast.Module) -> set[int]:
+    """ids of the statements under a module-level ``if TYPE_CHECKING:`` (types only, never
+    executed, but edges of the import graph all the same: a cycle through them is a cycle)."""
+    return {
+        id(sub)
+        for node in tree.body
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for sub in node.body
+    }
 
 
 def imports_of(name: str, path: Path, modules: dict[str, Path]):
-    """Yield (target module, imported names, at module level?) for each package import."""
+    """Yield (target module, imported names, at module level?) for each package import
+    (imports under ``if TYPE_CHECKING:`` count as module level)."""
     tree = ast.parse(path.read_text())
-    skip = _type_checking_nodes(tree)
-    top = {id(n) for n in tree.body}
+    top = {id(n) for n in tree.body} | _type_checking_nodes(tree)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(tree):
-        if id(node) in skip or not isinstance(node, ast.Import | ast.ImportFrom):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
             continue
         at_top = id(node) in top
         if isinstance(node, ast.Import):
@@ -147,6 +148,20 @@ def test_find_cycle_finds_a_cycle_and_only_a_cycle():
 def test_no_import_cycle():
     edges, _ = graph()
     assert find_cycle(edges) is None
+
+
+def test_type_checking_imports_are_edges(tmp_path):
+    """An import under ``if TYPE_CHECKING:`` is read as a module-level edge (a cycle through
+    it is reported), an import inside a function is not module level."""
+    src = tmp_path / "m.py"
+    src.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from phase10math.game.engine import Game\n"
+        "def f():\n    from phase10math.dice import faces\n"
+    )
+    got = sorted(imports_of("phase10math.m", src, all_modules()))
+    assert ("phase10math.game.engine", ["Game"], True) in got
+    assert ("phase10math.dice.faces", [], False) in got
 
 
 def test_no_private_names_and_no_function_level_imports_of_the_package():

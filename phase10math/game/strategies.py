@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 
@@ -32,20 +32,10 @@ from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.game import solitaire
-from phase10math.game.engine import Game, GameResult, TurnView
+from phase10math.game.engine import Game, GameResult, Strategy, TurnView
 from phase10math.turn.advisor import advise
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution, greedy_holds
-
-
-@runtime_checkable
-class Strategy(Protocol):
-    """Anything with a ``name`` and ``hold(view) -> iterable of die indices to keep``."""
-
-    name: str
-
-    def hold(self, view: TurnView) -> Sequence[int] | frozenset[int]: ...
-
 
 # --------------------------------------------------------------------------- faces <-> states
 

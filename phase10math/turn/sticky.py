@@ -66,14 +66,6 @@ def sticky_pairs(space: StateSpace) -> int:
     return total
 
 
-def _multinomial(m: int, row, weights) -> int:
-    """Ways (out of 6**m) for m dice of one type to show the face counts ``row``."""
-    out = math.factorial(m)
-    for c, w in zip(row, weights):
-        out = out // math.factorial(int(c)) * w ** int(c)
-    return out
-
-
 # --------------------------------------------------------------------------- per-type pairs
 
 

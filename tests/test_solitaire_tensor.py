@@ -13,7 +13,7 @@ from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import parse_phase
 from phase10math.dice.rules import Rules
 from phase10math.game.solitaire import PhaseData, simulate_phase, solve_state
-from phase10math.turn import engine, policy, tensor
+from phase10math.turn import engine, policy
 from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
@@ -22,6 +22,7 @@ from phase10math.turn.tensor import (
     evaluate_policy,
     evaluate_policy_float,
     is_tensor_space,
+    slabs,
     solve_tensor_float,
 )
 
@@ -38,8 +39,8 @@ def reduced_space(n_high: int, n_low: int) -> StateSpace:
 def test_float_tensor_turn_is_the_exact_optimum(seed, monkeypatch):
     """On integer utilities the float solve's value is the exact optimum to 1e-12, and the
     exact value of its holds (integer policy evaluation) is the exact optimum itself."""
-    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
-    monkeypatch.setattr(tensor, "BLOCK", 101)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "BLOCK", 101)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     space = reduced_space(3, 3)
     top = np.random.default_rng(seed).integers(0, 30, len(space.full_ids))

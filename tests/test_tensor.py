@@ -36,8 +36,10 @@ from phase10math.turn.tensor import (
     LazyHoldValues,
     expect_into,
     final_scores_tensor,
+    slabs,
     tensor_shape,
 )
+from phase10math.turn.tensor import solve as tensor_solve
 
 REC = RECORDED_LAYOUT.dice
 
@@ -151,8 +153,8 @@ def test_tensor_engine_equals_per_type_solver(n_dice, seed, monkeypatch):
     """Same roll values, same optimal holds (ties included) and same hold values as the
     per-type solver, on the recorded dice restricted to fewer dice (every step split among
     two threads, in small blocks)."""
-    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
-    monkeypatch.setattr(tensor, "BLOCK", 97)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "BLOCK", 97)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     dice = list(REC[: n_dice // 2]) + list(REC[6 : 6 + n_dice - n_dice // 2])
     space = StateSpace.build(dice, FULL)
@@ -264,8 +266,8 @@ def test_blocked_threaded_passes_equal_one_block(monkeypatch):
     top = np.random.default_rng(5).integers(0, 6, len(space.full_ids))
     res = []
     for block, threads in ((1 << 20, "1"), (5, "2")):
-        monkeypatch.setattr(tensor, "BLOCK", block)
-        monkeypatch.setattr(tensor, "MIN_SLAB", 1)
+        monkeypatch.setattr(slabs, "BLOCK", block)
+        monkeypatch.setattr(slabs, "MIN_SLAB", 1)
         monkeypatch.setenv("PHASE10MATH_THREADS", threads)
         T, A = np.zeros(shape, np.int64), np.zeros(shape, tensor.code_dtype(len(shape)))
         expect_into(space, top, T)
@@ -277,7 +279,7 @@ def test_blocked_threaded_passes_equal_one_block(monkeypatch):
 
 
 def test_greedy_holds_tensor_equal_greedy_policy(monkeypatch):
-    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     dice = list(REC[:3]) + list(REC[6:9])
     space = StateSpace.build(dice, FULL)
@@ -345,8 +347,8 @@ def test_tensor_lexicographic_equals_per_type_solver(
     holds and the same hold values as the per-type solver, on reduced distinct-dice games with
     random utility pairs of few distinct values (many ties on both keys); small blocks in two
     threads."""
-    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
-    monkeypatch.setattr(tensor, "BLOCK", 37)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "BLOCK", 37)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     space = StateSpace.build([REC[i] for i in dice_idx], proj)
     rng = np.random.default_rng(100 * seed + len(dice_idx))
@@ -375,8 +377,8 @@ def test_packed_and_two_tensor_keys_agree(packing, dice_idx, proj, monkeypatch):
     0's face by face (:func:`tensor.two_key_stage`): the same solution as the per-type solver
     either way (small blocks, two threads), and the packing is used (or not) as asked.
     Negative keys included (the 'worst' second key is a negated score)."""
-    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
-    monkeypatch.setattr(tensor, "BLOCK", 53)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "BLOCK", 53)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     calls = []
     real = tensor.pack_keys
@@ -386,7 +388,7 @@ def test_packed_and_two_tensor_keys_agree(packing, dice_idx, proj, monkeypatch):
         calls.append(out is not None)
         return out
 
-    monkeypatch.setattr(tensor, "pack_keys", spy)
+    monkeypatch.setattr(tensor_solve, "pack_keys", spy)
     space = StateSpace.build([REC[i] for i in dice_idx], proj)
     assert space.distinct
     rng = np.random.default_rng(11)

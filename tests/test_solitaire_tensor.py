@@ -1,4 +1,4 @@
-"""Optimal solitaire on ten different dice: the float tensor turn (``solve_tensor_float``) and
+"""Optimal solitaire on ten different dice: the float tensor turn (``float_optimal_turn``) and
 its policy evaluation against the exact integer engine and the per-type float path, and a
 solitaire state solved on a reduced recorded-dice game checked by simulation."""
 
@@ -18,13 +18,7 @@ from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor import (
-    evaluate_policy,
-    evaluate_policy_float,
-    is_tensor_space,
-    slabs,
-    solve_tensor_float,
-)
+from phase10math.turn.tensor import is_tensor_space, slabs
 
 REC = RECORDED_LAYOUT.dice
 
@@ -45,11 +39,11 @@ def test_float_tensor_turn_is_the_exact_optimum(seed, monkeypatch):
     space = reduced_space(3, 3)
     top = np.random.default_rng(seed).integers(0, 30, len(space.full_ids))
     exact = solve_utility(space, top, Rules()).value()
-    value, holds = solve_tensor_float(space, top.astype(float), 3)
+    value, holds = policy.float_optimal_turn(space, top.astype(float), 3)
     assert abs(value - float(exact)) <= 1e-12 * float(exact)
-    num = evaluate_policy(space, top, holds, 3)
-    assert Fraction(num, 6 ** (3 * space.n_dice)) == exact
-    assert abs(evaluate_policy_float(space, top, holds, 3) - float(exact)) <= 1e-12 * 30
+    assert policy.evaluate_free_policy(space, top, holds, 3) == exact
+    (mean,) = policy.policy_means(space, top[:, None], holds, 3)
+    assert abs(mean - float(exact)) <= 1e-12 * 30
 
 
 def test_float_tensor_turn_equals_the_per_type_float_path(monkeypatch):
@@ -85,11 +79,8 @@ def test_reduced_solitaire_state_by_exact_evaluation(reduced_solitaire):
     data, st = reduced_solitaire
     pd = data[10]
     made = pd.made.astype(np.int64)
-    p = Fraction(evaluate_policy(pd.space, made, st.holds, 3), 6 ** (3 * pd.space.n_dice))
-    a = Fraction(
-        evaluate_policy(pd.space, np.maximum(pd.score, 0) * made, st.holds, 3),
-        6 ** (3 * pd.space.n_dice),
-    )
+    p = policy.evaluate_free_policy(pd.space, made, st.holds, 3)
+    a = policy.evaluate_free_policy(pd.space, np.maximum(pd.score, 0) * made, st.holds, 3)
     assert st.p_made == p
     assert st.value == (a - 5 * (1 - p)) / p
     assert st.bound < 1e-6

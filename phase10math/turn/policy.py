@@ -63,9 +63,8 @@ def float_optimal_turn(
     """Optimal turn value (float64) and holds for a utility on the roll states, free holds:
     for iterations that need many turn solves (every value a sum of products of the
     utilities with nonnegative weights; the caller evaluates the final policy exactly)."""
-    run = backward_induction(
-        _free(space, rolls), [np.asarray(util, dtype=np.float64)], rolls, OPTIMAL_FLOAT
-    )
+    util = np.asarray(util, dtype=np.float64)
+    run = backward_induction(_free(space, rolls), [util], rolls, OPTIMAL_FLOAT, keep=False)
     return float(run.total[0]), run.arg
 
 

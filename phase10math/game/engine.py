@@ -38,10 +38,11 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from phase10math.checks import check_seed
-from phase10math.dice.faces import Face, Layout, assign_faces, check_layout, parse_face
+from phase10math.dice.faces import Face, Layout, check_layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
+from phase10math.dice.rolls import assign_faces
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 

@@ -261,27 +261,17 @@ def simulate_turns(
 
 def random_holds(space: StateSpace, gids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Keep each die of every state with probability 1/2."""
-    out = np.zeros(len(gids), dtype=np.int64)
-    for t, typ in enumerate(space.types):
-        cnt = space.sub[t][space.digits_of(t, gids)].astype(np.int64)
-        kept = rng.binomial(cnt, 0.5)
-        code = (kept * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
-        out += space.strides[t] * space.type_index(t)[code]
-    return out
+    return space.ids_of([rng.binomial(cnt, 0.5) for cnt in space.counts_per_type(gids)])
 
 
 def sample_rolls(space: StateSpace, holds: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Roll the dice missing from each hold; returns positions in ``space.full_ids``."""
-    holds = np.asarray(holds, dtype=np.int64)
-    gid = np.zeros(len(holds), dtype=np.int64)
-    for t, typ in enumerate(space.types):
-        have = space.sub[t][space.digits_of(t, holds)].astype(np.int64)
+    rolled = []
+    for typ, have in zip(space.types, space.counts_per_type(np.asarray(holds, dtype=np.int64))):
         missing = typ.count - have.sum(axis=1)
         pv = np.asarray(typ.weights, dtype=float) / sum(typ.weights)
-        got = rng.multinomial(missing, pv)
-        code = ((have + got) * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
-        gid += space.strides[t] * space.type_index(t)[code]
-    return np.searchsorted(space.full_ids, gid)
+        rolled.append(have + rng.multinomial(missing, pv))
+    return np.searchsorted(space.full_ids, space.ids_of(rolled))
 
 
 def policy_for(

@@ -114,15 +114,11 @@ def roll_state_ids(
     space: StateSpace, types: np.ndarray, keys: np.ndarray, sides: np.ndarray
 ) -> np.ndarray:
     """Solver state ids of many rolls (``sides``: one row per roll, the side each die shows)."""
-    n = sides.shape[0]
-    gid = np.zeros(n, dtype=np.int64)
-    for t, typ in enumerate(space.types):
-        code = np.zeros(n, dtype=np.int64)
-        base = typ.count + 1
-        for d in np.flatnonzero(types == t):
-            code += base ** keys[d][sides[:, d]]
-        gid += space.strides[t] * space.type_index(t)[code]
-    return gid
+    rows = np.arange(sides.shape[0])
+    counts = [np.zeros((len(rows), len(typ.faces)), dtype=np.int64) for typ in space.types]
+    for d in range(sides.shape[1]):
+        np.add.at(counts[types[d]], (rows, keys[d][sides[:, d]]), 1)
+    return space.ids_of(counts)
 
 
 def play_physical_turns(sol, layout: Layout, n: int, seed: int) -> np.ndarray:
@@ -140,10 +136,7 @@ def play_physical_turns(sol, layout: Layout, n: int, seed: int) -> np.ndarray:
         gid = roll_state_ids(space, types, keys, sides)
         pos = np.searchsorted(space.full_ids, gid)
         hold = np.asarray(sol.roll_arg[r])[pos].astype(np.int64)
-        left = {  # per type: how many of each face the hold keeps (decoded from its id)
-            t: space.sub[t][(hold // int(space.strides[t])) % len(space.sub[t])].astype(np.int64)
-            for t in range(len(space.types))
-        }
+        left = space.counts_per_type(hold)  # per type: how many of each face the hold keeps
         keep = np.zeros_like(sides, dtype=bool)
         for d in range(len(layout.dice)):
             t, k = types[d], keys[d][sides[:, d]]

@@ -62,7 +62,7 @@ from phase10math.turn.kernels import (
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.sticky import (
     MAX_STICKY_PAIRS,
-    evaluate_sticky_greedy,
+    sticky_greedy_layer,
     sticky_layer,
     sticky_pairs,
 )
@@ -118,6 +118,16 @@ class Fixed:
 
 
 @dataclass(frozen=True)
+class FixedOrder:
+    """Sticky holds: the policy that keeps ``first[pos]`` after the first roll, and later the
+    dice added to those set aside that give the best hold in the order ``ranks[r]`` (hold
+    ranks, e.g. of an optimal solution's keys, with r rerolls left after the hold)."""
+
+    ranks: dict[int, np.ndarray] = field(repr=False)
+    first: np.ndarray = field(repr=False)
+
+
+@dataclass(frozen=True)
 class UniformRandom:
     """Every die kept with probability 1/2 after every roll but the last (exact)."""
 
@@ -125,7 +135,7 @@ class UniformRandom:
 OPTIMAL = Optimal()
 OPTIMAL_FLOAT = OptimalFloat()
 RANDOM = UniformRandom()
-Chooser = Optimal | OptimalFloat | Fixed | UniformRandom
+Chooser = Optimal | OptimalFloat | Fixed | FixedOrder | UniformRandom
 
 
 # --------------------------------------------------------------------------- stages
@@ -260,6 +270,9 @@ class Engine:
             out.append(held if chooser.exact else held / n6)
         return Stage(out)
 
+    def order_stage(self, prev: Stage, r: int, chooser: FixedOrder) -> Stage:
+        raise InvalidRulesError("a policy given by an order of holds is a sticky-hold policy")
+
     def random_stage(self, prev: Stage, r: int) -> Stage:
         sp = self.space
         return Stage([binomial_subset_sum(sp, self.expectation(v))[sp.full_ids] for v in prev.roll])
@@ -294,15 +307,36 @@ class StickyEngine(Engine):
     def policy_value(
         self, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
     ) -> Fraction:
-        """The greedy-like sticky policy of ``holds`` (after the first roll keep ``holds[1]``,
-        later per type and face the larger of the dice set aside and that hold's):
-        :func:`~.sticky.evaluate_sticky_greedy`."""
-        return evaluate_sticky_greedy(self.space, finals, holds[1], rolls)
+        """The greedy-like sticky policy of ``holds`` (see :meth:`fixed_stage`), exact in
+        int64 where it provably fits, Python integers otherwise."""
+        _, fin = self.final_utility(np.asarray(finals), rolls)
+        run = backward_induction(self, [fin], rolls, Fixed(holds), keep=False)
+        return Fraction(run.total[0], run.denominator)
+
+    def fixed_stage(self, prev: Stage, r: int, chooser: Fixed) -> Stage:
+        """A greedy-like sticky policy: after the first roll keep ``holds[r]``; after a later
+        roll with set-aside A and dice S, per type and face the larger of A and
+        ``holds[r - 1](S)`` (:func:`~.sticky.sticky_greedy_layer`). Exact only."""
+        if not chooser.exact:
+            return self._free_only()
+        sp = self.space
+        if r < 2:
+            holds = super().hold_values(prev, r)
+        else:
+            holds = [
+                normalise(sp, sticky_greedy_layer(sp, h, chooser.holds[r - 1])) for h in prev.hold
+            ]
+        return Stage([h[chooser.holds[r]] for h in holds], holds)
+
+    def order_stage(self, prev: Stage, r: int, chooser: FixedOrder) -> Stage:
+        ranks = chooser.ranks.get(r - 1)
+        holds = self.hold_values(Stage(prev.roll, prev.hold, ranks=ranks), r)
+        return Stage([h[chooser.first] for h in holds], holds)
 
     def _free_only(self, *args) -> Stage:
         raise InvalidRulesError("this chooser is computed for free holds only")
 
-    float_stage = fixed_stage = random_stage = _free_only
+    float_stage = random_stage = _free_only
 
 
 class TensorEngine(Engine):
@@ -421,6 +455,8 @@ def backward_induction(
             stage = engine.float_stage(stage, r)
         elif isinstance(chooser, Fixed):
             stage = engine.fixed_stage(stage, r, chooser)
+        elif isinstance(chooser, FixedOrder):
+            stage = engine.order_stage(stage, r, chooser)
         else:
             stage = engine.random_stage(stage, r)
         if not keep:

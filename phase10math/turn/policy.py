@@ -22,9 +22,11 @@ from phase10math.turn.engine import (
     RANDOM,
     Engine,
     Fixed,
+    FixedOrder,
     backward_induction,
     engine_for,
 )
+from phase10math.turn.kernels import hold_ranks
 from phase10math.turn.statespace import StateSpace
 
 
@@ -89,6 +91,30 @@ def policy_moments(
     if cols.ndim == 1:
         cols = cols[:, None]
     return [evaluate_free_policy(space, cols[:, j], holds, rolls) for j in range(cols.shape[1])]
+
+
+def evaluate_sticky_optimal_policy(sol, eval_finals: np.ndarray) -> Fraction:
+    """Exact value, for the utility ``eval_finals`` (integers on the roll states, full_ids
+    order), of the sticky policy that is optimal for ``sol`` (a sticky TurnSolution): at the
+    first roll keep ``sol.roll_arg``, later add the dice that give the best hold in the order
+    of :func:`~phase10math.turn.kernels.hold_ranks` of sol's keys, as the solver does."""
+    space, R = sol.space, sol.rolls
+    engine = engine_for(space, sol.rules)
+    _, finals = engine.final_utility(np.asarray(eval_finals), R)
+    ranks = {r: hold_ranks(space, [k.hold_num[r] for k in sol.keys]) for r in range(1, R - 1)}
+    order = FixedOrder(ranks, sol.roll_arg.get(R - 1, np.arange(0)))
+    run = backward_induction(engine, [finals], R, order, keep=False)
+    return Fraction(run.total[0], run.denominator)
+
+
+def evaluate_sticky_greedy(
+    space: StateSpace, finals: np.ndarray, holds: np.ndarray, rolls: int
+) -> Fraction:
+    """Exact value of the greedy-like sticky policy: after the first roll S keep
+    ``holds[S]``; after a later roll with set-aside A and dice S = A + B keep, per type and
+    face, max(A, holds[S]). ``holds``: a hold id per roll state (full_ids order)."""
+    engine = engine_for(space, Rules(holds=Holds.STICKY, rolls=rolls))
+    return engine.policy_value(finals, dict.fromkeys(range(1, rolls), holds), rolls)
 
 
 def _free(space: StateSpace, rolls: int) -> Engine:

@@ -182,3 +182,13 @@ def test_every_module_is_described_in_its_package_docstring():
         for path in (ROOT / pkg).glob("*.py"):
             if path.name != "__init__.py":
                 assert f"phase10math.{pkg}.{path.stem}`" in doc, (pkg, path.stem)
+
+
+def test_the_generic_steps_do_not_import_an_engine():
+    """The per-type steps (``turn.kernels``) and the state space import neither the tensor
+    nor the sticky engine nor the engine module: :mod:`phase10math.turn.engine` picks."""
+    edges, _ = graph()
+    for generic in ("phase10math.turn.kernels", "phase10math.turn.statespace"):
+        special = {t for t in edges[generic] if t.startswith(("phase10math.turn.tensor",))}
+        special |= edges[generic] & {"phase10math.turn.sticky", "phase10math.turn.engine"}
+        assert special == set(), (generic, special)

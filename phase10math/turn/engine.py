@@ -256,7 +256,7 @@ class Engine:
         holds = self.hold_values(prev, r)
         ranks = hold_ranks(self.space, holds)
         _, arg = self.subset_maximum(ranks)
-        return Stage([h[arg] for h in holds], holds, arg, ranks)
+        return Stage([self.values_of_holds(h, arg) for h in holds], holds, arg, ranks)
 
     def float_stage(self, prev: Stage, r: int) -> Stage:
         M, arg = self.subset_maximum(self.expectation(prev.roll[0]))

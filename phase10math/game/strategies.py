@@ -146,7 +146,7 @@ def _advisor_hold(view: TurnView, objective: str) -> frozenset[int]:
     chosen = dice_showing(view.faces, adv.best.keep, order)
     if chosen is None:
         raise InvalidHoldError(f"the advised hold {adv.best.keep} is not within the dice")
-    return frozenset(set(view.held) | chosen)
+    return frozenset(view.held) | frozenset(chosen)
 
 
 class GreedyStrategy(PolicyStrategy):

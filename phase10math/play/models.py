@@ -520,7 +520,7 @@ def indices_for(state: TurnState, keep: Iterable[Face]) -> set[int]:
         raise InvalidHoldError(
             f"cannot hold {keep[k]}: the dice show {' '.join(map(str, state.dice))}"
         )
-    return set(dice_showing(state.dice, keep, order, Face.matches) or ())
+    return set(chosen)
 
 
 def option_dice(state: TurnState, option: HoldOption) -> set[int]:

@@ -69,17 +69,17 @@ from phase10math.turn.sticky import (
 from phase10math.turn.tensor import (
     LazyHoldValues,
     check_tensor_fits,
+    evaluate_policy,
+    evaluate_policy_float,
     exact_total,
     final_scores_tensor,
-    float_mean,
     greedy_holds_tensor,
     is_tensor_space,
-    policy_stage,
     smallest_int,
+    solve_tensor,
+    solve_tensor_float,
     tensor_weights,
 )
-from phase10math.turn.tensor import float_stage as tensor_float_stage
-from phase10math.turn.tensor import optimal_stage as tensor_optimal_stage
 
 MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
 TENSOR_FINALS_ROLLS = 1_000_000  # distinct-dice spaces with more rolls: finals by half-profiles
@@ -248,6 +248,11 @@ class Engine:
         return Fraction(run.total[0], run.denominator)
 
     # ------------------------------------------------------------ stages
+    def run(self, finals: Sequence[np.ndarray], rolls: int, chooser: Chooser, progress):
+        """A whole turn in the engine's own fused passes, where it has them (the tensor's);
+        None: stage by stage, below."""
+        return None
+
     def hold_values(self, prev: Stage, r: int) -> list[np.ndarray]:
         """Every key's hold values of stage ``r`` from the stage before."""
         return [self.expectation(v) for v in prev.roll]
@@ -340,7 +345,7 @@ class StickyEngine(Engine):
 
 
 class TensorEngine(Engine):
-    """Ten different dice, free holds: the in-place stages of :mod:`.tensor` (roll values
+    """Ten different dice, free holds: the in-place passes of :mod:`.tensor` (roll values
     only; hold values on demand, :class:`~.tensor.LazyHoldValues`); the uniformly random
     chooser runs the per-type steps (which work on any space small enough)."""
 
@@ -369,19 +374,35 @@ class TensorEngine(Engine):
         return exact_total(values, tensor_weights(self.space))
 
     def turn_mean(self, values: np.ndarray):
-        return float_mean(self.space, values)
+        weights = tensor_weights(self.space)
+        total = float(values.sum()) if weights is None else float(values @ weights)
+        return total / 6**self.space.n_dice
 
-    def optimal_stage(self, prev: Stage, r: int) -> Stage:
-        roll, arg = tensor_optimal_stage(self.space, prev.roll)
-        return Stage(roll, [LazyHoldValues(self.space, v) for v in prev.roll], arg)
-
-    def float_stage(self, prev: Stage, r: int) -> Stage:
-        vals, arg = tensor_float_stage(self.space, prev.roll[0])
-        return Stage([vals], arg=arg)
-
-    def fixed_stage(self, prev: Stage, r: int, chooser: Fixed) -> Stage:
-        dtype = np.int64 if chooser.exact else np.float64
-        return Stage([policy_stage(self.space, v, chooser.holds[r], dtype) for v in prev.roll])
+    def run(self, finals: Sequence[np.ndarray], rolls: int, chooser: Chooser, progress):
+        """The tensor's in-place passes over a whole turn (:mod:`.tensor.solve`: the stages
+        fused with their totals and best holds found on demand), for the optimal, float and
+        fixed-policy choosers; None for the random one (the per-type steps run it)."""
+        sp = self.space
+        if isinstance(chooser, Optimal):
+            second = finals[1] if len(finals) > 1 else None
+            roll_num, arg, turn, roll_num2, turn2 = solve_tensor(
+                sp, finals[0], rolls, progress, second=second
+            )
+            keys = [roll_num] + ([roll_num2] if second is not None else [])
+            holds = [{r: LazyHoldValues(sp, k[r - 1]) for r in range(1, rolls)} for k in keys]
+            return keys, holds, arg, [turn] + ([turn2] if second is not None else [])
+        if isinstance(chooser, OptimalFloat):
+            value, arg = solve_tensor_float(sp, finals[0], rolls)
+            return [{}], [{}], arg, [value]
+        if isinstance(chooser, Fixed):
+            fn = evaluate_policy if chooser.exact else evaluate_policy_float
+            return (
+                [{}] * len(finals),
+                [{}] * len(finals),
+                {},
+                [fn(sp, f, chooser.holds, rolls) for f in finals],
+            )
+        return None
 
 
 def engine_for(space: StateSpace, rules: Rules) -> Engine:
@@ -439,6 +460,9 @@ def backward_induction(
     per_stage = 6**n * (2**n if isinstance(chooser, UniformRandom) else 1)
     den = 6**n * per_stage ** (rolls - 1)
     engine.check_size(rolls, isinstance(chooser, Optimal) and len(finals) > 1)
+    fused = engine.run(finals, rolls, chooser, progress)
+    if fused is not None:
+        return Induction(*fused, den)
     if isinstance(chooser, UniformRandom):
         finals = [np.asarray(f).astype(object) for f in finals]
     stage = Stage(list(finals))

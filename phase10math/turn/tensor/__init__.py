@@ -38,8 +38,8 @@ one hold tensor (:func:`two_key_stage`).
 The modules, one concern each: :mod:`.memory` (sizes, the memory budget, work buffers),
 :mod:`.slabs` (threads, slabs and cache-sized blocks), :mod:`.passes` (expectation and subset
 maximum), :mod:`.codes` (hold codes), :mod:`.stages` (one stage, one or two keys),
-:mod:`.solve` (the stages of the exact, float and fixed-policy solves), :mod:`.holdvalues`
-(hold values on demand), :mod:`.finals` (final scores) and :mod:`.greedy` (the greedy baseline).
+:mod:`.solve` (the exact, float and fixed-policy solves), :mod:`.holdvalues` (hold values on
+demand), :mod:`.finals` (final scores) and :mod:`.greedy` (the greedy baseline).
 """
 
 from phase10math.turn.tensor.codes import hold_code, holds_from_codes
@@ -60,11 +60,11 @@ from phase10math.turn.tensor.memory import (
 from phase10math.turn.tensor.passes import expect_into, subset_max
 from phase10math.turn.tensor.slabs import in_slabs, threads
 from phase10math.turn.tensor.solve import (
+    evaluate_policy,
+    evaluate_policy_float,
     exact_total,
-    float_mean,
-    float_stage,
-    optimal_stage,
-    policy_stage,
+    solve_tensor,
+    solve_tensor_float,
     tensor_weights,
     unit_weights,
 )
@@ -81,9 +81,9 @@ __all__ = [
     "check_tensor_fits",
     "code_dtype",
     "estimate_bytes",
+    "evaluate_policy",
+    "evaluate_policy_float",
     "exact_total",
-    "float_mean",
-    "float_stage",
     "expect_into",
     "face_shape",
     "final_scores_tensor",
@@ -94,11 +94,11 @@ __all__ = [
     "is_tensor_space",
     "memory_budget",
     "one_key_stage",
-    "optimal_stage",
     "pack_keys",
-    "policy_stage",
     "release_buffers",
     "smallest_int",
+    "solve_tensor",
+    "solve_tensor_float",
     "subset_max",
     "tensor_shape",
     "tensor_weights",

@@ -25,7 +25,7 @@ def faces_copy(T: np.ndarray) -> np.ndarray:
 def one_key_stage(
     space: StateSpace, values: np.ndarray, T: np.ndarray, A: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One stage on one hold tensor ``T`` (int64, or float64 for :func:`~.solve.float_stage`):
+    """One stage on one hold tensor ``T`` (int64, or float64 for :func:`solve_tensor_float`):
     the expectation of the roll values ``values`` of the stage before, the subset maximum, and
     the roll values and arg-max :func:`hold_code` s of this stage (``full_ids`` order)."""
     expect_into(space, values, T)

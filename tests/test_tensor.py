@@ -39,7 +39,7 @@ from phase10math.turn.tensor import (
     slabs,
     tensor_shape,
 )
-from phase10math.turn.tensor import solve as tensor_solve
+from phase10math.turn.tensor import stages as tensor_stages
 
 REC = RECORDED_LAYOUT.dice
 
@@ -161,9 +161,11 @@ def test_tensor_engine_equals_per_type_solver(n_dice, seed, monkeypatch):
     top = np.random.default_rng(seed).integers(0, 8, len(space.full_ids))  # many ties
     sol = solve_utility(space, top, Rules())
     roll, arg, hold = _old_engine(space, top, 3)
+    assert (sol.roll_num[1] == roll[1]).all()
     for r in (1, 2):
-        assert (sol.roll_num[r] == roll[r]).all()
-        assert (sol.roll_arg[r] == arg[r]).all()
+        assert (np.asarray(sol.roll_arg[r]) == arg[r]).all()
+        # the last stage's roll values (not kept) are their best holds' values
+        assert (sol.hold_num[r][np.asarray(sol.roll_arg[r])] == roll[r]).all()
         ids = np.arange(0, space.n_states, 7)
         assert (sol.hold_num[r][ids] == hold[r][ids]).all()
     assert sol.value() == Fraction(
@@ -316,15 +318,24 @@ def _assert_same_solution(ten, ref, rolls, second: bool):
     assert (ten.turn_num, ten.turn_num2) == (ref.turn_num, ref.turn_num2)
     assert (ten.value(), ten.value2()) == (ref.value(), ref.value2())
     ids = np.arange(ten.space.n_states)
-    for r in range(rolls):
+    for r in range(rolls - 1):  # the last stage's roll values are not kept
         assert (ten.roll_num[r] == ref.roll_num[r]).all()
         if second:
             assert (ten.roll_num2[r] == ref.roll_num2[r]).all()
     for r in range(1, rolls):
-        assert (ten.roll_arg[r] == ref.roll_arg[r]).all()
+        assert (np.asarray(ten.roll_arg[r]) == ref.roll_arg[r]).all()
+        pos = np.arange(0, len(ref.roll_arg[r]), 7)
+        assert (ten.roll_arg[r][pos] == ref.roll_arg[r][pos]).all()
         assert (ten.hold_num[r][ids] == ref.hold_num[r]).all()
         if second:
             assert (ten.hold_num2[r][ids] == ref.hold_num2[r]).all()
+    # any roll's value is its best hold's (how the last stage's are read)
+    best = np.asarray(ten.roll_arg[rolls - 1])
+    assert (ten.hold_num[rolls - 1][best] == ref.roll_num[rolls - 1]).all()
+    if second:
+        assert (ten.hold_num2[rolls - 1][best] == ref.roll_num2[rolls - 1]).all()
+    gid = int(ten.space.full_ids[-1])
+    assert ten.roll_value(gid, rolls - 1) == ref.roll_value(gid, rolls - 1)
 
 
 LEX_GAMES = [
@@ -342,7 +353,7 @@ LEX_GAMES = [
 def test_tensor_lexicographic_equals_per_type_solver(
     dice_idx, proj, rolls, k1, k2, seed, monkeypatch
 ):
-    """Issue 16: with a second key the tensor engine is lexicographic in the kit's one order
+    """With a second key the tensor engine is lexicographic in the kit's one order
     (both keys, more dice kept, larger state id): the same values of both keys, the same best
     holds and the same hold values as the per-type solver, on reduced distinct-dice games with
     random utility pairs of few distinct values (many ties on both keys); small blocks in two
@@ -356,7 +367,7 @@ def test_tensor_lexicographic_equals_per_type_solver(
     sec = rng.integers(0, k2, len(space.full_ids)) * 3
     rules = Rules(rolls=rolls)
     ten = solve_utility(space, top, rules, second=sec)
-    assert len(ten.roll_num2) == rolls and len(ten.hold_num2) == rolls - 1
+    assert len(ten.roll_num2) == rolls - 1 and len(ten.hold_num2) == rolls - 1
     _assert_same_solution(ten, _per_type(space, top, rules, sec, monkeypatch), rolls, True)
     one = solve_utility(space, top, rules)  # one key: ties by size, then state id
     ref = _per_type(space, top, rules, None, monkeypatch)
@@ -373,22 +384,22 @@ def test_tensor_lexicographic_equals_per_type_solver(
     ],
 )
 def test_packed_and_two_tensor_keys_agree(packing, dice_idx, proj, monkeypatch):
-    """Both keys packed in one int64 where they fit (:func:`tensor.pack_keys`) or solved die
-    0's face by face (:func:`tensor.two_key_stage`): the same solution as the per-type solver
+    """Both keys packed in one int64 where they fit (:func:`tensor.pack_keys`) or on two
+    tensors (:func:`tensor.split_stage`): the same solution as the per-type solver
     either way (small blocks, two threads), and the packing is used (or not) as asked.
     Negative keys included (the 'worst' second key is a negated score)."""
     monkeypatch.setattr(slabs, "MIN_SLAB", 1)
     monkeypatch.setattr(slabs, "BLOCK", 53)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     calls = []
-    real = tensor.pack_keys
+    real = tensor_stages.pack_bounds
 
     def spy(a, b, n):
         out = real(a, b, n) if packing else None
         calls.append(out is not None)
         return out
 
-    monkeypatch.setattr(tensor_solve, "pack_keys", spy)
+    monkeypatch.setattr(tensor_stages, "pack_bounds", spy)
     space = StateSpace.build([REC[i] for i in dice_idx], proj)
     assert space.distinct
     rng = np.random.default_rng(11)
@@ -497,7 +508,7 @@ def test_second_key_memory_is_estimated_and_refused(monkeypatch):
     two-key estimates refuses the lexicographic solve, naming the second key."""
     space = StateSpace.build(RECORDED_LAYOUT, FULL)
     one, two = tensor.estimate_bytes(space, 3), tensor.estimate_bytes(space, 3, second=True)
-    assert two > one + 8 * 7**10
+    assert two > one + 8 * 7**9
     monkeypatch.setenv("PHASE10MATH_MEMORY_GB", str((one + two) / 2 / 2**30))
     tensor.check_tensor_fits(space, 3)
     t = time.perf_counter()

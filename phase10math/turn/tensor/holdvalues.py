@@ -32,8 +32,13 @@ class LazyHoldValues:
             w = np.asarray(typ.weights, dtype=np.int64).reshape(
                 (1,) * d + (-1,) + (1,) * (n - d - 1)
             )
-            tot = (W * w).sum(axis=d, keepdims=True) if (w != 1).any() else W.sum(d, keepdims=True)
-            W = np.concatenate([W.take(used, axis=d), tot], axis=d)
+            # int64 from the first axis on (the stored values may be small or unsigned)
+            tot = (
+                (W * w).sum(axis=d, keepdims=True, dtype=np.int64)
+                if (w != 1).any()
+                else W.sum(d, keepdims=True, dtype=np.int64)
+            )
+            W = np.concatenate([W.take(used, axis=d).astype(np.int64), tot], axis=d)
             m = np.full(len(typ.faces) + 1, -1, dtype=np.int64)
             m[used + 1] = np.arange(len(used))
             m[0] = len(used)

@@ -68,9 +68,9 @@ from phase10math.turn.tensor.solve import (
     solve_tensor_float,
 )
 from phase10math.turn.tensor.stages import (
-    one_key_stage,
     pack_bounds,
     pack_keys,
+    split_policy_values,
     split_stage,
     unpack_keys,
     without_first_die,
@@ -97,7 +97,7 @@ __all__ = [
     "in_slabs",
     "is_tensor_space",
     "memory_budget",
-    "one_key_stage",
+    "split_policy_values",
     "pack_bounds",
     "pack_keys",
     "release_buffers",

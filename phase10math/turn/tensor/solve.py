@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -10,15 +9,11 @@ import numpy as np
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor.codes import HoldIds, holds_from_codes
 from phase10math.turn.tensor.memory import (
-    buffer,
     check_tensor_fits,
-    code_dtype,
     int_dtype,
-    tensor_shape,
 )
-from phase10math.turn.tensor.passes import expect_into
-from phase10math.turn.tensor.stages import one_key_stage, split_stage
-from phase10math.turn.tensor.totals import exact_total, tensor_weights
+from phase10math.turn.tensor.stages import split_policy_values, split_stage
+from phase10math.turn.tensor.totals import exact_total, float_total, tensor_weights
 
 
 def solve_tensor(
@@ -111,15 +106,13 @@ def evaluate_policy(
 def _policy_roll_values(
     space: StateSpace, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int, dtype
 ) -> np.ndarray:
-    """Values of the first-roll states under a fixed policy: per stage the expectation on the
-    hold tensor (int64 numerators, or float64 expectations), read at the policy's holds."""
-    check_tensor_fits(space, rolls, whole=True)
-    shape = tensor_shape(space)
-    T = buffer("T", math.prod(shape), np.int64).view(dtype).reshape(shape)
+    """Values of the first-roll states under a fixed policy: per stage the expectation of the
+    values before at the policy's holds (int64 numerators, or float64 expectations), die 0's
+    face by face (:func:`split_policy_values`)."""
+    check_tensor_fits(space, rolls)
     val = np.asarray(finals, dtype=dtype)
     for r in range(1, rolls):
-        expect_into(space, val, T)
-        val = T.reshape(-1)[holds[r]]
+        val = split_policy_values(space, val, holds[r], dtype)
     return val
 
 
@@ -127,24 +120,22 @@ def solve_tensor_float(
     space: StateSpace, util: np.ndarray, rolls: int
 ) -> tuple[float, dict[int, np.ndarray]]:
     """Optimal turn value and best holds (hold ids per roll state, ``roll_arg`` order) for a
-    float64 utility on the roll states: the passes of :func:`solve_tensor` in floating point,
-    on the same buffers (viewed as float64). For iterations that need many turn solves
+    float64 utility on the roll states: the stages of :func:`solve_tensor` in floating point
+    (:func:`split_stage` on float64 means). For iterations that need many turn solves
     (optimal solitaire): every value is a sum of products of the utilities with nonnegative
     weights, each path of it about ``12 n`` roundings, so for nonnegative utilities its
     relative error is below ``12 n rolls`` units in the last place; the caller evaluates the
     final policy exactly (:func:`evaluate_policy`)."""
-    check_tensor_fits(space, rolls, whole=True)
-    shape = tensor_shape(space)
-    S = math.prod(shape)
-    T = buffer("T", S, np.int64).view(np.float64).reshape(shape)
+    check_tensor_fits(space, rolls)
     vals = np.ascontiguousarray(util, dtype=np.float64)
     arg: dict[int, np.ndarray] = {}
-    idt = np.int32 if S < 2**31 else np.int64
+    idt = np.int32 if space.n_states < 2**31 else np.int64
+    total = float_total(vals, tensor_weights(space))
     for r in range(1, rolls):
-        A = buffer("A", S, code_dtype(len(shape))).reshape(shape)
-        vals, codes = one_key_stage(space, vals, T, A)
+        outs, totals, codes = split_stage(space, [vals], [np.float64])
+        vals, total = outs[0], totals[0]
         arg[r] = holds_from_codes(space, codes, idt)
-    return _float_mean(space, vals), arg
+    return total / 6**space.n_dice, arg
 
 
 def evaluate_policy_float(

@@ -12,7 +12,7 @@ from phase10math.turn.tensor.codes import hold_code
 from phase10math.turn.tensor.memory import buffer, code_dtype, face_shape, tensor_shape
 from phase10math.turn.tensor.passes import expect_into, face_slots, subset_max
 from phase10math.turn.tensor.slabs import in_slabs
-from phase10math.turn.tensor.totals import exact_total, tensor_weights
+from phase10math.turn.tensor.totals import exact_total, float_total, tensor_weights
 
 
 def faces_copy(T: np.ndarray) -> np.ndarray:
@@ -21,17 +21,6 @@ def faces_copy(T: np.ndarray) -> np.ndarray:
     out = np.empty(tuple(x - 1 for x in T.shape), dtype=T.dtype)
     in_slabs(lambda i, o, t: np.copyto(o, t), out, T[face_slots(n)], axis=0)
     return out.reshape(-1)
-
-
-def one_key_stage(
-    space: StateSpace, values: np.ndarray, T: np.ndarray, A: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """One stage on one hold tensor ``T`` (int64, or float64 for :func:`solve_tensor_float`):
-    the expectation of the roll values ``values`` of the stage before, the subset maximum, and
-    the roll values and arg-max :func:`hold_code` s of this stage (``full_ids`` order)."""
-    expect_into(space, values, T)
-    subset_max(space, T, A)
-    return faces_copy(T), faces_copy(A)
 
 
 def without_first_die(space: StateSpace) -> StateSpace:
@@ -70,9 +59,11 @@ def split_stage(
     shape9, fs9 = tensor_shape(rest), face_shape(rest)
     S9, P9 = math.prod(shape9), math.prod(fs9)
     V = [np.asarray(k).reshape(F0, P9) for k in keys]
-    packed = pack_bounds(V[0], V[1], n) if len(V) == 2 else None
+    exact = all(v.dtype.kind in "iu" for v in V)  # else float64 means (the float solve)
+    acc_dt = np.int64 if exact else np.float64
+    packed = pack_bounds(V[0], V[1], n) if len(V) == 2 and exact else None
     nt = 1 if len(V) == 1 or packed is not None else 2
-    work = [buffer(f"E{k}", S9, np.int64).reshape(shape9) for k in range(nt)]
+    work = [buffer(f"E{k}", S9, np.int64).view(acc_dt).reshape(shape9) for k in range(nt)]
     C = buffer("C", S9, code_dtype(n - 1)).reshape(shape9) if codes else None
     weights9 = tensor_weights(rest)
     dt = code_dtype(n)
@@ -87,12 +78,7 @@ def split_stage(
         """The keys' values of face ``f`` of die 0 (``None``: their weighted sum over the
         faces), packed in one int64 where the keys are."""
         if f is None:
-            vals = []
-            for v in V:
-                acc = np.zeros(P9, dtype=np.int64)
-                for g, wg in enumerate(w0):
-                    in_slabs(lambda i, a, b, wg=wg: a.__iadd__(b * np.int64(wg)), acc, v[g])
-                vals.append(acc)
+            vals = [weighted_sum(v, w0, exact) for v in V]
             weight_sum = sum(w0)
         else:
             vals, weight_sum = [v[f] for v in V], 1
@@ -107,7 +93,7 @@ def split_stage(
             expect_into(rest, vals, E)
         subset_max(rest, work[0], C, second=work[1] if nt == 2 else None)
         out = [faces_copy(E) for E in work]
-        if f is not None:  # the holds keeping face f: 6**(n-1) E[.] over the other dice
+        if f is not None and exact:  # the holds keeping face f: 6**(n-1) E[.] over the others
             for o in out:
                 in_slabs(lambda i, a: a.__imul__(6), o)
         if packed is not None:
@@ -126,7 +112,7 @@ def split_stage(
         vals, c = solved(f)
         in_slabs(_better_of, *vals, c, *none_vals, none_codes)
         for k, v in enumerate(vals):
-            totals[k] += w0[f] * exact_total(v, weights9)
+            totals[k] += w0[f] * (exact_total(v, weights9) if exact else float_total(v, weights9))
             if outs is not None:
                 in_slabs(
                     lambda i, o, s: np.copyto(o, s, casting="unsafe"),
@@ -136,6 +122,51 @@ def split_stage(
         if outc is not None:
             outc[f * P9 : (f + 1) * P9] = c
     return outs, totals, outc
+
+
+def weighted_sum(v: np.ndarray, w0: list[int], exact: bool = True) -> np.ndarray:
+    """``sum_f w0[f] v[f]`` over die 0's face slices ``v[f]`` (int64; floats: divided by the
+    six faces, a mean), slab by slab."""
+    acc = np.zeros(v.shape[1], dtype=np.int64 if exact else np.float64)
+    for g, wg in enumerate(w0):
+        in_slabs(lambda i, a, b, wg=wg: a.__iadd__(b * acc.dtype.type(wg)), acc, v[g])
+    if not exact:
+        acc /= sum(w0)
+    return acc
+
+
+def split_policy_values(
+    space: StateSpace, values: np.ndarray, holds: np.ndarray, dtype=np.int64
+) -> np.ndarray:
+    """One stage of a fixed policy, die 0's face by face as in :func:`split_stage`: the value
+    of each roll state's hold ``holds`` (hold ids, ``full_ids`` order) from the roll values
+    ``values`` of the stage before - int64 numerators at ``6**n`` times the scale before, or
+    float64 means for ``dtype=np.float64`` - in one tensor of the other dice."""
+    rest = without_first_die(space)
+    w0 = [int(x) for x in space.types[0].weights]
+    F0 = len(w0)
+    shape9, P9 = tensor_shape(rest), math.prod(face_shape(rest))
+    exact = np.dtype(dtype) != np.float64
+    V = np.asarray(values).reshape(F0, P9)
+    if not exact:
+        V = V.astype(np.float64, copy=False)
+    E = buffer("E0", math.prod(shape9), np.int64).view(dtype).reshape(shape9)
+    stride0 = int(space.strides[0])
+    h = np.asarray(holds).reshape(F0, P9)
+    out = np.empty((F0, P9), dtype=dtype)
+    expect_into(rest, weighted_sum(V, w0, exact), E)  # the holds without die 0
+    flat = E.reshape(-1)
+    for f in range(F0):
+        hf = h[f].astype(np.int64)
+        slot = hf // stride0
+        out[f] = flat[hf - slot * stride0]  # die 0 not held: read here; held: replaced below
+    for f in range(F0):
+        expect_into(rest, V[f], E)
+        hf = h[f].astype(np.int64)
+        keep = np.flatnonzero(hf // stride0 == f + 1)
+        got = flat[hf[keep] - (f + 1) * stride0]
+        out[f, keep] = got * 6 if exact else got
+    return out.reshape(-1)
 
 
 def _better_of(i: int, *arrays: np.ndarray) -> None:

@@ -29,3 +29,8 @@ def exact_total(values: np.ndarray, weights: np.ndarray | None = None) -> int:
         hi = v >> 31
         total += (int(hi.sum()) << 31) + int((v - (hi << 31)).sum())
     return total
+
+
+def float_total(values: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """Float sum of ``values`` (times weights)."""
+    return float(values.sum()) if weights is None else float(values @ weights)

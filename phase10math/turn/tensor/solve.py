@@ -53,7 +53,8 @@ def solve_tensor(
         dtypes = (
             None if last else [int_dtype(6**n * int(k.min()), 6**n * int(k.max())) for k in keys]
         )
-        outs, totals, _ = split_stage(space, keys, dtypes, codes=False)
+        outs, sums, _ = split_stage(space, keys, dtypes, codes=False, totals=last)
+        totals = sums or totals
         if outs is not None:
             roll_num[r] = outs[0]
             if second is not None:
@@ -79,7 +80,8 @@ class BestHolds(Mapping):
             if not 1 <= r < self.rolls:
                 raise KeyError(r)
             keys = [self.roll_num[r - 1]] + ([self.roll_num2[r - 1]] if self.roll_num2 else [])
-            self.found[r] = HoldIds(self.space, split_stage(self.space, keys, None)[2])
+            codes = split_stage(self.space, keys, None, totals=False)[2]
+            self.found[r] = HoldIds(self.space, codes)
         return self.found[r]
 
     def __iter__(self):

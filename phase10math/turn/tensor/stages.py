@@ -32,14 +32,19 @@ def without_first_die(space: StateSpace) -> StateSpace:
 
 
 def split_stage(
-    space: StateSpace, keys: list[np.ndarray], dtypes: list | None = None, codes: bool = True
-) -> tuple[list[np.ndarray] | None, list[int], np.ndarray | None]:
+    space: StateSpace,
+    keys: list[np.ndarray],
+    dtypes: list | None = None,
+    codes: bool = True,
+    totals: bool = True,
+) -> tuple[list[np.ndarray] | None, list[int] | None, np.ndarray | None]:
     """One stage of the induction for one or two keys (lexicographic), solved die 0's face by
     face on the other dice's tensors: from the roll values ``keys`` of the stage before, the
     roll values of this stage (one array per key, in ``dtypes`` - which the caller chose from
     the keys' bounds - or ``None`` when ``dtypes`` is ``None``: the last stage needs only its
     totals), the exact totals of those values (times the roll weights) and the
-    :func:`hold_code` s of the best holds (``codes=False``: ``None``, and the maxima are found
+    :func:`hold_code` s of the best holds (``totals=False``: ``None`` for the totals;
+    ``codes=False``: ``None``, and the maxima are found
     without them, which is faster), all in ``full_ids`` order.
 
     A roll state shows some face ``f`` of die 0; its sub-holds keep that face or leave die 0
@@ -106,13 +111,14 @@ def split_stage(
     if C is not None:
         none_codes += dt.type(hold_code(n, 1))
     outs = None if dtypes is None else [np.empty(F0 * P9, dtype=d) for d in dtypes]
-    totals = [0] * len(V)
+    sums = [0] * len(V) if totals else None
     outc = np.empty(F0 * P9, dtype=dt) if codes else None
     for f in range(F0):
         vals, c = solved(f)
         in_slabs(_better_of, *vals, c, *none_vals, none_codes)
         for k, v in enumerate(vals):
-            totals[k] += w0[f] * (exact_total(v, weights9) if exact else float_total(v, weights9))
+            if sums is not None:
+                sums[k] += w0[f] * (exact_total(v, weights9) if exact else float_total(v, weights9))
             if outs is not None:
                 in_slabs(
                     lambda i, o, s: np.copyto(o, s, casting="unsafe"),
@@ -121,7 +127,7 @@ def split_stage(
                 )
         if outc is not None:
             outc[f * P9 : (f + 1) * P9] = c
-    return outs, totals, outc
+    return outs, sums, outc
 
 
 def weighted_sum(v: np.ndarray, w0: list[int], exact: bool = True) -> np.ndarray:

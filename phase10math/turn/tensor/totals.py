@@ -19,15 +19,17 @@ def tensor_weights(space: StateSpace) -> np.ndarray | None:
 
 
 def exact_total(values: np.ndarray, weights: np.ndarray | None = None) -> int:
-    """Exact sum of int64 ``values`` (times int weights), without overflow."""
+    """Exact sum of integer ``values`` (times int weights), without overflow: the high and
+    low 31 bits of each value summed apart, in int64 chunks (each chunk's sums fit)."""
     if weights is not None and not bool((weights == 1).all()):
         return int(np.dot(values.astype(object), weights.astype(object)))
     total = 0
     step = 1 << 22
     for lo in range(0, len(values), step):
-        v = values[lo : lo + step].astype(np.int64)
-        hi = v >> 31
-        total += (int(hi.sum()) << 31) + int((v - (hi << 31)).sum())
+        v = values[lo : lo + step]
+        if v.dtype != np.int64:
+            v = v.astype(np.int64)
+        total += (int(np.right_shift(v, 31).sum()) << 31) + int(np.bitwise_and(v, 2**31 - 1).sum())
     return total
 
 

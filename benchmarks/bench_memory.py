@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -35,16 +34,17 @@ GIB = 2**30
 
 
 def timed(cmd: list[str], env: dict) -> tuple[float, float, str]:
-    """(seconds, peak resident GiB of the largest process, stdout) of a command."""
+    """(seconds, peak resident GiB, stdout) of a command (peak of the largest process, as
+    ``/usr/bin/time`` reports it)."""
     t = time.perf_counter()
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    out, err = p.communicate()
-    _, status, ru = os.wait4(p.pid, 0) if p.returncode is None else (0, 0, None)
+    p = subprocess.run(
+        ["/usr/bin/time", "-f", "maxrss %M", *cmd], env=env, capture_output=True, text=True
+    )
     secs = time.perf_counter() - t
-    if p.returncode:
-        raise SystemExit(f"{' '.join(cmd)} failed: {err.strip().splitlines()[-1:]}")
-    peak = (ru.ru_maxrss if ru else resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 2**20
-    return secs, peak, out
+    lines = p.stderr.strip().splitlines()
+    if p.returncode or not lines or not lines[-1].startswith("maxrss"):
+        raise SystemExit(f"{' '.join(cmd)} failed: {lines[-2:]}")
+    return secs, int(lines[-1].split()[1]) / 2**20, p.stdout
 
 
 def cli(*args: str) -> list[str]:

@@ -334,8 +334,10 @@ def _assert_same_solution(ten, ref, rolls, second: bool):
     assert (ten.hold_num[rolls - 1][best] == ref.roll_num[rolls - 1]).all()
     if second:
         assert (ten.hold_num2[rolls - 1][best] == ref.roll_num2[rolls - 1]).all()
-    gid = int(ten.space.full_ids[-1])
-    assert ten.roll_value(gid, rolls - 1) == ref.roll_value(gid, rolls - 1)
+    for gid in ten.space.full_ids[:: max(1, len(ten.space.full_ids) // 5)]:
+        assert ten.roll_value(int(gid), rolls - 1) == ref.roll_value(int(gid), rolls - 1)
+        if second:
+            assert ten.roll_value2(int(gid), rolls - 1) == ref.roll_value2(int(gid), rolls - 1)
 
 
 LEX_GAMES = [

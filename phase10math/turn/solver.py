@@ -55,6 +55,7 @@ from phase10math.turn.statespace import StateSpace
 from phase10math.turn.sticky import MAX_STICKY_PAIRS, sticky_layer, sticky_pairs
 from phase10math.turn.tensor import (
     LazyHoldValues,
+    best_sub_hold_values,
     check_tensor_fits,
     is_tensor_space,
     smallest_int,
@@ -145,14 +146,20 @@ class TurnSolution:
     def roll_value(self, gid: int, rolls_left: int) -> Fraction:
         """Exact value of facing roll state ``gid`` with ``rolls_left`` rerolls still allowed."""
         if rolls_left not in self.roll_num:  # not kept (tensor engine): its best hold's value
-            return self.hold_value(self.best_hold_id(gid, rolls_left), rolls_left)
+            num, _ = best_sub_hold_values(
+                self.space, self.hold_num[rolls_left], self.hold_num2.get(rolls_left), gid
+            )
+            return Fraction(num, self.denominator(rolls_left))
         pos = int(np.searchsorted(self.space.full_ids, gid))
         return Fraction(int(self.roll_num[rolls_left][pos]), self.denominator(rolls_left))
 
     def roll_value2(self, gid: int, rolls_left: int) -> Fraction:
         """Exact second key of facing roll state ``gid`` with ``rolls_left`` rerolls allowed."""
         if rolls_left not in self.roll_num2:  # not kept: its best hold's value
-            return self.hold_value2(self.best_hold_id(gid, rolls_left), rolls_left)
+            _, num = best_sub_hold_values(
+                self.space, self.hold_num[rolls_left], self.hold_num2[rolls_left], gid
+            )
+            return Fraction(num, self.denominator2(rolls_left))
         pos = int(np.searchsorted(self.space.full_ids, gid))
         return Fraction(int(self.roll_num2[rolls_left][pos]), self.denominator2(rolls_left))
 

@@ -45,7 +45,7 @@ demand), :mod:`.finals` (final scores) and :mod:`.greedy` (the greedy baseline).
 from phase10math.turn.tensor.codes import HoldIds, hold_code, holds_from_codes
 from phase10math.turn.tensor.finals import final_scores_tensor
 from phase10math.turn.tensor.greedy import greedy_holds_tensor
-from phase10math.turn.tensor.holdvalues import LazyHoldValues
+from phase10math.turn.tensor.holdvalues import LazyHoldValues, best_sub_hold_values, sub_holds
 from phase10math.turn.tensor.memory import (
     check_tensor_fits,
     code_dtype,
@@ -81,6 +81,7 @@ __all__ = [
     "BestHolds",
     "HoldIds",
     "LazyHoldValues",
+    "best_sub_hold_values",
     "check_tensor_fits",
     "code_dtype",
     "estimate_bytes",
@@ -105,6 +106,7 @@ __all__ = [
     "solve_tensor",
     "solve_tensor_float",
     "split_stage",
+    "sub_holds",
     "subset_max",
     "tensor_shape",
     "tensor_weights",

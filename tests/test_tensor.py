@@ -532,3 +532,33 @@ def test_utility_too_large_for_int64_is_refused(which):
     name = "utility's" if which == "first" else "second utility's"
     with pytest.raises(StateSpaceTooLargeError, match=f"the {name} numerators .* 64-bit"):
         solve_utility(space, first, Rules(), second=second)
+
+
+def test_cached_tensor_solution_is_mapped_small_and_answers_the_same(tmp_path, monkeypatch):
+    """A tensor solution written to the large-result cache and read back: its arrays are
+    memory-mapped read-only, the roll values kept are small integers (no int64 hold ids or last
+    stage), and the hold values, best holds and the last stage's roll values read from the
+    mapped copy equal those of the solution in memory."""
+    from phase10math import cache
+
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "LARGE_ARRAY", 1)
+    monkeypatch.setattr(cache, "DISK_MARGIN", 0)
+    space = StateSpace.build([REC[i] for i in (0, 2, 6, 8, 9)], FULL)
+    rng = np.random.default_rng(3)
+    top = rng.integers(0, 2, len(space.full_ids)).astype(np.int8)
+    sec = rng.integers(0, 57, len(space.full_ids)).astype(np.int8)
+    sol = solve_utility(space, top, Rules(), second=sec)
+    assert sorted(sol.roll_num) == [0, 1] and sol.roll_num[1].dtype.itemsize <= 4
+    assert cache.save_large("k", sol)
+    got = cache.load_large("k")
+    assert isinstance(got.roll_num[1], np.memmap) and not got.roll_num[1].flags.writeable
+    ids = np.arange(space.n_states)
+    for r in (1, 2):
+        assert (got.hold_num[r][ids] == sol.hold_num[r][ids]).all()
+        assert (got.hold_num2[r][ids] == sol.hold_num2[r][ids]).all()
+        assert (np.asarray(got.roll_arg[r]) == np.asarray(sol.roll_arg[r])).all()
+    for gid in space.full_ids[::97]:
+        assert got.roll_value(int(gid), 2) == sol.roll_value(int(gid), 2)
+        assert got.roll_value2(int(gid), 2) == sol.roll_value2(int(gid), 2)
+    assert (got.value(), got.value2()) == (sol.value(), sol.value2())

@@ -49,6 +49,7 @@ from phase10math.turn.engine import (
 from phase10math.turn.kernels import TIE_RULE, lexicographic_utilities
 from phase10math.turn.projection import FULL, Projection, projection_for
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor import best_sub_hold_values
 
 HoldValues = np.ndarray | LazyHoldValues  # a tensor solve computes hold values on demand
 
@@ -161,6 +162,10 @@ class TurnSolution:
         k = self._key(key)
         if k is None:
             return Fraction(0)
+        if rolls_left not in k.roll_num:  # not kept (tensor engine): its best hold's value
+            second = self.keys[1].hold_num[rolls_left] if len(self.keys) > 1 else None
+            nums = best_sub_hold_values(self.space, self.hold_num[rolls_left], second, gid)
+            return Fraction(nums[key], k.denominator(rolls_left))
         pos = int(np.searchsorted(self.space.full_ids, gid))
         return Fraction(int(k.roll_num[rolls_left][pos]), k.denominator(rolls_left))
 

@@ -7,7 +7,9 @@ probability among the holds of highest expected score.
 
 Solved turns and table rows are cached on disk (:mod:`phase10math.cache`), keyed by the
 phase, objective, rules, layout and package version; the large solutions of ten different dice
-(3.4 GB of roll values for a color phase on the recorded dice) as memory-mapped ``.npy`` files.
+(a color phase on the recorded dice: its utilities and the roll values with one reroll left,
+both keys, in the smallest integer dtypes their bounds allow, 577 MiB) as ``.npy`` files,
+memory-mapped read-only, so that processes share one copy.
 
 >>> row = phase_row(1)
 >>> row["p_optimal"] > row["p_greedy"] > row["p_single_roll"]
@@ -62,8 +64,7 @@ def cached_solution(
 ) -> TurnSolution:
     """:func:`~phase10math.turn.solver.solve_turn`, cached in memory and on disk (the same
     :class:`~phase10math.turn.solver.TurnSolution` either way, with its phase, objective and
-    layout). ``store_large=False``: a large solution is not written to disk (a table row needs
-    only its totals; writing 3.2 GB can take longer than the solve)."""
+    layout). ``store_large=False``: a large solution is not written to disk."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
     extra = {"worst_second": True} if worst_second else {}
@@ -150,13 +151,15 @@ def forget_large_solutions() -> None:
 
 
 def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fraction]:
-    comp = cached_solution(ph, "complete", rules, layout, progress, store_large=False)
+    # the whole solutions are cached (a color phase's roll values, about 600 MB): the advice
+    # and the strategies read them from there instead of solving the phase again
+    comp = cached_solution(ph, "complete", rules, layout, progress)
     engine = engine_for(comp.space, rules)
     single = engine.mean_over_first_roll(comp.roll_num[0], 1) / comp.utility_den
     p_optimal, e_complete_policy = comp.value(), comp.value2()
     del comp
     forget_large_solutions()
-    score = cached_solution(ph, "score", rules, layout, progress, store_large=False)
+    score = cached_solution(ph, "score", rules, layout, progress)
     row = {
         "p_single_roll": single,
         "p_optimal": p_optimal,

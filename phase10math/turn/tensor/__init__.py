@@ -42,15 +42,16 @@ maximum), :mod:`.codes` (hold codes), :mod:`.stages` (one stage, one or two keys
 demand), :mod:`.finals` (final scores) and :mod:`.greedy` (the greedy baseline).
 """
 
-from phase10math.turn.tensor.codes import hold_code, holds_from_codes
+from phase10math.turn.tensor.codes import HoldIds, hold_code, holds_from_codes
 from phase10math.turn.tensor.finals import final_scores_tensor
 from phase10math.turn.tensor.greedy import greedy_holds_tensor
-from phase10math.turn.tensor.holdvalues import LazyHoldValues
+from phase10math.turn.tensor.holdvalues import LazyHoldValues, best_sub_hold_values, sub_holds
 from phase10math.turn.tensor.memory import (
     check_tensor_fits,
     code_dtype,
     estimate_bytes,
     face_shape,
+    int_dtype,
     is_tensor_space,
     memory_budget,
     release_buffers,
@@ -60,27 +61,31 @@ from phase10math.turn.tensor.memory import (
 from phase10math.turn.tensor.passes import expect_into, subset_max
 from phase10math.turn.tensor.slabs import in_slabs, threads
 from phase10math.turn.tensor.solve import (
+    BestHolds,
     evaluate_policy,
     evaluate_policy_float,
-    exact_total,
     solve_tensor,
     solve_tensor_float,
-    tensor_weights,
-    unit_weights,
 )
 from phase10math.turn.tensor.stages import (
-    one_key_stage,
+    pack_bounds,
     pack_keys,
-    two_key_stage,
+    split_policy_values,
+    split_stage,
     unpack_keys,
     without_first_die,
 )
+from phase10math.turn.tensor.totals import exact_total, tensor_weights, unit_weights
 
 __all__ = [
+    "BestHolds",
+    "HoldIds",
     "LazyHoldValues",
+    "best_sub_hold_values",
     "check_tensor_fits",
     "code_dtype",
     "estimate_bytes",
+    "int_dtype",
     "evaluate_policy",
     "evaluate_policy_float",
     "exact_total",
@@ -93,17 +98,19 @@ __all__ = [
     "in_slabs",
     "is_tensor_space",
     "memory_budget",
-    "one_key_stage",
+    "split_policy_values",
+    "pack_bounds",
     "pack_keys",
     "release_buffers",
     "smallest_int",
     "solve_tensor",
     "solve_tensor_float",
+    "split_stage",
+    "sub_holds",
     "subset_max",
     "tensor_shape",
     "tensor_weights",
     "threads",
-    "two_key_stage",
     "unit_weights",
     "unpack_keys",
     "without_first_die",

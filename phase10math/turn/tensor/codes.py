@@ -68,3 +68,37 @@ def holds_from_codes(space: StateSpace, code: np.ndarray, dtype=np.int64) -> np.
 
     in_slabs(part, out.reshape(P1, P2), code.reshape(P1, P2), np.arange(P1), axis=0)
     return out
+
+
+class HoldIds:
+    """``roll_arg[r]`` of a tensor solve kept as its :func:`hold_code` s (2 bytes a roll state
+    instead of a 4- or 8-byte hold id): ``self[pos]`` gives the hold ids of the roll states at
+    positions ``pos`` (``full_ids`` order), ``np.asarray(self)`` all of them
+    (:func:`holds_from_codes`)."""
+
+    def __init__(self, space: StateSpace, codes: np.ndarray):
+        self.space, self.codes = space, codes
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __array__(self, dtype=None, copy=None):
+        ids = holds_from_codes(self.space, self.codes, np.int64 if dtype is None else dtype)
+        return ids
+
+    def __getitem__(self, pos):
+        if isinstance(pos, slice):
+            pos = np.arange(len(self))[pos]
+        scalar = np.ndim(pos) == 0
+        p = np.atleast_1d(np.asarray(pos, dtype=np.int64))
+        code = np.asarray(self.codes[p]).astype(np.int64)
+        n = len(self.space.types)
+        fs = face_shape(self.space)
+        ids = np.zeros(len(p), dtype=np.int64)
+        rest = p.copy()
+        for d in reversed(range(n)):
+            slot = rest % fs[d] + 1
+            rest //= fs[d]
+            held = ((code >> (n - 1 - d)) & 1) == 0
+            ids += np.where(held, int(self.space.strides[d]) * slot, 0)
+        return int(ids[0]) if scalar else ids

@@ -37,27 +37,38 @@ def memory_budget() -> int:
         return 16 * 2**30
 
 
-def estimate_bytes(space: StateSpace, rolls: int, second: bool = False) -> int:
-    """Peak bytes of a tensor solve: the hold tensor (int64) and its arg-max code (uint16 up
-    to 12 dice), scratch for one axis (bool + code + int64), per roll-left the roll values
-    (int64) and the best holds (int32/int64), the roll ids, the utility and its meld pass
-    (~4 int64 per roll).
-    With a ``second`` key: per roll-left its roll values (int64), its utility, and the results
-    of a :func:`two_key_stage` being assembled (two int64 and a code per roll); its work
-    tensors live in the hold tensor's memory."""
+def estimate_bytes(space: StateSpace, rolls: int, second: bool = False, whole: bool = False) -> int:
+    """Peak bytes of a tensor solve, die 0's face by face (:func:`~.stages.split_stage`): per
+    key a work tensor of the other dice (int64) and its arg-max code when best holds are
+    asked for (uint16 up to 12 dice), the roll values kept for rolls left 1 .. rolls - 2
+    (int64 at most), the utilities and final scores (2 bytes a roll each), and per key three
+    int64 arrays of one face of die 0 (the slices being compared), plus a fixed 256 MiB for the
+    interpreter and the meld tables. ``whole``: the passes on one whole hold tensor (the float
+    and fixed-policy solves): the tensor (int64), its code, scratch for one axis, per roll left
+    the roll values and best holds."""
     S = math.prod(tensor_shape(space))
     F = math.prod(face_shape(space))
     cb = code_dtype(len(space.types)).itemsize
-    scratch = (S // 2) * (1 + cb + 8) // 7 * 2
-    idb = 4 if S < 2**31 else 8
-    need = (8 + cb) * S + scratch + cb * F + rolls * 8 * F + (rolls - 1) * idb * F + 5 * 8 * F
-    if second:
-        need += rolls * 8 * F + 8 * F + (16 + cb) * F
-    return need
+    keys = 2 if second else 1
+    if whole:
+        scratch = (S // 2) * (1 + cb + 8) // 7 * 2
+        idb = 4 if S < 2**31 else 8
+        need = (8 + cb) * S + scratch + cb * F + rolls * 8 * F + (rolls - 1) * idb * F + 5 * 8 * F
+        return need + (rolls * 8 * F + 8 * F + (16 + cb) * F if second else 0)
+    types = space.types
+    S9 = S // (len(types[0].faces) + 1) if types else 1
+    P9 = F // len(types[0].faces) if types else 1
+    kept = max(0, rolls - 2) * 8 * F * keys
+    need = keys * 8 * S9 + cb * S9 + kept + 2 * F * (keys + 1) + (3 * keys + 2) * 8 * P9
+    return need + cb * F + 256 * 2**20
 
 
-def check_tensor_fits(space: StateSpace, rolls: int, second: bool = False) -> None:
-    need, have = estimate_bytes(space, rolls, second), memory_budget()
+def check_tensor_fits(
+    space: StateSpace, rolls: int, second: bool = False, whole: bool = False
+) -> None:
+    """Refuse (:class:`StateSpaceTooLargeError`, at once) a solve that would not fit in
+    :func:`memory_budget` (see :func:`estimate_bytes`)."""
+    need, have = estimate_bytes(space, rolls, second, whole), memory_budget()
     if need > have:
         raise StateSpaceTooLargeError(
             f"this turn has {math.prod(tensor_shape(space)):,} holds "
@@ -91,6 +102,20 @@ def scratch(name: str, shape, dtype) -> np.ndarray:
 def code_dtype(n: int) -> np.dtype:
     """The dtype of :func:`hold_code` for ``n`` dice: uint16 up to 12 dice, else uint32."""
     return np.dtype(np.uint16 if n + n.bit_length() <= 16 else np.uint32)
+
+
+def int_dtype(lo: int, hi: int) -> np.dtype:
+    """The smallest integer dtype holding every integer in ``[lo, hi]`` (roll values are
+    stored so, from their proven bounds: a stage's numerators lie within ``6**n`` times the
+    bounds of the stage before).
+
+    >>> int_dtype(0, 6**10), int_dtype(0, 70 * 6**10), int_dtype(-1, 6**20)
+    (dtype('int32'), dtype('uint32'), dtype('int64'))
+    """
+    for dt in (np.int8, np.int16, np.int32, np.uint32):
+        if np.iinfo(dt).min <= lo and hi <= np.iinfo(dt).max:
+            return np.dtype(dt)
+    return np.dtype(np.int64)
 
 
 def smallest_int(a: np.ndarray) -> np.ndarray:

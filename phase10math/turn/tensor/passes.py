@@ -75,11 +75,12 @@ def expect_into(space: StateSpace, values: np.ndarray, T: np.ndarray) -> np.ndar
 
 
 def subset_max(
-    space: StateSpace, T: np.ndarray, A: np.ndarray, second: np.ndarray | None = None
+    space: StateSpace, T: np.ndarray, A: np.ndarray | None, second: np.ndarray | None = None
 ) -> None:
     """In place: face entries of ``T`` become the maximum over their sub-holds; ``A``
     (:func:`code_dtype`, zeroed here) gets the :func:`hold_code` of the arg-max (its dice
-    not held). Axes go first to last.
+    not held). Axes go first to last. ``A=None``: the maxima only (one ``np.maximum`` per face
+    slot for one key; no codes), for stages whose best holds are not asked for.
 
     ``second`` (optional, same shape as ``T``): a second int64 key compared lexicographically
     after ``T``; it is carried along. Cost: one more tensor (8 bytes a hold) and,
@@ -95,6 +96,9 @@ def subset_max(
     Each axis runs in cache-sized blocks (the not-held slot, its code and the comparison
     stay in cache while the face slots stream through), in :func:`threads` threads."""
     n = len(space.types)
+    if A is None:
+        _subset_max_values(n, T, second)
+        return
     in_slabs(lambda i, a: a.fill(0), A)
     for j in range(n):
         p = _pruned(n, j)
@@ -133,3 +137,34 @@ def subset_max(
                 np.copyto(AV[..., f, :], codeA, where=better)
 
         blockwise(step, *views)
+
+
+def _subset_max_values(n: int, T: np.ndarray, second: np.ndarray | None) -> None:
+    """:func:`subset_max` without codes: the (lexicographic) maxima over sub-holds only."""
+    for j in range(n):
+        p = _pruned(n, j)
+        if second is None:
+
+            def step(i: int, V: np.ndarray) -> None:
+                nh = V[..., 0, :]
+                for f in range(1, V.shape[-2]):
+                    np.maximum(V[..., f, :], nh, out=V[..., f, :])
+
+            blockwise(step, _axis_view(T, j, p))
+            continue
+
+        def step2(i: int, V: np.ndarray, V2: np.ndarray) -> None:
+            nh, nh2 = V[..., 0, :], V2[..., 0, :]
+            better = scratch(f"better{i}", nh.shape, np.bool_)
+            cmp = scratch(f"cmp{i}", nh.shape, np.bool_)
+            for f in range(1, V.shape[-2]):
+                face, face2 = V[..., f, :], V2[..., f, :]
+                np.equal(nh, face, out=cmp)
+                np.greater(nh2, face2, out=better)
+                better &= cmp
+                np.greater(nh, face, out=cmp)
+                better |= cmp
+                np.copyto(face, nh, where=better)
+                np.copyto(face2, nh2, where=better)
+
+        blockwise(step2, _axis_view(T, j, p), _axis_view(second, j, p))

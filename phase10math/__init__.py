@@ -25,6 +25,7 @@ Fraction(1, 1)
 (<Objective.SCORE: 'score'>, <Holds.STICKY: 'sticky'>)
 """
 
+import phase10math.startup  # noqa: F401  (first: a Ctrl-C while the rest is imported)
 from phase10math import cards, tenthousand
 from phase10math.cache import package_version
 from phase10math.dice.faces import Die, Face, Layout, parse_face, parse_faces, parse_layout

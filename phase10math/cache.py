@@ -2,8 +2,14 @@
 
 Entries are keyed by a SHA-256 hash of a JSON description of everything the result
 depends on (rules, layout, phase, objective, package version). Files are written
-atomically (temporary file + ``os.replace``) and carry a checksum, so a damaged or
-truncated file is detected, removed and recomputed.
+atomically (temporary file + ``os.replace``) and carry a checksum; the ``.npy`` arrays of a
+large entry each carry a hash (xxHash when installed, else BLAKE2b) checked on their first use
+in a process. Every byte an answer depends on is checked before it is used:
+
+- an entry proven damaged (wrong header or checksum, cut short, not a regular file, not an
+  object of the kind asked for) is removed with one warning and computed again;
+- an entry that cannot be read *now* (no memory to map it, too many open files, an I/O or a
+  permission error) is kept, with one warning, and the result is computed in memory.
 
 The cache lives in ``$PHASE10MATH_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/phase10math``,
 else ``~/.cache/phase10math``. Set ``PHASE10MATH_CACHE_DIR=off`` to disable it.
@@ -19,9 +25,11 @@ import hashlib
 import importlib.metadata
 import io
 import json
+import mmap
 import os
 import pickle
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -30,6 +38,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
+
+from phase10math.files import NotRegularFileError, open_regular
 
 T = TypeVar("T")
 _MAGIC = b"P10M1"
@@ -157,41 +167,116 @@ def _write_checked(fh, payload: bytes) -> None:
 
 
 def _read_checked(path: Path) -> bytes:
-    """The payload of a file written by :func:`_write_checked` (ValueError if damaged)."""
-    data = path.read_bytes()
+    """The payload of a file written by :func:`_write_checked`: :class:`DamagedEntryError`
+    when its header or checksum is wrong or it is not a regular file, ``OSError`` when it
+    cannot be read now."""
+    try:
+        with open_regular(path) as fh:
+            data = fh.read()
+    except NotRegularFileError as exc:
+        raise DamagedEntryError(exc.strerror) from None
     if not data.startswith(_MAGIC):
-        raise ValueError("bad header")
+        raise DamagedEntryError("bad header")
     digest, payload = data[len(_MAGIC) : len(_MAGIC) + 32], data[len(_MAGIC) + 32 :]
     if hashlib.sha256(payload).digest() != digest:
-        raise ValueError("checksum mismatch")
+        raise DamagedEntryError("checksum mismatch")
     return payload
 
 
-def load(key: str) -> Any | None:
-    """The cached object, or None if absent or damaged (a damaged file is removed)."""
-    path = _path(key)
+class DamagedEntryError(Exception):
+    """A cache entry proven damaged: wrong header or checksum, cut short, not a regular file,
+    not an object of the expected kind (it is removed and computed again)."""
+
+
+#: Errors that say nothing about the entry (memory, file handles, I/O, permissions): the entry
+#: stays, the command computes in memory.
+TRANSIENT = (OSError, MemoryError)
+_KEPT: set[str] = set()  # keys whose entry could not be read now: kept, not overwritten
+
+
+def _damage(exc: BaseException) -> str | None:
+    """Why an error while loading an entry proves it damaged, or None when it is transient.
+    A payload that passed its checksum but does not load as this code's object is damaged."""
+    if isinstance(exc, DamagedEntryError):
+        return str(exc)
+    if isinstance(exc, NotRegularFileError):
+        return exc.strerror
+    if isinstance(exc, FileNotFoundError):  # a file missing inside an entry's folder
+        return f"{Path(exc.filename or '?').name} missing"
+    if isinstance(exc, TRANSIENT):
+        return None
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _check_kind(obj: Any, expect: type | tuple[type, ...] | None) -> Any:
+    if expect is not None and not isinstance(obj, expect):
+        names = expect if isinstance(expect, tuple) else (expect,)
+        raise DamagedEntryError(
+            f"holds a {type(obj).__name__}, not a {' or '.join(t.__name__ for t in names)}"
+        )
+    return obj
+
+
+def _remove_entry(path: Path) -> bool:
+    """Remove whatever is at ``path`` (a folder with what is in it, a file, a FIFO, a link)."""
     try:
-        if path is None or not path.exists():
-            return None
+        if stat.S_ISDIR(os.lstat(path).st_mode):
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+        return True
+    except FileNotFoundError:
+        return True
     except OSError:
+        return False
+
+
+def _discard(path: Path, why: str) -> None:
+    """A damaged entry: removed, with one warning."""
+    if _remove_entry(path):
+        what = "removed; it is computed again"
+    else:
+        what = "it could not be removed and is computed again"
+    warn(f"cache entry {path.name} is damaged ({why}); {what}")
+
+
+def _keep(key: str, path: Path, exc: BaseException) -> None:
+    """An entry that cannot be read now: kept in place (and not overwritten), one warning."""
+    _KEPT.add(key)
+    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or "no memory"
+    warn(f"cache entry {path.name} cannot be read now ({why}); kept, the result is computed")
+
+
+def load(key: str, expect: type | tuple[type, ...] | None = None) -> Any | None:
+    """The cached object, or None if absent or unusable: a damaged entry (or one that is not
+    an ``expect``, when given) is removed with one warning; one that cannot be read now (no
+    memory, too many open files, I/O or permission error) is kept, with one warning."""
+    path = _path(key)
+    if path is None:
         return None
     try:
-        return pickle.loads(_read_checked(path))
+        os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        _keep(key, path, exc)
+        return None
+    try:
+        return _check_kind(pickle.loads(_read_checked(path)), expect)
     except Exception as exc:
-        why = "cannot be read" if isinstance(exc, OSError) else "is damaged"
-        try:
-            path.unlink()
-            what = "removed; it is computed again"
-        except OSError:
-            what = "it could not be removed and is computed again"
-        warn(f"cache entry {path.name} {why} ({exc}); {what}")
+        why = _damage(exc)
+        if why is None:
+            _keep(key, path, exc)
+        else:
+            _discard(path, why)
         return None
 
 
 def save(key: str, obj: Any) -> None:
-    """Write ``obj`` atomically under ``key`` (no-op when caching is off)."""
+    """Write ``obj`` atomically under ``key`` (no-op when caching is off, and for an entry
+    kept because it could not be read)."""
     path = _path(key)
-    if path is None:
+    if path is None or key in _KEPT:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -218,9 +303,10 @@ def _remove(tmp: str) -> None:
         pass
 
 
-def cached(key: str, compute: Callable[[], T]) -> T:
-    """Return the cached value for ``key``, computing and saving it when missing."""
-    hit = load(key)
+def cached(key: str, compute: Callable[[], T], expect: type | tuple[type, ...] | None = None) -> T:
+    """Return the cached value for ``key``, computing and saving it when missing (or not an
+    ``expect``, when given)."""
+    hit = load(key, expect)
     if hit is not None:
         return hit
     value = compute()
@@ -234,9 +320,56 @@ LARGE_ARRAY = 1 << 24  # bytes: arrays at least this large are stored as .npy fi
 DISK_MARGIN = 5 << 30  # bytes (at least; or a tenth of the disk) left free after a large entry
 
 
+_xxhash: Any
+try:  # xxHash (about 10 GB/s) when installed, else BLAKE2b (under 1 GB/s)
+    _xxhash = importlib.import_module("xxhash")
+except ImportError:
+    _xxhash = None
+
+
+def _hasher(algorithm: str | None = None):
+    """A new hash object of ``algorithm`` (default: the fastest available); ValueError when
+    this one is not available here."""
+    algorithm = algorithm or ("xxh3_128" if _xxhash is not None else "blake2b")
+    if algorithm == "xxh3_128" and _xxhash is not None:
+        return _xxhash.xxh3_128()
+    if algorithm == "blake2b":
+        return hashlib.blake2b(digest_size=16)
+    raise ValueError(f"hash {algorithm!r} is not available (pip install xxhash)")
+
+
+def _algorithm(h) -> str:
+    return "blake2b" if isinstance(h, type(hashlib.blake2b())) else "xxh3_128"
+
+
+HASH_CHUNK = 1 << 26  # bytes hashed at a time when an array file is checked
+
+# files checked in this process: (device, inode, size, mtime) -> digest (each file is hashed
+# on its first use in a process, and not again while it is unchanged)
+_VERIFIED: dict[tuple[int, int, int, int], str] = {}
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class _HashingWriter:
+    """A write-only file that hashes what goes through it (``numpy.lib.format.write_array``
+    then writes the array in chunks of 16 MiB)."""
+
+    def __init__(self, fh):
+        self.fh, self.hash, self.size = fh, _hasher(), 0
+
+    def write(self, data) -> int:
+        self.hash.update(data)
+        self.size += len(data)
+        return self.fh.write(data)
+
+
 class _ArrayPickler(pickle.Pickler):
     """Pickles an object with its large numpy arrays written beside it as ``.npy`` files
-    (each array once, however often it is referred to)."""
+    (each array once, however often it is referred to), each file's size and hash (computed
+    while writing) in the reference kept in the pickle."""
 
     def __init__(self, fh, folder: Path):
         super().__init__(fh, protocol=pickle.HIGHEST_PROTOCOL)
@@ -244,16 +377,79 @@ class _ArrayPickler(pickle.Pickler):
 
     def persistent_id(self, obj):
         if isinstance(obj, np.ndarray) and obj.nbytes >= LARGE_ARRAY:
-            name = self.names.get(id(obj))
-            if name is None:
-                name = self.names[id(obj)] = f"a{len(self.names)}"
+            pid = self.names.get(id(obj))
+            if pid is None:
+                name = f"a{len(self.names)}"
                 # no fsync for the arrays (gigabytes): the folder appears by an atomic rename
-                # after they are written, and a file cut short (power loss) fails to map on
-                # loading, which removes the entry
+                # after they are written, and a file cut short or altered (power loss, a bad
+                # disk) fails its size or hash check on loading, which removes the entry
                 with open(self.folder / f"{name}.npy", "wb") as fh:
-                    np.save(fh, np.ascontiguousarray(obj))
-            return ("npy", name)
+                    out = _HashingWriter(fh)
+                    np.lib.format.write_array(out, np.ascontiguousarray(obj), allow_pickle=False)
+                    fh.flush()
+                    st = os.fstat(fh.fileno())
+                digest = out.hash.hexdigest()
+                _VERIFIED[_identity(st)] = digest
+                pid = self.names[id(obj)] = ("npy", name, _algorithm(out.hash), out.size, digest)
+            return pid
         return None
+
+
+def _hash_file(fh, size: int, algorithm: str) -> str:
+    """The hash of a file's first ``size`` bytes, read through a read-only memory map."""
+    h = _hasher(algorithm)
+    with mmap.mmap(fh.fileno(), size, access=mmap.ACCESS_READ) as m:
+        if hasattr(m, "madvise") and hasattr(mmap, "MADV_SEQUENTIAL"):
+            m.madvise(mmap.MADV_SEQUENTIAL)
+        view = memoryview(m)
+        try:
+            for start in range(0, size, HASH_CHUNK):
+                h.update(view[start : start + HASH_CHUNK])
+        finally:
+            view.release()
+    return h.hexdigest()
+
+
+def map_array(path: Path, size: int, algorithm: str, digest: str) -> np.memmap:
+    """The ``.npy`` file at ``path`` memory-mapped read-only, after checking that it is a
+    regular file of ``size`` bytes whose hash is ``digest`` (hashed once per process) and that
+    its header describes exactly its data: :class:`DamagedEntryError` otherwise, ``OSError``
+    or ``MemoryError`` when it cannot be mapped now."""
+    try:
+        fh = open_regular(path)
+    except NotRegularFileError as exc:
+        raise DamagedEntryError(f"{path.name}: {exc.strerror}") from None
+    with fh:
+        st = os.fstat(fh.fileno())
+        if st.st_size != size:
+            raise DamagedEntryError(f"{path.name} has {st.st_size:,} bytes, not {size:,}")
+        if _VERIFIED.get(_identity(st)) != digest:
+            try:
+                got = _hash_file(fh, size, algorithm)
+            except ValueError as exc:
+                raise DamagedEntryError(f"{path.name}: {exc}") from None
+            if got != digest:
+                raise DamagedEntryError(f"{path.name}: checksum mismatch")
+            _VERIFIED[_identity(st)] = digest
+        try:
+            read = _HEADER_READERS.get(np.lib.format.read_magic(fh))
+            if read is None:
+                raise ValueError("unknown .npy version")
+            shape, fortran, dtype = read(fh)
+        except ValueError as exc:
+            raise DamagedEntryError(f"{path.name}: bad header ({exc})") from None
+        offset = fh.tell()
+        n = int(np.prod(shape, dtype=object))
+        if dtype.hasobject or offset + n * dtype.itemsize != size:
+            raise DamagedEntryError(f"{path.name}: the header does not match the data")
+        order = "F" if fortran else "C"
+        return np.memmap(fh, dtype=dtype, mode="r", offset=offset, shape=shape, order=order)
+
+
+_HEADER_READERS = {
+    (1, 0): np.lib.format.read_array_header_1_0,
+    (2, 0): np.lib.format.read_array_header_2_0,
+}
 
 
 class _ArrayUnpickler(pickle.Unpickler):
@@ -262,11 +458,13 @@ class _ArrayUnpickler(pickle.Unpickler):
         self.folder, self.arrays = folder, {}
 
     def persistent_load(self, pid):
-        kind, name = pid
-        if kind != "npy" or not str(name).isalnum():
-            raise pickle.UnpicklingError(f"unknown array reference {pid!r}")
+        if not (isinstance(pid, tuple) and len(pid) == 5 and pid[0] == "npy"):
+            raise DamagedEntryError(f"unknown array reference {pid!r}")
+        _, name, algorithm, size, digest = pid
+        if not str(name).isalnum():
+            raise DamagedEntryError(f"unknown array reference {pid!r}")
         if name not in self.arrays:  # one mapping per file, however often it is referred to
-            self.arrays[name] = np.load(self.folder / f"{name}.npy", mmap_mode="r")
+            self.arrays[name] = map_array(self.folder / f"{name}.npy", size, algorithm, digest)
         return self.arrays[name]
 
 
@@ -294,13 +492,16 @@ def large_bytes(obj: Any) -> int:
 
 def save_large(key: str, obj: Any) -> bool:
     """Write ``obj`` under ``key`` with its large arrays as ``.npy`` files (a folder written
-    under a temporary name, then renamed: atomic). Skipped, with one warning, when the disk
-    would keep less than :data:`DISK_MARGIN` or a tenth of its size free. Returns whether it
-    was written."""
+    under a temporary name, then renamed: atomic), each array's hash computed while it is
+    written. Skipped, with one warning, when the disk would keep less than
+    :data:`DISK_MARGIN` or a tenth of its size free, and when an entry is already there (one
+    kept because it could not be read now). Returns whether it was written."""
     path = _path(key)
-    if path is None or not usable():
+    if path is None or key in _KEPT or not usable():
         return False
     folder = path.with_suffix(".arrays")
+    if os.path.lexists(folder):
+        return False
     _drop_stale_large(path.parent)
     need = large_bytes(obj)
     try:
@@ -345,30 +546,43 @@ def _drop_stale_large(d: Path) -> None:
         if f.name.startswith(".tmp-"):
             continue
         try:
-            stale = (f / "code").read_text().strip() != mine
-        except OSError:
+            with open_regular(f / "code") as fh:
+                stale = fh.read(200).decode(errors="replace").strip() != mine
+        except (NotRegularFileError, FileNotFoundError, NotADirectoryError):
             stale = True
+        except OSError:  # cannot be read now: not proof of anything
+            continue
         if stale:
-            shutil.rmtree(f, ignore_errors=True)
+            _remove_entry(f)
 
 
-def load_large(key: str) -> Any | None:
+def load_large(key: str, expect: type | tuple[type, ...] | None = None) -> Any | None:
     """An object written by :func:`save_large`, its large arrays memory-mapped read-only (so
-    loading is instant and their pages are read, and can be dropped, as they are used), or
-    None if absent or damaged (a damaged entry is removed)."""
+    loading is instant and their pages are read, and can be dropped, as they are used), each
+    array file's size, hash and header checked on its first use in this process; None if
+    absent or unusable. A damaged entry (or one that is not an ``expect``, when given) is
+    removed with one warning; one that cannot be read or mapped now (no memory, too many
+    open files, I/O or permission error) is kept, with one warning."""
     path = _path(key)
     if path is None:
         return None
     folder = path.with_suffix(".arrays")
     try:
-        if not (folder / "object.pkl").exists():
-            return None
-    except OSError:
+        st = os.lstat(folder)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        _keep(key, folder, exc)
         return None
     try:
+        if not stat.S_ISDIR(st.st_mode):
+            raise NotRegularFileError(0, "not a folder")
         payload = _read_checked(folder / "object.pkl")
-        return _ArrayUnpickler(io.BytesIO(payload), folder).load()
+        return _check_kind(_ArrayUnpickler(io.BytesIO(payload), folder).load(), expect)
     except Exception as exc:
-        shutil.rmtree(folder, ignore_errors=True)
-        warn(f"cache entry {folder.name} is damaged ({exc}); removed, it is computed again")
+        why = _damage(exc)
+        if why is None:
+            _keep(key, folder, exc)
+        else:
+            _discard(folder, why)
         return None

@@ -65,6 +65,7 @@ from phase10math.errors import (
     Phase10MathError,
     WrongTypeError,
 )
+from phase10math.files import open_regular
 
 MAX_SEED = 2**32 - 1
 
@@ -152,13 +153,13 @@ def int_arg(name: str):
 def read_layout_file(path: str) -> str:
     """The text of a layout file: at most 64 KiB of UTF-8 text (no NUL bytes)."""
     try:
-        size = os.path.getsize(path)
-        if size > MAX_LAYOUT_BYTES:
-            raise InvalidLayoutError(
-                f"layout file {path!r} has {size:,} bytes; a layout is at most "
-                f"{MAX_LAYOUT_BYTES // 1024} KiB of text"
-            )
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO or a device is refused, never waited on
+            size = os.fstat(fh.fileno()).st_size
+            if size > MAX_LAYOUT_BYTES:
+                raise InvalidLayoutError(
+                    f"layout file {path!r} has {size:,} bytes; a layout is at most "
+                    f"{MAX_LAYOUT_BYTES // 1024} KiB of text"
+                )
             data = fh.read(MAX_LAYOUT_BYTES + 1)
     except OSError as exc:
         raise InvalidLayoutError(

@@ -12,6 +12,7 @@ These helpers show it with its float beside it and put both into JSON.
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 import re
@@ -74,6 +75,41 @@ sympy Rational or 'p/q' text (a boolean is not a number)
     raise WrongTypeError(f"x={repr(x)[:40]} ({type(x).__name__}); accepts {accepts}")
 
 
+def int_text(n: int) -> str:
+    """The decimal digits of a whole number, however many (``str`` refuses past 4,300
+    digits, Python's limit on int-to-string conversion).
+
+    >>> int_text(-42), len(int_text(10**5000))
+    ('-42', 5001)
+    """
+    try:
+        return str(n)
+    except ValueError:  # past the conversion limit: decimal converts without it
+        return format(decimal.Decimal(n), "f")
+
+
+def text_int(text: str) -> int:
+    """The whole number written in ``text`` (digits, an optional sign), however long.
+
+    >>> text_int(int_text(3**20000)) == 3**20000
+    True
+    """
+    try:
+        return int(text)
+    except ValueError:
+        t = text.strip()
+        if not t.lstrip("+-").isdigit() or not t.isascii():
+            raise
+        return int(decimal.Decimal(t))
+
+
+def fraction_text(x: Any) -> str:
+    """``'p/q'`` (``'p'`` for a whole number), however many digits."""
+    f = as_fraction(x)
+    top = int_text(f.numerator)
+    return top if f.denominator == 1 else f"{top}/{int_text(f.denominator)}"
+
+
 def _float(f: Fraction) -> float:
     """``float(f)``, or a signed infinity where ``f`` is beyond the float range."""
     try:
@@ -92,7 +128,7 @@ def _digits(digits: int | None, default: int) -> int:
 def show(x: Any, digits: int = 6) -> str:
     """``'p/q (0.xxxxxx)'``: the exact value with its float beside it."""
     f = as_fraction(x)
-    return f"{f} ({_float(f):.{_digits(digits, 6)}f})"
+    return f"{fraction_text(f)} ({_float(f):.{_digits(digits, 6)}f})"
 
 
 @public
@@ -104,12 +140,17 @@ def percent(x: Any, digits: int = 2) -> str:
 def to_json(x: Any) -> dict[str, Any]:
     """``{"fraction": "p/q", "float": ...}`` for JSON output."""
     f = as_fraction(x)
-    return {"fraction": f"{f.numerator}/{f.denominator}", "float": float(f)}
+    return {"fraction": f"{int_text(f.numerator)}/{int_text(f.denominator)}", "float": float(f)}
 
 
 def from_json(d: dict[str, Any]) -> Fraction:
-    """Inverse of :func:`to_json`."""
-    return Fraction(d["fraction"])
+    """Inverse of :func:`to_json` (however many digits)."""
+    text = d["fraction"]
+    try:
+        return Fraction(text)
+    except ValueError:
+        top, _, bottom = str(text).partition("/")
+        return Fraction(text_int(top), text_int(bottom or "1"))
 
 
 #: Fractions whose text is at most this long are shown in full beside the decimal.
@@ -150,10 +191,11 @@ class Exact:
     @property
     def n_digits(self) -> int:
         """Digits of the numerator and the denominator together."""
-        return len(str(abs(self.fraction.numerator))) + len(str(self.fraction.denominator))
+        f = self.fraction
+        return len(int_text(abs(f.numerator))) + len(int_text(f.denominator))
 
     def __str__(self) -> str:
-        text = str(self.fraction)
+        text = fraction_text(self.fraction)
         if self.fraction.denominator == 1 or len(text) <= SHORT_FRACTION:
             return f"{self.decimal} = {text}" if self.fraction.denominator != 1 else text
         return f"{self.decimal} (exact fraction, {self.n_digits} digits: see .fraction)"

@@ -3,7 +3,8 @@ private names taken from other modules, no function-level imports of the package
 
 The layers read bottom-up; a module may import only from its own layer or the ones below:
 
-0. ``exact``, ``errors``, ``cache``, ``progress`` - shared pieces;
+0. ``exact``, ``errors``, ``cache``, ``files``, ``workers``, ``startup``, ``progress`` -
+   shared pieces;
 1. ``dice`` - the dice game's rules as data;
 2. ``turn`` - the exact turn solver;
 3. ``game`` - whole games;
@@ -26,6 +27,9 @@ LAYER = {
     "checks": 0,
     "errors": 0,
     "cache": 0,
+    "files": 0,
+    "startup": 0,
+    "workers": 0,
     "progress": 0,
     "dice": 1,
     "turn": 2,

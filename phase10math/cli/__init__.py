@@ -2,7 +2,9 @@
 
 Each module that offers commands has a function ``add_commands(subparsers)`` that adds its
 sub-commands; each sub-command sets ``func``, a handler ``(args) -> int``. Bad input raises a
-:class:`~phase10math.errors.Phase10MathError`, shown here on stderr with exit code 2.
+:class:`~phase10math.errors.Phase10MathError`, shown here on stderr with exit code 2. Exit
+codes: 0 done, 1 internal error (a bug), 2 bad input or refused, 74 the output could not be
+written (standard output closed or full), 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import importlib
 import os
 import sys
 
-from phase10math import __version__
+from phase10math import __version__, startup
 from phase10math.checks import OneLineParser, missing_command
 from phase10math.errors import Phase10MathError
 
@@ -21,6 +23,7 @@ COMMAND_MODULES = [
     "phase10math.cli.dice",
     "phase10math.cli.turn",
     "phase10math.cli.game",
+    "phase10math.cli.duel",
     "phase10math.cards.cli",
     "phase10math.tenthousand.cli",
     "phase10math.cli.handouts",
@@ -46,27 +49,82 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Exit code when the output cannot be written (stdout closed, the disk full): EX_IOERR.
+EXIT_OUTPUT = 74
+
+
+class OutputError(Exception):
+    """Standard output cannot be written (closed, the disk full, an I/O error)."""
+
+
+class _CheckedStdout:
+    """Standard output whose write errors are :class:`OutputError` (a closed pipe stays a
+    ``BrokenPipeError``: a quiet exit, as ``head`` expects)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise OutputError(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise OutputError(exc) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run one command. Bad input: one line on stderr, exit code 2; Ctrl-C: "interrupted",
-    exit code 130; a closed pipe (``phase10math table | head -1``): a quiet exit."""
+    """Run one command. Bad input: one line on stderr, exit code 2; Ctrl-C (at any point, the
+    workers of a command included): "interrupted", exit code 130; a closed pipe
+    (``phase10math table | head -1``): a quiet exit; standard output closed or full: one
+    line on stderr, exit code 74."""
+    startup.interrupts_raise()
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        _say(startup.INTERRUPTED)
+        return startup.EXIT_INTERRUPTED
+    finally:
+        startup.interrupts_exit()  # Ctrl-C while the process exits: the same one line
+
+
+def _run(argv: list[str] | None) -> int:
+    stdout = sys.stdout
+    if stdout is None:  # started with standard output closed (>&-)
+        return _fail("standard output is closed; nothing can be printed", EXIT_OUTPUT)
+    sys.stdout = _CheckedStdout(stdout)
     try:
         parser = build_parser()
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # usage error (one line printed, 2), --help or --version (0)
+            sys.stdout.flush()
             return exc.code if isinstance(exc.code, int) else 2
         if getattr(args, "func", None) is None:
             return missing_command(parser)
         code = int(args.func(args) or 0)
         sys.stdout.flush()
         return code
+    except OutputError as exc:
+        _quiet_stdout(stdout)
+        why = exc.args[0]
+        why = why.strerror if isinstance(why, OSError) and why.strerror else why
+        return _fail(f"cannot write the output ({why})", EXIT_OUTPUT)
     except Phase10MathError as exc:
         return _fail(str(exc))
-    except KeyboardInterrupt:
-        print("phase10math: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
-        _quiet_stdout()
+        _quiet_stdout(stdout)
         return 0
     except MemoryError:
         return _fail("out of memory; try smaller numbers (see docs/cli-bounds.md)")
@@ -75,32 +133,43 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug: still one line, no traceback (PHASE10MATH_DEBUG=1 shows it)
         if os.environ.get("PHASE10MATH_DEBUG"):
             raise
-        print(
+        _say(
             f"phase10math: internal error: {type(exc).__name__}: {exc} (please report it; "
-            "PHASE10MATH_DEBUG=1 shows the traceback)",
-            file=sys.stderr,
+            "PHASE10MATH_DEBUG=1 shows the traceback)"
         )
         return 1
+    finally:
+        if isinstance(sys.stdout, _CheckedStdout):
+            sys.stdout = stdout
 
 
-def _fail(message: str) -> int:
-    """One line on stderr (a long message is cut at a word, never mid-word), exit code 2."""
+def _say(line: str) -> None:
+    """One line on stderr, unless stderr is closed or cannot be written."""
+    if sys.stderr is None:
+        return
+    try:
+        print(line, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+def _fail(message: str, code: int = 2) -> int:
+    """One line on stderr (a long message is cut at a word, never mid-word), exit ``code``."""
     line = " ".join(message.split())
     if len(line) > 600:
         line = line[:600].rsplit(" ", 1)[0] + " ..."
-    try:
-        print(f"phase10math: error: {line}", file=sys.stderr)
-    except (BrokenPipeError, OSError):
-        pass
-    return 2
+    _say(f"phase10math: error: {line}")
+    return code
 
 
-def _quiet_stdout() -> None:
-    """After a closed pipe: point stdout at /dev/null so the final flush at exit is silent."""
+def _quiet_stdout(stream) -> None:
+    """After a closed pipe or a failed write: point the process's standard output at
+    /dev/null, so that the final flush at exit (of what is still buffered) is silent."""
     try:
-        if sys.stdout is sys.__stdout__:
+        if stream is sys.__stdout__:
             devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            os.dup2(devnull, stream.fileno())
+            os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
 

@@ -86,7 +86,14 @@ def export_html(notebooks: list[Path], out: Path) -> list[Path]:
     exporter = HTMLExporter()
     written = []
     for nb_path in notebooks:
-        body, _ = exporter.from_notebook_node(nbformat.read(nb_path, as_version=4))
+        try:
+            node = nbformat.read(nb_path, as_version=4)
+        except Exception as exc:  # not JSON, not a notebook, unreadable: nothing internal
+            raise HandoutError(
+                f"{nb_path} is not a readable notebook ({type(exc).__name__}: "
+                f"{str(exc).splitlines()[0] if str(exc) else 'damaged'})"
+            ) from None
+        body, _ = exporter.from_notebook_node(node)
         target = out / f"{nb_path.stem}.html"
         target.write_text(body, encoding="utf-8")
         written.append(target)
@@ -145,6 +152,8 @@ def make_handouts(
 
 
 def cmd_handouts(args: argparse.Namespace) -> int:
+    if not args.out.strip():  # Path("") is the current folder
+        raise HandoutError("--out is empty: name the folder to write the handouts into")
     files = make_handouts(
         Path(args.out), Path(args.notebooks), pdf=not args.no_pdf, chromium=args.chromium
     )

@@ -9,6 +9,7 @@ import sys
 
 from phase10math.checks import int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, roll_from, rules_from
+from phase10math.cli.duel import advise_win
 from phase10math.dice.faces import parse_faces
 from phase10math.dice.phases import as_phase
 from phase10math.errors import (
@@ -92,6 +93,8 @@ def parse_die_args(items: list[str] | None, n: int = 10) -> dict[int, int]:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
+    if args.objective == "win":  # from the two-player table
+        return advise_win(args)
     ph = as_phase(args.phase)
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
@@ -161,7 +164,13 @@ def add_commands(sub) -> None:
         required=True,
         help="rolls still allowed after this one (2 after the first roll)",
     )
-    p.add_argument("--objective", choices=["complete", "score"], default="complete")
+    p.add_argument("--objective", choices=["complete", "score", "win"], default="complete")
+    p.add_argument("--me", default="", help="win: PHASE:SCORE of the player to move")
+    p.add_argument("--opponent", default="", help="win: PHASE:SCORE of the other player")
+    p.add_argument("--second", action="store_true", help="win: the player to move sits second")
+    p.add_argument(
+        "--last-chance", action="store_true", help="win: the opponent has finished the game"
+    )
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--set-aside", default="", help="sticky holds: the dice set aside before")
     p.add_argument("--keep", default="", help="also show the value of this hold")

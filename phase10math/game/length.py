@@ -70,7 +70,7 @@ def turn_probability(
         space, made = completion_utility(PHASES[number], rules, layout)
         return random_policy_value(space, made, rules.rolls)
 
-    return cache.cached(solution_key("random_p", PHASES[number], rules, layout), compute)
+    return cache.cached(solution_key("random_p", PHASES[number], rules, layout), compute, Fraction)
 
 
 def turn_probabilities(

@@ -38,7 +38,6 @@ Example (about a minute for the last two phases; ``solve_solitaire()`` solves al
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -63,6 +62,7 @@ from phase10math.turn.policy import float_optimal_turn, policy_means, policy_mom
 from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
+from phase10math.workers import WorkerPool
 
 REL_ERR = 1e-11
 LAST = 10
@@ -246,7 +246,7 @@ def solve_solitaire(
         raise InvalidRulesError("optimal solitaire is solved for free holds only")
     key = cache.cache_key(kind="solitaire", rules=rules.to_dict(), layout=layout.fingerprint())
     if use_cache and phases_data is None:
-        hit = cache.load(key)
+        hit = cache.load(key, SolitaireSolution)
         if hit is not None:
             return hit
     t0 = time.time()
@@ -276,8 +276,8 @@ def solve_solitaire(
         for part in (head, rest):
             _CTX = (data, states, rules, guess)
             if workers > 1 and len(part) > 2:
-                with mp.get_context("fork").Pool(workers) as pool:
-                    results = pool.map(_state_task, part, chunksize=1)
+                with WorkerPool(workers, "fork") as pool:
+                    results = list(pool.map(_state_task, part))
             else:
                 results = [_state_task(st) for st in part]
             for st, res in zip(part, results, strict=True):

@@ -228,6 +228,15 @@ class Advice:
         for o in self.options:
             if Counter(_display_key(f, self.dice) for f in o.keep) == want:
                 return o
+        # faces written without their color ("10 10" for 10r 10g): the holds they can name
+        named = [o for o in self.options if _names(keep, o.keep)]
+        if named and all(o.value == named[0].value for o in named):
+            return named[0]
+        if named:
+            raise InvalidHoldError(
+                f"keep {' '.join(map(str, keep))}: say which dice, e.g. "
+                + " or ".join(" ".join(map(str, o.keep)) for o in named[:3])
+            )
         raise InvalidHoldError(
             f"cannot keep {' '.join(map(str, keep))} from {' '.join(map(str, self.dice))}"
             + (
@@ -310,6 +319,22 @@ class Advice:
         return "\n".join(lines)
 
     __str__ = table
+
+
+def _names(keep: Sequence[Face], faces: Sequence[Face]) -> bool:
+    """Whether ``keep`` names exactly ``faces``: one to one, each face of ``keep`` matching
+    its die (:meth:`Face.matches`; a face without a color matches any color). Faces with a
+    color take theirs first, then those without take what is left."""
+    if len(keep) != len(faces):
+        return False
+    left = list(faces)
+    for f in sorted(keep, key=lambda f: f.color is None):
+        exact = [g for g in left if f.matches(g) and g.color == f.color]
+        some = exact or [g for g in left if f.matches(g)]
+        if not some:
+            return False
+        left.remove(some[0])
+    return True
 
 
 def _display_key(f: Face, dice) -> Hashable:

@@ -18,10 +18,8 @@ True
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -43,6 +41,7 @@ from phase10math.turn.policy import greedy_policy
 from phase10math.turn.projection import projection_for
 from phase10math.turn.solver import TurnSolution, check_size, solve_turn
 from phase10math.turn.statespace import StateSpace
+from phase10math.workers import WorkerPool
 
 _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
 BIG_ROLLS = 5_000_000
@@ -73,7 +72,7 @@ def cached_solution(
     key = solution_key("turn", phase, rules, layout, objective=str(objective), **extra)
     sol = _MEMORY.get(key)
     if sol is None:
-        sol = cache.load(key) or cache.load_large(key)
+        sol = cache.load(key, TurnSolution) or cache.load_large(key, TurnSolution)
         if sol is None:
             sol = solve_turn(
                 phase, objective, rules, layout, progress=progress, worst_second=worst_second
@@ -83,7 +82,7 @@ def cached_solution(
             elif store_large and cache.save_large(key, sol):
                 # gigabytes of roll values: kept on disk and memory-mapped from there (pages
                 # are read as they are used and can be dropped), not held in memory
-                sol = cache.load_large(key) or sol
+                sol = cache.load_large(key, TurnSolution) or sol
         _remember(key, sol)
     return sol
 
@@ -189,7 +188,9 @@ def phase_row(
     """The table row of one phase (cached on disk)."""
     phase = as_phase(phase)
     return cache.cached(
-        solution_key("row", phase, rules, layout), lambda: _row(phase, rules, layout, progress)
+        solution_key("row", phase, rules, layout),
+        lambda: _row(phase, rules, layout, progress),
+        dict,
     )
 
 
@@ -218,7 +219,9 @@ def phase_table(
     """Rows for several phases (cached), solved in ``workers`` processes (default: up to two,
     one per core) with a progress bar when asked (:func:`phase10math.progress.progress_bar`)."""
     phases = list(phases)
-    todo = [n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout)) is None]
+    todo = [
+        n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout), dict) is None
+    ]
     workers = min(2, os.cpu_count() or 1) if workers is None else workers
     bar = None
     if show_progress and todo:
@@ -226,13 +229,12 @@ def phase_table(
         bar = progress_bar(total=len(todo), desc=desc, unit="phase")
     rows: dict[int, dict[str, Fraction]] = {}
     if len(todo) > 1 and workers > 1 and cache.usable():
-        ctx = multiprocessing.get_context("spawn")
         # the slow color phases first, so that the two processes finish together
         order = sorted(todo, key=lambda n: not PHASES[n].uses_color)
         # rows needing a large distinct-dice solve go to one process, one after the other
         heavy = [n for n in order if heavy_phase(n, rules, layout)]
         tasks = ([heavy] if heavy else []) + [[n] for n in order if n not in heavy]
-        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        with WorkerPool(workers) as pool:
             for done in pool.map(_row_worker, [(ns, rules, layout) for ns in tasks]):
                 for n, row in done:
                     rows[n] = row

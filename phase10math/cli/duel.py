@@ -1,0 +1,141 @@
+"""Command-line sub-command ``duel``: the two-player game solved (headline, state look-ups,
+the resumable solve)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+
+from phase10math.cli.dice import layout_from, roll_from
+from phase10math.dice.phases import as_phase
+from phase10math.errors import InvalidRulesError
+from phase10math.game.duel import (
+    RECOMPUTE,
+    DuelGame,
+    format_advice,
+    format_headline,
+    read_table,
+    solve_duel,
+    win_advice,
+    write_table,
+)
+
+
+def _range(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d{1,2})\s*(?:-\s*(\d{1,2}))?\s*", text or "")
+    if not m:
+        raise InvalidRulesError(f"--phases {text[:20]!r}: expected LO-HI, e.g. 9-10")
+    lo = int(m.group(1))
+    hi = int(m.group(2) or lo)
+    if not 1 <= lo <= hi <= 20:
+        raise InvalidRulesError(f"--phases {lo}-{hi}: expected 1 <= LO <= HI <= 20")
+    return lo, hi
+
+
+def _player(text: str, name: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d{1,2})\s*:\s*(\d{1,4})\s*", text or "")
+    if not m:
+        raise InvalidRulesError(f"--{name} {text[:20]!r}: expected PHASE:SCORE, e.g. 9:120")
+    return int(m.group(1)), int(m.group(2))
+
+
+def cmd_duel(args: argparse.Namespace) -> int:
+    if args.solve:
+        lo, hi = _range(args.phases)
+        game = DuelGame.standard(lo, hi)
+        sol = solve_duel(game, checkpoint=args.checkpoint, show_progress=not args.json)
+        if args.write:
+            write_table(
+                sol, args.write, f"phase10math duel --solve --phases {lo}-{hi} --write FILE"
+            )
+        data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
+    else:
+        sol, data = read_table(args.table)
+    if args.me or args.opponent:
+        if not (args.me and args.opponent):
+            raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
+        me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
+        g = sol.game
+        for name, (k, _) in (("me", me), ("opponent", opp)):
+            if not g.lo <= k <= g.hi:
+                raise InvalidRulesError(
+                    f"--{name}: phase {k} is outside the solved table ({g.describe()})"
+                )
+        seat = 1 if args.second else 0
+        w, t = sol.value(g.key_of(seat, me, opp))
+        out = {
+            "me": list(me),
+            "opponent": list(opp),
+            "seat": "second" if args.second else "first",
+            "p_win": w - t / 2,
+            "p_tie": t,
+            "chance_to_win": w,
+            "bound": sol.bound,
+        }
+        if args.json:
+            print(json.dumps(out, indent=2))
+        else:
+            print(
+                f"my turn at phase {me[0]} with {me[1]} points, opponent at phase {opp[0]} with "
+                f"{opp[1]} ({out['seat']} seat): P(win) = {out['p_win']:.6f}, "
+                f"P(tie) = {t:.6f}, chance to win {w:.6f} (a tie counted half; "
+                f"within {sol.bound:.0e})"
+            )
+        return 0
+    h = data["headline"]
+    if args.json:
+        keep = ("game", "rules", "layout", "code_version", "command", "seconds", "headline")
+        print(json.dumps({k: data[k] for k in keep if k in data}, indent=2, default=str))
+        return 0
+    print(format_headline(h))
+    if not args.solve:
+        print(
+            f"\nfrom the shipped table (code {data['code_version']}, solved in "
+            f"{data['seconds']:.0f} s); recompute: {data['command']}"
+        )
+    return 0
+
+
+def advise_win(args: argparse.Namespace) -> int:
+    """``advise --objective win``: the holds of a roll ranked by the chance to win, from the
+    shipped two-player table."""
+    if not (args.me and args.opponent):
+        raise InvalidRulesError("--objective win needs --me PHASE:SCORE and --opponent PHASE:SCORE")
+    me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
+    ph = as_phase(args.phase)
+    if ph.number != me[0]:
+        raise InvalidRulesError(f"--phase {args.phase} but --me is at phase {me[0]}")
+    if args.holds != "free":
+        raise InvalidRulesError("the two-player table is solved for free holds")
+    layout = layout_from(args)
+    faces = roll_from(args.dice, ph, layout)
+    sol, _ = read_table()
+    adv = win_advice(
+        sol, me, opp, faces, args.rolls_left, args.second, args.last_chance, layout=layout
+    )
+    if args.json:
+        out = dict(adv)
+        if args.top:
+            out["options"] = out["options"][: args.top]
+        print(json.dumps(out, indent=2))
+    else:
+        print(format_advice(adv, args.top))
+    return 0
+
+
+def add_commands(sub) -> None:
+    p = sub.add_parser(
+        "duel",
+        help="the two-player game solved: chance to win under optimal play, per-turn matchups",
+    )
+    p.add_argument("--solve", action="store_true", help="recompute (resumable with --checkpoint)")
+    p.add_argument("--phases", default="9-10", help="phase range LO-HI to solve (default 9-10)")
+    p.add_argument("--checkpoint", default=None, help="file to resume from and save to")
+    p.add_argument("--write", default=None, help="write the solved table here (json.gz)")
+    p.add_argument("--table", default=None, help="read this table instead of the shipped one")
+    p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")
+    p.add_argument("--opponent", default=None, help="PHASE:SCORE of the other player")
+    p.add_argument("--second", action="store_true", help="the player to move sits second")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_duel)

@@ -1,0 +1,968 @@
+"""The two-player game of Phase 10 Dice solved: the chance to win of every state.
+
+Each player is at a phase ``k`` (the one being attempted) with a total; the mover's turn ends
+(failed) or (made, score x), so its best play is one turn solve with a utility over those
+outcomes (:class:`~phase10math.turn.batch.TurnBatch`). The rules are the kit's (RULES.md):
+the five-phase bonus (+40 on completing phase 5 when the total is then over 220), the
+first-finish bonus (+40 to the finisher, and to the second seat if it completes the last
+phase in the same round, during its last chance), the last chances (after a player finishes,
+the other plays turns until one fails or it finishes too), ties reported as P(tie) and
+counted half in the chance to win.
+
+**States** (the reduction): a player is ``(k, c, t)`` with ``c`` its five-phase-bonus class:
+``UNDECIDED`` (the bonus still depends on the total, which is then ``t``), ``NONE`` (no bonus
+to come) or ``PENDING`` (+40 sure on completing phase 5); a normal-play state is ``(s, me,
+opp, D)``: the mover's seat ``s`` (0 = first in turn order), both players and the score
+difference ``D`` = mover's total - opponent's total. A last-chance state is ``(chaser, Dc,
+eligible)``: ``Dc`` the chaser's total minus the finisher's, ``eligible`` whether a finish
+still earns the bonus. Differences beyond what the other side can still score are decided
+and are not stored.
+
+**Solving**: last chances first (no cycles, later phases first), then normal play in layers
+of decreasing sum of both phases. Inside a layer the only cycle is "both fail": state
+``(0, a, b, D)`` fails to ``(1, b, a, -D)`` and back, so every pair is a fixed point ``x =
+f(1 - y), y = g(1 - x)`` with ``f``, ``g`` convex in the fail value. It is solved by policy
+iteration (Newton on the piecewise-linear map): solve both turns at the current values, then
+take the exact fixed point of the two policies found (a 2 x 2 linear system), until the turn
+solves reproduce the values.
+
+**Error bound** (float64): every turn value is within its proven rounding margin. If the
+continuation values are within ``E`` and the pair's residual plus margin is ``rho``, the
+pair's fixed point is certified by an interval check (:func:`_certify`): the map ``h(x) =
+f(1 - g(1 - x))`` increases, so ``h(x - delta) >= x - delta`` and ``h(x + delta) <= x +
+delta``, evaluated by turn solves with every margin and ``E`` on the safe side, put the true
+value within ``delta``. The largest such bound over all states is :attr:`DuelSolution.bound`.
+P(tie) and the per-turn matchups are fixed-policy evaluations (exact linear fixed points of
+float distributions), with their own bound ``tie_bound``.
+
+The phases may be a sub-range (``phases=(9, 10)``: both players start at phase 9, the game
+ends with phase 10) or a reduced game (any dice, any phases, for checks). Phases with color
+groups are refused: their turn needs the full projection (ten different dice on the
+recorded set), for which this module has no batched solve (the certified family of the
+issue is not built).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import itertools
+import json
+import math
+import os
+import pickle
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from phase10math.cache import package_version
+from phase10math.dice.faces import Die, Layout, parse_layout
+from phase10math.dice.layouts import COMPACT_LAYOUT
+from phase10math.dice.phases import PHASES, Phase
+from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
+from phase10math.errors import InvalidRulesError
+from phase10math.game.strategies import SpaceMap
+from phase10math.progress import progress_bar
+from phase10math.turn.batch import TurnBatch
+from phase10math.turn.engine import final_scores
+from phase10math.turn.kernels import lexicographic_utilities
+from phase10math.turn.solver import solve_utility
+
+BATCH = 192  # turn columns solved at once (about 180 MB per array on the value projection)
+TOL = 1e-13  # residual at which a pair's policy iteration stops
+MAX_ITER = 60
+NOISE = 1e-11  # a residual this small that no longer shrinks is rounding: stop there
+
+
+class Bonus(IntEnum):
+    """A player's five-phase-bonus class."""
+
+    NONE = 0  # no bonus to come (phase 5 done, or out of reach, or not in the game)
+    PENDING = 1  # +40 sure on completing phase 5
+    UNDECIDED = 2  # depends on the total (kept as t)
+
+
+class Play(IntEnum):
+    """How a seat plays: the optimal two-player policy or a per-turn objective."""
+
+    OPTIMAL = 0
+    COMPLETE = 1
+    SCORE = 2
+
+    @property
+    def label(self) -> str:
+        return {0: "optimal", 1: "complete", 2: "score"}[int(self)]
+
+
+PLAYS = (Play.OPTIMAL, Play.COMPLETE, Play.SCORE)
+MATCHUPS = tuple((a, b) for a in PLAYS for b in PLAYS)
+
+Player = tuple[int, int, int]  # (phase, Bonus, total if UNDECIDED else 0)
+Key = tuple[int, Player, Player, int]  # (mover's seat, mover, opponent, D)
+LastKey = tuple[Player, int, int]  # (chaser, Dc, eligible)
+Val = tuple[float, float]  # (P(win) + P(tie)/2, P(tie)) of the mover / chaser
+
+
+def outcome_of(d: int) -> Val:
+    """The end of a game by the final difference: win, tie or loss."""
+    return (1.0, 0.0) if d > 0 else ((0.5, 1.0) if d == 0 else (0.0, 0.0))
+
+
+# --------------------------------------------------------------------------- the setting
+
+
+@dataclass
+class DuelGame:
+    """A two-player game: its phases (numbers ``lo .. hi``), rules, dice and start totals."""
+
+    phases: dict[int, Phase]
+    rules: Rules = DEFAULT_RULES
+    dice: Layout | tuple[Die, ...] = COMPACT_LAYOUT
+    turns: dict[int, TurnBatch] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        check_rules(self.rules)
+        nums = sorted(self.phases)
+        if not nums or nums != list(range(nums[0], nums[-1] + 1)):
+            raise InvalidRulesError(f"phases {nums}: expected consecutive numbers")
+        for k in nums:
+            if self.phases[k].uses_color:
+                raise InvalidRulesError(
+                    f"phase {k} ({self.phases[k].text}) has a color group: the two-player "
+                    "solver covers phases without colors only (a color phase needs the "
+                    "certified family of exactly solved turn policies, not built yet); "
+                    "choose a range without phase 8 (e.g. 9-10)"
+                )
+        self.lo, self.hi = nums[0], nums[-1]
+        for k in nums:
+            if k not in self.turns:
+                self.turns[k] = TurnBatch.for_phase(self.phases[k], self.rules, self.dice)
+        self.max_score = {k: int(self.turns[k].scores.max(initial=0)) for k in nums}
+        self.bonus_in_game = self.lo <= 5 <= self.hi
+        self.to_five = {k: sum(self.max_score[j] for j in range(k, 6)) for k in nums if k <= 5}
+        self.rest = {k: sum(self.max_score[j] for j in range(k, self.hi + 1)) for k in nums}
+
+    @classmethod
+    def standard(
+        cls, lo: int = 9, hi: int = 10, rules: Rules = DEFAULT_RULES, layout=COMPACT_LAYOUT
+    ) -> DuelGame:
+        """The kit's phases ``lo .. hi`` (both players start at ``lo``)."""
+        if not (1 <= lo <= hi <= 20):
+            raise InvalidRulesError(f"phases {lo}-{hi}: expected 1 <= lo <= hi <= 20")
+        return cls({k: PHASES[k] for k in range(lo, hi + 1)}, rules, layout)
+
+    def describe(self) -> str:
+        return f"phases {self.lo}-{self.hi}" if self.lo != self.hi else f"phase {self.lo}"
+
+    # ---------------------------------------------------------------- players
+    def player(self, k: int, total: int) -> Player:
+        """The player at phase ``k`` with ``total`` points, reduced to its bonus class."""
+        if not self.bonus_in_game or k > 5:
+            return (k, Bonus.NONE, 0)
+        thr = self.rules.five_phase_threshold
+        if total > thr:
+            return (k, Bonus.PENDING, 0)
+        if total + self.to_five[k] <= thr:
+            return (k, Bonus.NONE, 0)
+        return (k, Bonus.UNDECIDED, total)
+
+    def advance(self, p: Player, x: int) -> tuple[Player, int]:
+        """The player after making its phase with score ``x``, and the points gained."""
+        k, c, t = p
+        gain = x
+        if k == 5 and self.bonus_in_game:
+            if c == Bonus.PENDING or (
+                c == Bonus.UNDECIDED and t + x > self.rules.five_phase_threshold
+            ):
+                gain += self.rules.five_phase_bonus
+        nxt = k + 1
+        if c == Bonus.UNDECIDED and nxt <= 5:
+            return self.player(nxt, t + x), gain
+        if c == Bonus.PENDING and nxt <= 5:
+            return (nxt, Bonus.PENDING, 0), gain
+        return (nxt, Bonus.NONE, 0), gain
+
+    def reach(self, p: Player, finish_bonus: bool = True) -> int:
+        """The most points the player can still gain."""
+        k, c, _ = p
+        extra = self.rules.five_phase_bonus if c != Bonus.NONE else 0
+        return self.rest[k] + extra + (self.rules.first_finish_bonus if finish_bonus else 0)
+
+    def total_range(self, p: Player) -> tuple[int, float]:
+        """The totals a player can have: from the game's start (phase 1 with 0 points) the
+        points of the phases before; in a sub-range (a later first phase) any total."""
+        k, c, t = p
+        if c == Bonus.UNDECIDED:
+            return t, t
+        most: float = math.inf
+        if self.lo == 1:
+            most = sum(self.max_score[j] for j in range(1, k))
+            most += self.rules.five_phase_bonus if self.bonus_in_game and k > 5 else 0
+        thr = self.rules.five_phase_threshold
+        if c == Bonus.PENDING:
+            return thr + 1, most
+        if self.bonus_in_game and k <= 5:
+            return 0, min(most, thr - self.to_five[k])
+        return 0, most
+
+    def players_at(self, k: int) -> list[Player]:
+        """Every reduced player at phase ``k`` (with a total it can have)."""
+        out = [(k, Bonus.NONE, 0)]
+        if self.bonus_in_game and k <= 5:
+            out.append((k, Bonus.PENDING, 0))
+            thr = self.rules.five_phase_threshold
+            out += [
+                (k, Bonus.UNDECIDED, t) for t in range(max(0, thr + 1 - self.to_five[k]), thr + 1)
+            ]
+        return [p for p in out if self.total_range(p)[0] <= self.total_range(p)[1]]
+
+    def start(self, totals: tuple[int, int] = (0, 0)) -> Key:
+        """The state before the first turn: both at the first phase (seat 0 moves)."""
+        a, b = (self.player(self.lo, t) for t in totals)
+        return (0, a, b, totals[0] - totals[1])
+
+    def key_of(self, seat: int, me: tuple[int, int], opp: tuple[int, int]) -> Key:
+        """The state of a mover in turn-order ``seat`` at (phase, total) against ``opp``."""
+        return (seat, self.player(*me), self.player(*opp), me[1] - opp[1])
+
+    def d_range(self, me: Player, opp: Player) -> range:
+        """The differences ``D`` at which neither side has already won."""
+        if me[1] == Bonus.UNDECIDED and opp[1] == Bonus.UNDECIDED:
+            return range(me[2] - opp[2], me[2] - opp[2] + 1)
+        (a0, a1), (b0, b1) = self.total_range(me), self.total_range(opp)
+        lo = max(-self.reach(me), a0 - b1)
+        hi = min(self.reach(opp), a1 - b0)
+        return range(int(lo), int(hi) + 1)
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass
+class DuelSolution:
+    """Values of every state for each pair of plays (``MATCHUPS``: seat 0's play, seat 1's),
+    ``bound`` the proven error bound of the optimal values (``tie_bound`` of the P(tie) and
+    per-turn matchup values)."""
+
+    game: DuelGame
+    values: dict[tuple[Play, Play], dict[Key, Val]] = field(default_factory=dict)
+    last: dict[Play, dict[LastKey, Val]] = field(default_factory=dict)
+    bound: float = 0.0
+    tie_bound: float = 0.0
+    layers_done: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+    iterations: int = 0
+    fixed: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for m in MATCHUPS:
+            self.values.setdefault(m, {})
+        for p in PLAYS:
+            self.last.setdefault(p, {})
+
+    # ---------------------------------------------------------------- look-ups
+    def last_value(self, play: Play, p: Player, dc: int, elig: int) -> Val:
+        """The chaser's (win, tie) in its last chance."""
+        if dc > 0:
+            return (1.0, 0.0)
+        if dc < -self.game.reach(p, bool(elig)):
+            return (0.0, 0.0)
+        return self.last[play][(p, dc, elig)]
+
+    def value(self, key: Key, m: tuple[Play, Play] = (Play.OPTIMAL, Play.OPTIMAL)) -> Val:
+        """The mover's (P(win) + P(tie)/2, P(tie)) at a normal-play state."""
+        s, me, opp, d = key
+        if d > self.game.reach(opp):
+            return (1.0, 0.0)
+        if d < -self.game.reach(me):
+            return (0.0, 0.0)
+        return self.values[m][key]
+
+    # ---------------------------------------------------------------- utilities
+    def last_utility(self, play: Play, lk: LastKey) -> tuple[np.ndarray, np.ndarray]:
+        """(win, tie) of every outcome of the chaser's turn."""
+        g = self.game
+        p, dc, elig = lk
+        k = p[0]
+        sc = g.turns[k].scores
+        uw, ut = np.empty(len(sc) + 1), np.empty(len(sc) + 1)
+        uw[0], ut[0] = outcome_of(dc)
+        for j, x in enumerate(sc, 1):
+            p2, gain = g.advance(p, int(x))
+            d2 = dc + gain
+            if k == g.hi:
+                uw[j], ut[j] = outcome_of(d2 + (g.rules.first_finish_bonus if elig else 0))
+            else:
+                uw[j], ut[j] = self.last_value(play, p2, d2, elig)
+        return uw, ut
+
+    def utility(
+        self, key: Key, m: tuple[Play, Play] = (Play.OPTIMAL, Play.OPTIMAL)
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(win, tie) of the mover for every outcome of its turn (failed first; the fail
+        entry is read from the table, so it is only meaningful once the state is solved)."""
+        g = self.game
+        s, me, opp, d = key
+        k = me[0]
+        sc = g.turns[k].scores
+        uw, ut = np.empty(len(sc) + 1), np.empty(len(sc) + 1)
+        partner = (1 - s, opp, me, -d)
+        w, t = (
+            self.values[m].get(partner, (math.nan, math.nan))
+            if self._open(partner)
+            else self.value(partner, m)
+        )
+        uw[0], ut[0] = 1 - w, t
+        chaser_play = m[1 - s]
+        for j, x in enumerate(sc, 1):
+            me2, gain = g.advance(me, int(x))
+            d2 = d + gain
+            if k == g.hi:
+                d2 += g.rules.first_finish_bonus
+                w, t = self.last_value(chaser_play, opp, -d2, int(s == 0))
+            else:
+                w, t = self.value((1 - s, opp, me2, -d2), m)
+            uw[j], ut[j] = 1 - w, t
+        return uw, ut
+
+    def _open(self, key: Key) -> bool:
+        s, me, opp, d = key
+        return -self.game.reach(me) <= d <= self.game.reach(opp)
+
+    # ---------------------------------------------------------------- policies
+    def policy(
+        self, keys: Sequence[Key | LastKey], last: bool = False
+    ) -> list[dict[int, np.ndarray]]:
+        """The optimal holds (``holds[r][pos]`` per roll state of the phase's space) at
+        solved states, by re-solving their turns from the table."""
+        out: list[dict[int, np.ndarray]] = []
+        g = self.game
+        by_phase: dict[int, list[int]] = {}
+        for i, key in enumerate(keys):
+            k = key[0][0] if last else key[1][0]
+            by_phase.setdefault(k, []).append(i)
+        res: dict[int, dict[int, np.ndarray]] = {}
+        for k, idx in by_phase.items():
+            for lo in range(0, len(idx), BATCH):
+                part = idx[lo : lo + BATCH]
+                U = np.array(
+                    [
+                        self.last_utility(Play.OPTIMAL, keys[i])[0]
+                        if last
+                        else self.utility(keys[i])[0]
+                        for i in part
+                    ]
+                )
+                sol = g.turns[k].solve(U, distribution=False, keep_holds=True)
+                for c, i in enumerate(part):
+                    res[i] = {r: h[:, c].copy() for r, h in sol.holds.items()}
+        out = [res[i] for i in range(len(keys))]
+        return out
+
+    # ---------------------------------------------------------------- headline
+    def headline(self, totals: tuple[int, int] = (0, 0)) -> dict[str, Any]:
+        """P(first seat wins), P(tie), each seat's worth, the per-turn matchups."""
+        key = self.game.start(totals)
+        w, t = self.value(key)
+        rows = []
+        for m in MATCHUPS:
+            wm, tm = self.value(key, m)
+            rows.append(
+                {
+                    "first": m[0].label,
+                    "second": m[1].label,
+                    "p_first_wins": wm - tm / 2,
+                    "p_tie": tm,
+                    "first_worth": wm,
+                }
+            )
+        return {
+            "game": self.game.describe(),
+            "p_first_wins": w - t / 2,
+            "p_tie": t,
+            "p_second_wins": 1 - w - t / 2,
+            "first_worth": w,
+            "second_worth": 1 - w,
+            "bound": self.bound,
+            "tie_bound": self.tie_bound,
+            "matchups": rows,
+        }
+
+
+# --------------------------------------------------------------------------- the solve
+
+
+def _fixed_distribution(game: DuelGame, k: int, play: Play) -> np.ndarray:
+    """Outcome distribution of the per-turn policy ``play`` at phase ``k`` (the kit's exact
+    lexicographic turn, its holds pushed forward)."""
+    tb = game.turns[k]
+    best = np.asarray(final_scores(game.phases[k], tb.space, game.rules), dtype=np.int64)
+    obj = Objective.COMPLETE if play == Play.COMPLETE else Objective.SCORE
+    first, second = lexicographic_utilities(best, obj)
+    sol = solve_utility(tb.space, first, game.rules, second=second)
+    holds = {r: np.asarray(sol.roll_arg[r])[:, None] for r in range(1, game.rules.rolls)}
+    return tb.forward(holds, 1)[0]
+
+
+def _solve_columns(game: DuelGame, k: int, U: np.ndarray, dist: bool = True):
+    """Batched turn solves of phase ``k``: values, margins, distributions (zeros without
+    ``dist``)."""
+    tb = game.turns[k]
+    vals, marg, dists = [], [], []
+    dm = 0.0
+    for lo in range(0, len(U), BATCH):
+        r = tb.solve(U[lo : lo + BATCH], distribution=dist)
+        vals.append(r.values)
+        marg.append(r.margin)
+        dists.append(r.dist if dist else np.zeros((len(r.values), tb.n_outcomes)))
+        dm = r.dist_margin
+    if not vals:
+        return np.zeros(0), np.zeros(0), np.zeros((0, tb.n_outcomes)), 0.0
+    return np.concatenate(vals), np.concatenate(marg), np.concatenate(dists), dm
+
+
+class Checkpoint:
+    """The solution so far, written atomically after each step; ``None`` path: no file."""
+
+    def __init__(self, path: str | os.PathLike | None) -> None:
+        self.path = None if path is None else os.fspath(path)
+
+    def load(self, game: DuelGame) -> DuelSolution | None:
+        if self.path is None or not os.path.exists(self.path):
+            return None
+        with gzip.open(self.path, "rb") as fh:
+            data = pickle.load(fh)
+        if data["fingerprint"] != fingerprint(game):
+            raise InvalidRulesError(
+                f"checkpoint {self.path} belongs to another game; remove it or choose another"
+            )
+        sol = DuelSolution(game)
+        for name in ("values", "last", "bound", "tie_bound", "layers_done", "seconds"):
+            setattr(sol, name, data[name])
+        return sol
+
+    def save(self, sol: DuelSolution) -> None:
+        if self.path is None:
+            return
+        data = {
+            "fingerprint": fingerprint(sol.game),
+            "values": sol.values,
+            "last": sol.last,
+            "bound": sol.bound,
+            "tie_bound": sol.tie_bound,
+            "layers_done": sol.layers_done,
+            "seconds": sol.seconds,
+        }
+        tmp = self.path + ".tmp"
+        with gzip.open(tmp, "wb") as fh:
+            pickle.dump(data, fh)
+        os.replace(tmp, self.path)
+
+
+def fingerprint(game: DuelGame) -> str:
+    """What the values depend on: phases, rules, dice (as the value projection sees them)."""
+    tb = game.turns[game.lo]
+    text = json.dumps(
+        {
+            "phases": {k: p.key() for k, p in game.phases.items()},
+            "rules": game.rules.to_dict(),
+            "dice": str(tb.space.key()),
+        },
+        sort_keys=True,
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _layer_keys(game: DuelGame, layer: int) -> list[Key]:
+    """The seat-0 states of a layer (sum of both phases); each has its seat-1 partner."""
+    keys = []
+    for ka in range(game.lo, game.hi + 1):
+        kb = layer - ka
+        if not game.lo <= kb <= game.hi:
+            continue
+        for a in game.players_at(ka):
+            for b in game.players_at(kb):
+                keys += [(0, a, b, d) for d in game.d_range(a, b)]
+    return keys
+
+
+def _last_keys(game: DuelGame, k: int) -> list[LastKey]:
+    out = []
+    for p in game.players_at(k):
+        for elig in (0, 1):
+            out += [(p, dc, elig) for dc in range(-game.reach(p, bool(elig)), 1)]
+    return out
+
+
+def _work(game: DuelGame) -> int:
+    n = sum(len(_last_keys(game, k)) for k in range(game.lo, game.hi + 1))
+    n += sum(8 * len(_layer_keys(game, L)) for L in range(2 * game.lo, 2 * game.hi + 1))
+    return n
+
+
+def solve_duel(
+    game: DuelGame | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    show_progress: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> DuelSolution:
+    """Solve a two-player game (default: phases 9-10 on the kit's rules), resuming from
+    ``checkpoint`` (a file, written after every phase of the last chances and every layer)
+    where a killed run stopped."""
+    game = game or DuelGame.standard()
+    ck = Checkpoint(checkpoint)
+    sol = ck.load(game) or DuelSolution(game)
+    t0 = time.monotonic() - sol.seconds
+    fixed = {(k, p): _fixed_distribution(game, k, p) for k in game.phases for p in PLAYS[1:]}
+    sol.fixed = {k: np.stack([fixed[(k, p)] for p in PLAYS[1:]]) for k in game.phases}
+    bar = progress_bar(
+        total=_work(game), desc=f"duel {game.describe()}", unit="state", enabled=show_progress
+    )
+    steps = [("last", k) for k in range(game.hi, game.lo - 1, -1)]
+    steps += [("layer", L) for L in range(2 * game.hi, 2 * game.lo - 1, -1)]
+    for kind, n in steps:
+        tag = (1000 + n) if kind == "last" else n
+        keys = _last_keys(game, n) if kind == "last" else _layer_keys(game, n)
+        if tag in sol.layers_done:
+            bar.update(len(keys) * (1 if kind == "last" else 8))
+            continue
+        if kind == "last":
+            _solve_last(sol, n, keys, fixed)
+        else:
+            for ka in range(game.lo, game.hi + 1):  # one phase pair at a time
+                part = [key for key in keys if key[1][0] == ka]
+                _solve_layer(sol, part, fixed)
+        sol.layers_done.append(tag)
+        sol.seconds = time.monotonic() - t0
+        ck.save(sol)
+        bar.update(len(keys) * (1 if kind == "last" else 8))
+        if log:
+            log(
+                f"{kind} {n}: {len(keys)} states, {sol.seconds:.1f} s, bound {sol.bound:.2e}, "
+                f"iterations so far {sol.iterations}"
+            )
+    bar.close()
+    return sol
+
+
+def _solve_last(sol: DuelSolution, k: int, keys: list[LastKey], fixed) -> None:
+    """Last chances at phase ``k``: the optimal chaser (one batched solve), the per-turn
+    chasers (their fixed distributions)."""
+    if not keys:
+        return
+    U = np.array([sol.last_utility(Play.OPTIMAL, lk) for lk in keys])  # n x 2 x outcomes
+    vals, marg, dist, dm = _solve_columns(sol.game, k, U[:, 0])
+    ties = np.einsum("no,no->n", dist, U[:, 1])
+    for i, lk in enumerate(keys):
+        sol.last[Play.OPTIMAL][lk] = (float(vals[i]), float(ties[i]))
+    n_out = U.shape[2]
+    sol.bound = sol.bound + float(marg.max(initial=0))
+    sol.tie_bound = sol.tie_bound + n_out * dm + 1e-15
+    for p in PLAYS[1:]:
+        d = fixed[(k, p)]
+        for lk in keys:
+            uw, ut = sol.last_utility(p, lk)
+            sol.last[p][lk] = (float(d @ uw), float(d @ ut))
+
+
+def _shifted(U: np.ndarray, e: float) -> np.ndarray:
+    """Utilities with every made outcome's chance to win moved by ``e``."""
+    out = U.copy()
+    out[:, 0, 1:] += e
+    return out
+
+
+def _certify(sol, U0, U1, ka, kb, x, y, res, m0, m1, p, q, solve_at) -> np.ndarray:
+    """A proven error bound of every pair's values. ``h(x) = f(1 - g(1 - x))`` increases, and
+    the true ``h`` lies below ``h+`` (seat 0's made outcomes raised by the continuation bound
+    ``E``, seat 1's lowered) and above ``h-`` (the reverse); so ``h+(x + delta) <= x + delta``
+    and ``h-(x - delta) >= x - delta``, checked by turn solves with every rounding margin on
+    the safe side, put the true ``x`` within ``delta`` (``E`` enters once, not amplified);
+    ``y = g(1 - x)`` then lies between the two solves of seat 1. ``delta`` is doubled where a
+    check fails."""
+    E = sol.bound
+    up0, down1 = _shifted(U0, E), _shifted(U1, -E)
+    down0, up1 = _shifted(U0, -E), _shifted(U1, E)
+    delta = 1.5 * (E + 2 * (m0 + m1) + res + 1e-16) / (1 - p * q)
+    todo = np.ones(len(x), dtype=bool)
+    err = np.zeros(len(x))
+    for _ in range(40):
+        ya, ma, _, _, _ = solve_at(down1, kb, 1 - (x + delta), False)
+        yb, mb, _, _, _ = solve_at(up1, kb, 1 - (x - delta), False)
+        fa, mfa, _, _, _ = solve_at(up0, ka, 1 - ya + ma, False)
+        fb, mfb, _, _, _ = solve_at(down0, ka, 1 - yb - mb, False)
+        ok = (fa + mfa <= x + delta) & (fb - mfb >= x - delta)
+        ey = np.maximum(np.abs(y - (ya - ma)), np.abs(yb + mb - y))
+        new = np.maximum(delta, ey)
+        err = np.where(todo & ok, new, err)
+        todo &= ~ok
+        if not todo.any():
+            return err
+        delta = np.where(todo, 2 * delta, delta)
+    raise RuntimeError("the error bound could not be certified")  # pragma: no cover
+
+
+def _solve_layer(sol: DuelSolution, keys0: list[Key], fixed) -> None:
+    """One layer: every pair (seat 0 state, its seat 1 partner) by policy iteration."""
+    g = sol.game
+    if not keys0:
+        return
+    keys1 = [(1, b, a, -d) for (_, a, b, d) in keys0]
+    opt = (Play.OPTIMAL, Play.OPTIMAL)
+    U0 = np.array([sol.utility(k, opt) for k in keys0])  # n x 2 x outcomes (fail entry NaN)
+    U1 = np.array([sol.utility(k, opt) for k in keys1])
+    ka = np.array([k[1][0] for k in keys0])
+    kb = np.array([k[1][0] for k in keys1])
+    n = len(keys0)
+    x = np.full(n, 0.5)
+    y = np.full(n, 0.5)
+
+    def solve_at(U, kk, fail, want_dist=True):
+        Uw = U[:, 0].copy()
+        Uw[:, 0] = fail
+        vals, marg, dist = np.zeros(n), np.zeros(n), np.zeros((n, U.shape[2]))
+        dm = 0.0
+        for k in np.unique(kk):
+            idx = np.flatnonzero(kk == k)
+            v, m_, d_, dm = _solve_columns(g, int(k), Uw[idx], want_dist)
+            vals[idx], marg[idx], dist[idx] = v, m_, d_
+        return vals, marg, dist, Uw, dm
+
+    prev = np.full(n, np.inf)
+    for it in range(MAX_ITER):  # noqa: B007 (the count is read after the loop)
+        f0, m0, d0, W0, dm = solve_at(U0, ka, 1 - y)
+        f1, m1, d1, W1, _ = solve_at(U1, kb, 1 - x)
+        res = np.maximum(np.abs(f0 - x), np.abs(f1 - y))
+        slow = res > 0.5 * prev
+        done = (res <= TOL) | ((res <= NOISE) & slow)  # converged, or at rounding's floor
+        if done.all() or it == MAX_ITER - 1:
+            break  # what is left over enters the certificate
+        p, q = d0[:, 0], d1[:, 0]
+        A = np.einsum("no,no->n", d0[:, 1:], W0[:, 1:])
+        B = np.einsum("no,no->n", d1[:, 1:], W1[:, 1:])
+        xn = (A + p * (1 - B) - p * q) / (1 - p * q)
+        yn = q * (1 - xn) + B
+        # Newton where it makes progress; elsewhere a value-iteration step (a contraction)
+        x = np.where(done, x, np.where(slow, f0, xn))
+        y = np.where(done, y, np.where(slow, f1, yn))
+        prev = res
+    sol.iterations += it + 1
+    p, q = d0[:, 0], d1[:, 0]
+    err = _certify(sol, U0, U1, ka, kb, x, y, res, m0, m1, p, q, solve_at)
+    sol.bound = max(sol.bound, float(err.max()))
+    # the policies' ties and the matchups: exact fixed points of fixed policies, whose
+    # errors pass through unamplified except the local ones (by 1 + p over 1 - p q)
+    n_out = U0.shape[2]
+    pp, qq = np.minimum(p + dm, 1), np.minimum(q + dm, 1)
+    amp = (1 + np.maximum(pp, qq)) / (1 - pp * qq)
+    sol.tie_bound = max(sol.tie_bound, sol.tie_bound + float(((n_out * dm + 1e-15) * amp).max()))
+    dists = {
+        0: {
+            Play.OPTIMAL: d0,
+            **{pl: np.stack([fixed[(int(k), pl)] for k in ka]) for pl in PLAYS[1:]},
+        },
+        1: {
+            Play.OPTIMAL: d1,
+            **{pl: np.stack([fixed[(int(k), pl)] for k in kb]) for pl in PLAYS[1:]},
+        },
+    }
+    for m in MATCHUPS:
+        if m == opt:
+            V0w, V1w = x, y
+            U0m, U1m = U0, U1
+        else:
+            U0m = np.array([sol.utility(k, m) for k in keys0])
+            U1m = np.array([sol.utility(k, m) for k in keys1])
+        P0, P1 = dists[0][m[0]], dists[1][m[1]]
+        p, q = P0[:, 0], P1[:, 0]
+        if m != opt:
+            A = np.einsum("no,no->n", P0[:, 1:], U0m[:, 0, 1:])
+            B = np.einsum("no,no->n", P1[:, 1:], U1m[:, 0, 1:])
+            V0w = (A + p * (1 - B) - p * q) / (1 - p * q)
+            V1w = q * (1 - V0w) + B
+        At = np.einsum("no,no->n", P0[:, 1:], U0m[:, 1, 1:])
+        Bt = np.einsum("no,no->n", P1[:, 1:], U1m[:, 1, 1:])
+        T0 = (At + p * Bt) / (1 - p * q)
+        T1 = q * T0 + Bt
+        vm = sol.values[m]
+        for i in range(n):
+            vm[keys0[i]] = (float(V0w[i]), float(T0[i]))
+            vm[keys1[i]] = (float(V1w[i]), float(T1[i]))
+
+
+# --------------------------------------------------------------------------- shipped tables
+
+
+TABLE_PACKAGE = "phase10math.game.data"
+TABLE_FILE = "duel_table.json.gz"  # the shipped range (its game is recorded inside)
+RECOMPUTE = "phase10math duel --solve --phases 9-10 --write TABLE"
+
+
+def table_payload(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str, Any]:
+    """The solution as plain data: the setting, the headline, every optimal value."""
+    g = sol.game
+
+    def enc_key(k: Key) -> list[int]:
+        s, a, b, d = k
+        return [s, *a, *b, d]
+
+    def enc_last(k: LastKey) -> list[int]:
+        p, dc, e = k
+        return [*p, dc, e]
+
+    return {
+        "format": 1,
+        "game": {"lo": g.lo, "hi": g.hi, "phases": {k: p.text for k, p in g.phases.items()}},
+        "rules": g.rules.to_dict(),
+        "layout": g.dice.to_dict() if isinstance(g.dice, Layout) else None,
+        "fingerprint": fingerprint(g),
+        "code_version": package_version(),
+        "command": command,
+        "seconds": round(sol.seconds, 1),
+        "bound": sol.bound,
+        "tie_bound": sol.tie_bound,
+        "headline": sol.headline(),
+        "values": {
+            m[0].label + "-" + m[1].label: [
+                enc_key(k) + [w, t] for k, (w, t) in sol.values[m].items()
+            ]
+            for m in MATCHUPS
+        },
+        "last": {
+            p.label: [enc_last(k) + [w, t] for k, (w, t) in sol.last[p].items()] for p in PLAYS
+        },
+    }
+
+
+def write_table(sol: DuelSolution, path: str | os.PathLike, command: str = RECOMPUTE) -> None:
+    """Write the compressed table (atomically)."""
+    tmp = os.fspath(path) + ".tmp"
+    with gzip.open(tmp, "wt", encoding="utf-8") as fh:
+        json.dump(table_payload(sol, command), fh, separators=(",", ":"))
+    os.replace(tmp, path)
+
+
+def read_table(path: str | os.PathLike | None = None) -> tuple[DuelSolution, dict[str, Any]]:
+    """A solution from a table file (default: the shipped one), checked against the code's
+    fingerprint of its game."""
+    if path is None:
+        ref = resources.files(TABLE_PACKAGE).joinpath(TABLE_FILE)
+        with ref.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
+            data = json.load(fh)
+    else:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            data = json.load(fh)
+    rules = Rules(**data["rules"])
+    layout = parse_layout(data["layout"]) if data["layout"] else COMPACT_LAYOUT
+    game = DuelGame.standard(data["game"]["lo"], data["game"]["hi"], rules, layout)
+    if fingerprint(game) != data["fingerprint"]:
+        raise InvalidRulesError("the table was solved for another game or an older meld")
+    sol = DuelSolution(
+        game, bound=data["bound"], tie_bound=data["tie_bound"], seconds=data["seconds"]
+    )
+    by_label = {p.label: p for p in PLAYS}
+    for name, rows in data["values"].items():
+        a, b = name.split("-")
+        vm = sol.values[(by_label[a], by_label[b])]
+        for r in rows:
+            vm[(r[0], (r[1], r[2], r[3]), (r[4], r[5], r[6]), r[7])] = (r[8], r[9])
+    for name, rows in data["last"].items():
+        lm = sol.last[by_label[name]]
+        for r in rows:
+            lm[((r[0], r[1], r[2]), r[3], r[4])] = (r[5], r[6])
+    return sol, data
+
+
+def format_headline(h: Mapping[str, Any]) -> str:
+    """The headline as text: the optimal game, then the per-turn matchups."""
+    lines = [
+        f"Two-player Phase 10 Dice, {h['game']}, both players from the first phase with 0 points",
+        f"P(first player wins) = {h['p_first_wins']:.6f}   P(tie) = {h['p_tie']:.6f}   "
+        f"P(second player wins) = {h['p_second_wins']:.6f}",
+        f"worth of the first seat {h['first_worth']:.6f}, of the second {h['second_worth']:.6f} "
+        "(chance to win, a tie counted half)",
+        f"proven error bound {h['bound']:.1e} (values), {h['tie_bound']:.1e} (P(tie), matchups)",
+        "",
+        f"{'first seat':<11} {'second seat':<12} {'P(first wins)':>14} {'P(tie)':>9} "
+        f"{'first worth':>12}",
+    ]
+    for r in h["matchups"]:
+        lines.append(
+            f"{r['first']:<11} {r['second']:<12} {r['p_first_wins']:>14.6f} {r['p_tie']:>9.6f} "
+            f"{r['first_worth']:>12.6f}"
+        )
+    return "\n".join(lines)
+
+
+def iter_solved(sol: DuelSolution) -> Iterable[Key]:
+    """The solved normal-play states."""
+    return iter(sol.values[(Play.OPTIMAL, Play.OPTIMAL)])
+
+
+# --------------------------------------------------------------------------- playing to win
+
+
+class DuelStrategy:
+    """A game strategy that plays the solved two-player policy (``play`` OPTIMAL) in a
+    :class:`~phase10math.game.engine.Game` of two players: it reads both score sheets from
+    the game it is attached to (:meth:`attach`), finds the state in ``solution`` and keeps
+    the hold of that state's optimal turn (re-solved from the table, cached per state). In a
+    state already decided (no play changes the result) it keeps everything."""
+
+    name = "win"
+
+    def __init__(self, solution: DuelSolution) -> None:
+        self.solution = solution
+        self.game_ref: Any = None
+        self._holds: dict[Any, dict[int, np.ndarray]] = {}
+        self._maps: dict[int, Any] = {}
+
+    def attach(self, game: Any) -> DuelStrategy:
+        """Follow the players of ``game`` (a two-player :class:`~phase10math.game.engine.Game`)."""
+        if len(game.players) != 2:
+            raise InvalidRulesError("the two-player strategy plays games of two players")
+        self.game_ref = game
+        return self
+
+    def prepare(self, keys: Sequence[Key], last: Sequence[LastKey] = ()) -> None:
+        """Solve the turns of these states now, in two batches (normal play, last chances)."""
+        for group, is_last in ((list(keys), False), (list(last), True)):
+            todo = [k for k in group if (is_last, k) not in self._holds]
+            todo = [k for k in todo if not self._decided(is_last, k)]
+            for k, h in zip(todo, self.solution.policy(todo, last=is_last)):
+                self._holds[(is_last, k)] = h
+
+    def _first_seat(self) -> int:
+        for e in reversed(self.game_ref.log):
+            if e.kind == "order" and e.note.startswith("starts"):
+                return e.player
+        raise InvalidRulesError("the game has not rolled for the turn order yet")
+
+    def state(self, view) -> tuple[bool, Any]:
+        """(last chance?, the solution's state key) of the player to move."""
+        me = view.player
+        opp = self.game_ref.players[1 - me.seat]
+        s = 0 if me.seat == self._first_seat() else 1
+        g = self.solution.game
+        if view.last_chance:
+            return True, (
+                g.player(me.phase, me.running_total),
+                me.running_total - opp.running_total,
+                int(s == 1),
+            )
+        return False, g.key_of(s, (me.phase, me.running_total), (opp.phase, opp.running_total))
+
+    def _decided(self, last: bool, key) -> bool:
+        g = self.solution.game
+        if last:
+            p, dc, elig = key
+            return dc > 0 or dc < -g.reach(p, bool(elig))
+        s, me, opp, d = key
+        return d > g.reach(opp) or d < -g.reach(me)
+
+    def hold(self, view) -> frozenset[int]:
+        last, key = self.state(view)
+        if self._decided(last, key):
+            return frozenset(range(len(view.faces)))
+        if (last, key) not in self._holds:
+            self._holds[(last, key)] = self.solution.policy([key], last=last)[0]
+        holds = self._holds[(last, key)]
+        space = self.solution.game.turns[view.number].space
+        m = self._maps.get(view.number)
+        if m is None:
+            m = self._maps[view.number] = SpaceMap(space, view.layout)
+        pos = int(np.searchsorted(space.full_ids, m.roll_id(view.faces)))
+        return m.keep_for(int(holds[view.rolls_left][pos]), view.faces, view.held)
+
+
+# --------------------------------------------------------------------------- advice
+
+
+def _hold_text(space, gid: int) -> str:
+    vals = sorted((k for _, k in space.faces_of(gid)), reverse=True)
+    return " ".join("W" if v == 0 else str(v) for v in vals) or "(nothing: reroll all)"
+
+
+def win_advice(
+    sol: DuelSolution,
+    me: tuple[int, int],
+    opponent: tuple[int, int],
+    faces: Sequence,
+    rolls_left: int,
+    second: bool = False,
+    last_chance: bool = False,
+    layout: Layout | None = None,
+) -> dict[str, Any]:
+    """Every hold of a roll ranked by the chance to win (a tie counted half) for the player
+    to move at ``me`` = (phase, total) against ``opponent``, from the solved table; with the
+    holds the per-turn objectives would keep and their chance. ``second``: the mover sits
+    second in turn order; ``last_chance``: the opponent has finished (``opponent``'s total is
+    final)."""
+    g = sol.game
+    k = me[0]
+    if not g.lo <= k <= g.hi or not g.lo <= opponent[0] <= g.hi + (1 if last_chance else 0):
+        raise InvalidRulesError(f"the states are outside the solved table ({g.describe()})")
+    if not 1 <= rolls_left < g.rules.rolls:
+        raise InvalidRulesError(f"rolls left {rolls_left}: expected 1..{g.rules.rolls - 1}")
+    tb = g.turns[k]
+    space = tb.space
+    seat = 1 if second else 0
+    if last_chance:
+        lk = (g.player(*me), me[1] - opponent[1], int(seat == 1))
+        U = sol.last_utility(Play.OPTIMAL, lk)[0]
+    else:
+        U = sol.utility(g.key_of(seat, me, opponent))[0]
+    vals = U[tb.outcome][:, None]
+    for _ in range(1, rolls_left):
+        vals, _h = tb.subset_max(tb.expect(vals), 0.0)
+    W = tb.expect(vals)[:, 0]
+    smap = SpaceMap(space, layout or COMPACT_LAYOUT)
+    counts = smap.counts(faces)
+    holds = []
+    for sub in itertools.product(
+        *[itertools.product(*[range(c + 1) for c in cs]) for cs in counts]
+    ):
+        gid = space.state_id(sub)
+        holds.append((float(W[gid]), int(space.sizes_of([gid])[0]), gid))
+    # ties (within float resolution) to the larger hold, as the kit orders holds
+    holds.sort(key=lambda h: (round(h[0], 12), h[1], h[2]), reverse=True)
+    roll_gid = space.state_id(counts)
+    pos = int(np.searchsorted(space.full_ids, roll_gid))
+    others = {}
+    for obj in (Objective.COMPLETE, Objective.SCORE):
+        best = np.asarray(final_scores(g.phases[k], space, g.rules), dtype=np.int64)
+        a, b = lexicographic_utilities(best, obj)
+        s = solve_utility(space, a, g.rules, second=b)
+        hid = int(np.asarray(s.roll_arg[rolls_left])[pos])
+        others[str(obj)] = {"keep": _hold_text(space, hid), "chance_to_win": float(W[hid])}
+    return {
+        "best": {"keep": _hold_text(space, holds[0][2]), "chance_to_win": holds[0][0]},
+        "options": [{"keep": _hold_text(space, h), "chance_to_win": w} for w, _, h in holds],
+        "per_turn": others,
+        "bound": sol.bound + float(np.abs(U).max()) * 1e-12,
+    }
+
+
+def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
+    lines = [f"{'keep':<24} {'chance to win':>14}"]
+    for o in adv["options"][: top or None]:
+        lines.append(f"{o['keep']:<24} {o['chance_to_win']:>14.6f}")
+    best = adv["best"]
+    for name, o in adv["per_turn"].items():
+        if o["keep"] == best["keep"]:
+            lines.append(f"the {name}-optimal turn keeps the same")
+        elif abs(best["chance_to_win"] - o["chance_to_win"]) <= 1e-12:
+            lines.append(f"the {name}-optimal turn would keep {o['keep']}: the same chance to win")
+        else:
+            lines.append(
+                f"the {name}-optimal turn would keep {o['keep']}: chance to win "
+                f"{o['chance_to_win']:.6f} ({best['chance_to_win'] - o['chance_to_win']:.6f} less: "
+                f"it plays for this turn's {'completion' if name == 'complete' else 'points'}, "
+                "not for the score sheets)"
+            )
+    return "\n".join(lines)

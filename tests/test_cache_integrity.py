@@ -1,0 +1,306 @@
+"""Faults injected into the result cache: a damaged entry never gives a wrong number (one
+warning, recomputed, removed), an entry that cannot be read now is never thrown away, and
+nothing that is not a regular file blocks or is trusted."""
+
+from __future__ import annotations
+
+import errno
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from phase10math import cache, files
+from phase10math.dice.layouts import COMPACT_LAYOUT
+from phase10math.dice.phases import as_phase
+from phase10math.dice.rules import DEFAULT_RULES
+from phase10math.turn import tables
+from phase10math.turn.solver import solve_turn
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch):
+    """An empty cache folder, and this process as if just started (nothing warned, nothing
+    verified, nothing in the memory cache)."""
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    for name in ("_WARNED", "_KEPT", "_DEAD", "_SWEPT"):
+        monkeypatch.setattr(cache, name, set())
+    monkeypatch.setattr(cache, "_VERIFIED", {})
+    monkeypatch.setattr(tables, "_MEMORY", {})
+    for k in list(os.environ):
+        if k.startswith("PHASE10MATH_WARNED_"):
+            monkeypatch.delenv(k)
+    return tmp_path
+
+
+def new_process(monkeypatch):
+    """Forget what this process has checked, warned and kept in memory (a second run)."""
+    for name in ("_WARNED", "_KEPT"):
+        monkeypatch.setattr(cache, name, set())
+    monkeypatch.setattr(cache, "_VERIFIED", {})
+    monkeypatch.setattr(tables, "_MEMORY", {})
+    for k in list(os.environ):
+        if k.startswith("PHASE10MATH_WARNED_"):
+            monkeypatch.delenv(k)
+
+
+def warnings(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("phase10math: warning")]
+
+
+# --------------------------------------------------------------------------- large entries
+
+
+@pytest.fixture
+def large(fresh, monkeypatch):
+    """Phase 1 on the compact dice stored as a large entry (its arrays as .npy files)."""
+    monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
+    monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
+    sol = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    (folder,) = fresh.glob("*.arrays")
+    return folder, sol
+
+
+@pytest.fixture(scope="module")
+def truth():
+    """Phase 1 (compact dice) solved without any cache."""
+    return solve_turn(as_phase(1), "complete", layout=COMPACT_LAYOUT)
+
+
+def same_solution(a, b) -> bool:
+    keys = ("hold_num", "roll_num", "roll_arg", "hold_num2", "roll_num2")
+    return (a.value(), a.value2()) == (b.value(), b.value2()) and all(
+        getattr(a, k).keys() == getattr(b, k).keys()
+        and all(np.array_equal(getattr(a, k)[r], getattr(b, k)[r]) for r in getattr(a, k))
+        for k in keys
+    )
+
+
+def file_holding(folder: Path, array: np.ndarray) -> Path:
+    """The .npy file of an entry whose data is this array."""
+    for p in sorted(folder.glob("*.npy")):
+        if np.array_equal(np.load(p), array):
+            return p
+    raise AssertionError("no file holds the array")
+
+
+def test_a_large_entry_is_memory_mapped_and_right(large, truth):
+    folder, sol = large
+    assert isinstance(sol.roll_num[0], np.memmap)
+    assert same_solution(sol, truth)
+
+
+@pytest.mark.parametrize("key", ["first", "second"])
+@pytest.mark.parametrize("where", ["magic", "header", "first", "middle", "last", "seventh"])
+def test_damaged_array_bytes_give_the_right_answer_and_one_warning(
+    large, truth, monkeypatch, capsys, key, where
+):
+    folder, sol = large
+    array = sol.roll_num[0] if key == "first" else sol.roll_num2[0]
+    npy = file_holding(folder, np.asarray(array))
+    data = bytearray(npy.read_bytes())
+    start = len(data) - array.nbytes  # where the values begin (after the .npy header)
+    if where == "seventh":  # every seventh value altered, the header intact
+        values = np.frombuffer(data, dtype=np.int64, offset=start).copy()
+        values[::7] += 1
+        data[start:] = values.tobytes()
+    else:
+        pos = {"magic": 1, "header": 20, "first": start, "middle": (start + len(data)) // 2}
+        data[pos.get(where, len(data) - 1)] ^= 0x10
+    npy.write_bytes(bytes(data))
+    capsys.readouterr()
+    new_process(monkeypatch)
+    again = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    assert same_solution(again, truth)
+    (line,) = warnings(capsys.readouterr().err)
+    assert "is damaged" in line and "checksum mismatch" in line
+    # replaced by a good entry: the next run uses it without a word
+    new_process(monkeypatch)
+    third = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    assert isinstance(third.roll_num[0], np.memmap) and same_solution(third, truth)
+    assert warnings(capsys.readouterr().err) == []
+
+
+@pytest.mark.parametrize("damage", ["cut", "grown", "missing", "fifo", "folder"])
+def test_array_file_cut_short_missing_or_not_a_file_is_damage(large, truth, monkeypatch, damage):
+    folder, _ = large
+    npy = sorted(folder.glob("*.npy"))[1]
+    if damage == "cut":
+        npy.write_bytes(npy.read_bytes()[:-8])
+    elif damage == "grown":
+        npy.write_bytes(npy.read_bytes() + b"\0" * 8)
+    else:
+        npy.unlink()
+        if damage == "fifo":
+            os.mkfifo(npy)
+        elif damage == "folder":
+            npy.mkdir()
+    new_process(monkeypatch)
+    t0 = time.monotonic()
+    assert cache.load_large(folder.stem) is None
+    assert time.monotonic() - t0 < 5  # a FIFO does not block
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize(
+    "code", [errno.ENOMEM, errno.EMFILE, errno.EAGAIN, errno.EIO, errno.EACCES]
+)
+def test_a_transient_error_keeps_the_large_entry(large, truth, monkeypatch, capsys, code):
+    folder, _ = large
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in folder.iterdir())
+    new_process(monkeypatch)
+    capsys.readouterr()
+
+    def fail(*args, **kwargs):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(cache.mmap, "mmap", fail)  # mapping (and hashing) fail
+    again = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    assert same_solution(again, truth)  # computed in memory
+    (line,) = warnings(capsys.readouterr().err)
+    assert "kept" in line and os.strerror(code) in line
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in folder.iterdir()) == before
+
+
+def test_memory_limit_on_mapping_keeps_the_entry(large, fresh):
+    """A real ENOMEM: the address space limited (``ulimit -v``) below what the map needs."""
+    folder, _ = large
+    script = textwrap.dedent(
+        f"""
+        import resource
+        import phase10math.turn.tables
+        from phase10math import cache
+        cache.LARGE_ARRAY = 1024
+        for line in open("/proc/self/status"):
+            if line.startswith("VmSize:"):
+                used = int(line.split()[1]) * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (used + (1 << 20), used + (1 << 20)))
+        filler = []
+        try:  # use up what is left so that the next map fails
+            while True:
+                filler.append(bytearray(1 << 16))
+        except MemoryError:
+            del filler[-2:]  # room for small objects, not for a map of the arrays
+        print(cache.load_large({folder.stem!r}) is None)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PHASE10MATH_CACHE_DIR": str(fresh)},
+    )
+    assert out.stdout.strip() == "True", out.stderr
+    assert "kept" in out.stderr and "damaged" not in out.stderr, out.stderr
+    assert (folder / "object.pkl").exists() and len(list(folder.glob("*.npy"))) >= 2
+
+
+def test_a_large_entry_of_the_wrong_kind_is_damage(large, truth, monkeypatch, capsys):
+    folder, _ = large
+    key = folder.stem
+    cache._remove_entry(folder)
+    assert cache.save_large(key, {"roll_num": np.arange(1000)})
+    new_process(monkeypatch)
+    capsys.readouterr()
+    again = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    assert same_solution(again, truth)
+    (line,) = warnings(capsys.readouterr().err)
+    assert "holds a dict, not a TurnSolution" in line
+
+
+# --------------------------------------------------------------------------- small entries
+
+
+def write_entry(path: Path, obj) -> None:
+    """An entry with a valid header and checksum (whatever it holds)."""
+    cache._write_checked(open(path, "wb"), pickle.dumps(obj))
+
+
+def test_a_small_entry_of_the_wrong_kind_is_damage(fresh, truth, monkeypatch, capsys):
+    key = tables.solution_key(
+        "turn", as_phase(1), DEFAULT_RULES, COMPACT_LAYOUT, objective="complete"
+    )
+    write_entry(fresh / f"{key}.pkl", {"not": "a solution"})
+    for _run in range(2):
+        new_process(monkeypatch)
+        sol = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+        assert same_solution(sol, truth)
+    err = capsys.readouterr().err
+    (line,) = warnings(err)  # the first run only: the entry was replaced
+    assert "holds a dict, not a TurnSolution" in line
+
+
+def test_a_table_row_of_the_wrong_kind_is_damage(fresh, monkeypatch, capsys):
+    key = tables.solution_key("row", as_phase(1), DEFAULT_RULES, COMPACT_LAYOUT)
+    write_entry(fresh / f"{key}.pkl", ["p_optimal", 1])
+    row = tables.phase_row(1, layout=COMPACT_LAYOUT)
+    assert row["p_optimal"] == solve_turn(as_phase(1), layout=COMPACT_LAYOUT).value()
+    assert len(warnings(capsys.readouterr().err)) == 1
+
+
+@pytest.mark.parametrize("thing", ["folder", "fifo"])
+def test_a_folder_or_fifo_in_place_of_an_entry_is_handled_once(fresh, monkeypatch, capsys, thing):
+    key = cache.cache_key(test=thing)
+    path = fresh / f"{key}.pkl"
+    if thing == "folder":
+        path.mkdir()
+        (path / "inside").write_text("x")
+    else:
+        os.mkfifo(path)
+    t0 = time.monotonic()
+    assert cache.cached(key, lambda: 42) == 42
+    assert time.monotonic() - t0 < 5
+    assert len(warnings(capsys.readouterr().err)) == 1
+    new_process(monkeypatch)
+    assert cache.cached(key, lambda: 43) == 42  # the entry written in its place is used
+    assert warnings(capsys.readouterr().err) == []
+
+
+@pytest.mark.parametrize("code", [errno.ENOMEM, errno.EMFILE, errno.EIO, errno.EACCES])
+def test_a_transient_error_keeps_the_small_entry(fresh, monkeypatch, capsys, code):
+    key = cache.cache_key(test="transient")
+    cache.save(key, "stored")
+    path = fresh / f"{key}.pkl"
+    stamp = path.stat().st_mtime_ns
+
+    def fail(p):
+        raise OSError(code, os.strerror(code), str(p))
+
+    monkeypatch.setattr(cache, "open_regular", fail)
+    assert cache.cached(key, lambda: "computed") == "computed"
+    assert path.stat().st_mtime_ns == stamp  # neither removed nor overwritten
+    (line,) = warnings(capsys.readouterr().err)
+    assert "kept" in line
+    monkeypatch.setattr(cache, "open_regular", files.open_regular)
+    assert cache.load(key) == "stored"
+
+
+def test_memory_error_while_unpickling_keeps_the_entry(fresh, monkeypatch):
+    key = cache.cache_key(test="nomem")
+    cache.save(key, [1, 2, 3])
+
+    def fail(data):
+        raise MemoryError
+
+    monkeypatch.setattr(cache.pickle, "loads", fail)
+    assert cache.load(key) is None
+    assert (fresh / f"{key}.pkl").exists()
+
+
+def test_a_file_in_place_of_a_large_entry_is_removed_once(fresh, monkeypatch, capsys):
+    key = cache.cache_key(test="large-file")
+    (fresh / f"{key}.arrays").write_bytes(b"not a folder")
+    assert cache.load_large(key) is None
+    assert not (fresh / f"{key}.arrays").exists()
+    (line,) = warnings(capsys.readouterr().err)
+    assert "not a folder" in line
+    new_process(monkeypatch)
+    assert cache.load_large(key) is None
+    assert warnings(capsys.readouterr().err) == []

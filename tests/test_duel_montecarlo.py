@@ -1,0 +1,136 @@
+"""Seeded whole games on physical dice through the game engine against the solved values of
+the shipped two-player table: optimal against optimal, optimal against a per-turn policy.
+
+Both players start at phase 10 with 0 points (a state of the shipped table); the game
+engine rolls the recorded dice, runs the turn order, bonuses and last chances itself, and
+the strategies only choose holds.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.game.duel import DuelStrategy, Play, read_table
+from phase10math.game.engine import Game
+from phase10math.game.strategies import OptimalStrategy
+
+GAMES = 800
+PHASE = 10
+
+
+@pytest.fixture(scope="module")
+def table():
+    sol, _ = read_table()
+    return sol
+
+
+def _prepared(sol) -> DuelStrategy:
+    g = sol.game
+    strat = DuelStrategy(sol)
+    start = (g.player(PHASE, 0), g.player(PHASE, 0))
+    keys = [(s, start[0], start[1], 0) for s in (0, 1)]
+    bonus = g.rules.first_finish_bonus
+    last = [(start[0], -(int(x) + bonus), e) for x in g.turns[PHASE].scores for e in (0, 1)]
+    strat.prepare(keys, last)
+    return strat
+
+
+def play(sol, plays: tuple[Play, Play], seed: int):
+    """(results of seat 0's strategy, expected values, tie indicators, who started)."""
+    strats = [_prepared(sol) if p == Play.OPTIMAL else OptimalStrategy(p.label) for p in plays]
+    g0 = sol.game
+    start_key = (0, g0.player(PHASE, 0), g0.player(PHASE, 0), 0)
+    got, want, ties = [], [], []
+    for i in range(GAMES):
+        game = Game(strats, phases=10, layout=DEFAULT_LAYOUT, seed=seed + i)
+        for p in game.players:
+            p.phase = PHASE
+        for s in strats:
+            if isinstance(s, DuelStrategy):
+                s.attach(game)
+        res = game.play()
+        first = res.order[0]
+        w = res.winners
+        got.append(1.0 if w == [0] else (0.5 if len(w) == 2 else 0.0))
+        ties.append(1.0 if len(w) == 2 else 0.0)
+        m = (plays[first], plays[1 - first])  # (first seat's play, second seat's)
+        wv, tv = sol.value(start_key, m)
+        want.append(wv if first == 0 else 1 - wv)
+    return np.array(got), np.array(want), np.array(ties)
+
+
+def z_score(got: np.ndarray, want: np.ndarray) -> float:
+    se = got.std(ddof=1) / math.sqrt(len(got))
+    return float((got.mean() - want.mean()) / se)
+
+
+def test_optimal_against_optimal(table):
+    got, want, ties = play(table, (Play.OPTIMAL, Play.OPTIMAL), seed=11)
+    assert abs(z_score(got, want)) < 4
+    t = table.value((0, table.game.player(PHASE, 0), table.game.player(PHASE, 0), 0))[1]
+    assert abs(ties.mean() - t) < 4 * math.sqrt(t * (1 - t) / len(ties)) + 1e-9
+
+
+def test_optimal_against_complete(table):
+    got, want, _ = play(table, (Play.OPTIMAL, Play.COMPLETE), seed=5000)
+    assert abs(z_score(got, want)) < 4
+
+
+# ------------------------------------------------------------------ the shipped table, the command
+
+
+def test_shipped_table_matches_its_own_turn_solves(table):
+    """Bellman check at sampled states: each value equals the optimal turn's value for the
+    utility that the table's own successors give (batched float solve within its margin)."""
+    rng = np.random.default_rng(2)
+    keys = list(table.values[(Play.OPTIMAL, Play.OPTIMAL)])
+    for i in rng.choice(len(keys), size=12, replace=False):
+        key = keys[int(i)]
+        uw, _ = table.utility(key)
+        res = table.game.turns[key[1][0]].solve(uw[None, :], distribution=False)
+        assert abs(res.values[0] - table.value(key)[0]) <= 2 * table.bound + res.margin[0] + 1e-12
+
+
+def test_duel_command_prints_the_headline(capsys):
+    from phase10math.cli import main
+
+    assert main(["duel"]) == 0
+    out = capsys.readouterr().out
+    assert "P(first player wins)" in out and "recompute:" in out
+    assert main(["duel", "--me", "10:100", "--opponent", "10:130", "--json"]) == 0
+    d = __import__("json").loads(capsys.readouterr().out)
+    assert 0 <= d["p_win"] <= d["chance_to_win"] <= 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["duel", "--solve", "--phases", "8-10"],
+        ["duel", "--me", "3:10", "--opponent", "10:0"],
+        ["duel", "--me", "10:x", "--opponent", "10:0"],
+        ["duel", "--me", "10:10"],
+    ],
+)
+def test_duel_command_refuses_bad_input(argv, capsys):
+    from phase10math.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_advise_win_ranks_holds(capsys):
+    from phase10math.cli import main
+
+    argv = ["advise", "--phase", "10", "--rolls-left", "1", "--objective", "win"]
+    argv += ["--me", "10:0", "--opponent", "10:0", "--json", "--top", "3"]
+    argv += ["10", "10", "10", "10", "7", "7", "2", "1", "W", "W"]
+    assert main(argv) == 0
+    d = __import__("json").loads(capsys.readouterr().out)
+    chances = [o["chance_to_win"] for o in d["options"]]
+    assert all(a >= b - 1e-12 for a, b in zip(chances, chances[1:]))  # ties: larger hold first
+    assert d["best"]["chance_to_win"] >= d["per_turn"]["complete"]["chance_to_win"]

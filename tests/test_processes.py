@@ -1,0 +1,193 @@
+"""No process outlives its command, and Ctrl-C ends every one of them quietly: worker pools
+whose parent is killed (``kill -9``), Ctrl-C while the workers run and while the command
+starts, read from the process table."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from phase10math.workers import WorkerPool
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _stat(pid: str) -> tuple[int, int, str] | None:
+    """(parent pid, session id, state) of a process, from /proc."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[1]), int(fields[3]), fields[0]
+
+
+def in_session(sid: int) -> list[int]:
+    """The live (not zombie) processes of session ``sid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (st := _stat(entry)) and st[1] == sid and st[2] != "Z":
+            found.append(int(entry))
+    return found
+
+
+def children(pid: int) -> list[int]:
+    return [int(e) for e in os.listdir("/proc") if e.isdigit() and (_stat(e) or (0,))[0] == pid]
+
+
+def wait_for(condition, timeout: float, step: float = 0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if value := condition():
+            return value
+        time.sleep(step)
+    return condition()
+
+
+def start(args: list[str], tmp_path: Path) -> subprocess.Popen:
+    """``python -m phase10math ARGS`` in a session of its own, with an empty cache."""
+    env = {**os.environ, "PHASE10MATH_CACHE_DIR": str(tmp_path / "cache")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    return subprocess.Popen(
+        [sys.executable, "-m", "phase10math", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+
+
+def workers_running(proc: subprocess.Popen, n: int = 2) -> bool:
+    """Whether the command has ``n`` worker processes (besides multiprocessing's tracker)."""
+    mine = []
+    for pid in children(proc.pid):
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in cmd:
+            mine.append(pid)
+    return len(mine) >= n
+
+
+TABLE = ["table", "--layout", "compact", "--phases", "6-10"]  # two workers, tens of seconds
+
+
+def test_workers_end_with_a_parent_killed_by_sigkill(tmp_path):
+    proc = start(TABLE, tmp_path)
+    try:
+        assert wait_for(lambda: workers_running(proc), 30), proc.stderr
+        time.sleep(1.5)  # the workers are solving
+        os.kill(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate(timeout=10)  # nobody holds the pipes open
+        assert proc.returncode == -signal.SIGKILL
+        assert wait_for(lambda: not in_session(proc.pid), 10) is True, in_session(proc.pid)
+    finally:
+        for pid in in_session(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_with_workers_running_is_one_line_and_exit_130(tmp_path):
+    proc = start(TABLE, tmp_path)
+    try:
+        assert wait_for(lambda: workers_running(proc), 30)
+        time.sleep(1.5)
+        os.killpg(proc.pid, signal.SIGINT)  # as the terminal does: every process of the group
+        out, err = proc.communicate(timeout=20)
+        assert (proc.returncode, err, out) == (130, "phase10math: interrupted\n", "")
+        assert wait_for(lambda: not in_session(proc.pid), 10) is True
+    finally:
+        for pid in in_session(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("delay", [0.15, 0.4, 0.9])
+def test_ctrl_c_while_the_command_starts_is_one_line_and_exit_130(tmp_path, delay):
+    proc = start(TABLE, tmp_path)
+    try:
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+        assert (proc.returncode, err, out) == (130, "phase10math: interrupted\n", "")
+        assert wait_for(lambda: not in_session(proc.pid), 10) is True
+    finally:
+        for pid in in_session(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_while_the_workers_start_is_one_line_and_exit_130(tmp_path):
+    proc = start(TABLE, tmp_path)
+    try:
+        assert wait_for(lambda: workers_running(proc, 1), 30, step=0.01)
+        os.killpg(proc.pid, signal.SIGINT)  # a worker is still importing
+        out, err = proc.communicate(timeout=20)
+        assert (proc.returncode, err, out) == (130, "phase10math: interrupted\n", "")
+        assert wait_for(lambda: not in_session(proc.pid), 10) is True
+    finally:
+        for pid in in_session(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+# --------------------------------------------------------------------------- the pool itself
+
+SHARED = None
+
+
+def _read_shared(i: int) -> int:
+    return SHARED * i
+
+
+def test_a_forked_pool_reads_what_the_parent_prepared():
+    global SHARED
+    SHARED = 7
+    with WorkerPool(2, "fork") as pool:
+        assert list(pool.map(_read_shared, range(4))) == [0, 7, 14, 21]
+
+
+@pytest.mark.parametrize("method", ["spawn", "fork"])
+def test_a_pool_whose_parent_is_killed_leaves_no_process(tmp_path, method):
+    script = textwrap.dedent(
+        f"""
+        import sys, time
+        from phase10math.workers import WorkerPool
+
+        def task(i):
+            time.sleep(600)
+
+        if __name__ == "__main__":
+            pool = WorkerPool(2, {method!r})
+            for i in range(2):
+                pool.submit(task, i)
+            print("started", flush=True)
+            time.sleep(600)
+        """
+    )
+    path = tmp_path / "pool.py"
+    path.write_text(script)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, str(path)], stdout=subprocess.PIPE, env=env, start_new_session=True
+    )
+    try:
+        assert proc.stdout.readline() == b"started\n"
+        assert wait_for(lambda: len(in_session(proc.pid)) >= 3, 30)  # parent and two workers
+        time.sleep(1)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        assert wait_for(lambda: not in_session(proc.pid), 10) is True, in_session(proc.pid)
+    finally:
+        for pid in in_session(proc.pid):
+            os.kill(pid, signal.SIGKILL)

@@ -63,8 +63,12 @@ class SpaceMap:
         """Each face with the type of the die (layout order) it shows on."""
         return list(zip(self.die_type, faces))
 
+    def counts(self, faces: Sequence[Face]) -> list[list[int]]:
+        """Per-type face counts of the faces of the ten dice (layout order)."""
+        return self.space.counts_for(self.typed(faces))
+
     def roll_id(self, faces: Sequence[Face]) -> int:
-        return self.space.state_id(self.space.counts_for(self.typed(faces)))
+        return self.space.state_id(self.counts(faces))
 
     def keep_for(
         self, hold_id: int, faces: Sequence[Face], prefer: frozenset[int] = frozenset()

@@ -86,6 +86,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "turn-total": (0, 100_000),  # phase10math tenk ev --turn-total
     "points": (0, 10_000),  # tenk --straight/--three-pairs/--open
     "target": (100, 20_000),  # phase10math tenk duel --target
+    "tenk-score": (0, 20_000),  # phase10math tenk advise --me/--opponent
 }
 
 MAX_LAYOUT_BYTES = 64 * 1024

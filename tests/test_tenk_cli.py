@@ -73,3 +73,55 @@ def test_bad_input_exit_2(capsys, argv, words):
 
 def test_tenk_alone_prints_help(capsys):
     assert main(["tenk"]) == 2
+
+
+def test_duel_prints_proven_interval(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    code, out, _ = run(capsys, "duel", "--target", "400", "--json")
+    d = json.loads(out)
+    lo, hi = d["proven_interval"]
+    assert code == 0 and lo <= d["first_player_wins"] <= hi and hi - lo < 1e-9
+    code, out, _ = run(capsys, "duel", "--target", "400", "--no-progress", "--method", "jacobi")
+    assert code == 0 and "not a proof" in out
+
+
+def test_advise_matches_the_solution(capsys, tmp_path, monkeypatch):
+    from phase10math.tenthousand.duel import solve_duel
+
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    rules = TenKRules(target=600)
+    sol = solve_duel(rules, progress=False)
+    args = ["advise", "--target", "600", "--me", "100", "--opponent", "350"]
+    code, out, _ = run(capsys, *args, "--turn-total", "200", "--dice", "3", "--json")
+    d = json.loads(out)
+    assert code == 0
+    assert d["bank"] == pytest.approx(sol.bank_value(100, 350, 200), abs=1e-12)
+    assert d["roll"] == pytest.approx(sol.roll_value(100, 350, 200, 3), abs=1e-12)
+    assert d["best"] == ("roll" if sol.should_roll(100, 350, 200, 3) else "bank")
+    code, out, _ = run(capsys, *args, "--turn-total", "50", "--dice", "4", "--roll", "1,5,5,3")
+    assert code == 0 and "best: keep" in out
+    code, out, _ = run(
+        capsys, *args, "--turn-total", "50", "--dice", "4", "--roll", "1553", "--json"
+    )
+    keep = json.loads(out)["keep"]
+    assert {tuple(k["kept"]) for k in keep} == {(1,), (5,), (1, 5), (5, 5), (1, 5, 5)}
+    for k in keep:
+        want = sol.win_probability(100, 350, 50 + k["points"], k["dice_next"])
+        assert k["win"] == pytest.approx(want, abs=1e-12)
+    assert keep[0]["win"] == max(k["win"] for k in keep)
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["advise", "--target", "300", "--roll", "1,2"], "--roll has 2 dice"),
+        (["advise", "--target", "300", "--roll", "1,2,x,4,5,6"], "--roll"),
+        (["advise", "--target", "300", "--me", "300"], "below the target"),
+        (["advise", "--target", "300", "--turn-total", "75", "--dice", "2"], "multiple of 50"),
+        (["advise", "--me", "-50"], "--me: -50 is out of range"),
+    ],
+)
+def test_advise_bad_input_exit_2(capsys, tmp_path, monkeypatch, argv, words):
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and words in err and "Traceback" not in err

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["errors", "rules", "scoring", "odds", "turn", "duel", "simulate", "__init__"]
+MODULES = ["errors", "rules", "scoring", "odds", "turn", "layered", "duel", "simulate", "__init__"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -61,3 +61,42 @@ def test_cache_round_trip(tmp_path, monkeypatch):
 def test_bad_states(sol, args, words):
     with pytest.raises(Phase10MathError, match=words):
         sol.win_probability(*args)
+
+
+def test_certificate_refuses_a_wrong_box():
+    """The certificate is no formality: a box that misses the solution is not mapped into
+    itself, and the solver's proven box is."""
+    from phase10math.tenthousand.layered import certify_box, solve_layered
+
+    rules = TenKRules(target=600)
+    s = solve_layered(rules)
+    assert s.certified
+    wrong = s.P.copy()
+    wrong[0, 0] += 1e-6
+    assert not certify_box(rules, wrong, wrong - 1e-9, wrong + 1e-9)[2]
+    L, U, ok = certify_box(rules, s.P, s.P - 1e-8, s.P + 1e-8)
+    assert ok and np.all(L >= s.P - 1e-8) and np.all(U <= s.P + 1e-8)
+
+
+def test_jacobi_inside_the_proven_interval():
+    rules = TenKRules(target=800, open_score=200)
+    lay = solve_duel(rules, progress=False, use_cache=False)
+    jac = solve_duel(rules, progress=False, use_cache=False, method="jacobi", tol=1e-13)
+    assert jac.interval is None
+    lo, hi = lay.interval
+    assert lo - 1e-12 <= jac.first_player_wins <= hi + 1e-12
+    assert np.all(lay.lower - 1e-11 <= jac.P) and np.all(jac.P <= lay.upper + 1e-11)
+
+
+def test_bank_thresholds_match_should_roll():
+    rules = TenKRules(target=600, open_score=300)
+    sol = solve_duel(rules, progress=False, use_cache=False)
+    U = rules.target // 50
+    for n in (1, 2, 6):
+        th = sol.bank_thresholds(n)
+        for a in range(U):
+            for b in range(U):
+                t = next(
+                    t for t in range(1, U + 1) if not sol.should_roll(50 * a, 50 * b, 50 * t, n)
+                )
+                assert th[a, b] == 50 * t

@@ -269,6 +269,26 @@ def test_duel_equals_brute_force(rules):
     assert np.max(np.abs(sol.P - got)) < 1e-9
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [
+        TenKRules(target=500),  # six dice, every default rule (wipes, six of a kind wins)
+        TenKRules(target=400, open_score=200),
+    ],
+)
+def test_proven_interval_holds_the_brute_force(rules):
+    """Every turn-start chance of the long reference iteration lies in the proven interval
+    (the reference stops at a change below 1e-14, so 1e-12 of slack covers its own error)."""
+    ref = ref_duel(rules, tol=1e-14)
+    sol = solve_duel(rules, progress=False, use_cache=False)
+    U = rules.target // 50
+    got = np.array([[ref[(a, b)] for b in range(U)] for a in range(U)])
+    assert np.all(sol.lower - 1e-12 <= got) and np.all(got <= sol.upper + 1e-12)
+    assert np.max(sol.upper - sol.lower) < 1e-9
+    lo, hi = sol.interval
+    assert lo <= ref[(0, 0)] + 1e-12 and ref[(0, 0)] - 1e-12 <= hi
+
+
 def test_duel_one_die_by_hand():
     """One die, target 100. A 1 wins at once; a 5 makes 50 with hot dice (one fresh die).
     If the player then rolls on (2/6 to win, else the opponent starts at 0-0),

@@ -4,7 +4,8 @@
 - :mod:`~phase10math.tenthousand.scoring`: every legal set-aside of a roll.
 - :mod:`~phase10math.tenthousand.odds`: exact single-roll statistics.
 - :mod:`~phase10math.tenthousand.turn`: the optimal turn (exact expected points banked).
-- :mod:`~phase10math.tenthousand.duel`: optimal two-player play (win probability).
+- :mod:`~phase10math.tenthousand.layered`: the proven two-player solver (score layers).
+- :mod:`~phase10math.tenthousand.duel`: optimal two-player play (win probability, advice).
 - :mod:`~phase10math.tenthousand.simulate`: seeded Monte Carlo checks.
 
 >>> from phase10math.tenthousand import TenKRules, roll_stats
@@ -12,6 +13,7 @@
 Fraction(5, 216)
 """
 
+from phase10math.tenthousand.duel import DuelMethod, DuelSolution, solve_duel
 from phase10math.tenthousand.errors import TenKRollError, TenKRulesError, TenKStateError
 from phase10math.tenthousand.odds import RollGroup, RollStats, roll_groups, roll_stats
 from phase10math.tenthousand.rules import EXTRA_OF_A_KIND, UNIT, TenKRules
@@ -22,9 +24,12 @@ from phase10math.tenthousand.scoring import (
     roll_outcomes,
     score_options,
 )
+from phase10math.tenthousand.simulate import roll_frequencies, simulate_duels, simulate_turns
 from phase10math.tenthousand.turn import TurnSolution, bank_cap, solve_turn, turn_ev
 
 __all__ = [
+    "DuelMethod",
+    "DuelSolution",
     "EXTRA_OF_A_KIND",
     "UNIT",
     "RollGroup",
@@ -38,10 +43,14 @@ __all__ = [
     "bank_cap",
     "best_option",
     "play_turn",
+    "roll_frequencies",
     "roll_groups",
     "roll_outcomes",
     "roll_stats",
     "score_options",
+    "simulate_duels",
+    "simulate_turns",
+    "solve_duel",
     "solve_turn",
     "turn_ev",
 ]

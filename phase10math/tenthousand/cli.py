@@ -1,7 +1,8 @@
 """``phase10math tenk ...``: 10,000 from the command line (light at import time).
 
 Sub-commands: ``ev`` (optimal expected points banked from a state), ``thresholds`` (banking
-totals per number of dice) and ``duel`` (first player's winning chance under optimal play).
+totals per number of dice), ``duel`` (first player's winning chance under optimal play, with its
+proven interval) and ``advise`` (bank or roll, and which dice to keep, in a two-player game).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import sys
 
 from phase10math.checks import int_arg, missing_command
 from phase10math.exact import show, to_json
-from phase10math.tenthousand.duel import solve_duel
+from phase10math.tenthousand.duel import DuelMethod, solve_duel
+from phase10math.tenthousand.errors import TenKRollError
 from phase10math.tenthousand.rules import TenKRules
 from phase10math.tenthousand.turn import solve_turn
 
@@ -65,7 +67,8 @@ def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
             "--target",
             type=int_arg("target"),
             default=5000,
-            help="points to win (default 5000 here; 10000 takes tens of minutes)",
+            help="points to win (default 5000 here; 10000 takes minutes the first time, "
+            "then comes from the cache)",
         )
 
 
@@ -167,13 +170,18 @@ def _thresholds(args: argparse.Namespace) -> int:
 
 def _duel(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    sol = solve_duel(rules, progress=not args.json and not args.no_progress)
+    sol = solve_duel(
+        rules, progress=not args.json and not args.no_progress, method=DuelMethod(args.method)
+    )
     U = rules.target // 50
+    iv = sol.interval
     if args.json:
         out = {
             "target": rules.target,
+            "method": sol.method.value,
             "first_player_wins": sol.first_player_wins,
             "second_player_wins": 1 - sol.first_player_wins,
+            "proven_interval": list(iv) if iv else None,
             "sweeps": sol.sweeps,
             "last_change": sol.last_change,
             "seconds": sol.seconds,
@@ -187,15 +195,62 @@ def _duel(args: argparse.Namespace) -> int:
     print(f"10,000 duel to {rules.target}, both players optimal (maximise P(win))")
     print(f"P(first player wins)  = {sol.first_player_wins:.9f}")
     print(f"P(second player wins) = {1 - sol.first_player_wins:.9f}")
+    if iv:
+        print(f"proven: {iv[0]:.12f} <= P(first player wins) <= {iv[1]:.12f}")
+        print(
+            f"score layers: {sol.sweeps} passes, {sol.states:,} states, "
+            f"{sol.seconds:.1f} s (cached on disk)"
+        )
+    else:
+        print(
+            f"value iteration: {sol.sweeps} sweeps, last max change {sol.last_change:.1e} "
+            f"(an estimate, not a proof), {sol.states:,} states, {sol.seconds:.1f} s"
+        )
+    return 0
+
+
+def _parse_roll(text: str) -> tuple[int, ...]:
+    digits = [c for c in text if c not in ", "]
+    if not digits or not all(c in "123456" for c in digits):
+        raise TenKRollError(f"--roll {text!r}; allowed: dice faces 1..6, e.g. 1,1,5,2,3,4")
+    return tuple(int(c) for c in digits)
+
+
+def _advise(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    me, opp, t, n = args.me, args.opponent, args.turn_total, args.dice
+    roll = _parse_roll(args.roll) if args.roll is not None else None
+    if roll is not None and len(roll) != n:
+        raise TenKRollError(f"--roll has {len(roll)} dice; allowed: {n} (the --dice rolled)")
+    sol = solve_duel(rules, progress=not args.json and not args.no_progress)
+    adv = sol.advise(me, opp, t, n, roll)
+    if args.json:
+        json.dump({**adv, "rules": rules.as_dict()}, sys.stdout, indent=2)
+        print()
+        return 0
     print(
-        f"value iteration: {sol.sweeps} sweeps, last max change {sol.last_change:.1e}, "
-        f"{sol.states:,} states, {sol.seconds:.1f} s (cached on disk)"
+        f"10,000 duel to {rules.target}: you {me}, opponent {opp}, turn total {t}, "
+        f"{n} dice {'rolled' if roll else 'to roll'}"
     )
+    if roll is None:
+        if adv["bank"] is not None:
+            print(f"  bank now:  P(win) = {adv['bank']:.6f}")
+        print(f"  roll {n}:    P(win) = {adv['roll']:.6f}")
+        print(f"best: {adv['best']}")
+        return 0
+    if not adv["keep"]:
+        print(f"  roll {roll}: {adv['best']}")
+        return 0
+    for k in adv["keep"]:
+        then = "bank" if k["then"] == "bank" else f"roll {k['dice_next']}"
+        print(f"  keep {k['kept']} (+{k['points']}), then {then}: P(win) = {k['win']:.6f}")
+    best = adv["keep"][0]
+    print(f"best: keep {best['kept']}, then {best['then']}")
     return 0
 
 
 def add_commands(subparsers) -> None:
-    """Add ``tenk`` with ``ev``, ``thresholds`` and ``duel`` to the main parser."""
+    """Add ``tenk`` with ``ev``, ``thresholds``, ``duel`` and ``advise`` to the main parser."""
     tenk = subparsers.add_parser("tenk", help="the six-dice game 10,000 (Farkle family)")
     sub = tenk.add_subparsers(dest="tenk_command", metavar="TENK_COMMAND")
     tenk.set_defaults(func=lambda args: missing_command(tenk))
@@ -222,5 +277,28 @@ def add_commands(subparsers) -> None:
     du = sub.add_parser("duel", help="two optimal players: the first player's winning chance")
     du.add_argument("--json", action="store_true")
     du.add_argument("--no-progress", action="store_true", help="no progress bar")
+    du.add_argument(
+        "--method",
+        choices=[m.value for m in DuelMethod],
+        default=DuelMethod.LAYERED.value,
+        help="layered: proven interval (default); jacobi: plain value iteration",
+    )
     _rule_options(du, target=True)
     du.set_defaults(func=_duel)
+
+    ad = sub.add_parser("advise", help="two-player game: bank or roll, and which dice to keep")
+    ad.add_argument("--me", type=int_arg("tenk-score"), default=0, help="your banked score")
+    ad.add_argument(
+        "--opponent", type=int_arg("tenk-score"), default=0, help="the opponent's banked score"
+    )
+    ad.add_argument(
+        "--turn-total", type=int_arg("turn-total"), default=0, help="points of the turn so far"
+    )
+    ad.add_argument(
+        "--dice", type=int_arg("tenk-dice"), default=6, help="dice to roll (or rolled), 1..6"
+    )
+    ad.add_argument("--roll", help="the dice just rolled (e.g. 1,1,5,2,3,4): which to keep")
+    ad.add_argument("--json", action="store_true")
+    ad.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _rule_options(ad, target=True)
+    ad.set_defaults(func=_advise)

@@ -12,12 +12,16 @@ A player who is not on the board (``a == 0``) may not bank less than the opening
 may stop with nothing, which is worth the same as a bust. Six of a kind that is also four or
 more 2s counts as six of a kind (the game is over before any score is wiped).
 
-The turn-start values are found by value iteration (Jacobi sweeps, each one a full backward
-pass over the turn, vectorised in numpy float64 over all score pairs) until no value changes by
-more than ``tol`` (1e-9). The first player's chance is ``P(0, 0)``. Results are cached on disk.
+The turn-start values are found, by default, by the proven solver of
+:mod:`~phase10math.tenthousand.layered` (score layers, 2x2 pair solves, certified lower and
+upper bounds: ``sol.interval``). ``method=DuelMethod.JACOBI`` keeps the plain value iteration
+(Jacobi sweeps, each a full backward pass over the turn vectorised over all score pairs, until
+no value changes by more than ``tol``), whose stopping rule is an estimate, not a proof; the
+benchmark runs both. The first player's chance is ``P(0, 0)``. Results are cached on disk.
 
 >>> sol = solve_duel(TenKRules(target=200, dice=2), progress=False)
->>> 0.5 < sol.first_player_wins < 1
+>>> lo, hi = sol.interval
+>>> 0.5 < lo <= sol.first_player_wins <= hi < 1 and hi - lo < 1e-9
 True
 """
 
@@ -25,16 +29,33 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
 from phase10math.cache import cache_key, cached
+from phase10math.errors import StateSpaceTooLargeError
 from phase10math.progress import progress_bar
-from phase10math.tenthousand.errors import TenKStateError
+from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
+from phase10math.tenthousand.layered import memory_allowed, pair_tables, solve_layered
 from phase10math.tenthousand.odds import roll_groups
-from phase10math.tenthousand.rules import UNIT, TenKRules
+from phase10math.tenthousand.rules import (
+    UNIT,
+    TenKRules,
+    check_count,
+    check_flag,
+    check_positive_float,
+    check_rules,
+)
 from phase10math.tenthousand.scoring import check_roll, is_six_of_a_kind, is_wipe, score_options
+
+
+class DuelMethod(StrEnum):
+    """How :func:`solve_duel` finds the turn-start values."""
+
+    LAYERED = "layered"  # score layers, 2x2 pair solves, proven interval (the default)
+    JACOBI = "jacobi"  # plain value iteration over all pairs (stopping rule not a proof)
 
 
 @dataclass(frozen=True)
@@ -134,6 +155,9 @@ class DuelSolution:
     sweeps: int
     last_change: float
     seconds: float
+    lower: Any = field(default=None, repr=False)  # proven bounds of P (layered method)
+    upper: Any = field(default=None, repr=False)
+    method: DuelMethod = DuelMethod.LAYERED
     _V: Any = field(default=None, repr=False)
     _R: Any = field(default=None, repr=False)
 
@@ -143,12 +167,29 @@ class DuelSolution:
         return float(self.P[0, 0])
 
     @property
+    def interval(self) -> tuple[float, float] | None:
+        """Proven (lower, upper) bounds on the first player's chance; None without a proof."""
+        if self.lower is None:
+            return None
+        return float(self.lower[0, 0]), float(self.upper[0, 0])
+
+    @property
     def states(self) -> int:
         """Number of (my score, opponent score, turn total, dice) states below the target."""
         U = self.P.shape[0]
         return U * (U * (U + 1) // 2) * self.rules.dice
 
-    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
+    def tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """Within-turn values ``V[t, n - 1, a, b]`` and roll values ``R`` of every state (units
+        of 50; about 3 * 8 * (U + 1) * 6 * U * U bytes: refused at once where that does not
+        fit, see :func:`~phase10math.tenthousand.layered.memory_allowed`)."""
+        U = self.P.shape[0]
+        need, allowed = 3 * 8 * (U + 1) * self.rules.dice * U * U, memory_allowed()
+        if need > allowed:
+            raise StateSpaceTooLargeError(
+                f"the within-turn tables of the duel to {self.rules.target} need "
+                f"{need / 2**30:.2f} GiB; allowed now: {allowed / 2**30:.2f} GiB"
+            )
         if self._V is None:
             _, self._V, self._R = _turn_pass(self.P, self.rules, _plans(self.rules), keep=True)
         return self._V, self._R
@@ -173,7 +214,7 @@ class DuelSolution:
         a, b, t, n = self._index(my, opp, turn_total, dice)
         if t == 0:
             return float(self.P[a, b])
-        return float(self._tables()[0][t, n - 1, a, b])
+        return float(self.tables()[0][t, n - 1, a, b])
 
     def bank_value(self, my: int, opp: int, turn_total: int) -> float:
         """Chance to win if the player banks now (stopping below the opening banks nothing)."""
@@ -192,14 +233,91 @@ class DuelSolution:
             return float(self.P[a, b])
         if a + t >= self.P.shape[0]:
             return 1.0
-        return float(self._tables()[1][t, n - 1, a, b])
+        return float(self.tables()[1][t, n - 1, a, b])
 
     def should_roll(self, my: int, opp: int, turn_total: int, dice: int) -> bool:
         """True when rolling beats banking in win probability (ties bank; a turn starts with a
         roll)."""
+        self._index(my, opp, turn_total, dice)
         if turn_total == 0:
             return True
         return self.roll_value(my, opp, turn_total, dice) > self.bank_value(my, opp, turn_total)
+
+    def bank_thresholds(self, dice: int) -> np.ndarray:
+        """``th[a, b]``: the least turn total (points) at which a player with ``50 a`` points
+        against ``50 b``, with ``dice`` dice to roll, banks rather than rolls; ``target - 50 a``
+        means "roll on until the target is reached".
+
+        >>> sol = solve_duel(TenKRules(target=300, dice=3), progress=False, use_cache=False)
+        >>> th = sol.bank_thresholds(1)     # one die: behind, roll longer
+        >>> [int(x) for x in th[0]]
+        [100, 100, 150, 200, 300, 300]
+        >>> sol.should_roll(0, 100, 100, 1), sol.should_roll(0, 100, 150, 1)
+        (True, False)
+        """
+        if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= self.rules.dice:
+            raise TenKStateError(f"dice={dice!r}; allowed: 1..{self.rules.dice}")
+        _, R = self.tables()
+        U = self.P.shape[0]
+        a = np.arange(U)[:, None, None]
+        b = np.arange(U)[None, :, None]
+        t = np.arange(1, U + 1)[None, None, :]
+        at = a + t
+        bank = np.where(at >= U, 1.0, 1.0 - self.P[b, np.minimum(at, U - 1)])
+        open_u = self.rules.open_score // UNIT
+        if open_u:
+            stop = 1.0 - self.P[b, a]
+            bank = np.where((a == 0) & (t < open_u), stop, bank)
+        roll = np.moveaxis(R[1 : U + 1, dice - 1], 0, -1)  # [a, b, t]
+        banks = (roll <= bank) | (at >= U)
+        return UNIT * (1 + np.argmax(banks, axis=-1))
+
+    def advise(
+        self, my: int, opp: int, turn_total: int, dice: int, roll: tuple[int, ...] | None = None
+    ) -> dict:
+        """Each choice's chance to win: bank or roll ``dice`` dice (``roll=None``), or, for a
+        roll of ``dice`` dice at ``turn_total``, every legal set-aside (best first) with the
+        chance to win after it and whether to bank or roll next."""
+        a, b, t, n = self._index(my, opp, turn_total, dice)
+        U, D = self.P.shape[0], self.rules.dice
+        _, R = pair_tables(self.rules, self.P, a, b)
+        out: dict[str, Any] = {"me": my, "opponent": opp, "turn_total": turn_total, "dice": n}
+        if roll is None:
+            bank = None if t == 0 else self.bank_value(my, opp, turn_total)
+            rv = 1.0 if a + t >= U else float(R[t, n - 1])
+            best = "roll" if bank is None or rv > bank else "bank"
+            return {**out, "bank": bank, "roll": rv, "best": best}
+        dice_rolled = check_roll(roll, self.rules)
+        if len(dice_rolled) != n:
+            raise TenKStateError(f"roll {tuple(roll)!r} has {len(dice_rolled)} dice; allowed: {n}")
+        out["roll"] = list(dice_rolled)
+        if self.rules.six_wins and is_six_of_a_kind(dice_rolled):
+            return {**out, "keep": [], "best": "six of a kind: you win"}
+        if is_wipe(dice_rolled, self.rules):
+            return {**out, "keep": [], "best": "four or more 2s: your score is wiped"}
+        keep = []
+        for o in score_options(dice_rolled, self.rules):
+            t2 = t + o.points // UNIT
+            m = o.next_dice(self.rules)
+            if a + t2 >= U:
+                win, then = 1.0, "bank"
+            else:
+                bank = self.bank_value(my, opp, t2 * UNIT)
+                rv = float(R[t2, m - 1])
+                win, then = (rv, "roll") if rv > bank else (bank, "bank")
+            keep.append(
+                {
+                    "kept": list(o.kept),
+                    "points": o.points,
+                    "dice_next": m if m else D,
+                    "then": then,
+                    "win": win,
+                }
+            )
+        if not keep:
+            return {**out, "keep": [], "best": "nothing scores: the turn is lost"}
+        keep.sort(key=lambda k: (-k["win"], -k["points"]))
+        return {**out, "keep": keep, "best": "keep " + " ".join(map(str, keep[0]["kept"]))}
 
     def choose(self, roll: tuple[int, ...], my: int, opp: int, turn_total: int):
         """Best set-aside for ``roll``: (points, dice left); None on a bust, wipe or win."""
@@ -212,6 +330,24 @@ class DuelSolution:
             if best is None or v > best[0]:
                 best = (v, (o.points, o.dice_left))
         return None if best is None else best[1]
+
+
+def _solve_layered(rules: TenKRules, progress: bool) -> DuelSolution:
+    bar = progress_bar(desc=f"10,000 duel to {rules.target}", unit="pass") if progress else None
+
+    def report(passes: int, change: float) -> None:
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix(change=f"{change:.1e}")
+
+    try:
+        s = solve_layered(rules, progress=report)
+    finally:
+        if bar is not None:
+            bar.close()
+    if not s.certified:
+        raise TenKStateError(f"the duel to {rules.target} could not be certified")
+    return DuelSolution(rules, s.P, s.passes, s.last_change, s.seconds, s.L, s.U)
 
 
 def _solve(rules: TenKRules, tol: float, progress: bool, max_sweeps: int) -> DuelSolution:
@@ -238,7 +374,8 @@ def _solve(rules: TenKRules, tol: float, progress: bool, max_sweeps: int) -> Due
     finally:
         if bar is not None:
             bar.close()
-    return DuelSolution(rules, P, sweeps, change, time.perf_counter() - start)
+    secs = time.perf_counter() - start
+    return DuelSolution(rules, P, sweeps, change, secs, method=DuelMethod.JACOBI)
 
 
 def solve_duel(
@@ -248,19 +385,52 @@ def solve_duel(
     progress: bool = True,
     use_cache: bool = True,
     max_sweeps: int = 10_000,
+    method: DuelMethod = DuelMethod.LAYERED,
 ) -> DuelSolution:
-    """Solve the two-player game by value iteration (cached on disk; progress bar when asked)."""
-    rules = rules or TenKRules()
+    """Solve the two-player game (cached on disk; progress bar when asked).
+
+    ``method``: :class:`DuelMethod` (default: the proven layered solver; ``tol`` and
+    ``max_sweeps`` apply to the Jacobi iteration only).
+    """
+    rules = check_rules(rules)
     if target is not None:
         rules = rules.replace(target=target)
-    if not use_cache:
+    tol = check_positive_float(tol, "tol")
+    progress = check_flag(progress, "progress")
+    use_cache = check_flag(use_cache, "use_cache")
+    max_sweeps = check_count(max_sweeps, "max_sweeps")
+    if isinstance(method, bool):
+        raise TenKRulesError(f"method={method!r}; allowed: layered, jacobi")
+    try:
+        method = DuelMethod(method)
+    except ValueError:
+        allowed = ", ".join(m.value for m in DuelMethod)
+        raise TenKRulesError(f"method={method!r}; allowed: {allowed}") from None
+
+    def run() -> DuelSolution:
+        if method is DuelMethod.LAYERED:
+            return _solve_layered(rules, progress)
         return _solve(rules, tol, progress, max_sweeps)
 
-    key = cache_key(kind="tenk-duel", rules=rules.as_dict(), tol=tol, algo=1)
+    if not use_cache:
+        return run()
+    key = cache_key(kind="tenk-duel", rules=rules.as_dict(), tol=tol, method=method.value, algo=2)
 
     def compute() -> dict:
-        s = _solve(rules, tol, progress, max_sweeps)
-        return {"P": s.P, "sweeps": s.sweeps, "last_change": s.last_change, "seconds": s.seconds}
+        s = run()
+        out = {"P": s.P, "sweeps": s.sweeps, "last_change": s.last_change, "seconds": s.seconds}
+        if s.lower is not None:
+            out["lower"], out["upper"] = s.lower, s.upper
+        return out
 
     d = cached(key, compute)
-    return DuelSolution(rules, d["P"], d["sweeps"], d["last_change"], d["seconds"])
+    return DuelSolution(
+        rules,
+        d["P"],
+        d["sweeps"],
+        d["last_change"],
+        d["seconds"],
+        d.get("lower"),
+        d.get("upper"),
+        method,
+    )

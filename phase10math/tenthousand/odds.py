@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from phase10math.tenthousand.errors import TenKRollError
-from phase10math.tenthousand.rules import TenKRules
+from phase10math.tenthousand.rules import TenKRules, check_rules
 from phase10math.tenthousand.scoring import (
     check_roll,
     is_six_of_a_kind,
@@ -66,7 +66,7 @@ def roll_groups(n: int, rules: TenKRules | None = None) -> tuple[RollGroup, ...]
     >>> [(x.weight, x.kind, x.options) for x in g]
     [(4, 'none', ()), (1, 'score', ((50, 0),)), (1, 'score', ((100, 0),))]
     """
-    rules = rules or TenKRules()
+    rules = check_rules(rules)
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= rules.dice:
         raise TenKRollError(f"n={n!r} dice; allowed: 1..{rules.dice}")
     return _groups(n, rules.scoring_key())
@@ -100,7 +100,7 @@ def roll_stats(n: int, rules: TenKRules | None = None) -> RollStats:
     >>> roll_stats(2).p_no_score   # both dice in {2, 3, 4, 6}
     Fraction(4, 9)
     """
-    rules = rules or TenKRules()
+    rules = check_rules(rules)
     groups = roll_groups(n, rules)
     total = 6**n
     none = sum(g.weight for g in groups if g.kind == "none")
@@ -122,7 +122,7 @@ def roll_stats(n: int, rules: TenKRules | None = None) -> RollStats:
 
 def best_points(roll: tuple[int, ...], rules: TenKRules | None = None) -> int:
     """Most points one set-aside of ``roll`` can take (0 if nothing scores or a wipe)."""
-    rules = rules or TenKRules()
+    rules = check_rules(rules)
     dice = check_roll(roll, rules)
     if is_wipe(dice, rules):
         return 0

@@ -14,6 +14,8 @@ solvers count in units of 50.
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -131,3 +133,47 @@ class TenKRules:
     def scoring_key(self) -> tuple:
         """The options that decide how a single roll scores."""
         return (self.straight, self.three_pairs, self.extra_of_a_kind, self.wipe, self.dice)
+
+
+def check_rules(rules: Any) -> TenKRules:
+    """``rules`` if it is a :class:`TenKRules`, the defaults for None, else TenKRulesError.
+
+    >>> check_rules(None) == TenKRules()
+    True
+    >>> check_rules({"target": 5000})
+    Traceback (most recent call last):
+    ...
+    phase10math.tenthousand.errors.TenKRulesError: rules: expected TenKRules or None; got dict
+    """
+    if rules is None:
+        return TenKRules()
+    if not isinstance(rules, TenKRules):
+        raise TenKRulesError(f"rules: expected TenKRules or None; got {type(rules).__name__}")
+    return rules
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """``value`` if it is True or False (1, 0 and other truthy values are refused)."""
+    if not isinstance(value, bool):
+        raise TenKRulesError(f"{name}={value!r}; allowed: True, False")
+    return value
+
+
+def check_positive_float(value: Any, name: str) -> float:
+    """``value`` as a float if it is a finite real number > 0 (not a bool), else an error."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TenKRulesError(f"{name}={value!r}; allowed: a finite number > 0")
+    v = float(value)
+    if not math.isfinite(v) or v <= 0:
+        raise TenKRulesError(f"{name}={value!r}; allowed: a finite number > 0")
+    return v
+
+
+def check_count(value: Any, name: str, lo: int = 1, hi: int | None = None) -> int:
+    """``value`` if it is a whole number (not a bool) in ``lo..hi``, else TenKRulesError."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TenKRulesError(f"{name}={value!r}; allowed: a whole number >= {lo}")
+    if value < lo or (hi is not None and value > hi):
+        what = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise TenKRulesError(f"{name}={value!r}; allowed: a whole number {what}")
+    return int(value)

@@ -24,7 +24,7 @@ from functools import lru_cache
 from math import factorial, prod
 
 from phase10math.tenthousand.errors import TenKRollError
-from phase10math.tenthousand.rules import TenKRules
+from phase10math.tenthousand.rules import TenKRules, check_rules
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -49,7 +49,7 @@ class ScoringOption:
 
 def check_roll(roll: Iterable[int], rules: TenKRules | None = None) -> tuple[int, ...]:
     """The roll as a sorted tuple, or :class:`TenKRollError` naming the bad value."""
-    rules = rules or TenKRules()
+    rules = check_rules(rules)
     try:
         dice = tuple(roll)
     except TypeError:
@@ -113,7 +113,7 @@ def score_options(roll: Iterable[int], rules: TenKRules | None = None) -> list[S
     >>> [(o.kept, o.points) for o in score_options((1, 1, 1, 1), TenKRules())]
     [((1, 1, 1, 1), 1100), ((1, 1, 1), 1000), ((1, 1), 200), ((1,), 100)]
     """
-    rules = rules or TenKRules()
+    rules = check_rules(rules)
     return list(options_for_key(check_roll(roll, rules), rules.scoring_key()))
 
 
@@ -165,12 +165,21 @@ def play_turn(
     >>> play_turn([((1, 1, 2, 3, 3, 5), (1, 1, 5)), ((1, 2, 4), (1,))])[0]
     350
     """
-    rules = rules or TenKRules()
+    rules = check_rules(rules)
+    if isinstance(steps, (str, bytes)) or not isinstance(steps, Sequence):
+        raise TenKRollError(f"steps={steps!r}; allowed: a list of (roll, kept) pairs")
+    for i, step in enumerate(steps):
+        if isinstance(step, (str, bytes)) or not isinstance(step, Sequence) or len(step) != 2:
+            raise TenKRollError(f"steps[{i}]={step!r}; allowed: a (roll, kept) pair")
     total, dice, out = 0, rules.dice, []
     for i, (roll, kept) in enumerate(steps):
         r = check_roll(roll, rules)
         if len(r) != dice:
             raise TenKRollError(f"roll {i + 1} {tuple(roll)!r} has {len(r)} dice; allowed: {dice}")
+        if isinstance(kept, (str, bytes)) or not isinstance(kept, Iterable):
+            raise TenKRollError(f"kept {kept!r} of roll {i + 1}; allowed: a sequence of dice")
+        if any(isinstance(d, bool) or not isinstance(d, int) or d not in FACES for d in kept):
+            raise TenKRollError(f"kept {tuple(kept)!r} of roll {i + 1}; allowed: dice faces 1..6")
         k = tuple(sorted(kept))
         opts = {o.kept: o for o in score_options(r, rules)}
         if is_wipe(r, rules) or not opts:

@@ -12,13 +12,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from phase10math.tenthousand.rules import UNIT, TenKRules
+from phase10math.checks import check_seed
+from phase10math.tenthousand.duel import DuelSolution
+from phase10math.tenthousand.errors import TenKRollError, TenKStateError
+from phase10math.tenthousand.rules import UNIT, TenKRules, check_count, check_rules
 from phase10math.tenthousand.scoring import (
     is_six_of_a_kind,
     is_wipe,
     options_for_key,
     roll_outcomes,
 )
+from phase10math.tenthousand.turn import TurnSolution
 
 
 @lru_cache(maxsize=64)
@@ -41,8 +45,11 @@ def roll_frequencies(
     n: int, rules: TenKRules | None = None, samples: int = 100_000, seed: int = 0
 ) -> dict[str, float]:
     """Simulated single-roll statistics of ``n`` dice (compare with :func:`roll_stats`)."""
-    rules = rules or TenKRules()
-    rng = np.random.default_rng(seed)
+    rules = check_rules(rules)
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= rules.dice:
+        raise TenKRollError(f"n={n!r} dice; allowed: 1..{rules.dice}")
+    samples = check_count(samples, "samples", 1, 10**8)
+    rng = np.random.default_rng(check_seed(seed))
     rolls = np.sort(rng.integers(1, 7, size=(samples, n)), axis=1)
     table = _lookup(n, rules.scoring_key())
     none = bust = 0
@@ -63,8 +70,14 @@ def simulate_turns(
 ) -> tuple[float, float]:
     """Play ``turns`` turns with the optimal policy of a :class:`TurnSolution`; returns the mean
     points banked and its standard error."""
+    if not isinstance(solution, TurnSolution):
+        raise TenKStateError(f"solution: expected TurnSolution; got {type(solution).__name__}")
     rules: TenKRules = solution.rules
-    rng = np.random.default_rng(seed)
+    turns = check_count(turns, "turns", 2, 10**8)
+    rng = np.random.default_rng(check_seed(seed))
+    if dice is not None:
+        check_count(dice, "dice", 1, rules.dice)
+    solution.value(turn_total, dice or rules.dice)  # checks the state
     D = rules.dice
     key = rules.scoring_key()
     top = solution.cap // UNIT
@@ -97,9 +110,12 @@ def simulate_turns(
 def simulate_duels(solution, games: int = 10_000, seed: int = 0) -> tuple[float, float]:
     """Play ``games`` games between two optimal players (a :class:`DuelSolution`); returns the
     first player's share of wins and its standard error."""
+    if not isinstance(solution, DuelSolution):
+        raise TenKStateError(f"solution: expected DuelSolution; got {type(solution).__name__}")
     rules: TenKRules = solution.rules
-    rng = np.random.default_rng(seed)
-    V, R = solution._tables()
+    games = check_count(games, "games", 2, 10**8)
+    rng = np.random.default_rng(check_seed(seed))
+    V, R = solution.tables()
     P = solution.P
     U = P.shape[0]
     D = rules.dice

@@ -39,7 +39,7 @@ from functools import lru_cache
 
 from phase10math.tenthousand.errors import TenKStateError
 from phase10math.tenthousand.odds import roll_groups, roll_stats
-from phase10math.tenthousand.rules import UNIT, TenKRules
+from phase10math.tenthousand.rules import UNIT, TenKRules, check_flag, check_rules
 from phase10math.tenthousand.scoring import check_roll, is_wipe, score_options
 
 _TOL = 1e-9  # float pre-screen; ties closer than this are decided exactly
@@ -52,6 +52,7 @@ def bank_cap(rules: TenKRules) -> tuple[int, Fraction]:
     >>> bank_cap(TenKRules(wipe=False))[0]
     17500
     """
+    rules = check_rules(rules)
     bound = max(
         roll_stats(n, rules).expected_best / roll_stats(n, rules).p_bust
         for n in range(1, rules.dice + 1)
@@ -190,7 +191,8 @@ def _solve(rules: TenKRules, on_board: bool) -> TurnSolution:
 
 def solve_turn(rules: TenKRules | None = None, on_board: bool = True) -> TurnSolution:
     """Solve the single turn exactly (memoised per rules); see the module docstring."""
-    rules = rules or TenKRules()
+    rules = check_rules(rules)
+    on_board = check_flag(on_board, "on_board")
     # the target, six-wins and opening score (when on the board) do not affect one turn
     key = rules.replace(
         target=10000, six_wins=False, open_score=0 if on_board else rules.open_score

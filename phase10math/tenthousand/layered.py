@@ -1,0 +1,422 @@
+"""The proven duel of 10,000: score layers, 2x2 fixed points, certified lower and upper bounds.
+
+``P(a, b)`` (the chance that the player about to start a turn with ``a`` banked points against
+``b`` wins, scores in units of 50) satisfies one equation per score pair: the optimal turn's
+value, which needs ``P`` at three kinds of states (see :mod:`~phase10math.tenthousand.duel`):
+
+- **bank** ``t > 0``: ``1 - P(b, a + t)``, a state whose *score layer* ``a + b + t`` is higher;
+- **bust**: ``1 - P(b, a)``, the *partner* state in the same layer;
+- **wipe** (four or more 2s): ``1 - P(b, 0)``, a lower layer (the only step that goes down).
+
+**Steps.**
+
+1. *Layer order* (Neller and Presser's order for Pig): layers from the highest score sum down,
+   so that every bank value comes from a layer already solved in this pass.
+2. *Pair solve* (Crocce and Mordecki's 2x2 reduction): in a layer the unknowns are the pairs
+   ``x = P(a, b)``, ``y = P(b, a)``; the turn value is a convex, piecewise-linear function of
+   the partner's value, ``x = F1(y)``, ``y = F2(x)``, and one backward pass over the turn gives
+   each value together with its slope ``d`` (the chance that the optimal turn ends in a bust).
+   Newton's step solves the two linear pieces exactly; it is exact once the policy is right.
+3. *Passes*: the wipe values ``P(b, 0)`` of lower layers come from the previous pass (Gauss-
+   Seidel over the whole table); passes repeat until nothing moves by more than ``1e-13``.
+   Layers are processed a few at a time (``block``) for speed; inside a block the bank values
+   of the block's own higher layers also come from the previous pass.
+4. *Certificate*: a box ``[L0, U0] = [P - delta, P + delta]`` is pushed through one more pass
+   in which every lower bound is computed from upper bounds and vice versa (the turn value
+   falls when the opponent's chances rise), the pairs' 2x2 systems are solved for the bounds
+   and widened by their proven residual error, and a rounding margin is added. If the result
+   ``[L, U]`` lies inside ``[L0, U0]``, the map sends the box into itself, so (Brouwer; the
+   fixed point is unique because, whatever both players do, from every position the game ends
+   within a bounded number of turns with a chance bounded away from 0) the exact values lie in
+   ``[L, U]``. One more pass from that proven box narrows it. The first player's chance is
+   reported as ``[L(0, 0), U(0, 0)]``.
+
+The residual error of a pair: with residuals ``r1 = |F1(y) - x|``, ``r2 = |F2(x) - y|`` and
+slopes bounded by ``s1, s2 < 1`` near the solution, the box of radii
+``e1 = (r1 + s1 r2) / (1 - s1 s2)`` (and ``e2`` alike) around ``(x, y)`` is mapped into itself,
+so the exact pair lies in it. The slope bound is a secant just below the solution, an upper
+bound on every slope above it because ``F`` is convex and decreasing in the partner's value.
+Rounding: every computed turn value is within a proven margin of the exact one (see
+:func:`_margin`), which is added to the residuals and slopes.
+
+>>> from phase10math.tenthousand.rules import TenKRules
+>>> sol = solve_layered(TenKRules(target=300, dice=3))
+>>> sol.lower <= sol.value <= sol.upper and sol.upper - sol.lower < 1e-9
+True
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from phase10math.errors import StateSpaceTooLargeError
+from phase10math.tenthousand.errors import TenKStateError
+from phase10math.tenthousand.odds import roll_groups
+from phase10math.tenthousand.rules import UNIT, TenKRules
+
+EPS = 2.0**-53
+MEMORY_LIMIT = 4 * 2**30  # bytes the solver may allocate at most (refused at once above this)
+
+
+def memory_allowed() -> int:
+    """Bytes a solve may allocate: :data:`MEMORY_LIMIT`, or half the memory now available."""
+    try:
+        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return MEMORY_LIMIT
+    return min(MEMORY_LIMIT, free // 2)
+
+
+@dataclass(frozen=True)
+class _Roll:
+    """The rolls of one number of dice as arrays. Groups (rolls that allow the same set-asides)
+    are sorted by their number of options, most first; option ``j`` of the first ``size[j]``
+    groups scores ``s[j]`` (units of 50) and leaves ``m[j] + 1`` dice to roll."""
+
+    n: int
+    s: tuple[np.ndarray, ...]
+    m: tuple[np.ndarray, ...]
+    size: tuple[int, ...]
+    w: np.ndarray  # group probabilities
+    p_none: float
+    p_wipe: float
+    p_win: float
+
+
+def _rolls(rules: TenKRules) -> list[_Roll]:
+    out = []
+    for n in range(1, rules.dice + 1):
+        groups = []
+        none = wipe = win = 0
+        for g in roll_groups(n, rules):
+            if g.six and rules.six_wins:
+                win += g.weight
+            elif g.kind == "wipe":
+                wipe += g.weight
+            elif g.kind == "none":
+                none += g.weight
+            else:
+                opts = [(p // UNIT, (k or rules.dice) - 1) for p, k in g.options]
+                groups.append((g.weight / 6**n, opts))
+        groups.sort(key=lambda g: -len(g[1]))
+        width = len(groups[0][1]) if groups else 0
+        size = tuple(sum(1 for _, o in groups if len(o) > j) for j in range(width))
+        s = tuple(np.array([o[j][0] for _, o in groups[: size[j]]]) for j in range(width))
+        m = tuple(np.array([o[j][1] for _, o in groups[: size[j]]]) for j in range(width))
+        w = np.array([x for x, _ in groups])
+        out.append(_Roll(n, s, m, size, w, none / 6**n, wipe / 6**n, win / 6**n))
+    return out
+
+
+def memory_estimate(rules: TenKRules, block: int = 8) -> int:
+    """Bytes the proven solver allocates at most (tables, one block's turn values)."""
+    U = rules.target // UNIT
+    cols = 2 * block * U  # certificate: a lower and an upper column per pair
+    turn = 3 * (U + 1) * rules.dice * cols * 8  # values, bank values, scratch
+    return 6 * U * U * 8 + turn + 400 * cols * 8 * 4
+
+
+class _Pass:
+    """One batch of columns (score pairs, possibly twice: lower and upper bound)."""
+
+    def __init__(self, rules: TenKRules, rolls: list[_Roll]):
+        self.rules = rules
+        self.rolls = rolls
+        self.U = rules.target // UNIT
+        self.D = rules.dice
+        self.open_u = rules.open_score // UNIT
+
+    def turn(self, a, bank, beta, omega, rolls_out=None):
+        """Turn-start values of columns with mover score ``a`` (sorted ascending), bank values
+        ``bank[t, k]`` (t = 0..U), bust value ``beta`` and wipe value ``omega`` (equal to
+        ``beta`` where ``a == 0``). With ``rolls_out`` (shaped ``(U + 1, D, K)``) the roll
+        values are stored there and ``(values, turn values V[t, n - 1, k])`` is returned."""
+        U, D = self.U, self.D
+        V = np.repeat(bank[:, None, :], D, axis=1)  # (U + 1, D, K)
+        if self.open_u:  # not on the board: stopping below the opening banks nothing
+            stop0 = (a == 0)[None, :] & (np.arange(U + 1) < self.open_u)[:, None]
+            V = np.where(stop0[:, None, :], beta[None, None, :], V)
+        # columns active at total t: a + t < U, a prefix because a is sorted
+        kmax = np.searchsorted(a, U - np.arange(U + 1), side="left")
+        out = None
+        for t in range(U - 1, -1, -1):
+            k = int(kmax[t])
+            if k == 0:
+                continue
+            for ro in self.rolls:
+                if t == 0 and ro.n != D:
+                    continue
+                # best option of each group, option by option (groups with most options first)
+                M = V[np.minimum(t + ro.s[0], U), ro.m[0], :k]
+                for j in range(1, len(ro.size)):
+                    g = ro.size[j]
+                    np.maximum(M[:g], V[np.minimum(t + ro.s[j], U), ro.m[j], :k], out=M[:g])
+                R = ro.w @ M
+                c = ro.p_none * beta[:k] + ro.p_win
+                if ro.p_wipe:
+                    c = c + ro.p_wipe * omega[:k]
+                R += c
+                if rolls_out is not None:
+                    rolls_out[t, ro.n - 1, :k] = R
+                if t == 0:
+                    out = R
+                    continue
+                np.maximum(R, V[t, ro.n - 1, :k], out=V[t, ro.n - 1, :k])  # ties bank
+        if rolls_out is not None:
+            V[0, D - 1] = out
+            return out, V
+        return out
+
+
+def pair_tables(rules: TenKRules, P: np.ndarray, a: int, b: int):
+    """Turn values ``V[t, n - 1]`` and roll values ``R[t, n - 1]`` of one score pair (units
+    of 50; rows t >= target - a are wins) from the turn-start table ``P``."""
+    U = rules.target // UNIT
+    ev = _Pass(rules, _rolls(rules))
+    av, bv = np.array([a]), np.array([b])
+    beta = np.array([1.0 - P[b, a]])
+    omega = beta if a == 0 else np.array([1.0 - P[b, 0]])
+    R = np.ones((U + 1, rules.dice, 1))
+    _, V = ev.turn(av, _bank_table(P, av, bv, U), beta, omega, rolls_out=R)
+    return V[:, :, 0], R[:, :, 0]
+
+
+@dataclass
+class LayeredSolution:
+    """The proven duel: ``P`` (float), proven bounds ``L <= exact <= U`` at every turn start."""
+
+    rules: TenKRules
+    P: np.ndarray = field(repr=False)
+    L: np.ndarray = field(repr=False)
+    U: np.ndarray = field(repr=False)
+    passes: int
+    last_change: float
+    seconds: float
+    certified: bool
+
+    @property
+    def value(self) -> float:
+        """P(first player wins), float."""
+        return float(self.P[0, 0])
+
+    @property
+    def lower(self) -> float:
+        """Proven lower bound on P(first player wins)."""
+        return float(self.L[0, 0])
+
+    @property
+    def upper(self) -> float:
+        """Proven upper bound on P(first player wins)."""
+        return float(self.U[0, 0])
+
+
+def _layer_columns(U: int, s: int) -> np.ndarray:
+    lo, hi = max(0, s - U + 1), min(s, U - 1)
+    return np.arange(lo, hi + 1)
+
+
+def _block_cols(U: int, layers: range):
+    """Mover scores ``a``, opponent scores ``b`` (sorted by ``a``) and partner index of each."""
+    a = np.concatenate([_layer_columns(U, s) for s in layers])
+    s = np.concatenate([np.full(len(_layer_columns(U, s)), s) for s in layers])
+    b = s - a
+    order = np.argsort(a, kind="stable")
+    a, b = a[order], b[order]
+    pos = {(int(x), int(y)): i for i, (x, y) in enumerate(zip(a, b, strict=True))}
+    partner = np.array([pos[(int(y), int(x))] for x, y in zip(a, b, strict=True)])
+    return a, b, partner
+
+
+def _bank_table(Q: np.ndarray, a: np.ndarray, b: np.ndarray, U: int) -> np.ndarray:
+    """bank[t, k] = 1 - Q[b, a + t] (1 once a + t reaches the target)."""
+    t = np.arange(U + 1)[:, None]
+    at = a[None, :] + t
+    val = 1.0 - Q[b[None, :], np.minimum(at, U - 1)]
+    return np.where(at >= U, 1.0, val)
+
+
+def _value_and_slope(ev: _Pass, a, bank, beta, omega, h: float = 1e-7):
+    """Turn-start values and their slopes in the bust value, the slopes by a difference
+    quotient (exact where no kink lies within ``h``; they only steer Newton's step, the
+    certificate computes proven slopes)."""
+    K = len(a)
+    order = np.argsort(np.concatenate([a, a]), kind="stable")
+    inv = np.empty_like(order)
+    inv[order] = np.arange(2 * K)
+    aa = np.concatenate([a, a])[order]
+    bb = np.concatenate([bank, bank], axis=1)[:, order]
+    be = np.concatenate([beta, beta + h])
+    om = np.concatenate([omega, np.where(a == 0, omega + h, omega)])
+    F2 = ev.turn(aa, bb, be[order], om[order])[inv]
+    return F2[:K], (F2[K:] - F2[:K]) / h
+
+
+def _newton(x, F, d, partner):
+    """The fixed point of the two linear pieces x = c + d (1 - y) through (y, F)."""
+    y = x[partner]
+    c = F - d * (1.0 - y)
+    cp, dp = c[partner], d[partner]
+    return (c + d * (1.0 - cp - dp)) / (1.0 - d * dp)
+
+
+def _blocks(U: int, block: int):
+    top = 2 * U - 2
+    for hi in range(top, -1, -block):
+        yield range(hi, max(hi - block, -1), -1)
+
+
+def solve_layered(
+    rules: TenKRules,
+    block: int = 8,
+    tol: float = 1e-13,
+    max_passes: int = 200,
+    progress=None,
+    certify: bool = True,
+    refine: int = 6,
+) -> LayeredSolution:
+    """Solve the duel by score layers and certify it (see the module docstring); at most
+    ``refine`` further passes narrow the proven box."""
+    U = rules.target // UNIT
+    need, allowed = memory_estimate(rules, block), memory_allowed()
+    if need > allowed:
+        raise StateSpaceTooLargeError(
+            f"the proven duel to {rules.target} needs about {need / 2**30:.2f} GiB; "
+            f"allowed now: {allowed / 2**30:.2f} GiB"
+        )
+    start = time.perf_counter()
+    ev = _Pass(rules, _rolls(rules))
+    P = np.full((U, U), 0.5)
+    blocks = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, block)]
+    slopes: dict[int, np.ndarray] = {}
+    change, passes = np.inf, 0
+    last = np.inf
+    while change > tol:
+        if passes >= max_passes:
+            raise TenKStateError(f"no convergence after {max_passes} passes (change {change})")
+        change = 0.0
+        for i, (_, a, b, partner) in enumerate(blocks):
+            x = P[a, b]
+            beta = 1.0 - x[partner]
+            omega = np.where(a == 0, beta, 1.0 - P[b, 0])
+            bank = _bank_table(P, a, b, U)
+            if passes < 2 or last > 1e-7 or i not in slopes:
+                F, d = _value_and_slope(ev, a, bank, beta, omega)
+                slopes[i] = d
+            else:  # the policy has settled: the slopes of the last pass serve Newton's step
+                F = ev.turn(a, bank, beta, omega)
+                d = slopes[i]
+            new = _newton(x, F, d, partner)
+            change = max(change, float(np.max(np.abs(new - x))))
+            P[a, b] = new
+        passes += 1
+        last = change
+        if progress is not None:
+            progress(passes, change)
+    if not certify:
+        return LayeredSolution(rules, P, P, P, passes, change, time.perf_counter() - start, False)
+    # a box around P that the certifying pass maps into itself proves the exact values are
+    # inside the pass's result; one more pass from that (proven) box narrows it further.
+    # Inside a block the bank values of the block's higher layers come from the box; where
+    # they weigh too much (short games), layer by layer (then only the wipe values do).
+    single = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, 1)]
+    d1 = max(3e-10 * max(1.0, U / 100) ** 2, 100 * change)  # the margins grow with U
+    tries = ((blocks, d1), (blocks, 10 * d1), (single, d1), (single, 10 * d1), (blocks, 100 * d1))
+    for bl, delta in tries:
+        L, Up, ok = _certify(ev, bl, P, P - delta, P + delta)
+        if ok:
+            # narrow the proven box while a pass still takes a quarter off the first
+            # player's interval, until it is below 1e-10
+            for _ in range(refine):
+                if Up[0, 0] - L[0, 0] < 1e-10:
+                    break
+                L2, U2, ok2 = _certify(ev, bl, P, L, Up, check=False)
+                if not ok2:
+                    break
+                L2, U2 = np.maximum(L, L2), np.minimum(Up, U2)
+                shrink = (U2[0, 0] - L2[0, 0]) / max(Up[0, 0] - L[0, 0], 1e-300)
+                L, Up = L2, U2
+                if shrink > 0.75:
+                    break
+            break
+    secs = time.perf_counter() - start
+    return LayeredSolution(rules, P, L, Up, passes, change, secs, ok)
+
+
+def certify_box(rules: TenKRules, P: np.ndarray, lower: np.ndarray, upper: np.ndarray, block=8):
+    """(L, U, ok): one certifying pass from the box ``[lower, upper]`` around the candidate
+    ``P``; ``ok`` says that the box is mapped into itself, which proves the exact turn-start
+    values lie in ``[L, U]``."""
+    U = rules.target // UNIT
+    blocks = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, block)]
+    return _certify(_Pass(rules, _rolls(rules)), blocks, P, lower, upper)
+
+
+def _margin(ev: _Pass) -> float:
+    """A bound on the rounding error of one turn pass in float64 (values in [0, 1]).
+
+    A roll value is a dot product of at most ``G`` group values plus three terms: its rounding
+    is below ``(G + 6) u`` (u = 2**-53); it also carries the errors of the values it averages,
+    with total weight at most ``1 - q`` (``q``: the chance that the roll ends the turn at once,
+    by a bust, a wipe or six of a kind). So the error of every value is below
+    ``(G + 6) u / q_min + u``; the margin doubles that."""
+    ell = max(len(r.w) + 6 for r in ev.rolls) * EPS
+    q = min(r.p_none + r.p_wipe + r.p_win for r in ev.rolls)
+    return 2 * (ell / q + EPS)
+
+
+def _certify(ev: _Pass, blocks, P, L0, U0, check: bool = True):
+    """One pass of lower and upper bounds from the box [L0, U0] (which must hold the exact
+    values, or, with ``check``, be mapped into itself: then it does)."""
+    U = ev.U
+    L0 = np.clip(L0, 0.0, 1.0)
+    U0 = np.clip(U0, 0.0, 1.0)
+    L, Up = L0.copy(), U0.copy()
+    margin = _margin(ev)
+    rho, h = 1e-8, 1e-6
+    for _, a, b, partner in blocks:
+        K = len(a)
+        # columns 0..K-1: lower bounds of (a, b), computed from upper-bound data;
+        # columns K..2K-1: upper bounds, from lower-bound data. A lower bound's partner is the
+        # upper bound of the partner pair and vice versa.
+        aa = np.concatenate([a, a])
+        order = np.argsort(aa, kind="stable")
+        inv = np.empty_like(order)
+        inv[order] = np.arange(2 * K)
+        part = np.concatenate([partner + K, partner])
+        bank = np.concatenate([_bank_table(Up, a, b, U), _bank_table(L, a, b, U)], axis=1)
+        wipe = np.concatenate([1.0 - U0[b, 0], 1.0 - L0[b, 0]])
+
+        def run(xs, bank=bank, wipe=wipe, order=order, inv=inv, part=part, aa=aa):
+            beta = 1.0 - xs[part]
+            omega = np.where(aa == 0, beta, wipe)
+            return ev.turn(aa[order], bank[:, order], beta[order], omega[order])[inv]
+
+        # values a little below the solution and a secant slope just below that: F is convex
+        # and decreasing in the partner's value, so the secant over [x0 - h, x0] bounds the
+        # slope at every partner value >= x0 (its rounding adds at most 2 margin / h)
+        x0 = np.concatenate([P[a, b], P[a, b]]) - rho  # F is defined below 0 too
+        F = run(x0)
+        Fh = run(x0 - h)
+        s = (Fh - F) / h + 2 * margin / h
+        x = np.clip(_newton(x0, F, s, part), 0.0, 1.0)
+        F = run(x)
+        r = np.abs(F - x) + margin
+        s = np.clip(s, 0.0, 1.0)
+        sp = s[part]
+        if np.any(s * sp >= 1.0):
+            return L, Up, False
+        # the box of these radii around the pair is mapped into itself: the exact pair is in it
+        err = (r + s * r[part]) / (1.0 - s * sp)
+        if np.any(x - err < x0):  # outside the range where the slopes are bounds
+            return L, Up, False
+        lo = np.maximum(x[:K] - err[:K], 0.0)
+        hi = np.minimum(x[K:] + err[K:], 1.0)
+        if not check:  # the box is proven: keep the tighter of the two bounds
+            lo, hi = np.maximum(lo, L0[a, b]), np.minimum(hi, U0[a, b])
+        L[a, b], Up[a, b] = lo, hi
+    ok = bool(np.all(L >= L0) and np.all(Up <= U0)) if check else True
+    return L, Up, ok

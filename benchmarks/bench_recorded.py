@@ -130,8 +130,12 @@ def mem_available_gib() -> float | None:
     return None
 
 
+TARGET_SECONDS, TARGET_GB = 15, 3  # phase 8, both objectives, cold, on the 2-core machine
+
+
 def run(which: str, objectives: list[str]) -> dict:
-    env = dict(os.environ, PHASE10MATH_CACHE_DIR="off")
+    # the kit under the memory limit of the targets (it refuses at once what would not fit)
+    env = dict(os.environ, PHASE10MATH_CACHE_DIR="off", PHASE10MATH_MEMORY_GB=str(TARGET_GB))
     cmd = [sys.executable, __file__, "--child", which, "--objectives", ",".join(objectives)]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode != 0:
@@ -153,6 +157,13 @@ def main() -> None:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     k = run("kit", objectives)
     print(f"kit ({', '.join(objectives)}): {k}")
+    if "error" not in k:
+        for what, got, target, unit in (
+            ("time", k["seconds"], TARGET_SECONDS, "s"),
+            ("peak memory", k["peak_gib"] * 2**30 / 1e9, TARGET_GB, "GB"),
+        ):
+            verdict = "met" if got <= target else "missed"
+            print(f"  target {what} <= {target} {unit}: {got:.2f} {unit} ({verdict})")
     if a.skip_reference:
         return
     avail = mem_available_gib()

@@ -25,7 +25,8 @@ from phase10math.dice.layouts import COMPACT_LAYOUT  # noqa: E402
 from phase10math.dice.phases import PHASES  # noqa: E402
 from phase10math.dice.rules import Rules  # noqa: E402
 from phase10math.errors import StateSpaceTooLargeError  # noqa: E402
-from phase10math.turn.kernels import expect_rerolls, final_scores, normalise, utility_from_scores  # noqa: E402
+from phase10math.turn.engine import final_scores  # noqa: E402
+from phase10math.turn.kernels import expect_rerolls, normalise, utility_from_scores  # noqa: E402
 from phase10math.turn.projection import FULL, VALUE  # noqa: E402
 from phase10math.turn.solver import check_size  # noqa: E402
 from phase10math.turn.statespace import StateSpace  # noqa: E402
@@ -136,7 +137,7 @@ def bench(n: int, objective: str, projection, naive: bool) -> None:
     print(f"{label}: {space.describe()[:90]}")
     print(f"  (held, rolled) pairs: {sticky_pairs(space):,}")
     try:
-        check_size(space, sticky=True)
+        check_size(space, Rules(holds="sticky"))
     except StateSpaceTooLargeError as e:
         print(f"  refused: {e}")
         return

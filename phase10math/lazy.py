@@ -7,7 +7,7 @@ optional dependency such as ipywidgets loaded before it is needed):
 
 >>> import phase10math.dice as dice
 >>> dice.match_roll.__module__
-'phase10math.dice.faces'
+'phase10math.dice.rolls'
 >>> dice.no_such_name
 Traceback (most recent call last):
 ...

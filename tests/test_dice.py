@@ -2,8 +2,9 @@
 
 import pytest
 
-from phase10math.dice.faces import Face, match_roll, parse_face, parse_faces, parse_layout
+from phase10math.dice.faces import Face, parse_face, parse_faces, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT
+from phase10math.dice.rolls import match_roll
 from phase10math.errors import InvalidDiceError, InvalidLayoutError, Phase10MathError
 
 GOOD = """\

@@ -199,3 +199,14 @@ def test_seeded_games_are_reproducible_and_sheet_prints():
     sheet = a.score_sheet()
     assert "total" in sheet and str(a.players[0].total) in sheet
     assert any(p.finished for p in a.players)
+
+
+def test_the_optimal_strategy_plays_sticky_holds():
+    """Under sticky holds the optimal strategy keeps the dice set aside and adds the dice of
+    the advice's best hold (which keeps them): a seeded game of phase 1 plays to the end (the
+    game refuses a hold that drops a die set aside)."""
+    sticky = Rules(holds="sticky")
+    res = Game([get_strategy("complete", rules=sticky)], phases=1, rules=sticky, seed=3).play()
+    assert res.players[0].scores.get(1) is not None
+    holds = [e for e in res.log if e.kind == "hold"]
+    assert holds

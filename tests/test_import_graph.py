@@ -57,24 +57,25 @@ def all_modules() -> dict[str, Path]:
     return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
 
 
-def _type_checking_nodes(tree: ast.AST) -> set[int]:
-    """ids of import nodes under ``if TYPE_CHECKING:`` (types only, never executed)."""
-    skip: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for sub in ast.walk(node):
-                skip.add(id(sub))
-    return skip
+def _type_checking_nodes(tree: ast.Module) -> set[int]:
+    """ids of the statements under a module-level ``if TYPE_CHECKING:`` (types only, never
+    executed, but edges of the import graph all the same: a cycle through them is a cycle)."""
+    return {
+        id(sub)
+        for node in tree.body
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for sub in node.body
+    }
 
 
 def imports_of(name: str, path: Path, modules: dict[str, Path]):
-    """Yield (target module, imported names, at module level?) for each package import."""
+    """Yield (target module, imported names, at module level?) for each package import
+    (imports under ``if TYPE_CHECKING:`` count as module level)."""
     tree = ast.parse(path.read_text())
-    skip = _type_checking_nodes(tree)
-    top = {id(n) for n in tree.body}
+    top = {id(n) for n in tree.body} | _type_checking_nodes(tree)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(tree):
-        if id(node) in skip or not isinstance(node, ast.Import | ast.ImportFrom):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
             continue
         at_top = id(node) in top
         if isinstance(node, ast.Import):
@@ -153,6 +154,20 @@ def test_no_import_cycle():
     assert find_cycle(edges) is None
 
 
+def test_type_checking_imports_are_edges(tmp_path):
+    """An import under ``if TYPE_CHECKING:`` is read as a module-level edge (a cycle through
+    it is reported), an import inside a function is not module level."""
+    src = tmp_path / "m.py"
+    src.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from phase10math.game.engine import Game\n"
+        "def f():\n    from phase10math.dice import faces\n"
+    )
+    got = sorted(imports_of("phase10math.m", src, all_modules()))
+    assert ("phase10math.game.engine", ["Game"], True) in got
+    assert ("phase10math.dice.faces", [], False) in got
+
+
 def test_no_private_names_and_no_function_level_imports_of_the_package():
     _, problems = graph()
     assert problems == []
@@ -171,3 +186,13 @@ def test_every_module_is_described_in_its_package_docstring():
         for path in (ROOT / pkg).glob("*.py"):
             if path.name != "__init__.py":
                 assert f"phase10math.{pkg}.{path.stem}`" in doc, (pkg, path.stem)
+
+
+def test_the_generic_steps_do_not_import_an_engine():
+    """The per-type steps (``turn.kernels``) and the state space import neither the tensor
+    nor the sticky engine nor the engine module: :mod:`phase10math.turn.engine` picks."""
+    edges, _ = graph()
+    for generic in ("phase10math.turn.kernels", "phase10math.turn.statespace"):
+        special = {t for t in edges[generic] if t.startswith(("phase10math.turn.tensor",))}
+        special |= edges[generic] & {"phase10math.turn.sticky", "phase10math.turn.engine"}
+        assert special == set(), (generic, special)

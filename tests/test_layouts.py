@@ -80,7 +80,8 @@ def test_layout_command_text_and_bad_name(capsys):
 
 
 def test_recorded_example_faces_are_on_seven_different_dice():
-    from phase10math.dice.faces import match_roll, parse_faces
+    from phase10math.dice.faces import parse_faces
+    from phase10math.dice.rolls import match_roll
 
     where = match_roll(parse_faces("2o 4o Wo 5o 8o 9o 10o"), RECORDED_LAYOUT)
     assert len(set(where)) == 7

@@ -21,7 +21,8 @@ from phase10math.errors import InvalidRulesError
 from phase10math.game.length import sample_rolls
 from phase10math.game.solitaire import per_turn_policy, phase_data, score_distribution
 from phase10math.turn.advisor import advise
-from phase10math.turn.kernels import final_scores, utility_from_scores
+from phase10math.turn.engine import final_scores
+from phase10math.turn.kernels import utility_from_scores
 from phase10math.turn.policy import evaluate_free_policy
 from phase10math.turn.projection import COLOR, FULL
 from phase10math.turn.solver import solve_custom, solve_turn, solve_utility
@@ -114,12 +115,12 @@ def test_free_lexicographic_choice_at_every_state(u1, u2):
         gid = state_of(space, REDUCED, roll)
         for r in (1, 2):
             best = brute.roll(roll, r)
-            assert (sol.roll_value(gid, r), sol.roll_value2(gid, r)) == best
+            assert (sol.roll_value(gid, r), sol.roll_value(gid, r, key=1)) == best
             holds = list(brute.holds(roll))
             pairs = [brute.hold(k, r) for k in holds]
             for k, pair in zip(holds, pairs):
                 hid = state_of(space, REDUCED, k)
-                assert (sol.hold_value(hid, r), sol.hold_value2(hid, r)) == pair
+                assert (sol.hold_value(hid, r), sol.hold_value(hid, r, key=1)) == pair
             # the kit's hold is a lexicographic best, and the largest among them
             chosen = sol.best_hold_id(gid, r)
             top = [k for k, p in zip(holds, pairs) if p == best]
@@ -181,7 +182,7 @@ def test_sticky_lexicographic_values_at_every_set_aside_hold(u1, u2):
     for kept in itertools.product([None, *range(6)], repeat=len(SMALL)):
         hid = state_of(sol.space, SMALL, kept)
         for r in (1, 2):
-            assert (sol.hold_value(hid, r), sol.hold_value2(hid, r)) == brute.sticky(kept, r)
+            assert (sol.hold_value(hid, r), sol.hold_value(hid, r, key=1)) == brute.sticky(kept, r)
 
 
 @pytest.mark.parametrize("objective", ["complete", "score"])

@@ -300,7 +300,8 @@ def test_phase_8_on_the_recorded_dice_two_ways():
 
     from phase10math.dice.phases import PHASES
     from phase10math.dice.rules import Rules
-    from phase10math.turn.kernels import final_scores, utility_from_scores
+    from phase10math.turn.engine import final_scores
+    from phase10math.turn.kernels import utility_from_scores
     from phase10math.turn.projection import COLOR
     from phase10math.turn.solver import solve_utility
     from phase10math.turn.statespace import StateSpace

@@ -13,8 +13,8 @@ import pytest
 from phase10math.dice.rules import DEFAULT_RULES
 from phase10math.game.length import sample_rolls
 from phase10math.game.solitaire import phase_data, solve_state
+from phase10math.turn.policy import evaluate_free_policy
 from phase10math.turn.solver import solve_utility
-from phase10math.turn.tables import evaluate_free_policy
 
 R = DEFAULT_RULES.rolls
 

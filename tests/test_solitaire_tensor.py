@@ -1,4 +1,4 @@
-"""Optimal solitaire on ten different dice: the float tensor turn (``solve_tensor_float``) and
+"""Optimal solitaire on ten different dice: the float tensor turn (``float_optimal_turn``) and
 its policy evaluation against the exact integer engine and the per-type float path, and a
 solitaire state solved on a reduced recorded-dice game checked by simulation."""
 
@@ -12,19 +12,13 @@ import pytest
 from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import parse_phase
 from phase10math.dice.rules import Rules
-from phase10math.game import solitaire
 from phase10math.game.solitaire import PhaseData, simulate_phase, solve_state
-from phase10math.turn import tensor
-from phase10math.turn.kernels import final_scores
+from phase10math.turn import engine, policy
+from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor import (
-    evaluate_policy,
-    evaluate_policy_float,
-    is_tensor_space,
-    solve_tensor_float,
-)
+from phase10math.turn.tensor import is_tensor_space, slabs
 
 REC = RECORDED_LAYOUT.dice
 
@@ -39,33 +33,33 @@ def reduced_space(n_high: int, n_low: int) -> StateSpace:
 def test_float_tensor_turn_is_the_exact_optimum(seed, monkeypatch):
     """On integer utilities the float solve's value is the exact optimum to 1e-12, and the
     exact value of its holds (integer policy evaluation) is the exact optimum itself."""
-    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
-    monkeypatch.setattr(tensor, "BLOCK", 101)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "BLOCK", 101)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     space = reduced_space(3, 3)
     top = np.random.default_rng(seed).integers(0, 30, len(space.full_ids))
     exact = solve_utility(space, top, Rules()).value()
-    value, holds = solve_tensor_float(space, top.astype(float), 3)
+    value, holds = policy.float_optimal_turn(space, top.astype(float), 3)
     assert abs(value - float(exact)) <= 1e-12 * float(exact)
-    num = evaluate_policy(space, top, holds, 3)
-    assert Fraction(num, 6 ** (3 * space.n_dice)) == exact
-    assert abs(evaluate_policy_float(space, top, holds, 3) - float(exact)) <= 1e-12 * 30
+    assert policy.evaluate_free_policy(space, top, holds, 3) == exact
+    (mean,) = policy.policy_means(space, top[:, None], holds, 3)
+    assert abs(mean - float(exact)) <= 1e-12 * 30
 
 
 def test_float_tensor_turn_equals_the_per_type_float_path(monkeypatch):
     space = reduced_space(2, 3)
     util = np.random.default_rng(5).random(len(space.full_ids)) * 50
-    v_tensor, h_tensor = solitaire.float_turn(space, util, 3)
-    monkeypatch.setattr(solitaire, "is_tensor_space", lambda sp: False)
-    v_type, h_type = solitaire.float_turn(space, util, 3)
+    v_tensor, h_tensor = policy.float_optimal_turn(space, util, 3)
+    monkeypatch.setattr(policy, "engine_for", engine.Engine)  # the per-type engine
+    v_type, h_type = policy.float_optimal_turn(space, util, 3)
     assert abs(v_tensor - v_type) <= 1e-12 * 50
     # continuous random utilities: no ties, the same holds
     for r in (1, 2):
         assert (np.asarray(h_tensor[r]) == np.asarray(h_type[r])).all()
     cols = np.stack([util, util > 25], axis=1)
-    a = solitaire.float_policy(space, cols, h_tensor, 3)
+    a = policy.policy_means(space, cols, h_tensor, 3)
     monkeypatch.undo()
-    b = solitaire.float_policy(space, cols, h_tensor, 3)
+    b = policy.policy_means(space, cols, h_tensor, 3)
     assert np.allclose(a, b, rtol=1e-12, atol=0)
 
 
@@ -85,11 +79,8 @@ def test_reduced_solitaire_state_by_exact_evaluation(reduced_solitaire):
     data, st = reduced_solitaire
     pd = data[10]
     made = pd.made.astype(np.int64)
-    p = Fraction(evaluate_policy(pd.space, made, st.holds, 3), 6 ** (3 * pd.space.n_dice))
-    a = Fraction(
-        evaluate_policy(pd.space, np.maximum(pd.score, 0) * made, st.holds, 3),
-        6 ** (3 * pd.space.n_dice),
-    )
+    p = policy.evaluate_free_policy(pd.space, made, st.holds, 3)
+    a = policy.evaluate_free_policy(pd.space, np.maximum(pd.score, 0) * made, st.holds, 3)
     assert st.p_made == p
     assert st.value == (a - 5 * (1 - p)) / p
     assert st.bound < 1e-6

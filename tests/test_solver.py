@@ -14,8 +14,10 @@ from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import Rules
+from phase10math.turn.engine import OPTIMAL_FLOAT, Fixed, backward_induction, engine_for
 from phase10math.turn.projection import FULL, VALUE
 from phase10math.turn.solver import solve_custom, solve_turn
+from phase10math.turn.statespace import StateSpace
 
 HIGH_A = DEFAULT_LAYOUT.dice[0]
 LOW_A = DEFAULT_LAYOUT.dice[-1]
@@ -206,3 +208,23 @@ def test_value_projection_agrees_with_full_projection_on_reduced_game():
     _, value = solve_reduced(REDUCED, numbers_only, Rules(), VALUE)
     assert len(full.space.types) > len(value.space.types)
     assert full.value() == value.value()
+
+
+def test_a_batch_of_float_utilities_is_solved_as_each_alone():
+    """The per-type engine's float and fixed-policy stages on B utilities at once (a trailing
+    batch axis) give each utility's own solve: the same best holds, the same values."""
+    space = StateSpace.build(REDUCED, FULL)
+    engine = engine_for(space, Rules())
+    assert engine.batches
+    U = np.random.default_rng(3).random((len(space.full_ids), 5)) * 40
+    batch = backward_induction(engine, [U], 3, OPTIMAL_FLOAT)
+    for b in range(U.shape[1]):
+        one = backward_induction(engine, [U[:, b]], 3, OPTIMAL_FLOAT)
+        assert abs(batch.total[0][b] - one.total[0]) <= 1e-12 * 40
+        for r in (1, 2):
+            assert (batch.arg[r][:, b] == one.arg[r]).all()
+            assert np.allclose(batch.roll[0][r][:, b], one.roll[0][r], rtol=1e-13, atol=0)
+    holds = {r: batch.arg[r][:, 0] for r in (1, 2)}
+    means = backward_induction(engine, [U], 3, Fixed(holds, exact=False)).total[0]
+    assert abs(means[0] - batch.total[0][0]) <= 1e-12 * 40  # its own optimal policy
+    assert (means[1:] <= batch.total[0][1:] + 1e-9).all()  # no policy beats the optimum

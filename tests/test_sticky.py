@@ -15,10 +15,10 @@ from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import Rules
 from phase10math.errors import StateSpaceTooLargeError
-from phase10math.turn import solver, sticky
+from phase10math.turn import engine, policy, sticky
+from phase10math.turn.engine import final_scores
 from phase10math.turn.kernels import (
     expect_rerolls,
-    final_scores,
     hold_ranks,
     normalise,
     utility_from_scores,
@@ -201,7 +201,7 @@ def test_optimal_policy_evaluation_equals_brute_force(seeds):
     u_opt, u_eval = random_utility(seeds[0]), random_utility(seeds[1])
     space = StateSpace.build(SMALL, FULL)
     sol = solve_utility(space, finals_of(space, u_opt), STICKY)
-    got = sticky.evaluate_sticky_optimal_policy(sol, finals_of(space, u_eval))
+    got = policy.evaluate_sticky_optimal_policy(sol, finals_of(space, u_eval))
     assert got == StickyBrute(SMALL).optimal_policy_value(u_opt, u_eval)
     if seeds[0] == seeds[1]:
         assert got == sol.value()
@@ -210,7 +210,7 @@ def test_optimal_policy_evaluation_equals_brute_force(seeds):
 def test_greedy_like_policy_evaluation_equals_brute_force():
     u = random_utility(5)
     space = StateSpace.build(SMALL, FULL)
-    got = sticky.evaluate_sticky_greedy(
+    got = policy.evaluate_sticky_greedy(
         space, finals_of(space, u), holds_of(space, mode_value_hold), 3
     )
     assert got == StickyBrute(SMALL).fixed_policy_value(mode_value_hold, u)
@@ -245,7 +245,7 @@ def test_python_integers_give_the_same_numbers():
 def test_too_many_pairs_are_refused(monkeypatch):
     space = StateSpace.build(REDUCED, FULL)
     n = sticky.sticky_pairs(space)
-    monkeypatch.setattr(solver, "MAX_STICKY_PAIRS", n - 1)
+    monkeypatch.setattr(engine, "MAX_STICKY_PAIRS", n - 1)
     with pytest.raises(StateSpaceTooLargeError, match=f"{n:,}"):
         solve_utility(space, finals_of(space, random_utility(0)), STICKY)
     solve_utility(space, finals_of(space, random_utility(0)), Rules())  # free holds still run
@@ -266,8 +266,8 @@ def test_phase_policies_are_bounded_by_the_optimum(n):
     sp = comp.space
     fin = utility_from_scores(final_scores(PHASES[n], sp, rules), "complete")
     sfin = utility_from_scores(final_scores(PHASES[n], score.space, rules), "score")
-    assert sticky.evaluate_sticky_optimal_policy(comp, fin) == p_opt
-    assert sticky.evaluate_sticky_optimal_policy(comp, sfin) == comp.value2()
-    assert sticky.evaluate_sticky_optimal_policy(score, sfin) == score.value()
-    assert sticky.evaluate_sticky_optimal_policy(score, fin) == score.value2()
+    assert policy.evaluate_sticky_optimal_policy(comp, fin) == p_opt
+    assert policy.evaluate_sticky_optimal_policy(comp, sfin) == comp.value2()
+    assert policy.evaluate_sticky_optimal_policy(score, sfin) == score.value()
+    assert policy.evaluate_sticky_optimal_policy(score, fin) == score.value2()
     assert row["p_score_policy"] == score.value2()

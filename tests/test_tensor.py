@@ -18,11 +18,11 @@ from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import PHASES, parse_phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import StateSpaceTooLargeError
-from phase10math.turn import solver, tensor
+from phase10math.turn import engine, solver, tensor
 from phase10math.turn.advisor import ranked_holds
+from phase10math.turn.engine import final_scores
 from phase10math.turn.kernels import (
     expect_rerolls,
-    final_scores,
     hold_ranks,
     lexicographic_utilities,
     normalise,
@@ -36,8 +36,10 @@ from phase10math.turn.tensor import (
     LazyHoldValues,
     expect_into,
     final_scores_tensor,
+    slabs,
     tensor_shape,
 )
+from phase10math.turn.tensor import stages as tensor_stages
 
 REC = RECORDED_LAYOUT.dice
 
@@ -151,17 +153,19 @@ def test_tensor_engine_equals_per_type_solver(n_dice, seed, monkeypatch):
     """Same roll values, same optimal holds (ties included) and same hold values as the
     per-type solver, on the recorded dice restricted to fewer dice (every step split among
     two threads, in small blocks)."""
-    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
-    monkeypatch.setattr(tensor, "BLOCK", 97)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "BLOCK", 97)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     dice = list(REC[: n_dice // 2]) + list(REC[6 : 6 + n_dice - n_dice // 2])
     space = StateSpace.build(dice, FULL)
     top = np.random.default_rng(seed).integers(0, 8, len(space.full_ids))  # many ties
     sol = solve_utility(space, top, Rules())
     roll, arg, hold = _old_engine(space, top, 3)
+    assert (sol.roll_num[1] == roll[1]).all()
     for r in (1, 2):
-        assert (sol.roll_num[r] == roll[r]).all()
-        assert (sol.roll_arg[r] == arg[r]).all()
+        assert (np.asarray(sol.roll_arg[r]) == arg[r]).all()
+        # the last stage's roll values (not kept) are their best holds' values
+        assert (sol.hold_num[r][np.asarray(sol.roll_arg[r])] == roll[r]).all()
         ids = np.arange(0, space.n_states, 7)
         assert (sol.hold_num[r][ids] == hold[r][ids]).all()
     assert sol.value() == Fraction(
@@ -264,8 +268,8 @@ def test_blocked_threaded_passes_equal_one_block(monkeypatch):
     top = np.random.default_rng(5).integers(0, 6, len(space.full_ids))
     res = []
     for block, threads in ((1 << 20, "1"), (5, "2")):
-        monkeypatch.setattr(tensor, "BLOCK", block)
-        monkeypatch.setattr(tensor, "MIN_SLAB", 1)
+        monkeypatch.setattr(slabs, "BLOCK", block)
+        monkeypatch.setattr(slabs, "MIN_SLAB", 1)
         monkeypatch.setenv("PHASE10MATH_THREADS", threads)
         T, A = np.zeros(shape, np.int64), np.zeros(shape, tensor.code_dtype(len(shape)))
         expect_into(space, top, T)
@@ -277,7 +281,7 @@ def test_blocked_threaded_passes_equal_one_block(monkeypatch):
 
 
 def test_greedy_holds_tensor_equal_greedy_policy(monkeypatch):
-    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     dice = list(REC[:3]) + list(REC[6:9])
     space = StateSpace.build(dice, FULL)
@@ -305,24 +309,36 @@ def test_per_color_final_scores_equal_meld_on_all_rolls(ph):
 def _per_type(space, top, rules, second, monkeypatch):
     """The per-type solver on the same distinct-dice space (the tensor engine switched off)."""
     with monkeypatch.context() as m:
-        m.setattr(solver, "_uses_tensor", lambda space, sticky: False)
+        m.setattr(solver, "engine_for", engine.Engine)
         return solve_utility(space, top, rules, second=second)
 
 
 def _assert_same_solution(ten, ref, rolls, second: bool):
     assert ten.space.distinct
-    assert (ten.turn_num, ten.turn_num2) == (ref.turn_num, ref.turn_num2)
+    assert [k.turn_num for k in ten.keys] == [k.turn_num for k in ref.keys]
     assert (ten.value(), ten.value2()) == (ref.value(), ref.value2())
     ids = np.arange(ten.space.n_states)
-    for r in range(rolls):
+    for r in range(rolls - 1):  # the last stage's roll values are not kept
         assert (ten.roll_num[r] == ref.roll_num[r]).all()
         if second:
-            assert (ten.roll_num2[r] == ref.roll_num2[r]).all()
+            assert (ten.keys[1].roll_num[r] == ref.keys[1].roll_num[r]).all()
     for r in range(1, rolls):
-        assert (ten.roll_arg[r] == ref.roll_arg[r]).all()
+        assert (np.asarray(ten.roll_arg[r]) == ref.roll_arg[r]).all()
+        pos = np.arange(0, len(ref.roll_arg[r]), 7)
+        assert (ten.roll_arg[r][pos] == ref.roll_arg[r][pos]).all()
         assert (ten.hold_num[r][ids] == ref.hold_num[r]).all()
         if second:
-            assert (ten.hold_num2[r][ids] == ref.hold_num2[r]).all()
+            assert (ten.keys[1].hold_num[r][ids] == ref.keys[1].hold_num[r]).all()
+    # any roll's value is its best hold's (how the last stage's are read)
+    best = np.asarray(ten.roll_arg[rolls - 1])
+    assert (ten.hold_num[rolls - 1][best] == ref.roll_num[rolls - 1]).all()
+    if second:
+        assert (ten.keys[1].hold_num[rolls - 1][best] == ref.keys[1].roll_num[rolls - 1]).all()
+    for gid in ten.space.full_ids[:: max(1, len(ten.space.full_ids) // 5)]:
+        assert ten.roll_value(int(gid), rolls - 1) == ref.roll_value(int(gid), rolls - 1)
+        if second:
+            got, want = (s.roll_value(int(gid), rolls - 1, key=1) for s in (ten, ref))
+            assert got == want
 
 
 LEX_GAMES = [
@@ -340,13 +356,13 @@ LEX_GAMES = [
 def test_tensor_lexicographic_equals_per_type_solver(
     dice_idx, proj, rolls, k1, k2, seed, monkeypatch
 ):
-    """Issue 16: with a second key the tensor engine is lexicographic in the kit's one order
+    """With a second key the tensor engine is lexicographic in the kit's one order
     (both keys, more dice kept, larger state id): the same values of both keys, the same best
     holds and the same hold values as the per-type solver, on reduced distinct-dice games with
     random utility pairs of few distinct values (many ties on both keys); small blocks in two
     threads."""
-    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
-    monkeypatch.setattr(tensor, "BLOCK", 37)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "BLOCK", 37)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     space = StateSpace.build([REC[i] for i in dice_idx], proj)
     rng = np.random.default_rng(100 * seed + len(dice_idx))
@@ -354,7 +370,7 @@ def test_tensor_lexicographic_equals_per_type_solver(
     sec = rng.integers(0, k2, len(space.full_ids)) * 3
     rules = Rules(rolls=rolls)
     ten = solve_utility(space, top, rules, second=sec)
-    assert len(ten.roll_num2) == rolls and len(ten.hold_num2) == rolls - 1
+    assert len(ten.keys[1].roll_num) == rolls - 1 and len(ten.keys[1].hold_num) == rolls - 1
     _assert_same_solution(ten, _per_type(space, top, rules, sec, monkeypatch), rolls, True)
     one = solve_utility(space, top, rules)  # one key: ties by size, then state id
     ref = _per_type(space, top, rules, None, monkeypatch)
@@ -371,22 +387,22 @@ def test_tensor_lexicographic_equals_per_type_solver(
     ],
 )
 def test_packed_and_two_tensor_keys_agree(packing, dice_idx, proj, monkeypatch):
-    """Both keys packed in one int64 where they fit (:func:`tensor.pack_keys`) or solved die
-    0's face by face (:func:`tensor.two_key_stage`): the same solution as the per-type solver
+    """Both keys packed in one int64 where they fit (:func:`tensor.pack_keys`) or on two
+    tensors (:func:`tensor.split_stage`): the same solution as the per-type solver
     either way (small blocks, two threads), and the packing is used (or not) as asked.
     Negative keys included (the 'worst' second key is a negated score)."""
-    monkeypatch.setattr(tensor, "MIN_SLAB", 1)
-    monkeypatch.setattr(tensor, "BLOCK", 53)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "BLOCK", 53)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     calls = []
-    real = tensor.pack_keys
+    real = tensor_stages.pack_bounds
 
     def spy(a, b, n):
         out = real(a, b, n) if packing else None
         calls.append(out is not None)
         return out
 
-    monkeypatch.setattr(tensor, "pack_keys", spy)
+    monkeypatch.setattr(tensor_stages, "pack_bounds", spy)
     space = StateSpace.build([REC[i] for i in dice_idx], proj)
     assert space.distinct
     rng = np.random.default_rng(11)
@@ -419,9 +435,9 @@ def test_tensor_phase_objectives_equal_per_type_solver(ph, objective, monkeypatc
     _assert_same_solution(ten, ref, 3, True)
     for gid in space.full_ids[::97]:
         for r in (1, 2):
-            assert ten.roll_value2(int(gid), r) == ref.roll_value2(int(gid), r)
+            assert ten.roll_value(int(gid), r, key=1) == ref.roll_value(int(gid), r, key=1)
             best_id = ten.best_hold_id(int(gid), r)
-            assert ten.hold_value2(best_id, r) == ref.hold_value2(best_id, r)
+            assert ten.hold_value(best_id, r, key=1) == ref.hold_value(best_id, r, key=1)
 
 
 def test_advisor_order_picks_the_tensor_best_hold():
@@ -445,7 +461,7 @@ def test_advisor_order_picks_the_tensor_best_hold():
         )
         for r in (1, 2):
             nums = sol.hold_num[r][gids].tolist()
-            nums2 = sol.hold_num2[r][gids].tolist()
+            nums2 = sol.keys[1].hold_num[r][gids].tolist()
             best = int(gids[ranked_holds(space, gids, nums, nums2)[0]])
             assert best == sol.best_hold_id(int(gid), r)
 
@@ -495,7 +511,7 @@ def test_second_key_memory_is_estimated_and_refused(monkeypatch):
     two-key estimates refuses the lexicographic solve, naming the second key."""
     space = StateSpace.build(RECORDED_LAYOUT, FULL)
     one, two = tensor.estimate_bytes(space, 3), tensor.estimate_bytes(space, 3, second=True)
-    assert two > one + 8 * 7**10
+    assert two > one + 8 * 7**9
     monkeypatch.setenv("PHASE10MATH_MEMORY_GB", str((one + two) / 2 / 2**30))
     tensor.check_tensor_fits(space, 3)
     t = time.perf_counter()
@@ -517,3 +533,33 @@ def test_utility_too_large_for_int64_is_refused(which):
     name = "utility's" if which == "first" else "second utility's"
     with pytest.raises(StateSpaceTooLargeError, match=f"the {name} numerators .* 64-bit"):
         solve_utility(space, first, Rules(), second=second)
+
+
+def test_cached_tensor_solution_is_mapped_small_and_answers_the_same(tmp_path, monkeypatch):
+    """A tensor solution written to the large-result cache and read back: its arrays are
+    memory-mapped read-only, the roll values kept are small integers (no int64 hold ids or last
+    stage), and the hold values, best holds and the last stage's roll values read from the
+    mapped copy equal those of the solution in memory."""
+    from phase10math import cache
+
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "LARGE_ARRAY", 1)
+    monkeypatch.setattr(cache, "DISK_MARGIN", 0)
+    space = StateSpace.build([REC[i] for i in (0, 2, 6, 8, 9)], FULL)
+    rng = np.random.default_rng(3)
+    top = rng.integers(0, 2, len(space.full_ids)).astype(np.int8)
+    sec = rng.integers(0, 57, len(space.full_ids)).astype(np.int8)
+    sol = solve_utility(space, top, Rules(), second=sec)
+    assert sorted(sol.roll_num) == [0, 1] and sol.roll_num[1].dtype.itemsize <= 4
+    assert cache.save_large("k", sol)
+    got = cache.load_large("k")
+    assert isinstance(got.roll_num[1], np.memmap) and not got.roll_num[1].flags.writeable
+    ids = np.arange(space.n_states)
+    for r in (1, 2):
+        assert (got.hold_num[r][ids] == sol.hold_num[r][ids]).all()
+        assert (got.keys[1].hold_num[r][ids] == sol.keys[1].hold_num[r][ids]).all()
+        assert (np.asarray(got.roll_arg[r]) == np.asarray(sol.roll_arg[r])).all()
+    for gid in space.full_ids[::97]:
+        assert got.roll_value(int(gid), 2) == sol.roll_value(int(gid), 2)
+        assert got.roll_value(int(gid), 2, key=1) == sol.roll_value(int(gid), 2, key=1)
+    assert (got.value(), got.value2()) == (sol.value(), sol.value2())

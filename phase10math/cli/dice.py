@@ -7,12 +7,13 @@ import json
 import os
 
 from phase10math.checks import read_layout_file
-from phase10math.dice.faces import match_roll, parse_faces, parse_layout
+from phase10math.dice.faces import parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
-from phase10math.dice.meld import explain, require_colors
+from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, as_phase
+from phase10math.dice.rolls import parse_roll
 from phase10math.dice.rules import Rules
-from phase10math.errors import InvalidDiceError, InvalidLayoutError
+from phase10math.errors import InvalidLayoutError
 from phase10math.turn.maxima import game_maximum, layout_report, phase_maxima
 
 
@@ -48,24 +49,16 @@ def layout_from(args: argparse.Namespace):
     return parse_layout(read_layout_file(args.layout), name=args.layout)
 
 
-def parse_roll(dice: list[str], ph, layout):
-    """Faces from command-line words, checked against the layout."""
-    faces = parse_faces(" ".join(dice))
-    if len(faces) != 10:
-        raise InvalidDiceError(
-            f"give the 10 dice of the roll; got {len(faces)}"
-            + ("" if faces else " (write e.g. 10o Wg 7 5 6 8 9 1 2 3)")
-        )
-    require_colors(faces, ph)
-    match_roll(faces, layout)
-    return faces
+def roll_from(dice: list[str], ph, layout):
+    """Faces from command-line words, checked against the layout (:func:`parse_roll`)."""
+    return parse_roll(" ".join(dice), layout, n=10, phase=ph)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     ph = as_phase(args.phase)
     layout = layout_from(args)
     rules = rules_from(args)
-    faces = parse_roll(args.dice, ph, layout)
+    faces = roll_from(args.dice, ph, layout)
     meld = explain(ph, faces, rules)
     if args.json:
         print(json.dumps(meld.to_dict(), indent=2))

@@ -7,7 +7,7 @@ import argparse
 import json
 import re
 
-from phase10math.cli.dice import layout_from, parse_roll
+from phase10math.cli.dice import layout_from, roll_from
 from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import (
@@ -109,7 +109,7 @@ def advise_win(args: argparse.Namespace) -> int:
     if args.holds != "free":
         raise InvalidRulesError("the two-player table is solved for free holds")
     layout = layout_from(args)
-    faces = parse_roll(args.dice, ph, layout)
+    faces = roll_from(args.dice, ph, layout)
     sol, _ = read_table()
     adv = win_advice(
         sol, me, opp, faces, args.rolls_left, args.second, args.last_chance, layout=layout

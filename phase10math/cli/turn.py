@@ -8,7 +8,7 @@ import re
 import sys
 
 from phase10math.checks import int_arg
-from phase10math.cli.dice import add_layout_args, layout_from, parse_roll, rules_from
+from phase10math.cli.dice import add_layout_args, layout_from, roll_from, rules_from
 from phase10math.cli.duel import advise_win
 from phase10math.dice.faces import parse_faces
 from phase10math.dice.phases import as_phase
@@ -98,7 +98,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     ph = as_phase(args.phase)
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
-    faces = parse_roll(args.dice, ph, layout)
+    faces = roll_from(args.dice, ph, layout)
     aside = parse_faces(args.set_aside) if args.set_aside else ()
     if len(aside) >= len(faces):
         raise InvalidHoldError(

@@ -2,7 +2,9 @@
 
 Modules, in reading order:
 
-- :mod:`~phase10math.dice.faces` - faces, dice and layouts as values; reading typed rolls.
+- :mod:`~phase10math.dice.faces` - faces, dice and layouts as values; reading one face.
+- :mod:`~phase10math.dice.rolls` - typed rolls: split, parse, check, fit to the dice; which
+  dice realise a hold.
 - :mod:`~phase10math.dice.layouts` - the layouts shipped with the kit.
 - :mod:`~phase10math.dice.layout_search` - the exhaustive search behind the compact layout.
 - :mod:`~phase10math.dice.phases` - phases 1-20 and user phrases ("1 set of 4 + 1 run of 5").
@@ -25,7 +27,9 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "parse_face": "faces",
         "parse_faces": "faces",
         "parse_layout": "faces",
-        "match_roll": "faces",
+        "match_roll": "rolls",
+        "parse_roll": "rolls",
+        "split_faces": "rolls",
         "DEFAULT_LAYOUT": "layouts",
         "LAYOUTS": "layouts",
         "PHASES": "phases",

@@ -69,7 +69,8 @@ from phase10math.errors import InvalidRulesError
 from phase10math.game.strategies import SpaceMap
 from phase10math.progress import progress_bar
 from phase10math.turn.batch import TurnBatch
-from phase10math.turn.kernels import final_scores, lexicographic_utilities
+from phase10math.turn.engine import final_scores
+from phase10math.turn.kernels import lexicographic_utilities
 from phase10math.turn.solver import solve_utility
 
 BATCH = 192  # turn columns solved at once (about 180 MB per array on the value projection)

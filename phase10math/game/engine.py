@@ -33,20 +33,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from phase10math.checks import check_seed, public
-from phase10math.dice.faces import Face, Layout, assign_faces, check_layout, parse_face
+from phase10math.dice.faces import Face, Layout, check_layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
+from phase10math.dice.rolls import assign_faces
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
-
-if TYPE_CHECKING:
-    from phase10math.game.strategies import Strategy  # type only: strategies import the engine
 
 MAX_PLAYERS = 8
 MAX_TURNS = 100_000  # safety stop for strategies that never complete a phase
@@ -201,6 +199,16 @@ class TurnView:
     player: PlayerState
     solitaire: bool
     last_chance: bool = False
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """Anything with a ``name`` and ``hold(view) -> iterable of die indices to keep`` (the
+    strategies themselves are in :mod:`phase10math.game.strategies`)."""
+
+    name: str
+
+    def hold(self, view: TurnView) -> Sequence[int] | frozenset[int]: ...
 
 
 # --------------------------------------------------------------------------- the game

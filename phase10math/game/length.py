@@ -31,13 +31,9 @@ from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import as_fraction, to_json
 from phase10math.progress import progress_bar
-from phase10math.turn.kernels import (
-    expect_rerolls,
-    final_scores,
-    first_roll_total,
-    normalise,
-    utility_from_scores,
-)
+from phase10math.turn.engine import final_scores
+from phase10math.turn.kernels import utility_from_scores
+from phase10math.turn.policy import random_policy_value
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import (
     cached_solution,
@@ -48,56 +44,6 @@ from phase10math.turn.tables import (
 )
 
 TURN_STRATEGIES = ("complete", "score", "greedy", "random")
-
-
-# --------------------------------------------------------------------------- random holds
-
-
-def binomial_subset_sum(space: StateSpace, N: np.ndarray) -> np.ndarray:
-    """S(K) = sum over sub-multisets J of K of prod_f C(K_f, J_f) N(J): the sum over all
-    ways to keep a subset of the dice of K (each die kept or not). Exact (ints or objects)."""
-    S = N.copy()
-    for t, typ in enumerate(space.types):
-        d_all = space.digits[t]
-        sub = space.sub[t]
-        for f in range(len(typ.faces)):
-            cnt = sub[:, f][d_all]
-            old = S.copy()
-            for v in range(1, typ.count + 1):
-                sel = np.flatnonzero(cnt == v)
-                if len(sel) == 0:
-                    break
-                cur = sel
-                for drop in range(1, v + 1):  # J_f = v - drop
-                    dd = d_all[cur]
-                    cur = (
-                        cur
-                        + (space.remove_tables[t][dd, f].astype(np.int64) - dd) * space.strides[t]
-                    )
-                    S[sel] = S[sel] + math.comb(v, drop) * old[cur]
-    return S
-
-
-def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fraction:
-    """Exact value of the random strategy (each die kept with probability 1/2 after every roll
-    but the last) for integer utilities ``finals`` on the roll states (free holds).
-
-    >>> from phase10math.turn.projection import VALUE
-    >>> from phase10math.dice.faces import parse_layout
-    >>> lay = parse_layout("6 x 5r 6o 7b 8g 9r 10o\\n4 x 1r 2o 3b 4g Wr Wo")
-    >>> sp = StateSpace.build(lay.dice[:1], VALUE)
-    >>> random_policy_value(sp, np.array([1, 0, 0, 0, 0, 0]), 2)  # want a 5 with one die
-    Fraction(1, 6)
-    """
-    n = space.n_dice
-    vals = np.asarray(finals).astype(object)
-    den = 1
-    for _r in range(1, rolls):
-        N = normalise(space, expect_rerolls(space, vals))  # over den * 6**n
-        S = binomial_subset_sum(space, N)
-        vals = S[space.full_ids]
-        den = den * 6**n * 2**n
-    return Fraction(first_roll_total(space, vals), den * 6**n)
 
 
 # --------------------------------------------------------------------------- per-turn p_k
@@ -367,27 +313,17 @@ def simulate_turns(
 
 def random_holds(space: StateSpace, gids: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Keep each die of every state with probability 1/2."""
-    out = np.zeros(len(gids), dtype=np.int64)
-    for t, typ in enumerate(space.types):
-        cnt = space.sub[t][space.digits_of(t, gids)].astype(np.int64)
-        kept = rng.binomial(cnt, 0.5)
-        code = (kept * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
-        out += space.strides[t] * space.type_index(t)[code]
-    return out
+    return space.ids_of([rng.binomial(cnt, 0.5) for cnt in space.counts_per_type(gids)])
 
 
 def sample_rolls(space: StateSpace, holds: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Roll the dice missing from each hold; returns positions in ``space.full_ids``."""
-    holds = np.asarray(holds, dtype=np.int64)
-    gid = np.zeros(len(holds), dtype=np.int64)
-    for t, typ in enumerate(space.types):
-        have = space.sub[t][space.digits_of(t, holds)].astype(np.int64)
+    rolled = []
+    for typ, have in zip(space.types, space.counts_per_type(np.asarray(holds, dtype=np.int64))):
         missing = typ.count - have.sum(axis=1)
         pv = np.asarray(typ.weights, dtype=float) / sum(typ.weights)
-        got = rng.multinomial(missing, pv)
-        code = ((have + got) * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
-        gid += space.strides[t] * space.type_index(t)[code]
-    return np.searchsorted(space.full_ids, gid)
+        rolled.append(have + rng.multinomial(missing, pv))
+    return np.searchsorted(space.full_ids, space.ids_of(rolled))
 
 
 def policy_for(

@@ -15,11 +15,12 @@ v(next)`` when the phase is made with score x and ``U = -5 + v(fail state)`` oth
 all states but ``(10, 'first')`` the fail state is the state itself, a fixed point. It is solved
 from phase 10 backwards by Dinkelbach / policy iteration: solve the turn with the current
 guess as the fail value, evaluate the new policy's stationary value, repeat until the policy's
-value does not improve. Iteration is in float64 (:func:`float_turn`; on ten different dice,
-the color phases of the recorded set, the in-place tensor engine in floating point,
-:func:`phase10math.turn.tensor.solve_tensor_float`); the final policy of every state is then
-evaluated **exactly** (integer arithmetic, :func:`policy_moments`), so every reported value is
-the exact expected final score of the policy found.
+value does not improve. Iteration is in float64
+(:func:`~phase10math.turn.policy.float_optimal_turn`, on the turn engine of the state space: on
+ten different dice, the color phases of the recorded set, the in-place tensor engine in floating
+point); the final policy of every state is then evaluated **exactly** (integer arithmetic,
+:func:`~phase10math.turn.policy.policy_moments`), so every reported value is the exact expected
+final score of the policy found.
 
 What is proven about optimality: at the last iteration ``F(lam) <= lam + gap`` where F is the
 float optimal turn value with fail value lam = the policy's value. Every float quantity is a
@@ -56,12 +57,11 @@ from phase10math.errors import InvalidRulesError
 from phase10math.exact import show
 from phase10math.game.length import sample_rolls
 from phase10math.progress import progress_bar
-from phase10math.turn.kernels import expect_rerolls, final_scores, normalise, subset_max
-from phase10math.turn.policy import evaluate_free_policy, policy_roll_values
+from phase10math.turn.engine import final_scores
+from phase10math.turn.policy import float_optimal_turn, policy_means, policy_moments
 from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
-from phase10math.turn.tensor import evaluate_policy_float, is_tensor_space, solve_tensor_float
 from phase10math.workers import WorkerPool
 
 REL_ERR = 1e-11
@@ -97,49 +97,6 @@ def phase_data(
     space = StateSpace.build(layout, projection_for(PHASES[number], Objective.SCORE))
     sc = final_scores(PHASES[number], space, rules)
     return PhaseData(number, space, np.asarray(sc, dtype=np.int64))
-
-
-def float_turn(
-    space: StateSpace, util: np.ndarray, rolls: int
-) -> tuple[float, dict[int, np.ndarray]]:
-    """Optimal turn value (float64) and holds for a utility on the roll states (ten different
-    dice: the in-place tensor engine, :func:`~phase10math.turn.tensor.solve_tensor_float`)."""
-    if is_tensor_space(space):
-        return solve_tensor_float(space, util, rolls)
-    n6 = float(6**space.n_dice)
-    vals = np.asarray(util, dtype=np.float64)
-    arg: dict[int, np.ndarray] = {}
-    for r in range(1, rolls):
-        N = normalise(space, expect_rerolls(space, vals))
-        M, a = subset_max(space, N, space.full_ids)
-        vals = M / n6
-        arg[r] = a
-    w = space.roll_weights.astype(np.float64) / n6
-    return float(np.dot(vals, w)), arg
-
-
-def float_policy(
-    space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray], rolls: int
-) -> np.ndarray:
-    """Float expectations of several utilities (columns) under a fixed policy."""
-    if is_tensor_space(space):
-        return np.array([evaluate_policy_float(space, c, holds, rolls) for c in np.asarray(cols).T])
-    vals = np.stack(
-        [policy_roll_values(space, c, holds, rolls, exact=False) for c in np.asarray(cols).T],
-        axis=1,
-    )
-    return space.roll_weights.astype(np.float64) @ vals / float(6**space.n_dice)
-
-
-def policy_moments(
-    space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray], rolls: int
-) -> list[Fraction]:
-    """Exact expectations of integer utilities (columns) under a fixed free-hold policy
-    (:func:`~phase10math.turn.policy.evaluate_free_policy` per column)."""
-    cols = np.asarray(cols, dtype=np.int64)
-    if cols.ndim == 1:
-        cols = cols[:, None]
-    return [evaluate_free_policy(space, cols[:, j], holds, rolls) for j in range(cols.shape[1])]
 
 
 # --------------------------------------------------------------------------- the state space
@@ -240,10 +197,10 @@ def _solve_state(
         util = np.where(made, gains, fail_val)
         shift = max(0.0, -float(util.min()))
         umax = float(util.max()) + shift
-        F, arg = float_turn(sp, util + shift, R)
+        F, arg = float_optimal_turn(sp, util + shift, R)
         F -= shift
         cols = np.stack([np.where(made, gains, 0.0), made.astype(np.float64)], axis=1)
-        a, p = float_policy(sp, cols, arg, R)
+        a, p = policy_means(sp, cols, arg, R)
         if fail_const is not None:
             holds, gap = arg, 0.0
             break

@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 
@@ -29,23 +29,14 @@ from phase10math.checks import check_seed, check_type, public
 from phase10math.dice.faces import Face, Layout, check_layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
+from phase10math.dice.rolls import dice_showing
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.game import solitaire
-from phase10math.game.engine import Game, GameResult, TurnView
+from phase10math.game.engine import Game, GameResult, Strategy, TurnView
 from phase10math.turn.advisor import advise
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution, greedy_holds
-
-
-@runtime_checkable
-class Strategy(Protocol):
-    """Anything with a ``name`` and ``hold(view) -> iterable of die indices to keep``."""
-
-    name: str
-
-    def hold(self, view: TurnView) -> Sequence[int] | frozenset[int]: ...
-
 
 # --------------------------------------------------------------------------- faces <-> states
 
@@ -67,15 +58,14 @@ class SpaceMap:
         self.space = space
         self.layout = layout
         self.die_type = space.die_types(layout)
-        self.face_pos = [{k: j for j, k in enumerate(t.faces)} for t in space.types]
 
-    def counts(self, faces: Sequence[Face], dice: Sequence[int] | None = None) -> list[list[int]]:
-        proj = self.space.projection
-        out = [[0] * len(t.faces) for t in self.space.types]
-        for i in range(len(faces)) if dice is None else dice:
-            t = self.die_type[i]
-            out[t][self.face_pos[t][proj.key(faces[i])]] += 1
-        return out
+    def typed(self, faces: Sequence[Face]) -> list[tuple[int, Face]]:
+        """Each face with the type of the die (layout order) it shows on."""
+        return list(zip(self.die_type, faces))
+
+    def counts(self, faces: Sequence[Face]) -> list[list[int]]:
+        """Per-type face counts of the faces of the ten dice (layout order)."""
+        return self.space.counts_for(self.typed(faces))
 
     def roll_id(self, faces: Sequence[Face]) -> int:
         return self.space.state_id(self.counts(faces))
@@ -84,22 +74,8 @@ class SpaceMap:
         self, hold_id: int, faces: Sequence[Face], prefer: frozenset[int] = frozenset()
     ) -> frozenset[int]:
         """Die indices realising a hold (dice in ``prefer`` first)."""
-        proj = self.space.projection
-        want = self.space.counts_of(hold_id)
-        need = {
-            (t, k): c
-            for t, cs in enumerate(want)
-            for k, c in zip(self.space.types[t].faces, cs, strict=True)
-            if c
-        }
-        keep = []
         order = sorted(range(len(faces)), key=lambda i: i not in prefer)
-        for i in order:
-            key = (self.die_type[i], proj.key(faces[i]))
-            if need.get(key, 0) > 0:
-                need[key] -= 1
-                keep.append(i)
-        return frozenset(keep)
+        return self.space.dice_for(hold_id, self.typed(faces), order)
 
 
 # --------------------------------------------------------------------------- strategies
@@ -169,15 +145,12 @@ def _advisor_hold(view: TurnView, objective: str) -> frozenset[int]:
         set_aside=aside,
         by_die=True,
     )
-    keep = set(view.held)
-    rest = Counter((f.value, f.color) for f in adv.best.keep)
-    for f in aside:
-        rest[(f.value, f.color)] -= 1
-    for i, f in enumerate(view.faces):
-        if i not in keep and rest[(f.value, f.color)] > 0:
-            rest[(f.value, f.color)] -= 1
-            keep.add(i)
-    return frozenset(keep)
+    # the dice set aside first (the advice keeps them), then the others in layout order
+    order = sorted(range(len(view.faces)), key=lambda i: i not in view.held)
+    chosen = dice_showing(view.faces, adv.best.keep, order)
+    if chosen is None:
+        raise InvalidHoldError(f"the advised hold {adv.best.keep} is not within the dice")
+    return frozenset(view.held) | frozenset(chosen)
 
 
 class GreedyStrategy(PolicyStrategy):

@@ -33,19 +33,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from phase10math.dice.faces import (
-    COLOR_NAMES,
-    WILD,
-    Face,
-    Layout,
-    assign_faces,
-    match_roll,
-    parse_face,
-    parse_faces,
-)
+from phase10math.dice.faces import COLOR_NAMES, WILD, Face, Layout, parse_face, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import Meld, explain
 from phase10math.dice.phases import Phase, as_phase
+from phase10math.dice.rolls import (
+    assign_faces,
+    dice_showing,
+    first_unplaced,
+    match_roll,
+    split_faces,
+)
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, Phase10MathError
 from phase10math.exact import percent
@@ -64,25 +62,6 @@ def face_label(f: Face | None) -> str:
 def value_text(x: Fraction, objective: str) -> str:
     """A hold's value as shown in the advisor panel: a percentage or expected points."""
     return percent(x) if objective == "complete" else f"{float(x):.3f} pts"
-
-
-def split_faces(text: str) -> list[str]:
-    """Split typed faces at spaces and commas, joining a separate color word to its number
-    (``"10 o, W green 7"`` -> ``['10o', 'Wgreen', '7']``); ``"11"`` stays one (bad) face.
-    """
-    colors = set(COLOR_NAMES) | set(COLOR_NAMES.values())
-    out: list[str] = []
-    for tok in text.replace(",", " ").split():
-        if (
-            out
-            and tok.lower() in colors
-            and out[-1][-1:].isalnum()
-            and out[-1].lower()[-1] in "0123456789w"
-        ):
-            out[-1] += tok
-        else:
-            out.append(tok)
-    return out
 
 
 def check_die_index(i: object, n: int) -> int:
@@ -629,20 +608,17 @@ def standing(state: TurnState) -> Standing | None:
 def indices_for(state: TurnState, keep: Iterable[Face]) -> set[int]:
     """The dice showing the faces of a hold, preferring dice set aside, then dice held now
     (so the marked dice move as little as possible)."""
-    chosen: set[int] = set()
     order = sorted(
         range(state.n_dice), key=lambda i: (i not in state.aside, i not in state.held, i)
     )
-    for f in keep:
-        i = next((i for i in order if i not in chosen and state.dice[i] == f), None)
-        if i is None:
-            i = next((i for i in order if i not in chosen and f.matches(state.dice[i])), None)
-        if i is None:
-            raise InvalidHoldError(
-                f"cannot hold {f}: the dice show {' '.join(map(str, state.dice))}"
-            )
-        chosen.add(i)
-    return chosen
+    keep = list(keep)
+    chosen = dice_showing(state.dice, keep, order, Face.matches)
+    if chosen is None:  # the first face that does not fit names the problem
+        k = first_unplaced(state.dice, keep, order, Face.matches)
+        raise InvalidHoldError(
+            f"cannot hold {keep[k]}: the dice show {' '.join(map(str, state.dice))}"
+        )
+    return set(chosen)
 
 
 def option_dice(state: TurnState, option: HoldOption) -> set[int]:

@@ -25,15 +25,16 @@ from fractions import Fraction
 import numpy as np
 
 from phase10math.checks import check_int, check_type, public
-from phase10math.dice.faces import Die, Face, Layout, check_layout, match_roll, parse_faces
+from phase10math.dice.faces import Die, Face, Layout, check_layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import require_colors
 from phase10math.dice.partial import describe_progress
 from phase10math.dice.phases import Phase, as_phase
+from phase10math.dice.rolls import dice_showing, first_unplaced, match_roll
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.exact import percent, to_json
-from phase10math.turn.kernels import hold_order_key
+from phase10math.turn.kernels import TIE_RULE, hold_order_key
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
 
@@ -58,14 +59,7 @@ def type_counts(
 
     Raises AmbiguousRollError when the faces could lie on different kinds of dice (give the
     faces in layout order with ``by_die=True`` then)."""
-    return _counts_of(space, roll_types(space, faces, layout, by_die))
-
-
-def _counts_of(space: StateSpace, typed: Sequence[tuple[int, Face]]) -> list[list[int]]:
-    counts = [[0] * len(t.faces) for t in space.types]
-    for t, f in typed:
-        counts[t][space.types[t].faces.index(space.projection.key(f))] += 1
-    return counts
+    return space.counts_for(roll_types(space, faces, layout, by_die))
 
 
 def roll_types(
@@ -649,27 +643,22 @@ def _ranked_options(sol, faces, aside, typed, rolls_left, dice=None) -> list[Hol
     """Every hold of the roll with the faces lying on the dice as ``typed`` says (``dice``:
     one assignment, the die index of each face), best first."""
     space = sol.space
-    counts = _counts_of(space, typed)
+    counts = space.counts_for(typed)
     # the set-aside dice: matched to faces of the roll, which carry their die types; they go
     # first, so a hold's shown faces include them
-    rest = list(range(len(faces)))
-    aside_at: list[int] = []
-    for f in aside:
-        i = next((i for i in rest if faces[i] == f), None)
-        i = i if i is not None else next((i for i in rest if f.matches(faces[i])), None)
-        if i is None:
-            raise InvalidHoldError(f"set-aside die {f} is not among the dice {faces}")
-        rest.remove(i)
-        aside_at.append(i)
-    base = _counts_of(space, [typed[i] for i in aside_at])
-    order = aside_at + rest
+    aside = list(aside)
+    aside_at = dice_showing(faces, aside, matches=Face.matches)
+    if aside_at is None:  # the first set-aside face that does not fit names the problem
+        k = first_unplaced(faces, aside, matches=Face.matches)
+        raise InvalidHoldError(f"set-aside die {aside[k]} is not among the dice {faces}")
+    base = space.counts_for([typed[i] for i in aside_at])
+    order = aside_at + [i for i in range(len(faces)) if i not in aside_at]
     # every sub-multiset of the roll (at least the set-aside dice), type by type, as state ids
-    gids = np.zeros(1, dtype=np.int64)
     kept: list[list[tuple[Face, ...]]] = []
+    per_type: list[np.ndarray] = []
     for t, (cnt, lo) in enumerate(zip(counts, base)):
         combos = list(itertools.product(*[range(a, c + 1) for a, c in zip(lo, cnt)]))
-        idx = np.array([space.sub_index[t][c] for c in combos], dtype=np.int64)
-        gids = (gids[:, None] + space.strides[t] * idx[None, :]).ravel()
+        per_type.append(np.array(combos, dtype=np.int64).reshape(len(combos), len(cnt)))
         # the roll's faces (their positions) of this type for each key, set-aside ones first
         by_key: dict = {k: [] for k in space.types[t].faces}
         for i in order:
@@ -682,9 +671,12 @@ def _ranked_options(sol, faces, aside, typed, rolls_left, dice=None) -> list[Hol
                 for combo in combos
             ]
         )
+    grid = np.indices([len(c) for c in per_type]).reshape(len(per_type), -1)
+    gids = space.ids_of([c[g] for c, g in zip(per_type, grid)])
     num_list = sol.hold_num[rolls_left][gids].tolist()
-    num2_list = sol.hold_num2[rolls_left][gids].tolist()
-    den, den2 = sol.denominator(rolls_left), sol.denominator2(rolls_left)
+    second = sol.keys[1] if len(sol.keys) > 1 else None
+    num2_list = second.hold_num[rolls_left][gids].tolist() if second else [0] * len(gids)
+    den, den2 = sol.denominator(rolls_left), sol.denominator(rolls_left, key=1)
     spots = [
         tuple(sorted(itertools.chain.from_iterable(parts), key=lambda i: _face_order(faces[i])))
         for parts in itertools.product(*kept)
@@ -727,9 +719,6 @@ def _ranked_options(sol, faces, aside, typed, rolls_left, dice=None) -> list[Hol
         )
         for j, i in enumerate(ranked)
     ]
-
-
-TIE_RULE = "holds equal on both keys: the one keeping more dice, then a fixed order of the holds"
 
 
 def ranked_holds(

@@ -46,7 +46,7 @@ from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
-from phase10math.turn.kernels import final_scores
+from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import VALUE
 from phase10math.turn.statespace import StateSpace
 

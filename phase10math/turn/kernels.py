@@ -2,14 +2,20 @@
 
 With ``V_r`` the value of a roll when ``r`` rerolls remain and ``W_r`` the value of a hold:
 
-- :func:`final_scores` / :func:`utility_from_scores`: ``V_0``, the utility of every final roll;
+- :func:`evaluate_on_unique` / :func:`utility_from_scores`: ``V_0``, the utility of every
+  final roll (the memoised meld pass is :func:`phase10math.turn.engine.final_scores`);
 - :func:`expect_rerolls`: ``W_r(K) = E[V_{r-1}(K + roll of the other dice)]``, one die type
   at a time (a numerator over ``6**(missing dice)``);
 - :func:`normalise`: every hold's value over the common denominator ``6**n_dice``;
 - :func:`hold_ranks`: the kit's one order of holds (lexicographic in the objective's keys,
   then more dice kept, then a fixed numbering), as ranks;
 - :func:`subset_max`: ``V_r(S) = max over K within S of W_r(K)`` with its arg-max;
+- :func:`binomial_subset_sum`: the sum over every way to keep a subset of the dice (the
+  uniformly random hold);
 - :func:`mean_over_first_roll`: the value of a turn before its first roll.
+
+These are the per-type engine's steps; :mod:`phase10math.turn.engine` picks the engine and
+runs the one backward induction.
 
 Numbers are int64 numerators where :func:`phase10math.exact.fits_int64` proves they fit, Python
 integers otherwise.
@@ -23,28 +29,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from phase10math.dice.meld import best_scores
-from phase10math.dice.phases import Phase
-from phase10math.dice.rules import Objective, Rules
+from phase10math.dice.rules import Objective
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor import (
-    exact_total,
-    final_scores_tensor,
-    is_tensor_space,
-    tensor_weights,
-)
-
-TENSOR_FINALS_ROLLS = 1_000_000  # distinct-dice spaces with more rolls: finals by half-profiles
 
 
 def first_roll_total(space: StateSpace, values: np.ndarray) -> int:
     """Sum of per-roll-state numerators ``values`` (``full_ids`` order), each weighted by the
     number of ways the first roll shows that state (Python integers: no overflow)."""
-    values = np.asarray(values)
-    if values.dtype.kind in "iu" and values.dtype.itemsize <= 8:
-        weights = tensor_weights(space) if is_tensor_space(space) else space.roll_weights
-        return exact_total(values, weights)
-    return int(np.dot(values.astype(object), space.roll_weights.astype(object)))
+    w = space.roll_weights
+    return int(np.dot(np.asarray(values).astype(object), w.astype(object)))
 
 
 def mean_over_first_roll(space: StateSpace, values: np.ndarray, rolls: int) -> Fraction:
@@ -80,28 +73,6 @@ def evaluate_on_unique(space: StateSpace, ids: np.ndarray, fn) -> np.ndarray:
     return vals[inverse.ravel()]
 
 
-_FINALS: dict[tuple, np.ndarray] = {}
-
-
-def final_scores(phase: Phase, space: StateSpace, rules: Rules) -> np.ndarray:
-    """Best score (-1 = not made) of every roll state of ``space``; memoised (by the phase,
-    the space's :meth:`~phase10math.turn.statespace.StateSpace.key` and the rule that changes
-    melds) so that both objectives and policy evaluations share one meld pass."""
-    key = (phase.key(), space.key(), rules.sets_may_share_number)
-    if key not in _FINALS:
-        rolls = math.prod(len(t.faces) for t in space.types) if space.distinct else None
-        big = rolls is not None and rolls > TENSOR_FINALS_ROLLS
-        if len(_FINALS) > 8 or big:
-            _FINALS.clear()  # one roll-sized array of a large space at a time
-        if big:
-            _FINALS[key] = final_scores_tensor(phase, space, rules)
-        else:
-            _FINALS[key] = evaluate_on_unique(
-                space, space.full_ids, lambda prof: best_scores(phase, prof, rules)
-            )
-    return _FINALS[key]
-
-
 def utility_from_scores(best: np.ndarray, objective: Objective | str, dtype=np.int64) -> np.ndarray:
     """1/0 completion or the score (0 when not made) from best scores (``dtype``: int64, or a
     smaller integer type for the 60 million rolls of a tensor solve; scores fit in int16)."""
@@ -134,9 +105,12 @@ def expect_rerolls(space: StateSpace, top: np.ndarray) -> np.ndarray:
 
     The dice of different types are independent, so the expectation is a product of one
     operator per type, applied along that type's axis of the state array: within a type,
-    T(i) = sum over faces f of w_f T(i + f), from the fullest sub-multisets down."""
-    shape = [len(s) for s in space.sub]
-    T = np.zeros(space.n_states, dtype=top.dtype)
+    T(i) = sum over faces f of w_f T(i + f), from the fullest sub-multisets down.
+
+    ``top`` may have a trailing batch axis (``(rolls, B)``: B utilities in one pass)."""
+    batch = tuple(top.shape[1:])
+    shape = [len(s) for s in space.sub] + list(batch)
+    T = np.zeros((space.n_states, *batch), dtype=top.dtype)
     T[space.full_ids] = top
     T = T.reshape(shape)
     for t, typ in enumerate(space.types):
@@ -150,15 +124,20 @@ def expect_rerolls(space: StateSpace, top: np.ndarray) -> np.ndarray:
                 term = T[_axis(T, t, int(add[i, f]))]
                 acc = wt * term if acc is None else acc + wt * term
             T[_axis(T, t, int(i))] = acc
-    return T.reshape(-1)
+    return T.reshape(space.n_states, *batch)
 
 
 def normalise(space: StateSpace, T: np.ndarray) -> np.ndarray:
-    """N(K) = T(K) * 6**|K|: every hold's value over one common denominator."""
+    """N(K) = T(K) * 6**|K|: every hold's value over one common denominator (a trailing
+    batch axis is kept)."""
     pow6 = np.array(
         [6**k for k in range(space.n_dice + 1)], dtype=object if T.dtype == object else np.int64
     )
-    return T * pow6[space.size]
+    scale = pow6[space.size]
+    return T * scale.reshape(-1, *([1] * (T.ndim - 1)))
+
+
+TIE_RULE = "holds equal on both keys: the one keeping more dice, then a fixed order of the holds"
 
 
 def hold_ranks(space: StateSpace, keys: Sequence[np.ndarray]) -> np.ndarray:
@@ -192,11 +171,16 @@ def subset_max(
     of size). A smaller hold replaces the current best only when strictly better. The turn
     solver runs it on :func:`hold_ranks` (all distinct), so its arg-max is the one best hold of
     the kit's order; on raw values with ties (the float solitaire iteration) the hold found
-    first wins."""
-    # a trailing axis of length 1 keeps every slice an array, also with a single die type
-    shape = [len(s) for s in space.sub] + [1]
+    first wins. ``N`` may have a trailing batch axis (then so have M and the arg-max)."""
+    # a trailing axis (the batch, or of length 1) keeps every slice an array, also with a
+    # single die type
+    batch = tuple(N.shape[1:]) or (1,)
+    shape = [len(s) for s in space.sub] + list(batch)
     M = N.reshape(shape).copy()
-    arg = np.arange(space.n_states, dtype=np.int64).reshape(shape)
+    arg = np.broadcast_to(
+        np.arange(space.n_states, dtype=np.int64).reshape(shape[: -len(batch)] + [1] * len(batch)),
+        shape,
+    ).copy()
     for t, typ in enumerate(space.types):
         sizes = space.sub[t].sum(axis=1)
         rem = space.remove_tables[t]
@@ -211,5 +195,31 @@ def subset_max(
                 if better.any():
                     np.copyto(M[dst], M[src], where=better)
                     np.copyto(arg[dst], arg[src], where=better)
-    M, arg = M.reshape(-1), arg.reshape(-1)
+    out = (space.n_states, *N.shape[1:])
+    M, arg = M.reshape(out), arg.reshape(out)
     return (M, arg) if ids is None else (M[ids], arg[ids])
+
+
+def binomial_subset_sum(space: StateSpace, N: np.ndarray) -> np.ndarray:
+    """S(K) = sum over sub-multisets J of K of prod_f C(K_f, J_f) N(J): the sum over all
+    ways to keep a subset of the dice of K (each die kept or not). Exact (ints or objects)."""
+    S = N.copy()
+    for t, typ in enumerate(space.types):
+        d_all = space.digits[t]
+        sub = space.sub[t]
+        for f in range(len(typ.faces)):
+            cnt = sub[:, f][d_all]
+            old = S.copy()
+            for v in range(1, typ.count + 1):
+                sel = np.flatnonzero(cnt == v)
+                if len(sel) == 0:
+                    break
+                cur = sel
+                for drop in range(1, v + 1):  # J_f = v - drop
+                    dd = d_all[cur]
+                    cur = (
+                        cur
+                        + (space.remove_tables[t][dd, f].astype(np.int64) - dd) * space.strides[t]
+                    )
+                    S[sel] = S[sel] + math.comb(v, drop) * old[cur]
+    return S

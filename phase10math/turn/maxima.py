@@ -20,12 +20,12 @@ from phase10math.dice.faces import (
     WILD,
     Layout,
     check_layout,
-    match_roll,
     parse_faces,
 )
 from phase10math.dice.layouts import DEFAULT_LAYOUT, EXAMPLE_HAND
 from phase10math.dice.meld import best_scores, placements
 from phase10math.dice.phases import PHASES, Phase, as_phase
+from phase10math.dice.rolls import match_roll
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidPhaseError
 from phase10math.turn.projection import projection_for

@@ -9,63 +9,31 @@ policy's choice.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
 
 from phase10math.dice.faces import COLORS, Layout
-from phase10math.dice.partial import greedy_keep
 from phase10math.dice.phases import Phase
-from phase10math.dice.rules import Rules
-from phase10math.errors import InvalidRulesError
-from phase10math.exact import fits_int64
-from phase10math.turn.kernels import expect_rerolls, mean_over_first_roll, normalise
+from phase10math.dice.rules import Holds, Rules
+from phase10math.turn.engine import (
+    OPTIMAL_FLOAT,
+    RANDOM,
+    Engine,
+    Fixed,
+    FixedOrder,
+    backward_induction,
+    engine_for,
+)
+from phase10math.turn.kernels import hold_ranks
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor import evaluate_policy, is_tensor_space
-
-
-def policy_holds(space: StateSpace, kept_profiles: np.ndarray) -> np.ndarray:
-    """Hold ids (one per roll state, ``full_ids`` order) from kept counts per meld cell."""
-    ids = space.full_ids
-    remaining = np.asarray(kept_profiles).astype(np.int64).copy()
-    gid = np.zeros(len(ids), dtype=np.int64)
-    for t, typ in enumerate(space.types):
-        have = space.sub[t][space.digits_of(t, ids)].astype(np.int64)  # (P, f)
-        take = np.zeros_like(have)
-        for f, key in enumerate(typ.faces):
-            rep = space.projection.representative(key)
-            cell = (slice(None), rep.value, "robg".index(rep.color))
-            got = np.minimum(have[:, f], remaining[cell])
-            take[:, f] = got
-            remaining[cell] -= got
-        code = (take * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
-        gid += space.strides[t] * space.type_index(t)[code]
-    return gid
 
 
 def greedy_policy(space: StateSpace, phase: Phase, rules: Rules) -> np.ndarray:
-    """The greedy baseline's hold for every roll state."""
-    prof = space.profiles(space.full_ids)
-    return policy_holds(space, greedy_keep(phase, prof, rules))
-
-
-def policy_roll_values(
-    space: StateSpace,
-    finals: np.ndarray,
-    holds: dict[int, np.ndarray],
-    rolls: int,
-    exact: bool = True,
-) -> np.ndarray:
-    """The value of every first-roll state (``full_ids`` order) under a fixed free-hold policy
-    (``holds[r]``: hold id per roll state with r rerolls left), by the solver's recurrence with
-    the maximum replaced by the policy's choice: exact numerators over ``6**(n_dice *
-    (rolls - 1))`` for integer ``finals`` (``exact=True``), or floats."""
-    n6 = 6**space.n_dice
-    vals = np.asarray(finals, dtype=np.int64 if exact else np.float64)
-    for r in range(1, rolls):
-        held = normalise(space, expect_rerolls(space, vals))[holds[r]]
-        vals = held if exact else held / n6
-    return vals
+    """The greedy baseline's hold for every roll state (free holds; on the engine of
+    ``space``: :meth:`~phase10math.turn.engine.Engine.greedy_holds`)."""
+    return engine_for(space, replace(rules, holds=Holds.FREE)).greedy_holds(phase)
 
 
 def evaluate_free_policy(
@@ -73,14 +41,84 @@ def evaluate_free_policy(
 ) -> Fraction:
     """Exact value of a fixed free-hold policy (``holds[r]``: hold id per roll state with r
     rerolls left) for a utility given by integer ``finals`` on the roll states."""
-    if is_tensor_space(space):  # ten distinct dice: the in-place engine
-        num = evaluate_policy(space, finals, holds, rolls)
-        return Fraction(num, 6 ** (space.n_dice * rolls))
-    if not fits_int64(
-        int(np.abs(np.asarray(finals)).max(initial=0)), 6 ** (space.n_dice * (rolls - 1))
-    ):
-        raise InvalidRulesError("utility too large for exact int64 policy evaluation")
-    return mean_over_first_roll(space, policy_roll_values(space, finals, holds, rolls), rolls)
+    return _free(space, rolls).policy_value(finals, holds, rolls)
+
+
+def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fraction:
+    """Exact value of the random strategy (each die kept with probability 1/2 after every roll
+    but the last) for integer utilities ``finals`` on the roll states (free holds).
+
+    >>> from phase10math.turn.projection import VALUE
+    >>> from phase10math.dice.faces import parse_layout
+    >>> lay = parse_layout("6 x 5r 6o 7b 8g 9r 10o\\n4 x 1r 2o 3b 4g Wr Wo")
+    >>> sp = StateSpace.build(lay.dice[:1], VALUE)
+    >>> random_policy_value(sp, np.array([1, 0, 0, 0, 0, 0]), 2)  # want a 5 with one die
+    Fraction(1, 6)
+    """
+    run = backward_induction(_free(space, rolls), [finals], rolls, RANDOM, keep=False)
+    return Fraction(run.total[0], run.denominator)
+
+
+def float_optimal_turn(
+    space: StateSpace, util: np.ndarray, rolls: int
+) -> tuple[float, dict[int, np.ndarray]]:
+    """Optimal turn value (float64) and holds for a utility on the roll states, free holds:
+    for iterations that need many turn solves (every value a sum of products of the
+    utilities with nonnegative weights; the caller evaluates the final policy exactly)."""
+    util = np.asarray(util, dtype=np.float64)
+    run = backward_induction(_free(space, rolls), [util], rolls, OPTIMAL_FLOAT, keep=False)
+    return float(run.total[0]), run.arg
+
+
+def policy_means(
+    space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray], rolls: int
+) -> np.ndarray:
+    """Float expectations of several utilities (the columns of ``cols``, one batch) under a
+    fixed free-hold policy."""
+    cols = np.asarray(cols, dtype=np.float64)
+    engine = _free(space, rolls)
+    finals = [cols] if engine.batches else list(cols.T)
+    run = backward_induction(engine, finals, rolls, Fixed(holds, exact=False), keep=False)
+    return np.hstack([np.atleast_1d(t) for t in run.total])
+
+
+def policy_moments(
+    space: StateSpace, cols: np.ndarray, holds: dict[int, np.ndarray], rolls: int
+) -> list[Fraction]:
+    """Exact expectations of integer utilities (columns) under a fixed free-hold policy
+    (:func:`evaluate_free_policy` per column)."""
+    cols = np.asarray(cols, dtype=np.int64)
+    if cols.ndim == 1:
+        cols = cols[:, None]
+    return [evaluate_free_policy(space, cols[:, j], holds, rolls) for j in range(cols.shape[1])]
+
+
+def evaluate_sticky_optimal_policy(sol, eval_finals: np.ndarray) -> Fraction:
+    """Exact value, for the utility ``eval_finals`` (integers on the roll states, full_ids
+    order), of the sticky policy that is optimal for ``sol`` (a sticky TurnSolution): at the
+    first roll keep ``sol.roll_arg``, later add the dice that give the best hold in the order
+    of :func:`~phase10math.turn.kernels.hold_ranks` of sol's keys, as the solver does."""
+    space, R = sol.space, sol.rolls
+    engine = engine_for(space, sol.rules)
+    _, finals = engine.final_utility(np.asarray(eval_finals), R)
+    ranks = {r: hold_ranks(space, [k.hold_num[r] for k in sol.keys]) for r in range(1, R - 1)}
+    order = FixedOrder(ranks, sol.roll_arg.get(R - 1, np.arange(0)))
+    run = backward_induction(engine, [finals], R, order, keep=False)
+    return Fraction(run.total[0], run.denominator)
+
+
+def evaluate_sticky_greedy(
+    space: StateSpace, finals: np.ndarray, holds: np.ndarray, rolls: int
+) -> Fraction:
+    """Exact value of the greedy-like sticky policy: after the first roll S keep
+    ``holds[S]``; after a later roll with set-aside A and dice S = A + B keep, per type and
+    face, max(A, holds[S]). ``holds``: a hold id per roll state (full_ids order)."""
+    engine = engine_for(space, Rules(holds=Holds.STICKY, rolls=rolls))
+    return engine.policy_value(finals, dict.fromkeys(range(1, rolls), holds), rolls)
+
+
+def _free(space: StateSpace, rolls: int) -> Engine:
+    return engine_for(space, Rules(rolls=rolls))
 
 
 # --------------------------------------------------------------------------- physical dice
@@ -102,15 +140,11 @@ def roll_state_ids(
     space: StateSpace, types: np.ndarray, keys: np.ndarray, sides: np.ndarray
 ) -> np.ndarray:
     """Solver state ids of many rolls (``sides``: one row per roll, the side each die shows)."""
-    n = sides.shape[0]
-    gid = np.zeros(n, dtype=np.int64)
-    for t, typ in enumerate(space.types):
-        code = np.zeros(n, dtype=np.int64)
-        base = typ.count + 1
-        for d in np.flatnonzero(types == t):
-            code += base ** keys[d][sides[:, d]]
-        gid += space.strides[t] * space.type_index(t)[code]
-    return gid
+    rows = np.arange(sides.shape[0])
+    counts = [np.zeros((len(rows), len(typ.faces)), dtype=np.int64) for typ in space.types]
+    for d in range(sides.shape[1]):
+        np.add.at(counts[types[d]], (rows, keys[d][sides[:, d]]), 1)
+    return space.ids_of(counts)
 
 
 def play_physical_turns(sol, layout: Layout, n: int, seed: int) -> np.ndarray:
@@ -128,10 +162,7 @@ def play_physical_turns(sol, layout: Layout, n: int, seed: int) -> np.ndarray:
         gid = roll_state_ids(space, types, keys, sides)
         pos = np.searchsorted(space.full_ids, gid)
         hold = np.asarray(sol.roll_arg[r])[pos].astype(np.int64)
-        left = {  # per type: how many of each face the hold keeps (decoded from its id)
-            t: space.sub[t][(hold // int(space.strides[t])) % len(space.sub[t])].astype(np.int64)
-            for t in range(len(space.types))
-        }
+        left = space.counts_per_type(hold)  # per type: how many of each face the hold keeps
         keep = np.zeros_like(sides, dtype=bool)
         for d in range(len(layout.dice)):
             t, k = types[d], keys[d][sides[:, d]]

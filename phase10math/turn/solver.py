@@ -28,7 +28,6 @@ Fraction(...)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -41,62 +40,59 @@ from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import check_solvable
 from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Holds, Objective, Rules, check_rules
-from phase10math.errors import InvalidLayoutError, InvalidRulesError, StateSpaceTooLargeError
-from phase10math.exact import fits_int64
-from phase10math.turn.kernels import (
-    expect_rerolls,
+from phase10math.errors import InvalidLayoutError, InvalidRulesError
+from phase10math.turn.engine import (
+    OPTIMAL,
+    LazyHoldValues,
+    backward_induction,
+    engine_for,
     final_scores,
-    first_roll_total,
-    hold_ranks,
-    lexicographic_utilities,
-    normalise,
-    subset_max,
 )
+from phase10math.turn.kernels import TIE_RULE, lexicographic_utilities
 from phase10math.turn.projection import FULL, Projection, projection_for
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.sticky import MAX_STICKY_PAIRS, sticky_layer, sticky_pairs
-from phase10math.turn.tensor import (
-    LazyHoldValues,
-    check_tensor_fits,
-    is_tensor_space,
-    smallest_int,
-    solve_tensor,
-)
+from phase10math.turn.tensor import best_sub_hold_values
 
-MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
-TIE_RULE = "both keys, then ties to the larger hold"
+HoldValues = np.ndarray | LazyHoldValues  # a tensor solve computes hold values on demand
 
 
 # --------------------------------------------------------------------------- the solution
 
 
 @dataclass
+class KeyValues:
+    """One key of a solution: ``hold_num[r][gid] / denominator(r)`` is the exact value of
+    holding state ``gid`` when ``r`` rolls remain after the hold (r = 1 .. rolls-1);
+    ``roll_num[r]`` likewise the value of a roll state when ``r`` rerolls remain after it
+    (r = 0 .. rolls-1, ``full_ids`` order); ``turn_num`` the turn before its first roll."""
+
+    n_dice: int
+    utility_den: int
+    hold_num: dict[int, HoldValues] = field(repr=False)
+    roll_num: dict[int, np.ndarray] = field(repr=False)
+    turn_num: int = 0
+
+    def denominator(self, r: int) -> int:
+        return self.utility_den * 6 ** (self.n_dice * r)
+
+    def value(self, rolls: int) -> Fraction:
+        return Fraction(self.turn_num, self.denominator(rolls))
+
+
+@dataclass
 class TurnSolution:
     """Values of every hold with every number of rolls left, for one phase and objective.
 
-    ``hold_num[r][gid] / denominator(r)`` is the exact value of holding state ``gid`` when
-    ``r`` rolls remain after the hold (r = 1 .. rolls-1); ``roll_num[r]`` likewise the value
-    of a roll state when ``r`` rerolls remain after it (r = 0 .. rolls-1), over full-state order.
-
-    The objective is lexicographic: the first key (``hold_num``, ``roll_num``, ``turn_num``)
-    is maximised, then among exact ties the second key (``hold_num2``, ``roll_num2``,
-    ``turn_num2``, over ``denominator2``), both under the same policy ``roll_arg``; holds equal
-    on both keys are ordered by :func:`~phase10math.turn.kernels.hold_ranks` (more dice kept,
-    then a fixed numbering). Without a second key the second arrays are zeros.
-    """
+    The objective is lexicographic: ``keys[0]`` is maximised, then among exact ties
+    ``keys[1]`` (when there is a second key), both under the same policy ``roll_arg``
+    (``roll_arg[r]``: the best hold per roll state, ``full_ids`` order); holds equal on both
+    keys are ordered by :func:`~phase10math.turn.kernels.hold_ranks` (:data:`TIE_RULE`)."""
 
     space: StateSpace
     rules: Rules
     label: str
-    utility_den: int
-    hold_num: dict[int, np.ndarray] = field(repr=False)
-    roll_num: dict[int, np.ndarray] = field(repr=False)
-    turn_num: int = 0
+    keys: list[KeyValues] = field(repr=False)
     roll_arg: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
-    utility_den2: int = 1
-    hold_num2: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
-    roll_num2: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
-    turn_num2: int = 0
     # what was solved (phase and objective are None for a custom utility; layout is None for
     # a list of dice): the same whether solved now or loaded from the disk cache
     phase: Phase | None = None
@@ -114,20 +110,40 @@ class TurnSolution:
         """The hold rule solved for (free or sticky)."""
         return self.rules.holds
 
-    def denominator(self, r: int) -> int:
-        return self.utility_den * 6 ** (self.space.n_dice * r)
+    # the first key's fields, read often
+    @property
+    def utility_den(self) -> int:
+        return self.keys[0].utility_den
 
-    def denominator2(self, r: int) -> int:
-        return self.utility_den2 * 6 ** (self.space.n_dice * r)
+    @property
+    def hold_num(self) -> dict[int, HoldValues]:
+        return self.keys[0].hold_num
 
-    def value(self) -> Fraction:
-        """The exact value of a turn before the first roll."""
-        return Fraction(self.turn_num, self.denominator(self.rolls))
+    @property
+    def roll_num(self) -> dict[int, np.ndarray]:
+        return self.keys[0].roll_num
+
+    @property
+    def turn_num(self) -> int:
+        return self.keys[0].turn_num
+
+    def _key(self, j: int) -> KeyValues | None:
+        return self.keys[j] if j < len(self.keys) else None
+
+    def denominator(self, r: int, key: int = 0) -> int:
+        k = self._key(key)
+        return k.denominator(r) if k else 6 ** (self.space.n_dice * r)
+
+    def value(self, key: int = 0) -> Fraction:
+        """The exact value of a turn before the first roll (of key ``key``; 0 for a key the
+        solution does not have)."""
+        k = self._key(key)
+        return k.value(self.rolls) if k else Fraction(0)
 
     def value2(self) -> Fraction:
         """The exact second key of a turn before the first roll (e.g. the expected score of
         the completion-optimal turn), under the same lexicographic policy."""
-        return Fraction(self.turn_num2, self.denominator2(self.rolls))
+        return self.value(1)
 
     def best_hold_id(self, gid: int, rolls_left: int) -> int:
         """The best hold (state id) for roll state ``gid`` with ``rolls_left`` >= 1 rerolls:
@@ -136,103 +152,33 @@ class TurnSolution:
         pos = int(np.searchsorted(self.space.full_ids, gid))
         return int(self.roll_arg[rolls_left][pos])
 
-    def hold_value(self, gid: int, rolls_left: int) -> Fraction:
+    def hold_value(self, gid: int, rolls_left: int, key: int = 0) -> Fraction:
         """Exact value of holding ``gid`` when ``rolls_left`` rerolls remain (rolls_left >= 1)."""
-        return Fraction(int(self.hold_num[rolls_left][gid]), self.denominator(rolls_left))
+        k = self._key(key)
+        if k is None:
+            return Fraction(0)
+        return Fraction(int(k.hold_num[rolls_left][gid]), k.denominator(rolls_left))
 
-    def hold_value2(self, gid: int, rolls_left: int) -> Fraction:
-        """Exact second key of holding ``gid`` when ``rolls_left`` rerolls remain."""
-        return Fraction(int(self.hold_num2[rolls_left][gid]), self.denominator2(rolls_left))
-
-    def roll_value(self, gid: int, rolls_left: int) -> Fraction:
+    def roll_value(self, gid: int, rolls_left: int, key: int = 0) -> Fraction:
         """Exact value of facing roll state ``gid`` with ``rolls_left`` rerolls still allowed."""
+        k = self._key(key)
+        if k is None:
+            return Fraction(0)
+        if rolls_left not in k.roll_num:  # not kept (tensor engine): its best hold's value
+            second = self.keys[1].hold_num[rolls_left] if len(self.keys) > 1 else None
+            nums = best_sub_hold_values(self.space, self.hold_num[rolls_left], second, gid)
+            return Fraction(nums[key], k.denominator(rolls_left))
         pos = int(np.searchsorted(self.space.full_ids, gid))
-        return Fraction(int(self.roll_num[rolls_left][pos]), self.denominator(rolls_left))
-
-    def roll_value2(self, gid: int, rolls_left: int) -> Fraction:
-        """Exact second key of facing roll state ``gid`` with ``rolls_left`` rerolls allowed."""
-        pos = int(np.searchsorted(self.space.full_ids, gid))
-        return Fraction(int(self.roll_num2[rolls_left][pos]), self.denominator2(rolls_left))
+        return Fraction(int(k.roll_num[rolls_left][pos]), k.denominator(rolls_left))
 
 
-def _uses_tensor(space: StateSpace, sticky: bool) -> bool:
-    """Free holds on distinct dice run on the in-place tensor engine (:mod:`.tensor`)."""
-    return not sticky and is_tensor_space(space)
-
-
-def check_size(space: StateSpace, sticky: bool, rolls: int = 3, second: bool = True) -> None:
+def check_size(space: StateSpace, rules: Rules = DEFAULT_RULES, second: bool = True) -> None:
     """Refuse (StateSpaceTooLargeError) a turn whose holds would not fit in memory (with a
     ``second`` key, the lexicographic solve that :func:`solve_turn` runs)."""
-    if _uses_tensor(space, sticky):
-        check_tensor_fits(space, rolls, second)
-        return
-    n = space.n_states
-    if sticky:
-        n = sticky_pairs(space)
-    if n > (MAX_STICKY_PAIRS if sticky else MAX_STATES) or space.n_states > MAX_STATES:
-        raise StateSpaceTooLargeError(
-            f"this turn has {n:,} {'(held, rolled) pairs' if sticky else 'holds'} under this "
-            f"layout ({len(space.types)} different kinds of dice as this phase sees them); the "
-            f"limit on this machine is {MAX_STICKY_PAIRS if sticky else MAX_STATES:,}. "
-            "Use a layout with more identical dice or the other hold rule."
-        )
+    engine_for(space, rules).check_size(rules.rolls, second)
 
 
 # --------------------------------------------------------------------------- driver
-
-
-def _numerators(values) -> tuple[int, np.ndarray | list[int], int]:
-    """(common denominator, integer numerators, largest |numerator|) of utilities; an integer
-    array is returned as it is (no int64 copy of 60 million utilities)."""
-    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
-        return 1, values, max(int(values.max()), -int(values.min())) if len(values) else 0
-    fr = [Fraction(v) for v in values]
-    den = math.lcm(*[f.denominator for f in fr]) if fr else 1
-    nums = [int(f * den) for f in fr]
-    return den, nums, max((abs(v) for v in nums), default=0)
-
-
-def _tensor_utility(values, space: StateSpace, rolls: int, which: str) -> tuple[int, np.ndarray]:
-    """(denominator, numerators) of a utility for the distinct-dice engine: refused unless its
-    numerators times ``6**(n_dice * (rolls - 1))`` fit in int64; kept in the smallest integer
-    dtype (a color phase of the recorded dice has 60 million rolls: 1 byte each, not 8)."""
-    den, nums, umax = _numerators(values)
-    if not fits_int64(umax, 6 ** (space.n_dice * (rolls - 1))):
-        raise StateSpaceTooLargeError(
-            f"the {which} numerators (up to {umax:,}) times 6**{space.n_dice * rolls} do not "
-            "fit in 64-bit integers; the distinct-dice engine needs them to"
-        )
-    return den, smallest_int(np.asarray(nums))
-
-
-def _solve_on_tensor(space, final_values, rules, label, progress, second) -> TurnSolution:
-    """Free holds on distinct dice: the in-place engine of :mod:`.tensor`, lexicographic in
-    both keys with the kit's one order of holds (the same policy, values and hold values as the
-    per-type solver). Hold values (``hold_num``, ``hold_num2``) are computed on demand
-    (:class:`~phase10math.turn.tensor.LazyHoldValues`); without ``second`` the second-key
-    arrays are empty."""
-    R = rules.rolls
-    den, top = _tensor_utility(final_values, space, R, "utility's")
-    den2, top2 = (
-        (1, None) if second is None else _tensor_utility(second, space, R, "second utility's")
-    )
-    roll_num, roll_arg, turn, roll_num2, turn2 = solve_tensor(space, top, R, progress, second=top2)
-    hold_lazy = {r: LazyHoldValues(space, roll_num[r - 1]) for r in range(1, R)}
-    hold_lazy2 = {r: LazyHoldValues(space, roll_num2[r - 1]) for r in range(1, R) if roll_num2}
-    return TurnSolution(
-        space=space,
-        rules=rules,
-        label=label,
-        utility_den=den,
-        hold_num=hold_lazy,
-        roll_num=roll_num,
-        turn_num=turn,
-        roll_arg=roll_arg,
-        utility_den2=den2,
-        hold_num2=hold_lazy2,
-        roll_num2=roll_num2,
-        turn_num2=turn2,
-    )
 
 
 def solve_utility(
@@ -249,54 +195,20 @@ def solve_utility(
     With ``second`` (a second utility on the roll states) the objective is lexicographic:
     maximise the first utility, then among exact ties the second, a dynamic program over
     value pairs (each key's expectation is linear, the maximum compares the pairs)."""
-    sticky = rules.holds == "sticky"
-    check_size(space, sticky, rules.rolls, second is not None)
-    if _uses_tensor(space, sticky):
-        return _solve_on_tensor(space, final_values, rules, label, progress, second)
+    engine = engine_for(space, rules)
     R = rules.rolls
-    scale = 6 ** (space.n_dice * (R - 1))
-    den, nums, umax = _numerators(final_values)
-    if second is None:
-        den2, nums2, umax2 = 1, np.zeros(len(nums), dtype=np.int64), 0
-    else:
-        den2, nums2, umax2 = _numerators(second)
-    tops = [
-        np.array(v, dtype=np.int64 if fits_int64(m, scale) else object)
-        for v, m in ((nums, umax), (nums2, umax2))
+    engine.check_size(R, second is not None)
+    utilities = [final_values] + ([] if second is None else [second])
+    finals = [
+        engine.final_utility(u, R, "utility's" if j == 0 else "second utility's")
+        for j, u in enumerate(utilities)
     ]
-    hold_num: list[dict[int, np.ndarray]] = [{}, {}]
-    roll_num: list[dict[int, np.ndarray]] = [{0: tops[0]}, {0: tops[1]}]
-    roll_arg: dict[int, np.ndarray] = {}
-    rank_prev = None
-    for r in range(1, R):
-        if progress:
-            progress(f"rolls left {r}")
-        if sticky and r >= 2:
-            Ts = sticky_layer(space, rank_prev, [hold_num[j][r - 1] for j in (0, 1)])
-        else:
-            Ts = [expect_rerolls(space, roll_num[j][r - 1]) for j in (0, 1)]
-        for j in (0, 1):
-            hold_num[j][r] = normalise(space, Ts[j])
-        rank_prev = hold_ranks(space, [hold_num[0][r], hold_num[1][r]])
-        _, arg = subset_max(space, rank_prev, space.full_ids)
-        roll_arg[r] = arg
-        for j in (0, 1):
-            roll_num[j][r] = hold_num[j][r][arg]
-    turn = [first_roll_total(space, roll_num[j][R - 1]) for j in (0, 1)]
-    return TurnSolution(
-        space=space,
-        rules=rules,
-        label=label,
-        utility_den=den,
-        hold_num=hold_num[0],
-        roll_num=roll_num[0],
-        turn_num=turn[0],
-        roll_arg=roll_arg,
-        utility_den2=den2,
-        hold_num2=hold_num[1],
-        roll_num2=roll_num[1],
-        turn_num2=turn[1],
-    )
+    run = backward_induction(engine, [f for _, f in finals], R, OPTIMAL, progress)
+    keys = [
+        KeyValues(space.n_dice, den, run.hold[j], run.roll[j], run.total[j])
+        for j, (den, _) in enumerate(finals)
+    ]
+    return TurnSolution(space=space, rules=rules, label=label, keys=keys, roll_arg=run.arg)
 
 
 @public
@@ -330,15 +242,13 @@ def solve_turn(
             "use the full projection"
         )
     space = StateSpace.build(layout, proj)
-    check_size(space, rules.holds == "sticky", rules.rolls)
+    check_size(space, rules)
     best = final_scores(phase, space, rules)
     # on distinct dice the utilities stay small (int16) while the tensor engine runs
     small = space.distinct and best.dtype.itemsize <= 2
     first, second = lexicographic_utilities(
         best, objective, worst_second, np.int16 if small else np.int64
     )
-    if small:
-        first, second = smallest_int(first), smallest_int(second)
     sol = solve_utility(
         space, first, rules, label=f"{phase} {objective}", progress=progress, second=second
     )
@@ -381,7 +291,7 @@ def solve_custom(
         if len(layout) > 10:
             raise InvalidLayoutError(f"layout: at most 10 dice; got {len(layout)}")
     space = StateSpace.build(layout, projection)
-    check_size(space, rules.holds == "sticky", rules.rolls, second is not None)
+    check_size(space, rules, second is not None)
     faces = [
         [projection.representative(k) for _, k in space.faces_of(int(gid))]
         for gid in space.full_ids

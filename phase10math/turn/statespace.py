@@ -19,13 +19,15 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from phase10math.dice.faces import COLORS, Die, Face, Layout
+from phase10math.dice.rolls import dice_showing
+from phase10math.errors import InvalidHoldError
 from phase10math.exact import fits_int64
 from phase10math.turn.projection import Projection
 
@@ -226,11 +228,48 @@ class StateSpace:
         has, the color possibly left out) for every kept die ``i``."""
         dice = layout.dice if isinstance(layout, Layout) else layout
         types = self.die_types(dice)
+        return self.state_id(self.counts_for((types[i], dice[i].show(f)) for i, f in shown.items()))
+
+    def counts_for(self, typed: Iterable[tuple[int, Face]]) -> list[list[int]]:
+        """Per-type face counts of dice given as ``(type, face shown)`` pairs (faces -> the
+        counts of :meth:`state_id`)."""
         counts = [[0] * len(t.faces) for t in self.types]
-        for i, f in shown.items():
-            t = types[i]
-            counts[t][self.types[t].faces.index(self.projection.key(dice[i].show(f)))] += 1
-        return self.state_id(counts)
+        for t, f in typed:
+            counts[t][self.types[t].faces.index(self.projection.key(f))] += 1
+        return counts
+
+    def ids_of(self, counts: Sequence[np.ndarray]) -> np.ndarray:
+        """State ids of many holds from their per-type face counts (one ``(P, f_t)`` array
+        per type; the inverse of :meth:`counts_per_type`)."""
+        gid = np.zeros(len(counts[0]) if counts else 0, dtype=np.int64)
+        for t, typ in enumerate(self.types):
+            c = np.asarray(counts[t], dtype=np.int64)
+            code = (c * (typ.count + 1) ** np.arange(len(typ.faces))).sum(axis=1)
+            gid += self.strides[t] * self.type_index(t)[code]
+        return gid
+
+    def counts_per_type(self, gids) -> list[np.ndarray]:
+        """Per type, the face counts ``(len(gids), f_t)`` (int64) of the states ``gids``."""
+        return [
+            self.sub[t][self.digits_of(t, gids)].astype(np.int64) for t in range(len(self.types))
+        ]
+
+    def dice_for(
+        self, gid: int, typed: Sequence[tuple[int, Face]], order: Sequence[int] | None = None
+    ) -> frozenset[int]:
+        """The dice (indices into ``typed``, each die a ``(type, face shown)`` pair) that
+        realise hold ``gid``: per type and face key, the first dice in ``order``."""
+        want = [
+            (t, k)
+            for t, cs in enumerate(self.counts_of(gid))
+            for k, c in zip(self.types[t].faces, cs, strict=True)
+            for _ in range(c)
+        ]
+        shown = [(t, self.projection.key(f)) for t, f in typed]
+        got = dice_showing(shown, want, order)
+        if got is None:
+            raise InvalidHoldError(f"hold {gid} is not within these dice")
+        return frozenset(got)
 
     def state_id(self, per_type_counts: Sequence[Sequence[int]]) -> int:
         """The id of the hold with the given per-type face counts."""
@@ -253,6 +292,23 @@ class StateSpace:
             for k, c in zip(self.types[t].faces, counts):
                 out.extend([(t, k)] * c)
         return out
+
+    def holds_keeping(self, kept_profiles: np.ndarray) -> np.ndarray:
+        """Hold ids, one per roll state (``full_ids`` order), from the counts to keep per meld
+        cell (``(P, 11, 4)``): per type and face, as many of the roll's dice as the cell still
+        asks for."""
+        remaining = np.asarray(kept_profiles).astype(np.int64).copy()
+        takes = []
+        for t, have in enumerate(self.counts_per_type(self.full_ids)):  # (P, f) each
+            take = np.zeros_like(have)
+            for f, key in enumerate(self.types[t].faces):
+                rep = self.projection.representative(key)
+                cell = (slice(None), rep.value, COLORS.index(rep.color))
+                got = np.minimum(have[:, f], remaining[cell])
+                take[:, f] = got
+                remaining[cell] -= got
+            takes.append(take)
+        return self.ids_of(takes)
 
     def profiles(self, ids: np.ndarray) -> np.ndarray:
         """``(len(ids), 11, 4)`` meld profiles of states (through representative faces)."""

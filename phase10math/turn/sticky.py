@@ -23,8 +23,10 @@ operator per type along that type's axis:
 The set-aside part ``a`` of every type only rides along, so the pair space is cut into chunks
 by the ``a`` of the first types whenever it would not fit in memory.
 
-The same machinery evaluates fixed policies: any values can be looked up at the best hold of
-a ranking (the optimal policy on another utility) and the greedy baseline.
+The same machinery evaluates fixed policies (run by
+:func:`phase10math.turn.engine.backward_induction`): any values can be looked up at the best
+hold of a ranking (the optimal policy on another utility, :func:`sticky_layer`) and the greedy
+baseline (:func:`sticky_greedy_layer`).
 
 >>> from phase10math.dice.rules import Rules
 >>> from phase10math.turn.solver import solve_turn
@@ -38,18 +40,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 
-from phase10math.exact import fits_int64
-from phase10math.turn.kernels import (
-    expect_rerolls,
-    hold_ranks,
-    mean_over_first_roll,
-    normalise,
-)
 from phase10math.turn.statespace import DieType, StateSpace, sub_multisets
 
 # (held, rolled) pairs of a turn; the largest shipped case (the default layout under the full
@@ -64,14 +58,6 @@ def sticky_pairs(space: StateSpace) -> int:
     for t in space.types:
         total *= math.comb(t.count + 2 * len(t.faces), 2 * len(t.faces))
     return total
-
-
-def _multinomial(m: int, row, weights) -> int:
-    """Ways (out of 6**m) for m dice of one type to show the face counts ``row``."""
-    out = math.factorial(m)
-    for c, w in zip(row, weights):
-        out = out // math.factorial(int(c)) * w ** int(c)
-    return out
 
 
 # --------------------------------------------------------------------------- per-type pairs
@@ -368,7 +354,7 @@ def _unorder(out: np.ndarray, shape: list[int], order: list[int]) -> np.ndarray:
     return out.reshape([shape[i] for i in inv]).transpose(order)
 
 
-def _sticky_greedy_layer(
+def sticky_greedy_layer(
     space: StateSpace, H_prev: np.ndarray, holds: np.ndarray, budget: int = CHUNK_ELEMENTS // 2
 ) -> np.ndarray:
     """For a greedy-like sticky policy: with set-aside A and roll B of the other dice, keep
@@ -399,45 +385,3 @@ def _sticky_greedy_layer(
         )
         out.reshape(shape)[np.ix_(*groups)] = _contract(H[kept], axes)
     return out
-
-
-# --------------------------------------------------------------------------- policies
-
-
-def _before_last_roll(space: StateSpace, finals: np.ndarray, rolls: int) -> np.ndarray:
-    """Hold values before the last roll (normalised numerators), int64 when provably safe."""
-    umax = int(np.abs(finals).max()) if len(finals) else 0
-    fits = fits_int64(umax, 6 ** (space.n_dice * (rolls - 1)))
-    return normalise(space, expect_rerolls(space, finals.astype(np.int64 if fits else object)))
-
-
-def evaluate_sticky_optimal_policy(sol, eval_finals: np.ndarray) -> Fraction:
-    """Exact value, for the utility ``eval_finals`` (integers on the roll states, full_ids
-    order), of the sticky policy that is optimal for ``sol`` (a sticky TurnSolution): at the
-    first roll keep ``sol.roll_arg``, later add the dice that give the best hold in the order
-    of :func:`~phase10math.turn.kernels.hold_ranks` of sol's two keys, as the solver does."""
-    space, R = sol.space, sol.rolls
-    ev = np.asarray(eval_finals)
-    if R == 1:
-        return mean_over_first_roll(space, ev, 1)
-    C = _before_last_roll(space, ev, R)
-    for r in range(2, R):
-        rank = hold_ranks(space, [sol.hold_num[r - 1], sol.hold_num2[r - 1]])
-        (TC,) = sticky_layer(space, rank, [C])
-        C = normalise(space, TC)
-    return mean_over_first_roll(space, C[sol.roll_arg[R - 1]], R)
-
-
-def evaluate_sticky_greedy(
-    space: StateSpace, finals: np.ndarray, holds: np.ndarray, rolls: int
-) -> Fraction:
-    """Exact value of the greedy-like sticky policy: after the first roll S keep
-    ``holds[S]``; after a later roll with set-aside A and dice S = A + B keep, per type and
-    face, max(A, holds[S]). ``holds``: a hold id per roll state (full_ids order)."""
-    ev = np.asarray(finals)
-    if rolls == 1:
-        return mean_over_first_roll(space, ev, 1)
-    H = _before_last_roll(space, ev, rolls)
-    for _ in range(2, rolls):
-        H = normalise(space, _sticky_greedy_layer(space, H, holds))
-    return mean_over_first_roll(space, H[holds], rolls)

@@ -7,7 +7,9 @@ probability among the holds of highest expected score.
 
 Solved turns and table rows are cached on disk (:mod:`phase10math.cache`), keyed by the
 phase, objective, rules, layout and package version; the large solutions of ten different dice
-(3.4 GB of roll values for a color phase on the recorded dice) as memory-mapped ``.npy`` files.
+(a color phase on the recorded dice: its utilities and the roll values with one reroll left,
+both keys, in the smallest integer dtypes their bounds allow, 577 MiB) as ``.npy`` files,
+memory-mapped read-only, so that processes share one copy.
 
 >>> row = phase_row(1)
 >>> row["p_optimal"] > row["p_greedy"] > row["p_single_roll"]
@@ -33,13 +35,12 @@ from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.exact import percent, to_json
 from phase10math.progress import progress_bar
-from phase10math.turn.kernels import final_scores, mean_over_first_roll, utility_from_scores
-from phase10math.turn.policy import evaluate_free_policy, greedy_policy
+from phase10math.turn.engine import engine_for, final_scores
+from phase10math.turn.kernels import utility_from_scores
+from phase10math.turn.policy import greedy_policy
 from phase10math.turn.projection import projection_for
 from phase10math.turn.solver import TurnSolution, check_size, solve_turn
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.sticky import evaluate_sticky_greedy
-from phase10math.turn.tensor import greedy_holds_tensor, is_tensor_space
 from phase10math.workers import WorkerPool
 
 _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
@@ -64,8 +65,7 @@ def cached_solution(
 ) -> TurnSolution:
     """:func:`~phase10math.turn.solver.solve_turn`, cached in memory and on disk (the same
     :class:`~phase10math.turn.solver.TurnSolution` either way, with its phase, objective and
-    layout). ``store_large=False``: a large solution is not written to disk (a table row needs
-    only its totals; writing 3.2 GB can take longer than the solve)."""
+    layout). ``store_large=False``: a large solution is not written to disk."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
     extra = {"worst_second": True} if worst_second else {}
@@ -101,10 +101,6 @@ def _is_big(sol: TurnSolution) -> bool:
     return len(sol.roll_num[0]) > BIG_ROLLS
 
 
-def _tensor_space(space: StateSpace, rules: Rules) -> bool:
-    return rules.holds == "free" and is_tensor_space(space)
-
-
 def row_spaces(phase: Phase | int | str, layout: Layout) -> list[StateSpace]:
     """The state spaces of a phase's two solves (one per objective)."""
     phase = as_phase(phase)
@@ -130,7 +126,7 @@ def too_large(phase: Phase | int | str, rules: Rules, layout: Layout) -> str | N
     """
     for space in row_spaces(phase, layout):
         try:
-            check_size(space, rules.holds == "sticky", rules.rolls)
+            check_size(space, rules)
         except StateSpaceTooLargeError as exc:
             return str(exc)
     return None
@@ -156,12 +152,15 @@ def forget_large_solutions() -> None:
 
 
 def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fraction]:
-    comp = cached_solution(ph, "complete", rules, layout, progress, store_large=False)
-    single = mean_over_first_roll(comp.space, comp.roll_num[0], 1) / comp.utility_den
+    # the whole solutions are cached (a color phase's roll values, about 600 MB): the advice
+    # and the strategies read them from there instead of solving the phase again
+    comp = cached_solution(ph, "complete", rules, layout, progress)
+    engine = engine_for(comp.space, rules)
+    single = engine.mean_over_first_roll(comp.roll_num[0], 1) / comp.utility_den
     p_optimal, e_complete_policy = comp.value(), comp.value2()
     del comp
     forget_large_solutions()
-    score = cached_solution(ph, "score", rules, layout, progress, store_large=False)
+    score = cached_solution(ph, "score", rules, layout, progress)
     row = {
         "p_single_roll": single,
         "p_optimal": p_optimal,
@@ -173,16 +172,9 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
     del score
     forget_large_solutions()
     cspace, cfin = completion_utility(ph, rules, layout)
-    if _tensor_space(cspace, rules):
-        gp = greedy_holds_tensor(cspace, ph, rules)
-    else:
-        gp = greedy_policy(cspace, ph, rules)
-    if rules.holds == "free":
-        row["p_greedy"] = evaluate_free_policy(
-            cspace, cfin, dict.fromkeys(range(1, rules.rolls), gp), rules.rolls
-        )
-    else:
-        row["p_greedy"] = evaluate_sticky_greedy(cspace, cfin, gp, rules.rolls)
+    gp = greedy_policy(cspace, ph, rules)
+    holds = dict.fromkeys(range(1, rules.rolls), gp)
+    row["p_greedy"] = engine_for(cspace, rules).policy_value(cfin, holds, rules.rolls)
     return row
 
 

@@ -1,0 +1,505 @@
+"""One turn engine: the recurrence's steps for each kind of state space, and the one backward
+induction that every turn solve runs.
+
+The recurrence (see :mod:`phase10math.turn.solver`), with ``V_r`` the value of a roll when ``r``
+rerolls remain and ``W_r`` the value of a hold, is made of four steps, named here as in the
+docs:
+
+- *final utility*: ``V_0``, the utility of every final roll (:meth:`Engine.final_utility`);
+- *expectation over rerolls*: ``W_r(K) = E[V_{r-1}(K + roll of the other dice)]``
+  (:meth:`Engine.expectation`);
+- *subset maximum* in the kit's one order of holds (:func:`~.kernels.hold_ranks`):
+  ``V_r(S) = max over K within S of W_r(K)`` (:meth:`Engine.subset_maximum`);
+- *values of given holds*: ``V_r(S) = W_r(policy(S))`` for a fixed policy
+  (:meth:`Engine.values_of_holds`).
+
+Three engines offer them: the per-type engine (identical dice grouped, :mod:`.kernels`), the
+tensor engine (ten different dice, in place, :mod:`.tensor`) and the sticky engine (dice set
+aside stay, :mod:`.sticky`). :func:`engine_for` is the only place that picks one.
+:func:`backward_induction` is the one loop over the rolls left; the *chooser* says what a
+stage does with a hold's values: :data:`OPTIMAL` (exact, one or two keys, lexicographic),
+:data:`OPTIMAL_FLOAT` (float64), :class:`Fixed` (a given policy) or :data:`RANDOM` (each die
+kept with probability 1/2).
+
+Batches: the per-type float and fixed-policy stages take utilities with a trailing batch axis
+(``(rolls, B)``: B utilities over the same space in one pass); the totals then have shape
+``(B,)``.
+
+>>> from phase10math.dice.layouts import COMPACT_LAYOUT
+>>> from phase10math.dice.rules import Rules
+>>> from phase10math.turn.projection import VALUE
+>>> space = StateSpace.build(COMPACT_LAYOUT, VALUE)
+>>> engine_for(space, Rules()).kind, engine_for(space, Rules(holds="sticky")).kind
+(<EngineKind.PER_TYPE: 'per-type'>, <EngineKind.STICKY: 'sticky'>)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from phase10math.dice.meld import best_scores
+from phase10math.dice.partial import greedy_keep
+from phase10math.dice.phases import Phase
+from phase10math.dice.rules import Holds, Rules
+from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
+from phase10math.exact import fits_int64
+from phase10math.turn.kernels import (
+    binomial_subset_sum,
+    evaluate_on_unique,
+    expect_rerolls,
+    first_roll_total,
+    hold_ranks,
+    normalise,
+    subset_max,
+)
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.sticky import (
+    MAX_STICKY_PAIRS,
+    sticky_greedy_layer,
+    sticky_layer,
+    sticky_pairs,
+)
+from phase10math.turn.tensor import (
+    LazyHoldValues,
+    check_tensor_fits,
+    evaluate_policy,
+    evaluate_policy_float,
+    exact_total,
+    final_scores_tensor,
+    greedy_holds_tensor,
+    is_tensor_space,
+    smallest_int,
+    solve_tensor,
+    solve_tensor_float,
+    tensor_weights,
+)
+
+MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
+TENSOR_FINALS_ROLLS = 1_000_000  # distinct-dice spaces with more rolls: finals by half-profiles
+
+
+class EngineKind(Enum):
+    """Which engine runs a turn."""
+
+    PER_TYPE = "per-type"
+    TENSOR = "tensor"
+    STICKY = "sticky"
+
+
+# --------------------------------------------------------------------------- choosers
+
+
+@dataclass(frozen=True)
+class Optimal:
+    """Maximise the keys lexicographically (exact numerators; one or two keys), remaining
+    ties by :func:`~.kernels.hold_ranks`."""
+
+
+@dataclass(frozen=True)
+class OptimalFloat:
+    """Maximise one float64 key (ties: the hold found first; the caller evaluates the chosen
+    policy exactly)."""
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A fixed free-hold policy: ``holds[r]`` the hold id per roll state with r rerolls left;
+    ``exact`` integer numerators, else float64 expectations."""
+
+    holds: dict[int, np.ndarray] = field(repr=False)
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class FixedOrder:
+    """Sticky holds: the policy that keeps ``first[pos]`` after the first roll, and later the
+    dice added to those set aside that give the best hold in the order ``ranks[r]`` (hold
+    ranks, e.g. of an optimal solution's keys, with r rerolls left after the hold)."""
+
+    ranks: dict[int, np.ndarray] = field(repr=False)
+    first: np.ndarray = field(repr=False)
+
+
+@dataclass(frozen=True)
+class UniformRandom:
+    """Every die kept with probability 1/2 after every roll but the last (exact)."""
+
+
+OPTIMAL = Optimal()
+OPTIMAL_FLOAT = OptimalFloat()
+RANDOM = UniformRandom()
+Chooser = Optimal | OptimalFloat | Fixed | FixedOrder | UniformRandom
+
+
+# --------------------------------------------------------------------------- stages
+
+
+@dataclass
+class Stage:
+    """One number of rolls left: the roll values per key (``full_ids`` order), and for an
+    optimal stage the hold values per key, the best hold per roll state and the hold ranks."""
+
+    roll: list[np.ndarray]
+    hold: list[Any] = field(default_factory=list)
+    arg: np.ndarray | None = None
+    ranks: np.ndarray | None = None
+
+
+@dataclass
+class Induction:
+    """What :func:`backward_induction` returns: per key the roll values (``roll[j][r]``) and
+    hold values (``hold[j][r]``) by rolls left (all stages with ``keep``, else the last), the
+    best holds ``arg[r]`` of an optimal chooser, and per key the turn's total: an exact
+    numerator over ``denominator`` (times the utility's), or a float mean."""
+
+    roll: list[dict[int, np.ndarray]]
+    hold: list[dict[int, Any]]
+    arg: dict[int, np.ndarray]
+    total: list[Any]
+    denominator: int
+
+
+# --------------------------------------------------------------------------- engines
+
+
+class Engine:
+    """The per-type engine: identical dice grouped, arrays over all holds (:mod:`.kernels`)."""
+
+    kind = EngineKind.PER_TYPE
+    batches = True  # the float and fixed-policy stages take a trailing batch axis
+
+    def __init__(self, space: StateSpace, rules: Rules):
+        self.space, self.rules = space, rules
+
+    # ------------------------------------------------------------ size
+    def check_size(self, rolls: int, second: bool = True) -> None:
+        """Refuse (StateSpaceTooLargeError) a turn whose holds would not fit in memory."""
+        n = self.space.n_states
+        if n > MAX_STATES:
+            raise StateSpaceTooLargeError(
+                f"this turn has {n:,} holds under this layout ({len(self.space.types)} "
+                f"different kinds of dice as this phase sees them); the limit on this machine "
+                f"is {MAX_STATES:,}. Use a layout with more identical dice or the other hold rule."
+            )
+
+    # ------------------------------------------------------------ the steps
+    def final_utility(self, values, rolls: int, which: str = "utility's") -> tuple[int, Any]:
+        """(common denominator, integer numerators) of a utility on the roll states: int64
+        where every stage's numerators provably fit (:func:`~phase10math.exact.fits_int64`),
+        Python integers otherwise."""
+        den, nums, umax = _numerators(values)
+        fits = fits_int64(umax, 6 ** (self.space.n_dice * (rolls - 1)))
+        if isinstance(nums, np.ndarray) and fits:
+            return den, nums.astype(np.int64, copy=False)
+        return den, np.array(nums, dtype=np.int64 if fits else object)
+
+    def expectation(self, values: np.ndarray) -> np.ndarray:
+        """Expectation over rerolls: every hold's value ``6**n E[values | hold]`` (numerators
+        over one common denominator; a trailing batch axis is kept)."""
+        return normalise(self.space, expect_rerolls(self.space, values))
+
+    def subset_maximum(self, hold_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Subset maximum over the sub-holds of every roll state, and its arg-max (run on
+        :func:`~.kernels.hold_ranks` it is the kit's one order; on raw values the first)."""
+        return subset_max(self.space, hold_values, self.space.full_ids)
+
+    def values_of_holds(self, hold_values: np.ndarray, holds: np.ndarray) -> np.ndarray:
+        """Values of given holds: ``hold_values`` at one hold per roll state."""
+        return hold_values[holds]
+
+    def turn_total(self, values: np.ndarray) -> int:
+        """Exact sum of roll-state numerators weighted by the ways the first roll shows them."""
+        return first_roll_total(self.space, values)
+
+    def turn_mean(self, values: np.ndarray):
+        """Float mean over the first roll (``(B,)`` for a batch)."""
+        w = self.space.roll_weights.astype(np.float64)
+        return w @ np.asarray(values, dtype=np.float64) / float(6**self.space.n_dice)
+
+    def mean_over_first_roll(self, values: np.ndarray, rolls: int) -> Fraction:
+        """Exact mean of roll-state numerators over the first roll, over ``6**(n rolls)``."""
+        return Fraction(self.turn_total(values), 6 ** (self.space.n_dice * rolls))
+
+    # ------------------------------------------------------------ policies
+    def greedy_holds(self, phase: Phase) -> np.ndarray:
+        """The greedy baseline's hold for every roll state (the placement using most dice,
+        :func:`~phase10math.dice.partial.greedy_keep`)."""
+        sp = self.space
+        return sp.holds_keeping(greedy_keep(phase, sp.profiles(sp.full_ids), self.rules))
+
+    def policy_value(
+        self, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
+    ) -> Fraction:
+        """Exact value of a fixed policy (``holds[r]``: hold id per roll state with r rerolls
+        left) for integer utilities ``finals`` on the roll states."""
+        finals = np.asarray(finals)
+        if not fits_int64(
+            int(np.abs(finals).max(initial=0)), 6 ** (self.space.n_dice * (rolls - 1))
+        ):
+            raise InvalidRulesError("utility too large for exact int64 policy evaluation")
+        run = backward_induction(self, [finals.astype(np.int64)], rolls, Fixed(holds), keep=False)
+        return Fraction(run.total[0], run.denominator)
+
+    # ------------------------------------------------------------ stages
+    def run(self, finals: Sequence[np.ndarray], rolls: int, chooser: Chooser, progress):
+        """A whole turn in the engine's own fused passes, where it has them (the tensor's);
+        None: stage by stage, below."""
+        return None
+
+    def hold_values(self, prev: Stage, r: int) -> list[np.ndarray]:
+        """Every key's hold values of stage ``r`` from the stage before."""
+        return [self.expectation(v) for v in prev.roll]
+
+    def optimal_stage(self, prev: Stage, r: int) -> Stage:
+        holds = self.hold_values(prev, r)
+        ranks = hold_ranks(self.space, holds)
+        _, arg = self.subset_maximum(ranks)
+        return Stage([self.values_of_holds(h, arg) for h in holds], holds, arg, ranks)
+
+    def float_stage(self, prev: Stage, r: int) -> Stage:
+        M, arg = self.subset_maximum(self.expectation(prev.roll[0]))
+        return Stage([M / float(6**self.space.n_dice)], arg=arg)
+
+    def fixed_stage(self, prev: Stage, r: int, chooser: Fixed) -> Stage:
+        n6 = 6**self.space.n_dice
+        out = []
+        for v in prev.roll:
+            held = self.values_of_holds(self.expectation(v), chooser.holds[r])
+            out.append(held if chooser.exact else held / n6)
+        return Stage(out)
+
+    def order_stage(self, prev: Stage, r: int, chooser: FixedOrder) -> Stage:
+        raise InvalidRulesError("a policy given by an order of holds is a sticky-hold policy")
+
+    def random_stage(self, prev: Stage, r: int) -> Stage:
+        sp = self.space
+        return Stage([binomial_subset_sum(sp, self.expectation(v))[sp.full_ids] for v in prev.roll])
+
+    def lazy_totals(self, roll: list[np.ndarray], chooser: Chooser) -> list[Any]:
+        if isinstance(chooser, OptimalFloat) or (isinstance(chooser, Fixed) and not chooser.exact):
+            return [self.turn_mean(v) for v in roll]
+        return [self.turn_total(v) for v in roll]
+
+
+class StickyEngine(Engine):
+    """Sticky holds: after the first reroll the maximum runs only over dice added to those
+    set aside (:func:`~.sticky.sticky_layer`); the per-type engine's steps otherwise."""
+
+    kind = EngineKind.STICKY
+
+    def check_size(self, rolls: int, second: bool = True) -> None:
+        n = sticky_pairs(self.space)
+        if n > MAX_STICKY_PAIRS or self.space.n_states > MAX_STATES:
+            raise StateSpaceTooLargeError(
+                f"this turn has {n:,} (held, rolled) pairs under this layout "
+                f"({len(self.space.types)} different kinds of dice as this phase sees them); "
+                f"the limit on this machine is {MAX_STICKY_PAIRS:,}. "
+                "Use a layout with more identical dice or the other hold rule."
+            )
+
+    def hold_values(self, prev: Stage, r: int) -> list[np.ndarray]:
+        if r < 2:
+            return super().hold_values(prev, r)
+        return [normalise(self.space, T) for T in sticky_layer(self.space, prev.ranks, prev.hold)]
+
+    def policy_value(
+        self, finals: np.ndarray, holds: dict[int, np.ndarray], rolls: int
+    ) -> Fraction:
+        """The greedy-like sticky policy of ``holds`` (see :meth:`fixed_stage`), exact in
+        int64 where it provably fits, Python integers otherwise."""
+        _, fin = self.final_utility(np.asarray(finals), rolls)
+        run = backward_induction(self, [fin], rolls, Fixed(holds), keep=False)
+        return Fraction(run.total[0], run.denominator)
+
+    def fixed_stage(self, prev: Stage, r: int, chooser: Fixed) -> Stage:
+        """A greedy-like sticky policy: after the first roll keep ``holds[r]``; after a later
+        roll with set-aside A and dice S, per type and face the larger of A and
+        ``holds[r - 1](S)`` (:func:`~.sticky.sticky_greedy_layer`). Exact only."""
+        if not chooser.exact:
+            return self._free_only()
+        sp = self.space
+        if r < 2:
+            holds = super().hold_values(prev, r)
+        else:
+            holds = [
+                normalise(sp, sticky_greedy_layer(sp, h, chooser.holds[r - 1])) for h in prev.hold
+            ]
+        return Stage([h[chooser.holds[r]] for h in holds], holds)
+
+    def order_stage(self, prev: Stage, r: int, chooser: FixedOrder) -> Stage:
+        ranks = chooser.ranks.get(r - 1)
+        holds = self.hold_values(Stage(prev.roll, prev.hold, ranks=ranks), r)
+        return Stage([h[chooser.first] for h in holds], holds)
+
+    def _free_only(self, *args) -> Stage:
+        raise InvalidRulesError("this chooser is computed for free holds only")
+
+    float_stage = random_stage = _free_only
+
+
+class TensorEngine(Engine):
+    """Ten different dice, free holds: the in-place passes of :mod:`.tensor` (roll values
+    only; hold values on demand, :class:`~.tensor.LazyHoldValues`); the uniformly random
+    chooser runs the per-type steps (which work on any space small enough)."""
+
+    kind = EngineKind.TENSOR
+    batches = False
+
+    def check_size(self, rolls: int, second: bool = True) -> None:
+        check_tensor_fits(self.space, rolls, second)
+
+    def final_utility(self, values, rolls: int, which: str = "utility's") -> tuple[int, Any]:
+        """Refused unless the numerators times ``6**(n_dice * (rolls - 1))`` fit in int64;
+        kept in the smallest integer dtype (a color phase of the recorded dice has 60 million
+        rolls: 1 byte each, not 8)."""
+        den, nums, umax = _numerators(values)
+        if not fits_int64(umax, 6 ** (self.space.n_dice * (rolls - 1))):
+            raise StateSpaceTooLargeError(
+                f"the {which} numerators (up to {umax:,}) times 6**{self.space.n_dice * rolls} "
+                "do not fit in 64-bit integers; the distinct-dice engine needs them to"
+            )
+        return den, np.ascontiguousarray(smallest_int(np.asarray(nums)))
+
+    def greedy_holds(self, phase: Phase) -> np.ndarray:
+        return greedy_holds_tensor(self.space, phase, self.rules)
+
+    def turn_total(self, values: np.ndarray) -> int:
+        return exact_total(values, tensor_weights(self.space))
+
+    def turn_mean(self, values: np.ndarray):
+        weights = tensor_weights(self.space)
+        total = float(values.sum()) if weights is None else float(values @ weights)
+        return total / 6**self.space.n_dice
+
+    def run(self, finals: Sequence[np.ndarray], rolls: int, chooser: Chooser, progress):
+        """The tensor's in-place passes over a whole turn (:mod:`.tensor.solve`: the stages
+        fused with their totals and best holds found on demand), for the optimal, float and
+        fixed-policy choosers; None for the random one (the per-type steps run it)."""
+        sp = self.space
+        if isinstance(chooser, Optimal):
+            second = finals[1] if len(finals) > 1 else None
+            roll_num, arg, turn, roll_num2, turn2 = solve_tensor(
+                sp, finals[0], rolls, progress, second=second
+            )
+            keys = [roll_num] + ([roll_num2] if second is not None else [])
+            holds = [{r: LazyHoldValues(sp, k[r - 1]) for r in range(1, rolls)} for k in keys]
+            return keys, holds, arg, [turn] + ([turn2] if second is not None else [])
+        if isinstance(chooser, OptimalFloat):
+            value, arg = solve_tensor_float(sp, finals[0], rolls)
+            return [{}], [{}], arg, [value]
+        if isinstance(chooser, Fixed):
+            fn = evaluate_policy if chooser.exact else evaluate_policy_float
+            return (
+                [{}] * len(finals),
+                [{}] * len(finals),
+                {},
+                [fn(sp, f, chooser.holds, rolls) for f in finals],
+            )
+        return None
+
+
+def engine_for(space: StateSpace, rules: Rules) -> Engine:
+    """The engine for a turn on ``space`` under ``rules``: sticky holds on the sticky engine,
+    free holds on ten different dice on the tensor engine, any other on the per-type engine.
+    The only place the choice is made."""
+    if rules.holds == Holds.STICKY:
+        return StickyEngine(space, rules)
+    if is_tensor_space(space):
+        return TensorEngine(space, rules)
+    return Engine(space, rules)
+
+
+# --------------------------------------------------------------------------- final scores
+
+_FINALS: dict[tuple, np.ndarray] = {}
+
+
+def final_scores(phase: Phase, space: StateSpace, rules: Rules) -> np.ndarray:
+    """Best score (-1 = not made) of every roll state of ``space`` (the final utility's
+    scores); memoised (by the phase, the space's
+    :meth:`~phase10math.turn.statespace.StateSpace.key` and the rule that changes melds) so
+    that both objectives and policy evaluations share one meld pass. A large distinct-dice
+    space is scored on pairs of half-profiles (:func:`~.tensor.final_scores_tensor`)."""
+    key = (phase.key(), space.key(), rules.sets_may_share_number)
+    if key not in _FINALS:
+        rolls = math.prod(len(t.faces) for t in space.types) if space.distinct else None
+        big = rolls is not None and rolls > TENSOR_FINALS_ROLLS
+        if len(_FINALS) > 8 or big:
+            _FINALS.clear()  # one roll-sized array of a large space at a time
+        if big:
+            _FINALS[key] = final_scores_tensor(phase, space, rules)
+        else:
+            _FINALS[key] = evaluate_on_unique(
+                space, space.full_ids, lambda prof: best_scores(phase, prof, rules)
+            )
+    return _FINALS[key]
+
+
+# --------------------------------------------------------------------------- the induction
+
+
+def backward_induction(
+    engine: Engine,
+    finals: Sequence[np.ndarray],
+    rolls: int,
+    chooser: Chooser = OPTIMAL,
+    progress: Callable[[str], None] | None = None,
+    keep: bool = True,
+) -> Induction:
+    """The one backward induction: from the final utilities ``finals`` (one array per key, on
+    the roll states; a float or policy chooser may add a batch axis) through every number of
+    rolls left, each stage run by ``engine`` as ``chooser`` says; then the turn's totals."""
+    n = engine.space.n_dice
+    per_stage = 6**n * (2**n if isinstance(chooser, UniformRandom) else 1)
+    den = 6**n * per_stage ** (rolls - 1)
+    engine.check_size(rolls, isinstance(chooser, Optimal) and len(finals) > 1)
+    fused = engine.run(finals, rolls, chooser, progress)
+    if fused is not None:
+        return Induction(*fused, den)
+    if isinstance(chooser, UniformRandom):
+        finals = [np.asarray(f).astype(object) for f in finals]
+    stage = Stage(list(finals))
+    k = len(stage.roll)
+    roll: list[dict[int, np.ndarray]] = [{0: v} for v in stage.roll]
+    hold: list[dict[int, Any]] = [{} for _ in range(k)]
+    arg: dict[int, np.ndarray] = {}
+    for r in range(1, rolls):
+        if progress:
+            progress(f"rolls left {r}")
+        if isinstance(chooser, Optimal):
+            stage = engine.optimal_stage(stage, r)
+        elif isinstance(chooser, OptimalFloat):
+            stage = engine.float_stage(stage, r)
+        elif isinstance(chooser, Fixed):
+            stage = engine.fixed_stage(stage, r, chooser)
+        elif isinstance(chooser, FixedOrder):
+            stage = engine.order_stage(stage, r, chooser)
+        else:
+            stage = engine.random_stage(stage, r)
+        if not keep:
+            roll, hold = [{} for _ in range(k)], [{} for _ in range(k)]
+        for j in range(k):
+            roll[j][r] = stage.roll[j]
+            if stage.hold:
+                hold[j][r] = stage.hold[j]
+        if stage.arg is not None:
+            arg[r] = stage.arg
+    return Induction(roll, hold, arg, engine.lazy_totals(stage.roll, chooser), den)
+
+
+def _numerators(values) -> tuple[int, np.ndarray | list[int], int]:
+    """(common denominator, integer numerators, largest |numerator|) of utilities; an integer
+    array is returned as it is (no int64 copy of 60 million utilities)."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
+        return 1, values, max(int(values.max()), -int(values.min())) if len(values) else 0
+    fr = [Fraction(v) for v in values]
+    den = math.lcm(*[f.denominator for f in fr]) if fr else 1
+    nums = [int(f * den) for f in fr]
+    return den, nums, max((abs(v) for v in nums), default=0)

@@ -1,0 +1,117 @@
+"""The free-hold dynamic program in place on one tensor, for layouts of distinct dice.
+
+When no two (projected) dice are alike - the recorded layout with value and color kept has ten
+dice of six different faces each - every die is its own type and a hold is one slot per die:
+``0`` = not held, ``1 + f`` = held showing face ``f``. The holds form a plain tensor of shape
+``(f_1 + 1, ..., f_n + 1)`` (7**10 = 282,475,249 holds for the recorded dice) and both passes of
+the dynamic program run *in place* on one int64 array, axis by axis (the standard argument for
+multidimensional transforms: after axes 1..i are processed, every entry whose not-held slots
+lie within axes 1..i is final):
+
+- expectation: ``N(K) = 6**n E[V | K held]`` - start with ``6**n V`` on the roll states, then
+  along each axis fill the not-held slot with ``sum_f w_f (face slot f) / 6`` (an exact integer
+  division: the face slots are multiples of 6). Axis ``j`` only needs the entries whose later
+  axes show faces (the others are overwritten later), so the pass runs on a sub-tensor.
+- subset maximum: ``M(K) = max over holds J within K of N(J)``: along each axis, face slot
+  ``f`` = max(face slot f, not-held slot). Axis ``j`` only needs the entries whose earlier axes
+  show faces. The arg-max is a code of the dice not held (uint16); holds are compared in
+  the kit's one order (:func:`phase10math.turn.kernels.hold_ranks`: the keys, then more dice
+  kept, then the larger state id), so the arg-max is the per-type solver's.
+
+Only roll-state values (``6**n``) are stored per number of rolls left; hold values are
+computed on demand (:class:`LazyHoldValues`, a restricted transform over the asked holds).
+Values are exact int64 numerators (:func:`phase10math.exact.fits_int64` is checked first).
+
+Speed: every pass over an axis runs in cache-sized blocks (the not-held slot and
+the comparison scratch stay in cache while the face slots stream through), shared among
+:func:`threads` threads (numpy releases the GIL in its loops; each thread writes only its own
+blocks, so results do not depend on the split). Final scores and the greedy baseline are
+computed on pairs of distinct half-profiles, one color at a time for a color group beside sets
+or runs (:func:`~phase10math.turn.tensor.finals.max_over_colors`).
+
+A second key (lexicographic objectives) costs its roll values per number of rolls
+left and two more comparisons per face slot (:func:`subset_max`, ``second``), but no second
+hold tensor: a stage where both keys fit in one int64 runs on one tensor (:func:`pack_keys`),
+any other runs die 0's faces one at a time on the other dice's tensors, in the memory of the
+one hold tensor (:func:`two_key_stage`).
+
+The modules, one concern each: :mod:`.memory` (sizes, the memory budget, work buffers),
+:mod:`.slabs` (threads, slabs and cache-sized blocks), :mod:`.passes` (expectation and subset
+maximum), :mod:`.codes` (hold codes), :mod:`.stages` (one stage, one or two keys),
+:mod:`.solve` (the exact, float and fixed-policy solves), :mod:`.holdvalues` (hold values on
+demand), :mod:`.finals` (final scores) and :mod:`.greedy` (the greedy baseline).
+"""
+
+from phase10math.turn.tensor.codes import HoldIds, hold_code, holds_from_codes
+from phase10math.turn.tensor.finals import final_scores_tensor
+from phase10math.turn.tensor.greedy import greedy_holds_tensor
+from phase10math.turn.tensor.holdvalues import LazyHoldValues, best_sub_hold_values, sub_holds
+from phase10math.turn.tensor.memory import (
+    check_tensor_fits,
+    code_dtype,
+    estimate_bytes,
+    face_shape,
+    int_dtype,
+    is_tensor_space,
+    memory_budget,
+    release_buffers,
+    smallest_int,
+    tensor_shape,
+)
+from phase10math.turn.tensor.passes import expect_into, subset_max
+from phase10math.turn.tensor.slabs import in_slabs, threads
+from phase10math.turn.tensor.solve import (
+    BestHolds,
+    evaluate_policy,
+    evaluate_policy_float,
+    solve_tensor,
+    solve_tensor_float,
+)
+from phase10math.turn.tensor.stages import (
+    pack_bounds,
+    pack_keys,
+    split_policy_values,
+    split_stage,
+    unpack_keys,
+    without_first_die,
+)
+from phase10math.turn.tensor.totals import exact_total, tensor_weights, unit_weights
+
+__all__ = [
+    "BestHolds",
+    "HoldIds",
+    "LazyHoldValues",
+    "best_sub_hold_values",
+    "check_tensor_fits",
+    "code_dtype",
+    "estimate_bytes",
+    "int_dtype",
+    "evaluate_policy",
+    "evaluate_policy_float",
+    "exact_total",
+    "expect_into",
+    "face_shape",
+    "final_scores_tensor",
+    "greedy_holds_tensor",
+    "hold_code",
+    "holds_from_codes",
+    "in_slabs",
+    "is_tensor_space",
+    "memory_budget",
+    "split_policy_values",
+    "pack_bounds",
+    "pack_keys",
+    "release_buffers",
+    "smallest_int",
+    "solve_tensor",
+    "solve_tensor_float",
+    "split_stage",
+    "sub_holds",
+    "subset_max",
+    "tensor_shape",
+    "tensor_weights",
+    "threads",
+    "unit_weights",
+    "unpack_keys",
+    "without_first_die",
+]

@@ -1,0 +1,72 @@
+"""Hold values on demand from the roll values below: a restricted transform over asked holds."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor.memory import face_shape
+
+
+class LazyHoldValues:
+    """``hold_num[r]`` of a tensor solve: ``self[gids]`` computes the hold values asked for
+    from the roll values with ``r - 1`` rolls left (a restricted transform: per die only the
+    faces some asked hold shows, plus the 'not held' sum)."""
+
+    def __init__(self, space: StateSpace, below: np.ndarray):
+        self.space, self.below = space, below
+
+    def __len__(self) -> int:
+        return self.space.n_states
+
+    def __getitem__(self, gids):
+        scalar = np.ndim(gids) == 0
+        g = np.atleast_1d(np.asarray(gids, dtype=np.int64))
+        sp = self.space
+        n = len(sp.types)
+        slots = [(g // int(st)) % (len(t.faces) + 1) for st, t in zip(sp.strides, sp.types)]
+        W = self.below.reshape(face_shape(sp))
+        maps = []
+        for d, typ in enumerate(sp.types):
+            used = np.unique(slots[d][slots[d] > 0]) - 1
+            w = np.asarray(typ.weights, dtype=np.int64).reshape(
+                (1,) * d + (-1,) + (1,) * (n - d - 1)
+            )
+            # int64 from the first axis on (the stored values may be small or unsigned)
+            tot = (
+                (W * w).sum(axis=d, keepdims=True, dtype=np.int64)
+                if (w != 1).any()
+                else W.sum(d, keepdims=True, dtype=np.int64)
+            )
+            W = np.concatenate([W.take(used, axis=d).astype(np.int64), tot], axis=d)
+            m = np.full(len(typ.faces) + 1, -1, dtype=np.int64)
+            m[used + 1] = np.arange(len(used))
+            m[0] = len(used)
+            maps.append(m[slots[d]])
+        held = sum((s > 0).astype(np.int64) for s in slots)
+        vals = W[tuple(maps)] * (6 ** held.astype(np.int64) if n < 24 else 1)
+        return int(vals[0]) if scalar else vals
+
+
+def sub_holds(space: StateSpace, gid: int) -> np.ndarray:
+    """State ids of every sub-hold of the roll state ``gid`` of a distinct-dice space: each
+    die held showing its face or not held (``2**n`` ids)."""
+    ids = np.zeros(1, dtype=np.int64)
+    for st, t in zip(space.strides, space.types):
+        slot = (int(gid) // int(st)) % (len(t.faces) + 1)
+        ids = (ids[:, None] + np.array([0, int(st) * slot], dtype=np.int64)[None, :]).ravel()
+    return ids
+
+
+def best_sub_hold_values(
+    space: StateSpace, first: LazyHoldValues, second: LazyHoldValues | None, gid: int
+) -> tuple[int, int]:
+    """The two keys' numerators of the roll state ``gid``'s best hold (lexicographic: the
+    first key, then the second among the holds that reach it; 0 without a second key), from
+    the hold values of its sub-holds alone (one restricted transform each)."""
+    ids = sub_holds(space, gid)
+    v1 = np.asarray(first[ids])
+    top = v1.max()
+    if second is None:
+        return int(top), 0
+    return int(top), int(np.asarray(second[ids])[v1 == top].max())

@@ -1,5 +1,5 @@
 """What checking every byte of a large cache entry costs, and that a damaged one still gives
-the right answer: phase 8 ("7 of one color") on the recorded dice, the advice of issue 26.
+the right answer: phase 8 ("7 of one color") on the recorded dice, the advice it once got wrong.
 
 1. The entry is made (cold, if absent): ``advise --phase 8 --rolls-left 2 --by-die 5r 6r 7r
    8b 9r 10o 1b 2b 3r 4r --json``.

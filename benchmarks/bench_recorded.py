@@ -13,7 +13,7 @@ Measured (2-core AMD EPYC, 24 GB, shared with other jobs; load = 1-minute load a
 before / after; both objectives, cold):
 
     date        what                                       load      time     peak
-    2026-11-30  kit before issue 13 work (af58c7c)         6.4-12.8  88 s     6.60 GiB
+    2026-11-30  kit before the tensor engine (af58c7c)      6.4-12.8  88 s     6.60 GiB
     2026-11-30  kit (blocks, 2 threads, int16 finals)      2.6-4.1   38.5 s   4.75 GiB
     2026-11-30  reference (float64, not in place)          4.1-5.7   330.5 s  7.25 GiB
     ratio reference / kit (the 38.5 s run): time 8.6, peak memory 1.53; values identical.

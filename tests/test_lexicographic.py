@@ -1,4 +1,4 @@
-"""Lexicographic objectives (issue 16): the best P(complete), then among exact ties the best
+"""Lexicographic objectives: the best P(complete), then among exact ties the best
 expected score (or the reverse), with one stated rule for holds equal on both keys (more dice
 kept). Checked against plain-Python enumeration on reduced games that shares nothing with the
 kit's dynamic program, at every state, and by simulation."""

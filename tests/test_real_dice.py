@@ -1,4 +1,4 @@
-"""Issue 13, "The real dice": typed faces that fit the dice in several ways.
+"""The recorded dice (ten different dice): typed faces that fit the dice in several ways.
 
 The advisor always answers: one best hold for every way the faces fit (a note), or the best
 hold of each way with the face whose die decides it; the player says which die is which

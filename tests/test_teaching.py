@@ -1,4 +1,4 @@
-"""The package functions behind the lessons (issue 15): readable exact numbers, the greedy hold
+"""The package functions behind the lessons: readable exact numbers, the greedy hold
 of one roll, values by rolls left, the simulation check of optimal turns, and the figures."""
 
 from fractions import Fraction

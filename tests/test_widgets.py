@@ -226,7 +226,7 @@ def test_changing_phase_or_objective_starts_a_new_turn():
     w = TurnWidget(phase=1, seed=8)
     w.roll()
     before = w.state.snapshot()
-    w.phase_select.value = 2  # mid-turn: refused, the dice stay (issue 12)
+    w.phase_select.value = 2  # mid-turn: refused, the dice stay
     assert "finish this turn first" in w.message.value
     assert w.state.snapshot() == before and w.phase_select.value == 1
     w.stop_button.click()

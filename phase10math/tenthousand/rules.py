@@ -31,7 +31,7 @@ MAX_TARGET = 20_000  # largest winning score (the duel's state space grows with 
 
 @dataclass(frozen=True)
 class TenKRules:
-    """Options of 10,000 (defaults as in RULES.md section 3 and issue 7).
+    """Options of 10,000 (defaults as in RULES.md section 3).
 
     - ``straight``: points for 1-2-3-4-5-6 in one roll (3000); 0 = not a scoring combination.
     - ``three_pairs``: points for three different pairs in one roll of six (1500); 0 = none.

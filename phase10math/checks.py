@@ -7,8 +7,13 @@ rules and layouts are beside their types: :func:`phase10math.dice.rules.check_ru
   Numbers are plain ASCII digits with an optional sign (no ``²``, no 5000-digit numbers), so a
   bad number is refused by argparse with one line on stderr and exit code 2.
 - :func:`read_layout_file`: a layout file read safely (size cap, UTF-8 text only).
-- :func:`check_int`, :func:`check_seed`, :func:`check_type`: type checks at the public API
-  boundary that raise the package's own errors (ValueError subclasses), never TypeError.
+- :func:`public`: the one argument check of every public function and method: the annotations
+  are checked at call time (by beartype), booleans are not numbers, NaN and infinities are
+  refused; a wrong type raises :class:`~phase10math.errors.WrongTypeError` (a package error that
+  is also a ``TypeError``), a wrong value :class:`~phase10math.errors.InvalidArgumentError`
+  (a ``ValueError``), each naming the parameter, what it got and what it accepts.
+- :func:`check_int`, :func:`check_seed`, :func:`check_type`: value checks at the public API
+  boundary that raise the package's own errors (ValueError subclasses).
 
 >>> int_arg("players")("3")
 3
@@ -16,6 +21,17 @@ rules and layouts are beside their types: :func:`phase10math.dice.rules.check_ru
 Traceback (most recent call last):
 ...
 argparse.ArgumentTypeError: 9 is out of range; allowed 1..8
+>>> @public
+... def half(x: int) -> float:
+...     return x / 2
+>>> half(True)
+Traceback (most recent call last):
+...
+phase10math.errors.WrongTypeError: half(): x=True (bool); accepts int (a boolean is not a number)
+>>> half("3")
+Traceback (most recent call last):
+...
+phase10math.errors.WrongTypeError: half(): x='3' (str); accepts int
 >>> check_seed(-1)
 Traceback (most recent call last):
 ...
@@ -25,12 +41,30 @@ phase10math.errors.InvalidRulesError: seed=-1; allowed: a whole number 0..429496
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
+import inspect
+import math
 import numbers
 import os
 import re
-from typing import Any
+import sys
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from phase10math.errors import InvalidLayoutError, InvalidRulesError, Phase10MathError
+import numpy as np
+from beartype import BeartypeConf, FrozenDict, beartype
+from beartype.door import is_bearable
+
+from phase10math.errors import (
+    InvalidArgumentError,
+    InvalidLayoutError,
+    InvalidRulesError,
+    Phase10MathError,
+    WrongTypeError,
+)
 
 MAX_SEED = 2**32 - 1
 
@@ -40,7 +74,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "players": (1, 8),  # phase10math game
     "games": (1, 100_000),  # phase10math headtohead
     "simulate": (0, 1_000_000),  # phase10math solitaire (0 = none; 1 is refused: no spread)
-    "max-turns": (1, 10_000),  # phase10math turns
+    "max-turns": (1, 1_000),  # phase10math turns (the exact distribution to n turns)
     "rolls-left": (0, 5),  # phase10math advise (also < the rolls of the rules)
     "top": (0, 10_000),  # phase10math advise (0 = all)
     "cards-players": (2, 6),  # phase10math cards game
@@ -80,6 +114,29 @@ class OneLineParser(argparse.ArgumentParser):
         if len(line) > 400:
             line = line[:400].rsplit(" ", 1)[0] + " ..."
         self.exit(2, f"{self.prog}: error: {line} (see {self.prog} --help)\n")
+
+
+def missing_command(parser: argparse.ArgumentParser) -> int:
+    """A command given without its sub-command: its one-line usage and the help hint on
+    stderr, exit code 2 (not the whole help)."""
+    usage = " ".join(parser.format_usage().split())
+    if len(usage) > 300:
+        usage = usage[:300].rsplit(" ", 1)[0] + " ..."
+    print(usage, file=sys.stderr)
+    print(
+        f"{parser.prog}: error: a command is required (see {parser.prog} --help)", file=sys.stderr
+    )
+    return 2
+
+
+def ascii_int(text: str) -> int:
+    """The argparse ``type=`` for a small whole number written in ASCII digits 0-9 (one rule
+    for every number the command line reads: ``١٠`` and ``²`` are refused alike)."""
+    t = text.strip()
+    if not re.fullmatch(r"[+-]?[0-9]{1,6}", t):
+        shown = t if len(t) <= 20 else t[:20] + "..."
+        raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number in digits 0-9")
+    return int(t)
 
 
 def int_arg(name: str):
@@ -151,6 +208,16 @@ def _range(lo: int | None, hi: int | None) -> str:
     return ""
 
 
+def derived_seed(seed: int, offset: int) -> int:
+    """The seed of the ``offset``-th game or player of a run seeded ``seed``: ``seed + offset``,
+    wrapped into 0..MAX_SEED (so the largest seed a user may give still works).
+
+    >>> derived_seed(5, 2), derived_seed(MAX_SEED, 1)
+    (7, 0)
+    """
+    return (seed + offset) % (MAX_SEED + 1)
+
+
 def check_seed(seed: Any, name: str = "seed") -> int | None:
     """A seed for numpy's generator: None or a whole number 0..2**64-1."""
     if seed is None:
@@ -177,3 +244,188 @@ def check_type(
 def _short(value: Any) -> str:
     r = repr(value)
     return r if len(r) <= 60 else r[:57] + "..."
+
+
+# --------------------------------------------------------------------------- @public
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Violation(TypeError):
+    """What beartype raises inside :func:`public`; never escapes it."""
+
+
+#: numpy's integers are whole numbers where a hint says ``int`` (and so ``float``).
+_OVERRIDES = FrozenDict({int: int | np.integer})
+_CONF = BeartypeConf(
+    is_pep484_tower=True, hint_overrides=_OVERRIDES, violation_param_type=_Violation
+)
+_LOOSE = BeartypeConf(is_pep484_tower=True, hint_overrides=_OVERRIDES)
+
+
+def _hint_text(hint: Any) -> str:
+    """A hint as people read it: ``int | None``, ``Rules``, ``Sequence[Face]``."""
+    if hint is type(None) or hint is None:
+        return "None"
+    if isinstance(hint, type) and not typing.get_args(hint):
+        return hint.__name__
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(_hint_text(a) for a in typing.get_args(hint))
+    if origin is typing.Literal:
+        return " or ".join(repr(a) for a in typing.get_args(hint))
+    text = repr(hint).replace("typing.", "").replace("collections.abc.", "")
+    return re.sub(
+        r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", re.sub(r"\b(?:\w+\.)+(?=[A-Z])", "", text)
+    )
+
+
+def _flat(hint: Any) -> set[Any]:
+    """The members of a union hint (the hint itself when it is not a union)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return set().union(*(_flat(a) for a in typing.get_args(hint)))
+    if origin is typing.Annotated:
+        return _flat(typing.get_args(hint)[0])
+    return {hint}
+
+
+def _numeric(hint: Any) -> tuple[bool, bool]:
+    """(refuse booleans, refuse NaN/inf) for a parameter of this hint."""
+    members = _flat(hint)
+    if Any in members or bool in members or object in members:
+        return False, False
+    num = {int, float, numbers.Number, numbers.Real, numbers.Rational, numbers.Integral}
+    real = any(m in num or (isinstance(m, type) and m.__name__ == "Fraction") for m in members)
+    return real, real
+
+
+def _describe(fname: str, name: str, value: Any, hint: Any, note: str = "") -> str:
+    return (
+        f"{fname}(): {name}={_short(value)} ({type(value).__name__}); "
+        f"accepts {_hint_text(hint)}{note}"
+    )
+
+
+_ENABLED = [True]
+
+
+def checks_itself(func: F) -> F:
+    """Mark a method of a :func:`public` class that is called in inner loops and checks its
+    own arguments with one ``isinstance`` (the general check would cost more than its work)."""
+    func.__checks_itself__ = True  # type: ignore[attr-defined]
+    return func
+
+
+@contextlib.contextmanager
+def unchecked():
+    """Run the public functions without their argument checks (for the benchmark that
+    measures what the checks cost; never for users)."""
+    _ENABLED[0] = False
+    try:
+        yield
+    finally:
+        _ENABLED[0] = True
+
+
+def public(func: F) -> F:
+    """Check the annotated arguments of the public function (or class) ``func`` at call time.
+
+    A class: its ``__init__`` and public methods are checked. The annotations are checked by
+    beartype (the numeric tower on: an ``int`` is a ``float``); a boolean given for a number is
+    refused, and so are NaN and infinities. Refusals are the package's errors naming the
+    parameter, the value and what it accepts; nothing is changed before them.
+    """
+    if inspect.isclass(func):
+        for attr, member in list(vars(func).items()):
+            if getattr(member, "__checks_itself__", False):
+                continue
+            if attr == "__init__" or (not attr.startswith("_") and inspect.isfunction(member)):
+                setattr(func, attr, public(member))
+            elif isinstance(member, (classmethod, staticmethod)) and not attr.startswith("_"):
+                setattr(func, attr, type(member)(public(member.__func__)))
+        return func
+    state: list[tuple[Any, Any, Any]] = []
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not _ENABLED[0]:
+            return func(*args, **kwargs)
+        if not state:  # built at the first call, once every name of the annotations exists
+            state.append(_build_check(func))
+        pre, checked, explain = state[0]
+        if pre is not None:
+            pre(args, kwargs)
+        try:
+            return checked(*args, **kwargs)
+        except _Violation as exc:
+            raise explain(args, kwargs, exc) from None
+
+    wrapper.__wrapped_checked__ = True  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
+
+
+def _build_check(func: Callable[..., Any]) -> tuple[Any, Any, Any]:
+    """(number checks or None, the beartype-checked function, the violation explainer)."""
+    try:
+        hints = typing.get_type_hints(func, include_extras=True)
+    except Exception:  # an annotation that cannot be resolved: the function runs unchecked
+        return None, func, None
+    hints.pop("return", None)
+    func.__annotations__ = dict(hints)  # resolved: beartype then needs no forward references
+    checked = beartype(conf=_CONF)(func)
+    sig = inspect.signature(func)
+    params = list(sig.parameters.values())
+    fname = func.__qualname__.replace(".__init__", "")
+    numeric = {
+        p.name
+        for p in params
+        if p.name in hints
+        and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        and _numeric(hints[p.name])[0]
+    }
+    positions = [
+        (i, p.name)
+        for i, p in enumerate(params)
+        if p.name in numeric and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+
+    def refuse_numbers(args: tuple, kwargs: dict) -> None:
+        for i, name in positions:
+            if i < len(args):
+                _check_number(fname, name, args[i], hints[name])
+        for name, value in kwargs.items():
+            if name in numeric:
+                _check_number(fname, name, value, hints[name])
+
+    def explain(args: tuple, kwargs: dict, exc: BaseException) -> WrongTypeError:
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            return WrongTypeError(f"{fname}(): {exc}")
+        for name, value in bound.arguments.items():
+            hint = hints.get(name)
+            if hint is None:
+                continue
+            kind = sig.parameters[name].kind
+            if kind == inspect.Parameter.VAR_POSITIONAL:
+                values = value
+            elif kind == inspect.Parameter.VAR_KEYWORD:
+                values = value.values()
+            else:
+                values = (value,)
+            for v in values:
+                if not is_bearable(v, hint, conf=_LOOSE):
+                    return WrongTypeError(_describe(fname, name, v, hint))
+        return WrongTypeError(f"{fname}(): {exc}")
+
+    return (refuse_numbers if numeric else None), checked, explain
+
+
+def _check_number(fname: str, name: str, value: Any, hint: Any) -> None:
+    if isinstance(value, bool):
+        raise WrongTypeError(_describe(fname, name, value, hint, " (a boolean is not a number)"))
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InvalidArgumentError(
+            _describe(fname, name, value, hint, " (finite; NaN and infinities are refused)")
+        )

@@ -12,6 +12,18 @@ class Phase10MathError(ValueError):
     """Base class of every bad-input error in phase10math."""
 
 
+class InvalidArgumentError(Phase10MathError):
+    """A public function's argument with a value it does not accept (NaN, infinity, ...)."""
+
+
+class WrongTypeError(InvalidArgumentError, TypeError):
+    """A public function's argument of a type it does not accept; also a ``TypeError``.
+
+    >>> issubclass(WrongTypeError, TypeError), issubclass(WrongTypeError, Phase10MathError)
+    (True, True)
+    """
+
+
 class InvalidDiceError(Phase10MathError):
     """A die, face or roll that is not allowed (names the die, the value and what is allowed)."""
 

@@ -12,8 +12,14 @@ These helpers show it with its float beside it and put both into JSON.
 
 from __future__ import annotations
 
+import math
+import numbers
+import re
 from fractions import Fraction
 from typing import Any
+
+from phase10math.checks import check_int, public
+from phase10math.errors import InvalidArgumentError, WrongTypeError
 
 #: Numerators are kept in int64 only below this bound (sums of a few of them stay in range).
 INT64_LIMIT = 2**62
@@ -28,24 +34,71 @@ def fits_int64(largest: int, scale: int = 1) -> bool:
     return largest * scale * 6 < INT64_LIMIT
 
 
+#: The most decimals :func:`show`, :func:`percent` and :func:`readable` print.
+MAX_DIGITS = 30
+_NUMBER_TEXT = re.compile(r"\s*[+-]?(\d{1,60}(/\d{1,60})?|\d{0,60}\.\d{1,60})\s*")
+
+
 def as_fraction(x: Any) -> Fraction:
-    """Convert an int, Fraction, sympy Rational or ``"p/q"`` string to a Fraction."""
+    """Convert an int, Fraction, finite float, sympy Rational or ``"p/q"`` string to a Fraction.
+
+    Anything else is refused with the package's errors (a boolean is not a number):
+
+    >>> as_fraction("2/6"), as_fraction(0.5)
+    (Fraction(1, 3), Fraction(1, 2))
+    >>> as_fraction(True)
+    Traceback (most recent call last):
+    ...
+    phase10math.errors.WrongTypeError: x=True (bool); accepts a Fraction, int, finite float, \
+sympy Rational or 'p/q' text (a boolean is not a number)
+    """
     if isinstance(x, Fraction):
         return x
+    accepts = "a Fraction, int, finite float, sympy Rational or 'p/q' text"
+    if isinstance(x, bool):
+        raise WrongTypeError(f"x={x!r} (bool); accepts {accepts} (a boolean is not a number)")
+    if isinstance(x, numbers.Rational):
+        return Fraction(int(x.numerator), int(x.denominator))
+    if isinstance(x, float | numbers.Real) and not isinstance(x, numbers.Rational):
+        if not math.isfinite(float(x)):
+            raise InvalidArgumentError(
+                f"x={x!r}; accepts {accepts} (NaN and infinities are refused)"
+            )
+        return Fraction(float(x))
     if hasattr(x, "p") and hasattr(x, "q"):  # sympy Rational
         return Fraction(int(x.p), int(x.q))
-    return Fraction(x)
+    if isinstance(x, str):
+        if not _NUMBER_TEXT.fullmatch(x) or re.fullmatch(r"\s*[+-]?\d+/0+\s*", x):
+            raise InvalidArgumentError(f"x={x[:40]!r}; accepts {accepts}")
+        return Fraction(x.strip())
+    raise WrongTypeError(f"x={repr(x)[:40]} ({type(x).__name__}); accepts {accepts}")
 
 
+def _float(f: Fraction) -> float:
+    """``float(f)``, or a signed infinity where ``f`` is beyond the float range."""
+    try:
+        return float(f)
+    except OverflowError:
+        return math.inf if f > 0 else -math.inf
+
+
+def _digits(digits: int | None, default: int) -> int:
+    if digits is None:
+        return default
+    return check_int(digits, "digits", 0, MAX_DIGITS, InvalidArgumentError)
+
+
+@public
 def show(x: Any, digits: int = 6) -> str:
     """``'p/q (0.xxxxxx)'``: the exact value with its float beside it."""
     f = as_fraction(x)
-    return f"{f} ({float(f):.{digits}f})"
+    return f"{f} ({_float(f):.{_digits(digits, 6)}f})"
 
 
+@public
 def percent(x: Any, digits: int = 2) -> str:
     """The value as a percentage string, e.g. ``'33.33%'``."""
-    return f"{100 * float(as_fraction(x)):.{digits}f}%"
+    return f"{100 * _float(as_fraction(x)):.{_digits(digits, 2)}f}%"
 
 
 def to_json(x: Any) -> dict[str, Any]:
@@ -79,19 +132,20 @@ class Exact:
     """
 
     def __init__(self, x: Any, as_percent: bool = False, digits: int | None = None) -> None:
+        _digits(digits, 0)
         self.fraction = as_fraction(x)
         self.as_percent = as_percent
         self.digits = digits
 
     def __float__(self) -> float:
-        return float(self.fraction)
+        return _float(self.fraction)
 
     @property
     def decimal(self) -> str:
         """The value as a percentage (2 decimals) or a decimal (4 significant digits)."""
         if self.as_percent:
             return percent(self.fraction, 2 if self.digits is None else self.digits)
-        return f"{float(self.fraction):.{4 if self.digits is None else self.digits}g}"
+        return f"{_float(self.fraction):.{4 if self.digits is None else self.digits}g}"
 
     @property
     def n_digits(self) -> int:
@@ -115,6 +169,7 @@ class Exact:
         return hash(self.fraction)
 
 
+@public
 def readable(x: Any, as_percent: bool = True, digits: int | None = None) -> Exact:
     """``x`` as an :class:`Exact`: a percentage (or decimal with ``as_percent=False``) with the
     exact fraction beside it when short, else a note where to find it.

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from phase10math.cards.dealt import dealt_odds
 from phase10math.cards.draws import simulate_draws
+from phase10math.cards.errors import InvalidCardPhaseError
 from phase10math.cards.game import play_game
 from phase10math.cards.phases import parse_phase
-from phase10math.checks import int_arg
+from phase10math.checks import int_arg, missing_command
 
 
 def add_commands(subparsers) -> None:
@@ -64,12 +64,18 @@ def add_commands(subparsers) -> None:
 
 
 def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)  # no sub-command: help on stderr, exit 2 (as for tenk)
-    return 2
+    return missing_command(parser)  # no sub-command: the usage line and the help hint
 
 
 def _dealt(args) -> int:
     phases = [parse_phase(p) for p in (args.phase or [str(k) for k in range(1, 11)])]
+    for ph in phases:
+        need = sum(g.size for g in ph.groups)
+        if need > args.hand_size:
+            raise InvalidCardPhaseError(
+                f"phase {str(ph)!r} needs {need} cards; a hand of {args.hand_size} cannot hold "
+                "it (give a larger --hand-size)"
+            )
     table = [dealt_odds(p, args.hand_size, progress=True) for p in phases]
     if args.json:
         print(json.dumps([o.to_json() for o in table], indent=2))

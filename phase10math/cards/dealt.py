@@ -35,7 +35,7 @@ from phase10math.cards import mixed
 from phase10math.cards.deck import STANDARD, Card, DeckSpec, card_categories, category_count
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.phases import Phase, parse_phase, placements, shortfall
-from phase10math.checks import check_int, check_seed
+from phase10math.checks import check_int, check_seed, public
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.exact import to_json
 from phase10math.progress import progress_bar
@@ -45,6 +45,7 @@ MAX_MIXED_PROFILES = 300_000
 MAX_BRUTE_HANDS = 3_000_000
 
 
+@public
 @dataclass(frozen=True)
 class DealtOdds:
     """How far a dealt hand is from a phase, exactly.
@@ -246,6 +247,7 @@ def _check_size(hand_size: int, deck: DeckSpec) -> None:
         )
 
 
+@public
 def dealt_odds(
     ph: int | str | Phase,
     hand_size: int = 10,
@@ -284,6 +286,7 @@ def dealt_odds(
     return DealtOdds(ph, hand_size, deck, counts.get(0, 0), total, dist)
 
 
+@public
 def dealt_probability(
     ph: int | str | Phase, hand_size: int = 10, deck: DeckSpec = STANDARD
 ) -> Fraction:
@@ -291,6 +294,7 @@ def dealt_probability(
     return dealt_odds(ph, hand_size, deck).probability
 
 
+@public
 def dealt_table(
     hand_size: int = 10, deck: DeckSpec = STANDARD, phases: list | None = None
 ) -> list[DealtOdds]:
@@ -298,6 +302,7 @@ def dealt_table(
     return [dealt_odds(p, hand_size, deck) for p in (phases or list(range(1, 11)))]
 
 
+@public
 def brute_force_odds(ph: int | str | Phase, hand_size: int, deck: DeckSpec) -> DealtOdds:
     """The same odds by listing every hand (``itertools.combinations``); small decks only."""
     ph = parse_phase(ph, deck)
@@ -313,6 +318,7 @@ def brute_force_odds(ph: int | str | Phase, hand_size: int, deck: DeckSpec) -> D
     return DealtOdds(ph, hand_size, deck, counts.get(0, 0), total, dist)
 
 
+@public
 @dataclass(frozen=True)
 class Estimate:
     """A Monte Carlo estimate: ``hits`` of ``trials``, with its standard error."""
@@ -356,6 +362,7 @@ def deal_category_counts(
     return np.bincount(flat.ravel(), minlength=trials * (D + 2)).reshape(trials, D + 2)
 
 
+@public
 def simulate_dealt(
     ph: int | str | Phase,
     hand_size: int = 10,

@@ -22,6 +22,7 @@ from typing import Literal
 import numpy as np
 
 from phase10math.cards.errors import InvalidCardError, InvalidDeckError
+from phase10math.checks import public
 
 COLORS: tuple[str, ...] = ("red", "blue", "yellow", "green")
 
@@ -35,6 +36,7 @@ HIGH_FROM = 10
 Kind = Literal["number", "wild", "skip"]
 
 
+@public
 @dataclass(frozen=True, order=True)
 class Card:
     """One card: a number card (number + color), a Wild or a Skip.
@@ -85,6 +87,7 @@ WILD = Card("wild")
 SKIP = Card("skip")
 
 
+@public
 @dataclass(frozen=True)
 class DeckSpec:
     """A deck: numbers 1..``numbers`` in each color, ``copies`` of each, plus Wilds and Skips.
@@ -188,7 +191,9 @@ def card_categories(deck: DeckSpec, by: str) -> np.ndarray:
     return np.array([category(c) for c in deck.cards()], dtype=np.int64)
 
 
-_CARD_RE = re.compile(r"^\s*([a-z]+)?\s*-?\s*(\d+)?\s*([a-z]+)?\s*$", re.IGNORECASE)
+_CARD_RE = re.compile(
+    r"^\s*([a-z]+)?\s*-?\s*(\d{1,3})?\s*([a-z]+)?\s*$", re.IGNORECASE | re.ASCII
+)  # digits 0-9 only (the rule of every number the kit reads)
 
 
 def _allowed(deck: DeckSpec) -> str:
@@ -200,6 +205,7 @@ def _allowed(deck: DeckSpec) -> str:
     )
 
 
+@public
 def parse_card(text: str | Card, deck: DeckSpec = STANDARD) -> Card:
     """A card from text such as ``'R7'``, ``'red 7'``, ``'7r'``, ``'W'``/``'wild'``, ``'S'``.
 
@@ -238,6 +244,7 @@ def parse_card(text: str | Card, deck: DeckSpec = STANDARD) -> Card:
     return Card("number", number, colors[0])
 
 
+@public
 def parse_hand(
     cards: str | Iterable[str | Card], deck: DeckSpec = STANDARD, max_cards: int | None = None
 ) -> tuple[Card, ...]:
@@ -258,7 +265,13 @@ def parse_hand(
     if isinstance(cards, str):
         merged: list[str | Card] = []
         for t in items:
-            if merged and isinstance(t, str) and t.isdigit() and isinstance(merged[-1], str):
+            if (
+                merged
+                and isinstance(t, str)
+                and t.isascii()
+                and t.isdigit()
+                and isinstance(merged[-1], str)
+            ):
                 prev = str(merged[-1]).lower()
                 if prev.isalpha() and prev not in ("w", "wild", "s", "skip"):
                     merged[-1] = f"{merged[-1]} {t}"
@@ -279,6 +292,7 @@ def parse_hand(
     return hand
 
 
+@public
 def hand_points(cards: Iterable[Card]) -> int:
     """Penalty points of cards left in hand (1-9: 5, 10-12: 10, Skip: 15, Wild: 25).
 
@@ -288,6 +302,7 @@ def hand_points(cards: Iterable[Card]) -> int:
     return sum(c.points for c in cards)
 
 
+@public
 def format_cards(cards: Iterable[Card]) -> str:
     """``'R7 B7 W'``."""
     return " ".join(str(c) for c in cards)

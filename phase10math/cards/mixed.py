@@ -49,6 +49,7 @@ from math import comb
 import numpy as np
 
 from phase10math.cards.deck import STANDARD, DeckSpec
+from phase10math.cards.errors import InvalidCardPhaseError
 from phase10math.cards.phases import Group, Phase, placements
 from phase10math.errors import StateSpaceTooLargeError
 
@@ -82,7 +83,7 @@ def wilds_needed(v: np.ndarray, ph: Phase, deck: DeckSpec = STANDARD) -> np.ndar
     3
     """
     if ph.kind != "mixed":
-        raise ValueError(f"{ph.text!r} does not mix color groups with sets/runs")
+        raise InvalidCardPhaseError(f"{ph.text!r} does not mix color groups with sets/runs")
     mx = mixed_tables(ph, deck)
     v = np.asarray(v, dtype=np.int16)
     flat = v.reshape((-1, *v.shape[-2:]))
@@ -249,7 +250,9 @@ def count_one_color_mixed(
     color by color how many of those are that color, so a step touches one color's block.
     """
     if not supports(ph):
-        raise ValueError(f"{ph.text!r} does not mix exactly one color group with sets/runs")
+        raise InvalidCardPhaseError(
+            f"{ph.text!r} does not mix exactly one color group with sets/runs"
+        )
     num_groups = tuple(g for g in ph.groups if g.kind != "color")
     g_size = next(g.size for g in ph.groups if g.kind == "color")
     R = sum(g.size for g in num_groups)

@@ -34,6 +34,7 @@ import numpy as np
 
 from phase10math.cards.deck import STANDARD, Card, DeckSpec
 from phase10math.cards.errors import InvalidCardPhaseError
+from phase10math.checks import public
 from phase10math.dice.phases import PHASE_TEXTS as DICE_PHASE_TEXTS
 
 GroupKind = Literal["set", "run", "color"]
@@ -44,6 +45,7 @@ PHASE_TEXTS: dict[int, str] = {n: t for n, t in DICE_PHASE_TEXTS.items() if n <=
 MIN_SIZE: dict[str, int] = {"set": 2, "run": 2, "color": 1}
 
 
+@public
 @dataclass(frozen=True)
 class Group:
     """One group a phase needs, e.g. ``Group("run", 4)``."""
@@ -57,6 +59,7 @@ class Group:
         return f"{self.kind} of {self.size}"
 
 
+@public
 @dataclass(frozen=True)
 class Phase:
     """A phase: its groups (minimum sizes) and, for the ten standard ones, its number.
@@ -104,12 +107,16 @@ class Phase:
 
 _WORDS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _PART_PATTERNS = [
-    (re.compile(r"^(?:(\d+)\s*x?\s*)?(set|run)s?\s+of\s+(\d+)$"), "setrun"),
-    (re.compile(r"^(\d+)\s+(?:cards?\s+)?(?:of\s+)?(?:one|a|1|same)\s+colou?r$"), "color"),
-    (re.compile(r"^(?:(\d+)\s*x?\s*)?colou?r\s+groups?\s+of\s+(\d+)$"), "colorgroup"),
+    (re.compile(r"^(?:(\d+)\s*x?\s*)?(set|run)s?\s+of\s+(\d+)$", re.ASCII), "setrun"),
+    (
+        re.compile(r"^(\d+)\s+(?:cards?\s+)?(?:of\s+)?(?:one|a|1|same)\s+colou?r$", re.ASCII),
+        "color",
+    ),
+    (re.compile(r"^(?:(\d+)\s*x?\s*)?colou?r\s+groups?\s+of\s+(\d+)$", re.ASCII), "colorgroup"),
 ]
 
 
+@public
 def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
     """A phase from its number 1-10 or a phrase such as ``'2 sets of 4'``,
     ``'1 set of 3 + 1 run of 4'``, ``'7 of one color'``, ``'run of 4 + 4 of one color'``.
@@ -130,9 +137,9 @@ def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
         return _standard(k, deck)
     elif isinstance(text, str):
         s = text.strip().lower()
-        m = re.fullmatch(r"(?:phase\s*)?(\d+)", s)
+        m = re.fullmatch(r"(?:phase\s*)?([0-9]+)", s)
         if m:
-            return parse_phase(int(m.group(1)), deck)
+            return parse_phase(_small(m.group(1), text), deck)
         groups: list[Group] = []
         for raw in re.split(r"\s*(?:\+|,|\band\b)\s*", s):
             part = raw.strip()
@@ -143,11 +150,17 @@ def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
                 if not mm:
                     continue
                 if how == "setrun":
-                    count, kind, size = int(mm.group(1) or 1), mm.group(2), int(mm.group(3))
+                    count, kind, size = _small(mm.group(1) or "1", text), mm.group(2), mm.group(3)
                 elif how == "color":
-                    count, kind, size = 1, "color", int(mm.group(1))
+                    count, kind, size = 1, "color", mm.group(1)
                 else:
-                    count, kind, size = int(mm.group(1) or 1), "color", int(mm.group(2))
+                    count, kind, size = _small(mm.group(1) or "1", text), "color", mm.group(2)
+                size = _small(size, text)
+                if count < 1 or count * size > deck.size:
+                    raise InvalidCardPhaseError(
+                        f"{count} {kind} group(s) of {size} in {text[:60]!r}: the deck has "
+                        f"{deck.size} cards"
+                    )
                 groups += [Group(kind, size)] * count  # type: ignore[arg-type]
                 break
             else:
@@ -167,6 +180,20 @@ def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
     return Phase(tuple(sorted(ph.groups, key=_gkey)))
 
 
+#: The most digits a number in a phase phrase may have (plain ASCII digits 0-9 only).
+MAX_PHRASE_DIGITS = 3
+
+
+def _small(digits: str, text: str) -> int:
+    """A number of a phrase: ASCII digits, at most :data:`MAX_PHRASE_DIGITS` of them."""
+    if len(digits) > MAX_PHRASE_DIGITS:
+        raise InvalidCardPhaseError(
+            f"the number {digits[:12]}... in {text[:60]!r} is too large (at most "
+            f"{MAX_PHRASE_DIGITS} digits)"
+        )
+    return int(digits)
+
+
 def _gkey(g: Group) -> tuple[int, int]:
     return ({"set": 0, "run": 1, "color": 2}[g.kind], -g.size)
 
@@ -183,6 +210,17 @@ def _check_phase(ph: Phase, deck: DeckSpec) -> None:
             )
         if g.kind == "run" and g.size > deck.numbers:
             raise InvalidCardPhaseError(f"{g} cannot be made: numbers are 1..{deck.numbers}")
+        most = deck.wilds + (
+            len(deck.colors) * deck.copies if g.kind == "set" else deck.numbers * deck.copies
+        )
+        if g.kind != "run" and g.size > most:
+            raise InvalidCardPhaseError(
+                f"{g} cannot be made: this deck has at most {most} cards for one "
+                f"{'number' if g.kind == 'set' else 'color'}, wilds included"
+            )
+    need = sum(g.size for g in ph.groups)
+    if need > deck.size:
+        raise InvalidCardPhaseError(f"the phase needs {need} cards; the deck has {deck.size}")
 
 
 @lru_cache(maxsize=64)
@@ -197,6 +235,7 @@ def _standard(k: int, deck: DeckSpec) -> Phase:
     return Phase(tuple(groups), number=k)
 
 
+@public
 def phase(k: int | str | Phase, deck: DeckSpec = STANDARD) -> Phase:
     """Standard phase ``k`` (1-10), or any phrase :func:`parse_phase` reads."""
     return parse_phase(k, deck)
@@ -372,6 +411,7 @@ def _mixed_best(ph: Phase, cards: Sequence[Card], deck: DeckSpec):
     return best, wild, nat
 
 
+@public
 def shortfall(cards: Iterable[Card], ph: int | str | Phase, deck: DeckSpec = STANDARD) -> int:
     """How many more cards (beyond the Wilds held) the hand lacks for the phase; 0 = holds it."""
     ph = parse_phase(ph, deck)
@@ -387,11 +427,13 @@ def shortfall(cards: Iterable[Card], ph: int | str | Phase, deck: DeckSpec = STA
     return max(0, need - wild)
 
 
+@public
 def holds_phase(cards: Iterable[Card], ph: int | str | Phase, deck: DeckSpec = STANDARD) -> bool:
     """Whether the cards contain the phase (any size of hand)."""
     return shortfall(cards, ph, deck) == 0
 
 
+@public
 def find_laydown(
     cards: Iterable[Card], ph: int | str | Phase, deck: DeckSpec = STANDARD
 ) -> list[list[Card]] | None:

@@ -28,10 +28,12 @@ from dataclasses import dataclass, field
 from phase10math.cards.deck import STANDARD, Card, DeckSpec, format_cards, parse_card, parse_hand
 from phase10math.cards.errors import InvalidHitError, InvalidLayDownError
 from phase10math.cards.phases import Group, Phase, parse_phase
+from phase10math.checks import public
 
 MAX_LAYDOWN = 10  # a player holds at most 11 cards and must keep one to discard
 
 
+@public
 @dataclass
 class LaidGroup:
     """A group on the table. ``value`` is the set's number, the run's lowest number or the
@@ -56,6 +58,7 @@ def _label(i: int, g: Group) -> str:
     return f"group {i + 1} ({g})"
 
 
+@public
 def make_group(
     kind: str, cards: Sequence[Card], min_size: int = 1, deck: DeckSpec = STANDARD, label: str = ""
 ) -> LaidGroup:
@@ -121,6 +124,7 @@ def _order_run(cards: Sequence[Card], start: int) -> list[Card]:
     return out
 
 
+@public
 def validate_laydown(
     ph: int | str | Phase,
     groups: Sequence[Iterable[Card | str] | str],
@@ -171,10 +175,10 @@ def validate_laydown(
         except InvalidLayDownError as exc:
             if first_error is None:
                 first_error = exc
-    assert first_error is not None
-    raise first_error
+    raise first_error or InvalidLayDownError("the phase has no groups to lay down")
 
 
+@public
 def can_hit(group: LaidGroup, card: Card, deck: DeckSpec = STANDARD) -> bool:
     """Whether ``card`` may be added to ``group``."""
     try:
@@ -197,7 +201,8 @@ def _hit_target(group: LaidGroup, card: Card, deck: DeckSpec, end: str | None = 
         if card.is_wild or group.value is None or card.color == group.value:
             return None
         raise InvalidHitError(f"{card} does not fit the {group}: it needs {group.value} or a Wild")
-    assert isinstance(group.value, int) and group.high is not None
+    if not isinstance(group.value, int) or group.high is None:
+        raise InvalidHitError(f"the {group} has no numbers yet (a run needs its low and high card)")
     lo, hi = group.value, group.high
     if card.is_wild:
         if end in (None, "high") and hi < deck.numbers:
@@ -213,6 +218,7 @@ def _hit_target(group: LaidGroup, card: Card, deck: DeckSpec, end: str | None = 
     raise InvalidHitError(f"{card} does not fit the {group}: it takes {want} (or a Wild)")
 
 
+@public
 def hit(
     group: LaidGroup,
     card: Card | str,

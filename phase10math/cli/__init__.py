@@ -13,7 +13,7 @@ import os
 import sys
 
 from phase10math import __version__
-from phase10math.checks import OneLineParser
+from phase10math.checks import OneLineParser, missing_command
 from phase10math.errors import Phase10MathError
 
 # modules whose add_commands() contribute sub-commands, in help order
@@ -56,8 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         except SystemExit as exc:  # usage error (one line printed, 2), --help or --version (0)
             return exc.code if isinstance(exc.code, int) else 2
         if getattr(args, "func", None) is None:
-            parser.print_help(sys.stderr)
-            return 2
+            return missing_command(parser)
         code = int(args.func(args) or 0)
         sys.stdout.flush()
         return code

@@ -40,8 +40,9 @@ def layout_from(args: argparse.Namespace):
     if args.layout.strip().lower() in LAYOUTS:
         return get_layout(args.layout)
     if not os.path.exists(args.layout):
+        name = args.layout if len(args.layout) <= 60 else args.layout[:57] + "..."
         raise InvalidLayoutError(
-            f"--layout {args.layout!r} is not a built-in layout ({', '.join(LAYOUTS)}) and "
+            f"--layout {name!r} is not a built-in layout ({', '.join(LAYOUTS)}) and "
             "cannot be read as a file: no such file"
         )
     return parse_layout(read_layout_file(args.layout), name=args.layout)

@@ -8,7 +8,7 @@ import json
 import sys
 from fractions import Fraction
 
-from phase10math.checks import int_arg
+from phase10math.checks import ascii_int, derived_seed, int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, rules_from
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import to_json
@@ -46,7 +46,7 @@ def cmd_game(args: argparse.Namespace) -> int:
             s,
             rules,
             layout,
-            seed=None if args.seed is None else args.seed + i,
+            seed=None if args.seed is None else derived_seed(args.seed, i),
             show_progress=not args.json,
         )
         for i, s in enumerate(names)
@@ -165,7 +165,7 @@ def add_commands(sub) -> None:
         "random, solitaire, human",
     )
     p.add_argument("--seed", type=int_arg("seed"), default=None)
-    p.add_argument("--phases", type=int, choices=[10, 20], default=10)
+    p.add_argument("--phases", type=ascii_int, choices=[10, 20], default=10)
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--log", action="store_true", help="print every roll and hold first")
     p.add_argument("--json", action="store_true")
@@ -191,7 +191,7 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--strategy", choices=["complete", "score", "greedy", "random"], default="complete"
     )
-    p.add_argument("--phases", type=int, choices=[10, 20], default=10)
+    p.add_argument("--phases", type=ascii_int, choices=[10, 20], default=10)
     p.add_argument(
         "--max-turns",
         type=int_arg("max-turns"),
@@ -206,7 +206,7 @@ def add_commands(sub) -> None:
     p.add_argument("--strategies", default="complete,score")
     p.add_argument("--games", type=int_arg("games"), default=200)
     p.add_argument("--seed", type=int_arg("seed"), default=0)
-    p.add_argument("--phases", type=int, choices=[10, 20], default=10)
+    p.add_argument("--phases", type=ascii_int, choices=[10, 20], default=10)
     p.add_argument("--json", action="store_true")
     add_layout_args(p)
     p.set_defaults(func=cmd_headtohead)

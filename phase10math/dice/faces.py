@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from phase10math.checks import check_type
-from phase10math.errors import InvalidDiceError, InvalidLayoutError
+from phase10math.checks import check_type, checks_itself, public
+from phase10math.errors import InvalidDiceError, InvalidLayoutError, WrongTypeError
 
 WILD = 0
 COLORS = ("r", "o", "b", "g")
@@ -47,6 +47,7 @@ def _color_code(text: str, where: str) -> str | None:
     )
 
 
+@public
 @dataclass(frozen=True, order=True, slots=True)
 class Face:
     """One face: ``value`` 1..10 or 0 for W, and ``color`` 'r', 'o', 'b', 'g' or None (unknown)."""
@@ -81,12 +82,17 @@ class Face:
         """What the face scores when used in a phase (W scores 0)."""
         return self.value
 
+    @checks_itself
     def matches(self, other: Face) -> bool:
         """Same number, and the same color where both colors are known.
 
         >>> Face(5, "r").matches(Face(5)), Face(5, "r").matches(Face(5, "o"))
         (True, False)
         """
+        if not isinstance(other, Face):
+            raise WrongTypeError(
+                f"Face.matches(): other={other!r:.40} ({type(other).__name__}); accepts Face"
+            )
         return self.value == other.value and (
             self.color is None or other.color is None or self.color == other.color
         )
@@ -98,6 +104,7 @@ class Face:
     __repr__ = __str__
 
 
+@public
 def parse_face(text: str | Face, where: str = "die") -> Face:
     """Parse ``'10o'``, ``'Wg'``, ``'7'`` (color unknown), ``'8 red'``.
 
@@ -122,6 +129,7 @@ def parse_face(text: str | Face, where: str = "die") -> Face:
     return Face(value, _color_code(m.group(2), where))
 
 
+@public
 def parse_faces(texts: str | Iterable[str | Face]) -> tuple[Face, ...]:
     """Parse several faces from a list or a whitespace/comma separated string.
 
@@ -143,6 +151,7 @@ def parse_faces(texts: str | Iterable[str | Face]) -> tuple[Face, ...]:
     return tuple(parse_face(t, where=f"die {i + 1}") for i, t in enumerate(texts))
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class Die:
     """A die: its ``kind`` ('high' or 'low') and its six faces (sorted)."""
@@ -151,12 +160,15 @@ class Die:
     faces: tuple[Face, ...]
 
     def __post_init__(self) -> None:
+        if self.kind not in DIE_VALUES:
+            raise InvalidDiceError(
+                f"Die(): kind={self.kind[:20]!r}; accepts {' or '.join(map(repr, DIE_VALUES))}"
+            )
+        if not all(isinstance(f, Face) for f in self.faces):
+            raise WrongTypeError("Die(): faces must be Face values (see parse_faces)")
         object.__setattr__(self, "faces", tuple(sorted(self.faces)))
 
-    @property
-    def distinct_faces(self) -> tuple[Face, ...]:
-        return tuple(sorted(set(self.faces)))
-
+    @checks_itself
     def show(self, face: Face) -> Face | None:
         """This die's own face that ``face`` describes (a typed face may leave out the color),
         or None when the die has no such face.
@@ -164,16 +176,17 @@ class Die:
         >>> Die("low", parse_faces("1g 2o 3b 4o Wr Wg")).show(Face(0))
         Wg
         """
+        if not isinstance(face, Face):
+            raise WrongTypeError(
+                f"Die.show(): face={face!r:.40} ({type(face).__name__}); accepts Face"
+            )
         return next((g for g in self.faces if g.matches(face)), None)
-
-    def face_weights(self) -> dict[Face, int]:
-        """How many of the six sides show each distinct face (W W of one color counts 2)."""
-        return dict(Counter(self.faces))
 
     def __str__(self) -> str:
         return " ".join(str(f) for f in self.faces)
 
 
+@public
 @dataclass(frozen=True)
 class Layout:
     """The ten dice of a set, with the color of every face.
@@ -281,6 +294,7 @@ def _die_from(faces: Sequence[str | Face], where: str) -> Die:
     return Die(kind, tuple(fs))
 
 
+@public
 def parse_layout(spec: str | Mapping | Sequence, name: str = "custom") -> Layout:
     """A layout from text (one die a line, ``[N x] [high:|low:] faces``) or a dict/list.
 

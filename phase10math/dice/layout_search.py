@@ -198,27 +198,6 @@ def minimality_table(max_types: int = 5) -> list[tuple[Structure, int, str | Non
     return [(s, s.states, admissible(s)) for k in range(2, max_types + 1) for s in structures(k)]
 
 
-# --------------------------------------------------------------------------- layout checks
-
-
-def phase8_max(dice: Sequence[Sequence[tuple[int, str]]]) -> int | None:
-    """Best "7 of one color" score of dice given as ``(value, color)`` faces (W = 0)."""
-    best = None
-    for c in COLORS:
-        vals = sorted(
-            (max(v for v, col in d if col == c) for d in dice if any(col == c for _, col in d)),
-            reverse=True,
-        )
-        if len(vals) >= 7:
-            s = sum(vals[:7])
-            best = s if best is None else max(best, s)
-    return best
-
-
-def layout_faces(layout: Layout) -> list[list[tuple[int, str]]]:
-    return [[(f.value, f.color) for f in d.faces] for d in layout.dice]
-
-
 # --------------------------------------------------------------------------- the search
 
 

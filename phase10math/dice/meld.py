@@ -26,16 +26,18 @@ phase 1 (2 sets of 3): complete, score 34
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
 
+from phase10math.checks import public
 from phase10math.dice.faces import COLORS, WILD, Face, parse_faces
 from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
-from phase10math.errors import InvalidDiceError
+from phase10math.errors import InvalidDiceError, StateSpaceTooLargeError
 
 VALUES = np.arange(11)  # value index 0 (W) .. 10
 NOT_COMPLETE = -1
@@ -189,7 +191,11 @@ def best_scores(
     if counts.ndim == 2:
         counts = counts[None]
     colors = [g.size for g in phase.groups if g.kind == "color"]
+    if len(colors) > 1 and not phase.uses_numbers:
+        out = _color_only_scores(counts, colors)
+        return np.where(out >= 0, 0, -1) if complete_only else out
     if len(colors) > 1:
+        check_generic_work(phase, counts.shape[0])
         out = np.array([_generic_best(phase, c, rules) for c in counts], dtype=np.int64)
         return np.where(out >= 0, 0, -1) if complete_only else out
     pls = placements(phase, rules.sets_may_share_number)
@@ -200,6 +206,97 @@ def best_scores(
             part, pls, colors[0] if colors else 0, complete_only, group_colors
         )
     return out
+
+
+def color_demands(sizes: Sequence[int]) -> list[tuple[int, int, int, int]]:
+    """Every way to give the color groups of ``sizes`` colors, as dice wanted per color.
+
+    Groups given one color merge (two groups of 2 in red want 4 red dice):
+
+    >>> sorted(color_demands([2, 2]))[:3]
+    [(0, 0, 0, 4), (0, 0, 2, 2), (0, 0, 4, 0)]
+    """
+    out = set()
+    for cs in itertools.product(range(len(COLORS)), repeat=len(sizes)):
+        d = [0] * len(COLORS)
+        for c, k in zip(cs, sizes):
+            d[c] += k
+        out.add(tuple(d))
+    return sorted(out)
+
+
+def _color_only_scores(counts: np.ndarray, sizes: Sequence[int]) -> np.ndarray:
+    """Best score of every profile for a phase made only of color groups, or -1.
+
+    The dice of different colors are disjoint, so with each group's color chosen the best
+    score is, per color, the sum of its ``d`` highest numbers (its wilds fill the rest, worth
+    nothing); feasible when the color has ``d`` dice. Polynomial: at most 4 x 11 top-k sums and
+    one maximum over the color choices (:func:`color_demands`)."""
+    counts = counts.astype(np.int64)
+    per_color = counts.sum(axis=1)  # (P, 4): dice of each color, wilds included
+    top: dict[tuple[int, int], np.ndarray] = {}
+    best = np.full(counts.shape[0], NOT_COMPLETE, dtype=np.int64)
+    for demand in color_demands(sizes):
+        ok = np.ones(counts.shape[0], dtype=bool)
+        score = np.zeros(counts.shape[0], dtype=np.int64)
+        for x, d in enumerate(demand):
+            if d:
+                if (x, d) not in top:
+                    top[x, d] = _top_k_score(counts[:, 1:, x], d)
+                ok &= per_color[:, x] >= d
+                score += top[x, d]
+        np.maximum(best, np.where(ok, score, NOT_COMPLETE), out=best)
+    return best
+
+
+#: The most profile x assignment steps the exhaustive meld search (a phase with number groups
+#: and several color groups) is allowed before it is refused; ``docs/cli-bounds.md``.
+MAX_GENERIC_WORK = 2_000_000
+
+
+def generic_work(phase: Phase, profiles: int) -> int:
+    """An upper estimate of the exhaustive search's steps over ``profiles`` rolls: the ways to
+    choose each group's dice from ten (the product of binomials), times the profiles."""
+    left, ways = 10, 1
+    for g in phase.groups:
+        ways *= math.comb(left, g.size)
+        left -= g.size
+    return ways * profiles
+
+
+#: The fewest distinct rolls any turn solve scores (ten dice of one kind, six faces each).
+FEWEST_SOLVE_ROLLS = math.comb(15, 5)
+
+
+def check_solvable(phase: Phase) -> None:
+    """Refuse at once, before any state space is built, a phase whose meld search over a whole
+    turn's rolls would pass :data:`MAX_GENERIC_WORK` (see :func:`check_generic_work`).
+
+    >>> check_solvable(as_phase("2 of one color + 2 of one color"))  # closed form: fine
+    >>> check_solvable(as_phase("1 run of 3 + 2 of one color + 2 of one color"))
+    Traceback (most recent call last):
+    ...
+    phase10math.errors.StateSpaceTooLargeError: phase '1 run of 3 + 2 of one color + 2 of one \
+color' mixes sets or runs with 2 color groups: its meld search over 3,003 rolls needs about \
+75,675,600 steps, past the bound of 2,000,000 (docs/cli-bounds.md); score single rolls with \
+explain/score, or use at most one color group beside sets and runs
+    """
+    if phase.uses_numbers and sum(g.kind == "color" for g in phase.groups) > 1:
+        check_generic_work(phase, FEWEST_SOLVE_ROLLS)
+
+
+def check_generic_work(phase: Phase, profiles: int) -> None:
+    """Refuse at once a phase with number groups and several color groups whose exhaustive
+    meld search over ``profiles`` rolls would pass :data:`MAX_GENERIC_WORK`."""
+    work = generic_work(phase, profiles)
+    if work > MAX_GENERIC_WORK:
+        n_colors = sum(g.kind == "color" for g in phase.groups)
+        raise StateSpaceTooLargeError(
+            f"phase {phase.text!r} mixes sets or runs with {n_colors} "
+            f"color groups: its meld search over {profiles:,} rolls needs about {work:,} steps, "
+            f"past the bound of {MAX_GENERIC_WORK:,} (docs/cli-bounds.md); score single rolls "
+            "with explain/score, or use at most one color group beside sets and runs"
+        )
 
 
 def _best_chunk(
@@ -343,6 +440,7 @@ def _check_showable(faces: Sequence[Face]) -> None:
         raise InvalidDiceError(f"{low} dice show 1-4 or W but only the 4 low dice show those")
 
 
+@public
 def explain(
     phase: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
 ) -> Meld:
@@ -459,6 +557,7 @@ def _group_melds(
     return groups
 
 
+@public
 def score(
     phase: Phase | int | str, faces: Sequence[Face | str] | str, rules: Rules = DEFAULT_RULES
 ) -> int | None:

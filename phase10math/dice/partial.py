@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from phase10math.checks import public
 from phase10math.dice.faces import COLOR_NAMES, COLORS, Face, parse_faces
 from phase10math.dice.meld import Placement, placements, profile
 from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 
-ORDINALS = ["first", "second", "third", "fourth", "fifth"]
+ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth"]  # MAX_GROUPS of a phase
 
 
 @dataclass(frozen=True)
@@ -297,6 +298,7 @@ def _greedy_choice(counts: np.ndarray, choices, k: int) -> tuple[np.ndarray, np.
     return best_choice, best_key
 
 
+@public
 def greedy_hold(
     phase: Phase | int | str, faces: Sequence[Face] | str, rules: Rules = DEFAULT_RULES
 ) -> list[Face]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from phase10math.checks import public
 from phase10math.errors import InvalidPhaseError
 
 GROUP_KINDS = ("set", "run", "color")
@@ -40,6 +41,7 @@ class Group:
         )
 
 
+@public
 @dataclass(frozen=True)
 class Phase:
     """A phase: its groups (disjoint dice), an optional number and its text."""
@@ -153,6 +155,7 @@ def _num(word: str, phrase: str) -> int:
     raise InvalidPhaseError(f"cannot read the number {word!r} in {phrase!r}")
 
 
+@public
 def parse_phase(text: str, number: int | None = None) -> Phase:
     """Parse a phrase such as ``"1 set of 4 + 1 run of 5"`` or ``"7 of one color"``.
 
@@ -194,6 +197,7 @@ def parse_phase(text: str, number: int | None = None) -> Phase:
 PHASES: dict[int, Phase] = {n: parse_phase(t, n) for n, t in PHASE_TEXTS.items()}
 
 
+@public
 def as_phase(spec: int | str | Phase) -> Phase:
     """A phase by number (1-20), by phrase, or as given.
 

@@ -26,6 +26,7 @@ from phase10math.dice.faces import COLORS, Die, Face, parse_faces
 from phase10math.dice.meld import best_scores, profile
 from phase10math.dice.phases import Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
+from phase10math.errors import StateSpaceTooLargeError
 
 #: Enumeration lists 6^k outcomes; beyond this many rerolled dice use :func:`simulate_reroll`.
 MAX_ENUMERATED_DICE = 7
@@ -64,7 +65,7 @@ def reroll_value(
     kept = parse_faces(kept) if isinstance(kept, str) else tuple(kept)
     k = len(dice)
     if k > MAX_ENUMERATED_DICE:
-        raise ValueError(f"{k} rerolled dice: 6^{k} outcomes are too many to list")
+        raise StateSpaceTooLargeError(f"{k} rerolled dice: 6^{k} outcomes are too many to list")
     picks = np.indices((6,) * k).reshape(k, -1).T
     made = best_scores(phase, reroll_profiles(kept, dice, picks), rules, complete_only=True) >= 0
     return Fraction(int(made.sum()), len(picks))

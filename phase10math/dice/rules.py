@@ -15,12 +15,19 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from phase10math.checks import check_type
-from phase10math.errors import InvalidRulesError
+from phase10math.checks import check_type, public
+from phase10math.errors import InvalidRulesError, WrongTypeError
 
 
 class _Choice(StrEnum):
     """A typed option that also compares equal to its text (``Holds.FREE == "free"``)."""
+
+    @classmethod
+    def _missing_(cls, value: Any):
+        allowed = ", ".join(m.value for m in cls)
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        error = WrongTypeError if not isinstance(value, str) else InvalidRulesError
+        raise error(f"{cls.__name__.lower()}={shown}; allowed: {allowed}")
 
     @classmethod
     def parse(cls, value: Any):
@@ -48,6 +55,7 @@ class Objective(_Choice):
     SCORE = "score"  # the expected score (0 when the phase is not made)
 
 
+@public
 @dataclass(frozen=True)
 class Rules:
     """Options of Phase 10 Dice (defaults as in RULES.md).
@@ -62,7 +70,7 @@ class Rules:
     - ``solitaire_penalty``: points lost per failed turn in solitaire (5).
     """
 
-    holds: Holds = Holds.FREE
+    holds: Holds | str = Holds.FREE
     sets_may_share_number: bool = True
     rolls: int = 3
     five_phase_bonus: int = 40

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from phase10math.checks import check_seed
+from phase10math.checks import check_seed, public
 from phase10math.dice.faces import Face, Layout, assign_faces, check_layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
@@ -252,6 +252,7 @@ class GameResult:
         return "\n".join(str(e) for e in self.log)
 
 
+@public
 class Game:
     """A game between strategies (seat order as given). ``phases``: 10 or 20 (or fewer, for
     short test games); ``solitaire`` defaults to True for one player."""

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import check_int, check_seed, check_type
+from phase10math.checks import check_int, check_seed, check_type, derived_seed
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.rules import DEFAULT_RULES, Rules
@@ -116,7 +116,8 @@ def head_to_head(
     games = check_int(games, "games", 1, MAX_GAMES)
     seed = check_seed(seed)
     strats = [
-        get_strategy(s, rules, layout, seed=seed + 7919 * i) for i, s in enumerate(strategies)
+        get_strategy(s, rules, layout, seed=derived_seed(seed, 7919 * i))
+        for i, s in enumerate(strategies)
     ]
     n = len(strats)
     wins = np.zeros(n)
@@ -126,7 +127,8 @@ def head_to_head(
     if show_progress:
         it = progress_bar(it, desc="games", unit="game")
     for g in it:
-        res = Game(strats, phases=phases, rules=rules, layout=layout, seed=seed + g).play()
+        seed_g = derived_seed(seed, g)
+        res = Game(strats, phases=phases, rules=rules, layout=layout, seed=seed_g).play()
         w = res.winners
         for s in w:
             wins[s] += 1 / len(w)

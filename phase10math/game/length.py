@@ -23,12 +23,13 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
+from phase10math.checks import BOUNDS, check_int, public
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
-from phase10math.exact import to_json
+from phase10math.exact import as_fraction, to_json
 from phase10math.progress import progress_bar
 from phase10math.turn.kernels import (
     expect_rerolls,
@@ -144,6 +145,13 @@ def turn_probabilities(
 # --------------------------------------------------------------------------- the distribution
 
 
+#: The longest game length the exact distribution is computed to (``turns --max-turns``).
+MAX_LENGTH_TURNS = BOUNDS["max-turns"][1]
+#: The most digits of an exact fraction the JSON summary writes.
+MAX_JSON_DIGITS = 4000
+
+
+@public
 @dataclass
 class GameLength:
     """The exact distribution of the number of turns to finish, from per-phase ``p``."""
@@ -191,39 +199,52 @@ class GameLength:
         return math.lcm(*(v.denominator for v in self.p.values()))
 
     def _numerators(self, n_max: int) -> list[int]:
-        """c_n with P(N = n) = c_n / D**n for n = 0..n_max (integer convolution)."""
-        if n_max in self._cache:
-            return self._cache[n_max]
+        """c_n with P(N = n) = c_n / D**n for n = 0..n_max.
+
+        The generating function of N in w = z / D is ``A w^k / Q(w)`` with ``A`` the product of
+        the numerators a_i = p_i D and ``Q(w) = prod(1 - b_i w)``, b_i = D - a_i; so
+        ``c_n = [n = k] A - sum_j q_j c_(n-j)``: O(n k) integer steps (k phases)."""
+        n_max = check_int(n_max, "n", None, MAX_LENGTH_TURNS, InvalidRulesError)
+        for m, c in self._cache.items():
+            if m >= n_max:
+                return c[: n_max + 1]
         D = self.denominator
-        conv = [1] + [0] * n_max  # the empty sum: N = 0
+        q = [1]
+        A = 1
         for v in self.p.values():
             a = int(v * D)
             b = D - a
-            geo = [0] * (n_max + 1)
-            for n in range(1, n_max + 1):
-                geo[n] = a * b ** (n - 1)  # over D**n
-            new = [0] * (n_max + 1)
-            for i, ci in enumerate(conv):
-                if ci:
-                    for j in range(1, n_max + 1 - i):
-                        new[i + j] += ci * geo[j]
-            conv = new
-        self._cache[n_max] = conv
+            A *= a
+            q = [x - b * y for x, y in zip(q + [0], [0] + q)]
+        k = len(self.p)
+        conv = [0] * (n_max + 1)
+        for n in range(n_max + 1):
+            acc = A if n == k else 0
+            for j in range(1, min(k, n) + 1):
+                acc -= q[j] * conv[n - j]
+            conv[n] = acc
+        self._cache = {n_max: conv}
         return conv
 
+    def _cdf_numerators(self, n_max: int) -> list[int]:
+        """F_n with P(N <= n) = F_n / D**n (F_n = F_(n-1) D + c_n)."""
+        c, D, acc, out = self._numerators(n_max), self.denominator, 0, []
+        for cn in c:
+            acc = acc * D + cn
+            out.append(acc)
+        return out
+
     def pmf(self, n: int) -> Fraction:
-        """Exact P(N = n)."""
-        if n < 0:
+        """Exact P(N = n) (n at most :data:`MAX_LENGTH_TURNS`)."""
+        if check_int(n, "n", None, MAX_LENGTH_TURNS, InvalidRulesError) < 0:
             return Fraction(0)
         return Fraction(self._numerators(n)[n], self.denominator**n)
 
     def cdf(self, n: int) -> Fraction:
-        """Exact P(N <= n): finished within n turns."""
-        if n < 0:
+        """Exact P(N <= n): finished within n turns (n at most :data:`MAX_LENGTH_TURNS`)."""
+        if check_int(n, "n", None, MAX_LENGTH_TURNS, InvalidRulesError) < 0:
             return Fraction(0)
-        c = self._numerators(n)
-        D = self.denominator
-        return Fraction(sum(ci * D ** (n - i) for i, ci in enumerate(c)), D**n)
+        return Fraction(self._cdf_numerators(n)[n], self.denominator**n)
 
     def tail(self, n: int) -> Fraction:
         """Exact P(N > n)."""
@@ -231,27 +252,58 @@ class GameLength:
 
     def table(self, n_max: int) -> list[tuple[int, Fraction, Fraction]]:
         """``[(n, P(N = n), P(N <= n)), ...]`` for n = minimum..n_max."""
+        n_max = check_int(n_max, "n_max", 0, MAX_LENGTH_TURNS, InvalidRulesError)
         c = self._numerators(n_max)
+        F = self._cdf_numerators(n_max)
         D = self.denominator
-        out, acc = [], Fraction(0)
+        out, Dn = [], 1
         for n in range(n_max + 1):
-            pn = Fraction(c[n], D**n)
-            acc += pn
             if n >= len(self.p):
-                out.append((n, pn, acc))
+                out.append((n, Fraction(c[n], Dn), Fraction(F[n], Dn)))
+            Dn *= D
         return out
 
-    def quantile(self, q: Fraction | float, n_max: int = 10_000) -> int:
-        """Smallest n with P(N <= n) >= q."""
-        q = Fraction(q)
+    def float_table(self, n_max: int) -> list[tuple[int, float, float]]:
+        """:meth:`table` as correctly rounded floats of the exact values (no fractions are
+        reduced, so thousands of turns take a moment)."""
+        n_max = check_int(n_max, "n_max", 0, MAX_LENGTH_TURNS, InvalidRulesError)
+        c, F, D = self._numerators(n_max), self._cdf_numerators(n_max), self.denominator
+        out, Dn = [], 1
+        for n in range(n_max + 1):
+            if n >= len(self.p):
+                out.append((n, c[n] / Dn, F[n] / Dn))
+            Dn *= D
+        return out
+
+    def quantile(self, q: Fraction | float, n_max: int = MAX_LENGTH_TURNS) -> int:
+        """Smallest n with P(N <= n) >= q (q in 0..1, n_max at most :data:`MAX_LENGTH_TURNS`)."""
+        n_max = check_int(n_max, "n_max", 0, MAX_LENGTH_TURNS, InvalidRulesError)
+        q = as_fraction(q)
+        if not 0 <= q <= 1:
+            raise InvalidRulesError(f"q={q}; allowed: a probability 0..1")
         n = len(self.p)
-        while self.cdf(n) < q:
+        F = self._cdf_numerators(n_max) if n <= n_max else []
+        D, Dn = self.denominator, self.denominator**n
+        while n <= n_max:
+            if F[n] * q.denominator >= q.numerator * Dn:
+                return n
             n += 1
-            if n > n_max:
-                raise InvalidRulesError(f"quantile {q} beyond {n_max} turns")
-        return n
+            Dn *= D
+        raise InvalidRulesError(f"quantile {q} beyond {n_max} turns")
+
+    def json_turns(self) -> int:
+        """The most turns whose exact fractions stay within :data:`MAX_JSON_DIGITS` digits
+        (the denominator of P(N = n) divides D**n)."""
+        return max(len(self.p), MAX_JSON_DIGITS // len(str(self.denominator)))
 
     def summary(self, n_max: int) -> dict[str, Any]:
+        n_max = check_int(n_max, "n_max", 0, MAX_LENGTH_TURNS, InvalidRulesError)
+        if n_max > self.json_turns():
+            raise InvalidRulesError(
+                f"the exact distribution to {n_max} turns has fractions of more than "
+                f"{MAX_JSON_DIGITS:,} digits; as JSON it goes to {self.json_turns()} turns "
+                "(the text table to 1000)"
+            )
         return {
             "per_phase": {
                 str(k): {"p_turn": to_json(v), "expected_tries": to_json(1 / v)}
@@ -282,8 +334,8 @@ class GameLength:
         )
         lines.append(f"standard deviation: {math.sqrt(float(self.variance)):.4f}")
         lines.append(f"{'n':>5} {'P(N = n)':>12} {'P(N <= n)':>12}")
-        for n, pn, cn in self.table(n_max):
-            lines.append(f"{n:>5} {float(pn):>12.6f} {float(cn):>12.6f}")
+        for n, pn, cn in self.float_table(n_max):
+            lines.append(f"{n:>5} {pn:>12.6f} {cn:>12.6f}")
         lines.append(f"P(N > {n_max}) = {float(self.tail(n_max)):.3e} (exact)")
         return "\n".join(lines)
 
@@ -398,6 +450,7 @@ class SimulationCheck:
         return (self.mean - float(self.exact)) / self.standard_error
 
 
+@public
 def simulate_optimal_turns(
     number: int,
     objective: str = "complete",

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.checks import check_int, check_seed
+from phase10math.checks import check_int, check_seed, public
 from phase10math.dice.faces import Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
@@ -648,12 +648,13 @@ def dinkelbach_steps(
         if value == v:
             return steps
         v = value
-    raise RuntimeError(f"no fixed point after {max_steps} steps")
+    raise InvalidRulesError(f"these rules give no fixed point after {max_steps} steps")
 
 
 # --------------------------------------------------------------------------- the comparison
 
 
+@public
 def comparison(
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,

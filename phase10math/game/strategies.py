@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from phase10math.checks import check_seed, check_type
+from phase10math.checks import check_seed, check_type, public
 from phase10math.dice.faces import Face, Layout, check_layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
@@ -359,6 +359,7 @@ class SolitaireStrategy:
         return m.keep_for(int(holds[view.rolls_left][pos]), view.faces, view.held)
 
 
+@public
 def get_strategy(
     name: str,
     rules: Rules = DEFAULT_RULES,
@@ -389,6 +390,7 @@ def get_strategy(
     )
 
 
+@public
 def play_game(strategies: Sequence[Strategy | str], **kwargs: Any) -> GameResult:
     """Play one game; strategies may be given by name (see :func:`strategies.get_strategy`)."""
     rules = kwargs.get("rules", DEFAULT_RULES)

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from phase10math.checks import int_arg
+from phase10math.checks import int_arg, missing_command
 from phase10math.exact import show, to_json
 from phase10math.tenthousand.duel import solve_duel
 from phase10math.tenthousand.rules import TenKRules
@@ -198,7 +198,7 @@ def add_commands(subparsers) -> None:
     """Add ``tenk`` with ``ev``, ``thresholds`` and ``duel`` to the main parser."""
     tenk = subparsers.add_parser("tenk", help="the six-dice game 10,000 (Farkle family)")
     sub = tenk.add_subparsers(dest="tenk_command", metavar="TENK_COMMAND")
-    tenk.set_defaults(func=lambda args: (tenk.print_help(sys.stderr), 2)[1])
+    tenk.set_defaults(func=lambda args: missing_command(tenk))
 
     ev = sub.add_parser("ev", help="optimal expected points banked from a state of a turn")
     ev.add_argument(

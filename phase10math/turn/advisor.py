@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from phase10math.checks import check_int, check_type
+from phase10math.checks import check_int, check_type, public
 from phase10math.dice.faces import Die, Face, Layout, check_layout, match_roll, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import require_colors
@@ -516,6 +516,7 @@ def _deciding_face(fits: Sequence[Fit], faces: Sequence[Face], layout: Layout):
     return i, f"is your {faces[i]} on " + " or ".join(dice_words(layout, s) for s in opts) + "?"
 
 
+@public
 def advise(
     dice: Sequence[Face | str] | str,
     rolls_left: int,
@@ -725,6 +726,7 @@ def _face_order(f: Face):
     return (-f.value if f.value else 0.5, f.color or "")
 
 
+@public
 def best_hold(
     dice: Sequence[Face | str] | str,
     rolls_left: int,

@@ -13,17 +13,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from phase10math.checks import check_int
+from phase10math.checks import check_int, public
 from phase10math.dice.faces import (
     COLOR_NAMES,
     COLORS,
+    WILD,
     Layout,
     check_layout,
     match_roll,
     parse_faces,
 )
 from phase10math.dice.layouts import DEFAULT_LAYOUT, EXAMPLE_HAND
-from phase10math.dice.meld import best_scores
+from phase10math.dice.meld import best_scores, placements
 from phase10math.dice.phases import PHASES, Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidPhaseError
@@ -69,6 +70,66 @@ def max_phase_score(
     phase = as_phase(phase)
     if len(phase.groups) == 1 and phase.groups[0].kind == "color":
         return one_color_group_max(phase.groups[0].size, layout)
+    if phase.uses_numbers and sum(g.kind == "color" for g in phase.groups) == 1:
+        return assignment_max(phase, layout, rules)
+    best = -1
+    for prof in roll_profiles(layout, phase):
+        best = max(best, int(best_scores(phase, prof, rules).max()))
+    return best
+
+
+def assignment_max(
+    phase: Phase | int | str, layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
+) -> int:
+    """The best score of a phase of sets/runs and one color group over every roll, without
+    listing the rolls: each die shows the face that serves its slot, so the maximum is, over
+    the placements of the sets and runs and the group's color, the best assignment of dice to
+    slots (a die on number n scores n, a wild there 0; a die in the color group scores its best
+    face of that color). Found by dynamic programming over the dice with the slots still open
+    as the state (at most a few hundred states); checked against the enumeration of every roll
+    in the tests.
+
+    >>> from phase10math.dice.layouts import COMPACT_LAYOUT as compact
+    >>> assignment_max(14, compact) == max_phase_score_by_rolls(14, compact)
+    True
+    """
+    phase = as_phase(phase)
+    k = next(g.size for g in phase.groups if g.kind == "color")
+    best = -1
+    for pl in placements(phase, rules.sets_may_share_number):
+        numbers = [n for n in range(1, 11) if pl.demand[n]]
+        for color in COLORS:
+            need = tuple(pl.demand[n] for n in numbers) + (k,)
+            states = {need: 0}
+            for die in layout.dice:
+                has = {f.value for f in die.faces}
+                wild = WILD in has
+                col = [f.points for f in die.faces if f.color == color]
+                nxt = dict(states)
+                for st, pts in states.items():
+                    for i, n in enumerate(numbers):
+                        if st[i] and (n in has or wild):
+                            key = st[:i] + (st[i] - 1,) + st[i + 1 :]
+                            v = pts + (n if n in has else 0)
+                            if nxt.get(key, -1) < v:
+                                nxt[key] = v
+                    if st[-1] and col:
+                        key = st[:-1] + (st[-1] - 1,)
+                        v = pts + max(col)
+                        if nxt.get(key, -1) < v:
+                            nxt[key] = v
+                states = nxt
+            done = tuple(0 for _ in need)
+            if done in states:
+                best = max(best, states[done])
+    return best
+
+
+def max_phase_score_by_rolls(
+    phase: Phase | int | str, layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
+) -> int:
+    """:func:`max_phase_score` by scoring every distinct final roll (the reference)."""
+    phase = as_phase(phase)
     best = -1
     for prof in roll_profiles(layout, phase):
         best = max(best, int(best_scores(phase, prof, rules).max()))
@@ -164,6 +225,7 @@ def layout_report(layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES)
     )
 
 
+@public
 def phase_maxima(
     phases=range(1, 11), layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
 ) -> dict[int, int]:
@@ -177,6 +239,7 @@ def phase_maxima(
     return {n: max_phase_score(PHASES[n], layout, rules) for n in numbers}
 
 
+@public
 def game_maximum(
     layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES, phases=range(1, 11)
 ) -> int:

@@ -35,8 +35,10 @@ from fractions import Fraction
 
 import numpy as np
 
+from phase10math.checks import public
 from phase10math.dice.faces import Die, Face, Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.meld import check_solvable
 from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Holds, Objective, Rules, check_rules
 from phase10math.errors import InvalidLayoutError, InvalidRulesError, StateSpaceTooLargeError
@@ -308,11 +310,12 @@ def solve_utility(
     )
 
 
+@public
 def solve_turn(
     phase: Phase | int | str,
     objective: Objective | str = Objective.COMPLETE,
     rules: Rules = DEFAULT_RULES,
-    layout: Layout = DEFAULT_LAYOUT,
+    layout: Layout | Sequence[Die] = DEFAULT_LAYOUT,
     projection: Projection | None = None,
     progress: Callable[[str], None] | None = None,
     worst_second: bool = False,
@@ -329,6 +332,7 @@ def solve_turn(
     check_layout(layout)
     check_rules(rules)
     phase = as_phase(phase)
+    check_solvable(phase)
     objective = Objective.parse(objective)
     proj = projection or projection_for(phase, objective)
     if proj.name == "color":
@@ -362,6 +366,7 @@ def _utility_value(utility: Callable, faces: Sequence[Face]) -> Fraction:
     return Fraction(u)
 
 
+@public
 def solve_custom(
     utility: Callable[[Sequence[Face]], int | Fraction],
     rules: Rules = DEFAULT_RULES,

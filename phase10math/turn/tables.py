@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
+from phase10math.checks import public
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase, as_phase
@@ -54,6 +55,7 @@ def solution_key(kind: str, phase: Phase, rules: Rules, layout: Layout, **extra:
     )
 
 
+@public
 def cached_solution(
     phase: Phase | int | str,
     objective: Objective | str = Objective.COMPLETE,
@@ -188,6 +190,7 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
     return row
 
 
+@public
 def phase_row(
     phase: Phase | int | str,
     rules: Rules = DEFAULT_RULES,
@@ -215,6 +218,7 @@ def _row_worker(args: tuple) -> list[tuple[int, dict[str, Fraction]]]:
     return [(n, phase_row(PHASES[n], rules, layout)) for n in ns]
 
 
+@public
 def phase_table(
     phases: Iterable[int] = range(1, 11),
     rules: Rules = DEFAULT_RULES,
@@ -255,6 +259,7 @@ def phase_table(
     return {n: rows[n] for n in phases}
 
 
+@public
 def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
     """The table as text: floats (percent / points) with the exact fraction listed below."""
     width = {c: len(name) + 3 for c, name in COLUMNS.items()}  # each column as wide as its name
@@ -295,6 +300,7 @@ def greedy_holds(
     return space, dict.fromkeys(range(1, rules.rolls), gp)
 
 
+@public
 def values_by_rolls_left(
     phase: Phase | int | str,
     objective: Objective | str = Objective.COMPLETE,

@@ -1,0 +1,187 @@
+"""The argument check of the public API (``phase10math.checks.public``): a wrong type is a
+``WrongTypeError`` (a package error and a ``TypeError``) naming the parameter, the value and
+what it accepts; a wrong value a ``Phase10MathError`` (a ``ValueError``); booleans are not
+numbers; NaN and infinities are refused; nothing from inside escapes. Each case below was a
+bare ``AttributeError``/``TypeError``/``ValueError`` from deep inside, or a silent accept."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+import phase10math as p10
+from phase10math import cards
+from phase10math.checks import public, unchecked
+from phase10math.dice.faces import Die, Face, parse_faces
+from phase10math.dice.layouts import COMPACT_LAYOUT
+from phase10math.errors import InvalidArgumentError, Phase10MathError, WrongTypeError
+from phase10math.game.length import MAX_LENGTH_TURNS, GameLength
+
+GL = GameLength.from_probabilities({1: Fraction(1, 2), 2: Fraction(1, 3)})
+ROLL = parse_faces("8 8 8 10 W W 1 2 5 6")
+HAND = cards.parse_hand("R1 R2 R3 B3 B3 Y3 G7 G8 W S")
+GROUP = cards.make_group("set", cards.parse_hand("B3 B3 Y3"))
+
+
+def test_wrong_type_error_is_a_type_error_and_a_package_error():
+    assert issubclass(WrongTypeError, TypeError)
+    assert issubclass(WrongTypeError, Phase10MathError)
+    assert issubclass(InvalidArgumentError, ValueError)
+
+
+@public
+def _half(x: int, y: float = 1.0, name: str | None = None) -> float:
+    return x / 2 * y
+
+
+def test_the_decorator_names_parameter_value_and_what_it_accepts():
+    with pytest.raises(WrongTypeError, match=r"_half\(\): x='3' \(str\); accepts int"):
+        _half("3")
+    with pytest.raises(WrongTypeError, match="name=5 .int.; accepts str | None"):
+        _half(1, name=5)
+    assert _half(4, 2) == 4.0  # an int is a float (the numeric tower)
+
+
+@pytest.mark.parametrize("bad", [True, False])
+def test_booleans_are_not_numbers(bad):
+    with pytest.raises(WrongTypeError, match="a boolean is not a number"):
+        _half(bad)
+    with pytest.raises(WrongTypeError, match="a boolean is not a number"):
+        _half(2, y=bad)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_nan_and_infinities_are_refused(bad):
+    with pytest.raises(InvalidArgumentError, match="NaN and infinities"):
+        _half(2, bad)
+
+
+def test_unchecked_switches_the_check_off_for_the_benchmark_only():
+    with unchecked():
+        assert _half(True) == 0.5
+    with pytest.raises(WrongTypeError):
+        _half(True)
+
+
+RULES_STICKY = [
+    ("phase_table", lambda: p10.phase_table(rules="sticky")),
+    ("simulate_optimal_turns", lambda: p10.simulate_optimal_turns(1, rules="sticky")),
+    ("cached_solution", lambda: p10.cached_solution(1, rules="sticky")),
+    ("phase_row", lambda: p10.phase_row(1, rules="sticky")),
+    ("values_by_rolls_left", lambda: p10.values_by_rolls_left(1, rules="sticky")),
+    ("greedy_hold", lambda: p10.greedy_hold(1, ROLL, rules="sticky")),
+    ("format_table", lambda: p10.format_table({}, "sticky")),
+    ("solve_turn", lambda: p10.solve_turn(1, rules="sticky")),
+    ("advise", lambda: p10.advise(ROLL, 2, 1, rules="sticky")),
+    ("for_strategy", lambda: GameLength.for_strategy("complete", rules="sticky")),
+    ("score", lambda: p10.score(1, ROLL, rules=7)),
+]
+
+
+@pytest.mark.parametrize("name,call", RULES_STICKY, ids=[n for n, _ in RULES_STICKY])
+def test_rules_given_as_text_is_a_wrong_type_naming_rules(name, call):
+    with pytest.raises(WrongTypeError, match=r"rules=.*accepts Rules"):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: GL.pmf("3"),
+        lambda: GL.cdf(True),
+        lambda: GL.tail(1.5),
+        lambda: GL.table(None),
+        lambda: GL.quantile("x"),
+        lambda: GL.summary([]),
+        lambda: GL.format(3, name=4),
+    ],
+)
+def test_game_length_methods_refuse_wrong_types(call):
+    with pytest.raises(WrongTypeError):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: GL.pmf(MAX_LENGTH_TURNS + 1),
+        lambda: GL.table(10**30),
+        lambda: GL.quantile(math.nan),
+        lambda: GL.quantile(2),
+        lambda: GL.quantile(Fraction(1, 2), n_max=-1),
+    ],
+)
+def test_game_length_methods_refuse_values_past_their_bounds(call):
+    with pytest.raises(Phase10MathError):
+        call()
+
+
+@pytest.mark.parametrize(
+    "fn", [p10.show, p10.percent, p10.readable], ids=["show", "percent", "readable"]
+)
+@pytest.mark.parametrize("bad", ["sticky", "1/0", None, True, math.nan, math.inf, [1], "9" * 500])
+def test_exact_formatting_refuses_what_is_not_a_number(fn, bad):
+    with pytest.raises(Phase10MathError):
+        fn(bad)
+
+
+@pytest.mark.parametrize("digits", [-1, 31, 10**9])
+def test_exact_formatting_digits_are_bounded(digits):
+    # was "Format specifier missing precision" from inside for negative digits
+    for fn in (p10.show, p10.percent):
+        with pytest.raises(InvalidArgumentError, match="digits"):
+            fn(Fraction(1, 3), digits)
+
+
+def test_exact_formatting_of_a_huge_value_does_not_overflow():
+    assert p10.percent(Fraction(10**400)) == "inf%"
+    assert p10.show(Fraction(1, 3), 0) == "1/3 (0)"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: cards.Card(True),
+        lambda: cards.parse_hand(5),
+        lambda: cards.can_hit("x", HAND[0]),
+        lambda: cards.can_hit(GROUP, 5),
+        lambda: cards.make_group(5, 5),
+        lambda: cards.DeckSpec(numbers="x"),
+        lambda: cards.DeckSpec(numbers=True),
+        lambda: cards.dealt_table("x"),
+        lambda: cards.hit(1, 2),
+        lambda: cards.brute_force_odds(1, "x", cards.STANDARD),
+        lambda: cards.holds_phase(1, 2),
+        lambda: cards.simulate_dealt(1, trials=math.nan),
+    ],
+)
+def test_card_api_refuses_wrong_types_with_package_errors(call):
+    with pytest.raises(Phase10MathError):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: Die(True, COMPACT_LAYOUT.dice[0].faces),
+        lambda: Die(1.5, COMPACT_LAYOUT.dice[0].faces),
+        lambda: Die("high", "5 6 7"),
+        lambda: Face(True),
+        lambda: Face(1.5),
+        lambda: Face(5).matches("5"),
+        lambda: COMPACT_LAYOUT.dice[0].show(None),
+    ],
+)
+def test_dice_values_refuse_wrong_types(call):
+    with pytest.raises(WrongTypeError):
+        call()
+
+
+def test_enums_refuse_with_package_errors():
+    with pytest.raises(Phase10MathError, match="allowed: free, sticky"):
+        p10.Holds("bogus")
+    with pytest.raises(WrongTypeError):
+        p10.Objective(None)
+    assert p10.Holds("sticky") is p10.Holds.STICKY

@@ -1,0 +1,48 @@
+"""The solitaire strategy: it plays games that match its exact value, is offered without solving,
+and its simulation needs at least two games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from clirun import one_line_error, run
+
+from phase10math.dice.rules import Rules
+from phase10math.errors import (
+    InvalidRulesError,
+)
+from phase10math.game.engine import Game
+from phase10math.game.solitaire import solve_solitaire
+from phase10math.game.strategies import SolitaireStrategy, get_strategy
+
+
+@pytest.fixture(scope="module")
+def small_solitaire(tmp_path_factory):
+    """Optimal solitaire under reduced rules (two rolls, no five-phase bonus): 11 states."""
+    rules = Rules(rolls=2, five_phase_threshold=10**6)
+    return rules, solve_solitaire(rules, show_progress=False)
+
+
+def test_solitaire_strategy_plays_games_and_matches_the_exact_value(small_solitaire):
+    rules, sol = small_solitaire
+    strat = SolitaireStrategy(rules, solution=sol)
+    # in a game with another player
+    res = Game([strat, get_strategy("greedy", rules)], rules=rules, seed=1).play()
+    assert res.players[0].phase_done >= 1
+    # simulated solitaire mean against the exact optimal value (4 standard errors)
+    totals = [Game([strat], rules=rules, seed=s).play().players[0].total for s in range(300)]
+    mean, se = np.mean(totals), np.std(totals, ddof=1) / np.sqrt(len(totals))
+    assert abs(mean - float(sol.value)) < 4 * se
+
+
+def test_solitaire_strategy_is_offered_and_builds_without_solving():
+    assert isinstance(get_strategy("solitaire"), SolitaireStrategy)
+    with pytest.raises(InvalidRulesError, match="free holds"):
+        get_strategy("solitaire", Rules(holds="sticky"))
+
+
+def test_solitaire_simulate_needs_two_games():
+    for n in ("1", "-5"):
+        code, out, err = run(["solitaire", "--simulate", n, "--json"])
+        one_line_error(err, code)
+        assert out == ""

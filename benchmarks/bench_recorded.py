@@ -31,6 +31,11 @@ before / after; both objectives, cold):
     ratio reference / kit: time 3.16, peak memory 1.30; values identical (kit alone, again:
     30.5, 29.9, 31.6, 34.7 s).
     2026-11-30  kit, utilities int8 from the start (alone, three runs)  30.7-31.8 s  5.47 GiB
+    2026-12-01  the same, at load 9-11 (this machine busy all session)  141.5 s      5.47 GiB
+    2026-12-01  kit: every stage die 0's face by face on 7**9 tensors, roll values in the
+                smallest dtype their bounds allow, no codes unless the best holds are asked
+                for, two-key maxima in mask arithmetic    7.1-8.1   52.4 s   1.89 GiB
+                (identical exact totals; targets: <= 15 s and <= 3 GB)
 
     Tables on the recorded layout (``phase10math table --layout FILE``, FILE holding
     ``RECORDED_LAYOUT_TEXT``; fresh cache and bytecode, import included; peak of the largest

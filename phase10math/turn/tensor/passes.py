@@ -154,17 +154,26 @@ def _subset_max_values(n: int, T: np.ndarray, second: np.ndarray | None) -> None
             continue
 
         def step2(i: int, V: np.ndarray, V2: np.ndarray) -> None:
+            # (a, a2) vs (b, b2): the first key's maximum; the second key of the larger first
+            # key, or the larger second key where the first keys are equal - in arithmetic on
+            # 0/1 masks (masked copies are several times slower); the differences of second
+            # keys fit in int64 (the solver admits only values that fit six times over,
+            # :func:`phase10math.exact.fits_int64`)
             nh, nh2 = V[..., 0, :], V2[..., 0, :]
-            better = scratch(f"better{i}", nh.shape, np.bool_)
-            cmp = scratch(f"cmp{i}", nh.shape, np.bool_)
+            gt = scratch(f"better{i}", nh.shape, np.bool_)
+            eq = scratch(f"cmp{i}", nh.shape, np.bool_)
+            d = scratch(f"d{i}", nh.shape, np.int64)
+            e = scratch(f"e{i}", nh.shape, np.int64)
             for f in range(1, V.shape[-2]):
                 face, face2 = V[..., f, :], V2[..., f, :]
-                np.equal(nh, face, out=cmp)
-                np.greater(nh2, face2, out=better)
-                better &= cmp
-                np.greater(nh, face, out=cmp)
-                better |= cmp
-                np.copyto(face, nh, where=better)
-                np.copyto(face2, nh2, where=better)
+                np.greater(nh, face, out=gt)
+                np.equal(nh, face, out=eq)
+                np.subtract(nh2, face2, out=d)  # nh wins: face2 + d
+                np.maximum(d, 0, out=e)  # a tie: face2 + max(d, 0)
+                np.multiply(d, gt, out=d)
+                np.multiply(e, eq, out=e)
+                face2 += d
+                face2 += e
+                np.maximum(face, nh, out=face)
 
         blockwise(step2, _axis_view(T, j, p), _axis_view(second, j, p))

@@ -115,7 +115,7 @@ def split_stage(
     outc = np.empty(F0 * P9, dtype=dt) if codes else None
     for f in range(F0):
         vals, c = solved(f)
-        in_slabs(_better_of, *vals, c, *none_vals, none_codes)
+        in_slabs(_better_of if codes else _max_of, *vals, c, *none_vals, none_codes)
         for k, v in enumerate(vals):
             if sums is not None:
                 sums[k] += w0[f] * (exact_total(v, weights9) if exact else float_total(v, weights9))
@@ -189,6 +189,24 @@ def _better_of(i: int, *arrays: np.ndarray) -> None:
     for o, b in zip(own, other):
         np.copyto(o, b, where=better)
     np.copyto(oc, bc, where=better)
+
+
+def _max_of(i: int, *arrays: np.ndarray) -> None:
+    """:func:`_better_of` without codes: the (lexicographic) maximum of the values alone, in
+    arithmetic on 0/1 masks (as in :func:`~.passes.subset_max`)."""
+    k = (len(arrays) - 2) // 2
+    own, other = arrays[:k], arrays[k + 1 : 2 * k + 1]
+    if k == 1:
+        np.maximum(own[0], other[0], out=own[0])
+        return
+    (o1, o2), (b1, b2) = own, other
+    d = b2 - o2
+    e = np.maximum(d, 0)
+    d *= b1 > o1
+    e *= b1 == o1
+    o2 += d
+    o2 += e
+    np.maximum(o1, b1, out=o1)
 
 
 def _pack(first: np.ndarray, second: np.ndarray, base: int, low: int) -> np.ndarray:

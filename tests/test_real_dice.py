@@ -17,7 +17,7 @@ import pytest
 from phase10math.cli import main
 from phase10math.dice.faces import parse_faces, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT, RECORDED_LAYOUT
-from phase10math.errors import InvalidDiceError, InvalidHoldError
+from phase10math.errors import InvalidDiceError, InvalidHoldError, WrongTypeError
 from phase10math.play.models import TurnState, dice_for_face, enter_rerolled, suggested_dice
 from phase10math.turn import advisor
 from phase10math.turn.advisor import AmbiguousRollError, advise
@@ -95,14 +95,19 @@ def test_dice_of_picks_one_way():
         ({4: 6}, "face 5 (6o) cannot be on die 7"),
         ({4: 10}, "a die index is 0 to 9"),
         ({-1: 0}, "a face index is 0 to 9"),
-        ({"4": 5}, "a face index is 0 to 9"),
         ({1: 5, 4: 5}, "are both given on die 6"),
         ({0: 5}, "face 1 (7b) cannot be on die 6"),
-        ([(4, 5)], "dice_of"),
     ],
 )
 def test_dice_of_is_checked(dice_of, words):
     with pytest.raises(InvalidDiceError, match=re.escape(words)):
+        advise(DECIDED_BY_6O, 2, 8, layout=REDUCED, dice_of=dice_of)
+
+
+@pytest.mark.parametrize("dice_of", [{"4": 5}, [(4, 5)], {4: 5.0}])
+def test_dice_of_of_the_wrong_type_is_refused_at_the_boundary(dice_of):
+    # a TypeError of the package's own, naming the parameter and what it accepts
+    with pytest.raises(WrongTypeError, match=r"dice_of=.*accepts Mapping\[int, int\]"):
         advise(DECIDED_BY_6O, 2, 8, layout=REDUCED, dice_of=dice_of)
 
 

@@ -28,7 +28,7 @@ from phase10math.cards.deck import STANDARD, Card, DeckSpec, format_cards, hand_
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.phases import find_laydown, parse_phase, shortfall
 from phase10math.cards.rules import LaidGroup, can_hit, hit, validate_laydown
-from phase10math.checks import check_seed
+from phase10math.checks import check_seed, public
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 HAND_SIZE = 10
@@ -347,6 +347,7 @@ class _Game:
         )
 
 
+@public
 def play_game(
     players: int = 4, seed: int = 0, deck: DeckSpec = STANDARD, max_hands: int = 200
 ) -> GameResult:

@@ -51,6 +51,7 @@ import numpy as np
 from phase10math.cards.deck import STANDARD, DeckSpec
 from phase10math.cards.errors import InvalidCardPhaseError
 from phase10math.cards.phases import Group, Phase, placements
+from phase10math.checks import public
 from phase10math.errors import StateSpaceTooLargeError
 
 INF = 100  # "no placement in this class": larger than any reachable e (e <= cards needed)
@@ -67,6 +68,7 @@ def supports(ph: Phase) -> bool:
     return ph.kind == "mixed" and sum(g.kind == "color" for g in ph.groups) == 1
 
 
+@public
 def wilds_needed(v: np.ndarray, ph: Phase, deck: DeckSpec = STANDARD) -> np.ndarray:
     """Fewest Wilds completing a mixed phase (any number of color groups) for hands given as
     number-card counts ``v[..., number, color]``, vectorised over hands.

@@ -76,8 +76,8 @@ Recorded output of ``python -m phase10math.dice.layout_search`` (:func:`find_com
     3 x 1g 2o 3b 4o Wr Wg
     1 x 1r 2g 3g 4g Wo Wb
 
-(The exact text lives in :mod:`phase10math.dice.layouts`; ``tests/test_layout_search.py`` checks
-that the search reproduces it.)
+(The exact text lives in :mod:`phase10math.dice.layouts`; ``tests/dice/test_layout_search.py``
+checks that the search reproduces it.)
 """
 
 from __future__ import annotations

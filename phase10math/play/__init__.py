@@ -9,6 +9,8 @@ Modules, in reading order:
 - :mod:`~phase10math.play.saved` - games that survive a reload: the app's state on disk.
 - :mod:`~phase10math.play.game_widget` - a whole game against computer players; the app.
 - :mod:`~phase10math.play.figures` - matplotlib figures for the lessons: the dice, charts.
+- :mod:`~phase10math.play.diagrams` - diagrams for the lessons: backward induction, the
+  Markov chain of the phases, inclusion-exclusion.
 """
 
 from phase10math.lazy import lazy_exports

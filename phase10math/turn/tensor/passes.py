@@ -13,7 +13,9 @@ from phase10math.turn.tensor.slabs import blockwise, in_slabs
 
 
 def face_slots(n: int) -> tuple:
-    return (slice(1, None),) * n
+    """The face slots (not the not-held slot 0) of the first ``n`` axes; a view even when
+    ``n`` is 0 (a tensor of no dice)."""
+    return (slice(1, None),) * n + (Ellipsis,)
 
 
 def _axis_view(T: np.ndarray, j: int, p: int) -> np.ndarray:

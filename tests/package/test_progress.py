@@ -10,7 +10,7 @@ import pytest
 from phase10math import progress
 from phase10math.progress import QuietBar, progress_bar, progress_enabled
 
-ROOT = Path(__file__).resolve().parents[1] / "phase10math"
+ROOT = Path(__file__).resolve().parents[2] / "phase10math"
 
 
 @pytest.mark.parametrize("value", ["off", "OFF", "0", "no", "false"])

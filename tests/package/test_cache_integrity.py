@@ -73,12 +73,20 @@ def truth():
     return solve_turn(as_phase(1), "complete", layout=COMPACT_LAYOUT)
 
 
+def same_arrays(x: dict, y: dict) -> bool:
+    return x.keys() == y.keys() and all(np.array_equal(x[r], y[r]) for r in x)
+
+
 def same_solution(a, b) -> bool:
-    keys = ("hold_num", "roll_num", "roll_arg", "hold_num2", "roll_num2")
-    return (a.value(), a.value2()) == (b.value(), b.value2()) and all(
-        getattr(a, k).keys() == getattr(b, k).keys()
-        and all(np.array_equal(getattr(a, k)[r], getattr(b, k)[r]) for r in getattr(a, k))
-        for k in keys
+    """Equal values and equal arrays of every key, and the same best holds."""
+    return (
+        (a.value(), a.value2()) == (b.value(), b.value2())
+        and len(a.keys) == len(b.keys)
+        and all(
+            same_arrays(ka.hold_num, kb.hold_num) and same_arrays(ka.roll_num, kb.roll_num)
+            for ka, kb in zip(a.keys, b.keys)
+        )
+        and same_arrays(a.roll_arg, b.roll_arg)
     )
 
 
@@ -102,7 +110,7 @@ def test_damaged_array_bytes_give_the_right_answer_and_one_warning(
     large, truth, monkeypatch, capsys, key, where
 ):
     folder, sol = large
-    array = sol.roll_num[0] if key == "first" else sol.roll_num2[0]
+    array = sol.keys[0 if key == "first" else 1].roll_num[0]
     npy = file_holding(folder, np.asarray(array))
     data = bytearray(npy.read_bytes())
     start = len(data) - array.nbytes  # where the values begin (after the .npy header)

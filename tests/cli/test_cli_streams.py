@@ -18,7 +18,7 @@ import pytest
 from phase10math import cli
 from phase10math.exact import Exact, from_json, int_text, show, to_json
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(args: list[str], **kwargs) -> subprocess.CompletedProcess:

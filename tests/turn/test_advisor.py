@@ -149,7 +149,7 @@ def test_shown_holds_are_the_dice_the_values_are_for(ph, layout):
     # the faces shown for a hold lie on the kinds of dice the hold's value was computed for,
     # also where several kinds of dice share a projected face (colors in phase 8 on the compact
     # dice, values in 2); on the ten different recorded dice a color phase gets the faces die
-    # by die (typed in any order they may fit several ways: see tests/test_real_dice.py)
+    # by die (typed in any order they may fit several ways: see tests/turn/test_real_dice.py)
     by_die = layout is RECORDED_LAYOUT and PHASES[ph].uses_color
     rng = np.random.default_rng(ph)
     for _ in range(5):

@@ -18,7 +18,7 @@ from phase10math.workers import WorkerPool
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _stat(pid: str) -> tuple[int, int, str] | None:

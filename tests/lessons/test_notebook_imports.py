@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(ROOT.glob("notebooks/*.ipynb"))
 PUBLIC_MODULES = ("phase10math", *(f"phase10math.{s}" for s in
                   ("dice", "turn", "game", "play", "cards", "tenthousand")))  # fmt: skip

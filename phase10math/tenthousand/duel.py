@@ -39,7 +39,7 @@ from phase10math.errors import StateSpaceTooLargeError
 from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
 from phase10math.tenthousand.layered import memory_allowed, pair_tables, solve_layered
-from phase10math.tenthousand.odds import roll_groups
+from phase10math.tenthousand.odds import duel_roll_data
 from phase10math.tenthousand.rules import (
     UNIT,
     TenKRules,
@@ -73,18 +73,7 @@ class _Plan:
 def _plans(rules: TenKRules) -> list[_Plan]:
     plans = []
     for n in range(1, rules.dice + 1):
-        w_none = w_wipe = w_win = 0
-        groups = []
-        for g in roll_groups(n, rules):
-            if g.six and rules.six_wins:
-                w_win += g.weight
-            elif g.kind == "wipe":
-                w_wipe += g.weight
-            elif g.kind == "none":
-                w_none += g.weight
-            else:
-                opts = tuple((p // UNIT, m if m else rules.dice) for p, m in g.options)
-                groups.append((g.weight, opts))
+        w_none, w_wipe, w_win, groups = duel_roll_data(n, rules)
         plans.append(_Plan(n, 6**n, w_none, w_wipe, w_win, tuple(groups)))
     return plans
 

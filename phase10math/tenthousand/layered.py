@@ -55,7 +55,7 @@ import numpy as np
 
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.tenthousand.errors import TenKStateError
-from phase10math.tenthousand.odds import roll_groups
+from phase10math.tenthousand.odds import duel_roll_data
 from phase10math.tenthousand.rules import UNIT, TenKRules
 
 EPS = 2.0**-53
@@ -90,18 +90,8 @@ class _Roll:
 def _rolls(rules: TenKRules) -> list[_Roll]:
     out = []
     for n in range(1, rules.dice + 1):
-        groups = []
-        none = wipe = win = 0
-        for g in roll_groups(n, rules):
-            if g.six and rules.six_wins:
-                win += g.weight
-            elif g.kind == "wipe":
-                wipe += g.weight
-            elif g.kind == "none":
-                none += g.weight
-            else:
-                opts = [(p // UNIT, (k or rules.dice) - 1) for p, k in g.options]
-                groups.append((g.weight / 6**n, opts))
+        none, wipe, win, scoring = duel_roll_data(n, rules)
+        groups = [(w / 6**n, [(s, m - 1) for s, m in opts]) for w, opts in scoring]
         groups.sort(key=lambda g: -len(g[1]))
         width = len(groups[0][1]) if groups else 0
         size = tuple(sum(1 for _, o in groups if len(o) > j) for j in range(width))

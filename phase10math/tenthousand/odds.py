@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from phase10math.tenthousand.errors import TenKRollError
-from phase10math.tenthousand.rules import TenKRules, check_rules
+from phase10math.tenthousand.rules import UNIT, TenKRules, check_rules
 from phase10math.tenthousand.scoring import (
     check_roll,
     is_six_of_a_kind,
@@ -70,6 +70,31 @@ def roll_groups(n: int, rules: TenKRules | None = None) -> tuple[RollGroup, ...]
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= rules.dice:
         raise TenKRollError(f"n={n!r} dice; allowed: 1..{rules.dice}")
     return _groups(n, rules.scoring_key())
+
+
+def duel_roll_data(
+    n: int, rules: TenKRules
+) -> tuple[int, int, int, list[tuple[int, tuple[tuple[int, int], ...]]]]:
+    """The rolls of ``n`` dice as the duel solvers read them: the weights (out of ``6**n``) of
+    the rolls that score nothing, that wipe, that win at once (six of a kind with the six-wins
+    rule), and per scoring group ``(weight, ((points in units of 50, dice rolled next), ...))``
+    (all dice again after a set-aside that uses them all).
+
+    >>> duel_roll_data(1, TenKRules())
+    (4, 0, 0, [(1, ((1, 6),)), (1, ((2, 6),))])
+    """
+    none = wipe = win = 0
+    scoring = []
+    for g in roll_groups(n, rules):
+        if g.six and rules.six_wins:
+            win += g.weight
+        elif g.kind == "wipe":
+            wipe += g.weight
+        elif g.kind == "none":
+            none += g.weight
+        else:
+            scoring.append((g.weight, tuple((p // UNIT, k or rules.dice) for p, k in g.options)))
+    return none, wipe, win, scoring
 
 
 @dataclass(frozen=True)

@@ -73,7 +73,6 @@ from phase10math.turn.batch import TurnBatch
 from phase10math.turn.engine import final_scores
 from phase10math.turn.kernels import lexicographic_utilities
 from phase10math.turn.solver import solve_utility
-from phase10math.turn.statespace import StateSpace
 
 BATCH = 192  # turn columns solved at once (about 180 MB per array on the value projection)
 TOL = 1e-13  # residual at which a pair's policy iteration stops
@@ -893,7 +892,7 @@ class WinStrategy(DuelStrategy):
     the completion-optimal turn) and counts those decisions: :meth:`note` says how many and
     why, and the ``game`` and ``headtohead`` commands print it. With ``fallback=None`` a
     state outside the table raises :class:`~phase10math.errors.OutsideTableError`. A game
-    of other rules, other dice or more players is refused when it attaches the strategy."""
+    of other rules or more players is refused when it attaches the strategy."""
 
     name = "win"
 
@@ -903,25 +902,16 @@ class WinStrategy(DuelStrategy):
         self.from_table = 0  # decisions played from the table
         self.fell_back = 0  # decisions played by the fallback
         self.last_reason = ""
-        self._layouts: set[str] = set()
 
     def attach(self, game: Any) -> WinStrategy:
-        """Follow ``game``; refused unless it has two players and the table's rules and dice."""
+        """Follow ``game``; refused unless it has two players and the table's rules (any
+        layout: phases 9-10 have no colors, and every layout shows the same numbers)."""
         if len(game.players) != 2:
             raise InvalidRulesError(
                 f"the win strategy plays two-player games; this game has {len(game.players)} "
                 "players"
             )
         check_table_rules(self.solution, game.rules)
-        fp = game.layout.fingerprint()
-        if fp not in self._layouts:
-            space = self.solution.game.turns[self.solution.game.lo].space
-            if StateSpace.build(game.layout, space.projection).key() != space.key():
-                raise InvalidRulesError(
-                    f"the two-player table is solved for other dice than layout "
-                    f"{game.layout.name!r}"
-                )
-            self._layouts.add(fp)
         return super().attach(game)
 
     def outside(self, view: Any) -> str | None:

@@ -32,5 +32,13 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "simulate_phase": "solitaire",
         "solve_state": "solitaire",
         "wilson": "headtohead",
+        "head_to_head": "headtohead",
+        "DuelGame": "duel",
+        "Play": "duel",
+        "WinStrategy": "duel",
+        "chance_to_win": "duel",
+        "shipped_table": "duel",
+        "solve_duel": "duel",
+        "win_advice": "duel",
     },
 )

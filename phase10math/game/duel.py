@@ -66,7 +66,7 @@ from phase10math.dice.faces import Die, Layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
-from phase10math.errors import InvalidRulesError, OutsideTableError
+from phase10math.errors import InvalidDiceError, InvalidRulesError, OutsideTableError
 from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
 from phase10math.turn.batch import TurnBatch
@@ -1040,7 +1040,13 @@ def win_advice(
         vals, _h = tb.subset_max(tb.expect(vals), 0.0)
     W = tb.expect(vals)[:, 0]
     smap = SpaceMap(space, layout or COMPACT_LAYOUT)
-    counts = smap.counts(faces)
+    try:
+        counts = smap.counts(faces)
+    except (ValueError, IndexError):
+        raise InvalidDiceError(
+            "the faces do not fit the dice (in layout order: 6 high dice 5-10, then 4 low "
+            "dice 1-4 or W)"
+        ) from None
     holds = []
     for sub in itertools.product(
         *[itertools.product(*[range(c + 1) for c in cs]) for cs in counts]

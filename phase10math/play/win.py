@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -106,7 +107,8 @@ def win_line(
     if state.rolls_done == 0 or state.over:
         return WinLine(True, "", chance)
     faces = layout_order(state.faces, state.layout)
-    adv = win_advice(table, mine, theirs, faces, state.rolls_left, second, last, state.layout)
+    args = (mine, theirs, faces, state.rolls_left, second, last, state.layout)
+    adv = _shipped_advice(*args) if table is shipped_table() else win_advice(table, *args)
     aim = adv["per_turn"][str(state.objective)]
     return WinLine(
         True,
@@ -117,6 +119,13 @@ def win_line(
         aim["keep"],
         aim["chance_to_win"],
     )
+
+
+@functools.lru_cache(maxsize=32)
+def _shipped_advice(*args: Any) -> dict[str, Any]:
+    """win_advice from the shipped table, remembered: the panel asks again at every tap on a
+    die, and one answer takes a few tenths of a second."""
+    return win_advice(shipped_table(), *args)
 
 
 def win_text(line: WinLine, aim_words: str) -> str:

@@ -907,9 +907,10 @@ class WinStrategy(DuelStrategy):
         """Follow ``game``; refused unless it has two players and the table's rules (any
         layout: phases 9-10 have no colors, and every layout shows the same numbers)."""
         if len(game.players) != 2:
+            n = len(game.players)
             raise InvalidRulesError(
-                f"the win strategy plays two-player games; this game has {len(game.players)} "
-                "players"
+                f"the win strategy plays two-player games; this game has {n} "
+                f"player{'s' if n != 1 else ''}"
             )
         check_table_rules(self.solution, game.rules)
         return super().attach(game)

@@ -162,7 +162,8 @@ def test_the_strategys_hold_is_win_advices_best(table):
         k_me = int(rng.integers(9, 11))
         k_opp = 10 if last else int(rng.integers(9, 11))
         me = (k_me, int(rng.integers(0, 60)))
-        opp = (k_opp, me[1] + int(rng.integers(-20, 70)) if last else int(rng.integers(0, 60)))
+        ahead = me[1] + int(rng.integers(-20, 70))  # a finished opponent is usually ahead
+        opp = (k_opp, max(0, ahead) if last else int(rng.integers(0, 60)))
         first = bool(rng.integers(0, 2))
         rolls_left = int(rng.integers(1, 3))
         faces = dice.roll(range(10))

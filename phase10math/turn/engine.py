@@ -19,7 +19,10 @@ aside stay, :mod:`.sticky`). :func:`engine_for` is the only place that picks one
 :func:`backward_induction` is the one loop over the rolls left; the *chooser* says what a
 stage does with a hold's values: :data:`OPTIMAL` (exact, one or two keys, lexicographic),
 :data:`OPTIMAL_FLOAT` (float64), :class:`Fixed` (a given policy) or :data:`RANDOM` (each die
-kept with probability 1/2).
+kept with probability 1/2). Each engine runs a stage as it can: the tensor engine die 0's
+face by face on the other dice's tensors, its roll values in the smallest integer dtype their
+bounds allow and its best holds found when first used; a stage told that it is the last (the
+turn's first roll) may return the turn's totals instead of its roll values.
 
 Batches: the per-type float and fixed-policy stages take utilities with a trailing batch axis
 (``(rolls, B)``: B utilities over the same space in one pass); the totals then have shape

@@ -505,7 +505,7 @@ def _unpack_bits(packed: np.ndarray, dtype: str, n: int) -> np.ndarray:
         or not 0 <= n <= 8 * len(packed)
     ):
         raise DamagedEntryError("the bits do not match their description")
-    out = np.unpackbits(packed, count=n).view(dt)
+    out = np.unpackbits(np.asarray(packed), count=n).view(dt)  # in memory, not a map
     out.flags.writeable = False
     return out
 

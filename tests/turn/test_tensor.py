@@ -537,13 +537,14 @@ def test_utility_too_large_for_int64_is_refused(which):
 
 def test_cached_tensor_solution_is_mapped_small_and_answers_the_same(tmp_path, monkeypatch):
     """A tensor solution written to the large-result cache and read back: its arrays are
-    memory-mapped read-only, the roll values kept are small integers (no int64 hold ids or last
-    stage), and the hold values, best holds and the last stage's roll values read from the
-    mapped copy equal those of the solution in memory."""
+    memory-mapped read-only (the 0/1 utility unpacked from its bits), the roll values kept are
+    small integers (no int64 hold ids or last stage), and the hold values, best holds and the
+    last stage's roll values read from the mapped copy equal those of the solution in memory."""
     from phase10math import cache
 
     monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(cache, "LARGE_ARRAY", 1)
+    monkeypatch.setattr(cache, "BITS_ARRAY", 1)  # the 0/1 utility stored as bits
     monkeypatch.setattr(cache, "DISK_MARGIN", 0)
     space = StateSpace.build([REC[i] for i in (0, 2, 6, 8, 9)], FULL)
     rng = np.random.default_rng(3)
@@ -554,6 +555,8 @@ def test_cached_tensor_solution_is_mapped_small_and_answers_the_same(tmp_path, m
     assert cache.save_large("k", sol)
     got = cache.load_large("k")
     assert isinstance(got.roll_num[1], np.memmap) and not got.roll_num[1].flags.writeable
+    assert not isinstance(got.roll_num[0], np.memmap) and got.roll_num[0].dtype == np.int8
+    assert isinstance(got.keys[1].roll_num[0], np.memmap)  # not 0/1: as it is
     ids = np.arange(space.n_states)
     for r in (1, 2):
         assert (got.hold_num[r][ids] == sol.hold_num[r][ids]).all()

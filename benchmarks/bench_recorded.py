@@ -36,6 +36,9 @@ before / after; both objectives, cold):
                 smallest dtype their bounds allow, no codes unless the best holds are asked
                 for, two-key maxima in mask arithmetic    7.1-8.1   52.4 s   1.89 GiB
                 (identical exact totals; targets: <= 15 s and <= 3 GB)
+    2026-12-01  the same code (01014a7), the machine nearly idle  1.2      28.0 s   2.12 GiB
+    2026-12-01  again, other jobs starting                        2.6-4.5  67.3 s   2.12 GiB
+                (the 15 s target missed at the lowest load: the passes are memory-bound)
 
     Tables on the recorded layout (``phase10math table --layout FILE``, FILE holding
     ``RECORDED_LAYOUT_TEXT``; fresh cache and bytecode, import included; peak of the largest

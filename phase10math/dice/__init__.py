@@ -29,7 +29,7 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "parse_layout": "faces",
         "match_roll": "rolls",
         "parse_roll": "rolls",
-        "split_faces": "rolls",
+        "split_faces": "faces",
         "DEFAULT_LAYOUT": "layouts",
         "LAYOUTS": "layouts",
         "PHASES": "phases",

@@ -2,8 +2,9 @@
 dice of a layout; and which dice realise a hold.
 
 The command line, the advisor, the strategies and the app read typed rolls through these
-functions (:func:`split_faces`, :func:`parse_roll`, :func:`match_roll`, :func:`assign_faces`,
-:func:`dice_showing`); one face is parsed by :func:`~phase10math.dice.faces.parse_face`.
+functions (:func:`parse_roll`, :func:`match_roll`, :func:`assign_faces`, :func:`dice_showing`);
+typed faces are split and parsed by :func:`~phase10math.dice.faces.split_faces`,
+:func:`~phase10math.dice.faces.parse_faces` and :func:`~phase10math.dice.faces.parse_face`.
 
 >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
 >>> faces = parse_roll("10 o, W g 7 5 6 8 9 1 2 3", DEFAULT_LAYOUT)
@@ -22,25 +23,6 @@ from phase10math.dice.faces import COLOR_NAMES, WILD, Die, Face, Layout, parse_f
 from phase10math.dice.meld import require_colors
 from phase10math.dice.phases import Phase
 from phase10math.errors import InvalidDiceError
-
-
-def split_faces(text: str) -> list[str]:
-    """Split typed faces at spaces and commas, joining a separate color word to its number
-    (``"10 o, W green 7"`` -> ``['10o', 'Wgreen', '7']``); ``"11"`` stays one (bad) face.
-    """
-    colors = set(COLOR_NAMES) | set(COLOR_NAMES.values())
-    out: list[str] = []
-    for tok in text.replace(",", " ").split():
-        if (
-            out
-            and tok.lower() in colors
-            and out[-1][-1:].isalnum()
-            and out[-1].lower()[-1] in "0123456789w"
-        ):
-            out[-1] += tok
-        else:
-            out.append(tok)
-    return out
 
 
 def parse_roll(

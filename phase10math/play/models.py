@@ -33,7 +33,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from phase10math.dice.faces import COLOR_NAMES, WILD, Face, Layout, parse_face, parse_faces
+from phase10math.dice.faces import (
+    COLOR_NAMES,
+    WILD,
+    Face,
+    Layout,
+    parse_face,
+    parse_faces,
+    split_faces,
+)
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import Meld, explain
 from phase10math.dice.phases import Phase, as_phase
@@ -42,7 +50,6 @@ from phase10math.dice.rolls import (
     dice_showing,
     first_unplaced,
     match_roll,
-    split_faces,
 )
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, Phase10MathError
@@ -341,9 +348,7 @@ class TurnState:
         """
         if self.over:
             raise InvalidHoldError("the turn is over: start a new turn")
-        faces = parse_faces(
-            split_faces(text) if isinstance(text, str) else face_list(text, "enter")
-        )
+        faces = parse_faces(text if isinstance(text, str) else face_list(text, "enter"))
         if len(faces) != self.n_dice:
             raise InvalidDiceError(
                 f"type the {self.n_dice} dice in front of you (e.g. "

@@ -19,7 +19,10 @@ aside stay, :mod:`.sticky`). :func:`engine_for` is the only place that picks one
 :func:`backward_induction` is the one loop over the rolls left; the *chooser* says what a
 stage does with a hold's values: :data:`OPTIMAL` (exact, one or two keys, lexicographic),
 :data:`OPTIMAL_FLOAT` (float64), :class:`Fixed` (a given policy) or :data:`RANDOM` (each die
-kept with probability 1/2).
+kept with probability 1/2). Each engine runs a stage as it can: the tensor engine die 0's
+face by face on the other dice's tensors, its roll values in the smallest integer dtype their
+bounds allow and its best holds found when first used; a stage told that it is the last (the
+turn's first roll) may return the turn's totals instead of its roll values.
 
 Batches: the per-type float and fixed-policy stages take utilities with a trailing batch axis
 (``(rolls, B)``: B utilities over the same space in one pass); the totals then have shape
@@ -67,17 +70,18 @@ from phase10math.turn.sticky import (
     sticky_pairs,
 )
 from phase10math.turn.tensor import (
+    BestHolds,
     LazyHoldValues,
     check_tensor_fits,
-    evaluate_policy,
-    evaluate_policy_float,
     exact_total,
     final_scores_tensor,
     greedy_holds_tensor,
+    holds_from_codes,
+    int_dtype,
     is_tensor_space,
     smallest_int,
-    solve_tensor,
-    solve_tensor_float,
+    split_policy_values,
+    split_stage,
     tensor_weights,
 )
 
@@ -143,13 +147,16 @@ Chooser = Optimal | OptimalFloat | Fixed | FixedOrder | UniformRandom
 
 @dataclass
 class Stage:
-    """One number of rolls left: the roll values per key (``full_ids`` order), and for an
-    optimal stage the hold values per key, the best hold per roll state and the hold ranks."""
+    """One number of rolls left: the roll values per key (``full_ids`` order; ``None`` where
+    a last stage kept only its totals), and for an optimal stage the hold values per key, the
+    best hold per roll state and the hold ranks; ``total``: the turn's totals per key, where
+    the last stage computed them with its values (else they are summed from ``roll``)."""
 
-    roll: list[np.ndarray]
+    roll: list[np.ndarray] | None
     hold: list[Any] = field(default_factory=list)
-    arg: np.ndarray | None = None
+    arg: Any = None
     ranks: np.ndarray | None = None
+    total: list[Any] | None = None
 
 
 @dataclass
@@ -248,26 +255,23 @@ class Engine:
         return Fraction(run.total[0], run.denominator)
 
     # ------------------------------------------------------------ stages
-    def run(self, finals: Sequence[np.ndarray], rolls: int, chooser: Chooser, progress):
-        """A whole turn in the engine's own fused passes, where it has them (the tensor's);
-        None: stage by stage, below."""
-        return None
-
+    # Each stage gets the stage before and ``last`` (whether it is the turn's first roll,
+    # ``r == rolls - 1``: an engine may then return the totals instead of the roll values).
     def hold_values(self, prev: Stage, r: int) -> list[np.ndarray]:
         """Every key's hold values of stage ``r`` from the stage before."""
         return [self.expectation(v) for v in prev.roll]
 
-    def optimal_stage(self, prev: Stage, r: int) -> Stage:
+    def optimal_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
         holds = self.hold_values(prev, r)
         ranks = hold_ranks(self.space, holds)
         _, arg = self.subset_maximum(ranks)
         return Stage([self.values_of_holds(h, arg) for h in holds], holds, arg, ranks)
 
-    def float_stage(self, prev: Stage, r: int) -> Stage:
+    def float_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
         M, arg = self.subset_maximum(self.expectation(prev.roll[0]))
         return Stage([M / float(6**self.space.n_dice)], arg=arg)
 
-    def fixed_stage(self, prev: Stage, r: int, chooser: Fixed) -> Stage:
+    def fixed_stage(self, prev: Stage, r: int, chooser: Fixed, last: bool = False) -> Stage:
         n6 = 6**self.space.n_dice
         out = []
         for v in prev.roll:
@@ -275,10 +279,10 @@ class Engine:
             out.append(held if chooser.exact else held / n6)
         return Stage(out)
 
-    def order_stage(self, prev: Stage, r: int, chooser: FixedOrder) -> Stage:
+    def order_stage(self, prev: Stage, r: int, chooser: FixedOrder, last: bool = False) -> Stage:
         raise InvalidRulesError("a policy given by an order of holds is a sticky-hold policy")
 
-    def random_stage(self, prev: Stage, r: int) -> Stage:
+    def random_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
         sp = self.space
         return Stage([binomial_subset_sum(sp, self.expectation(v))[sp.full_ids] for v in prev.roll])
 
@@ -318,7 +322,7 @@ class StickyEngine(Engine):
         run = backward_induction(self, [fin], rolls, Fixed(holds), keep=False)
         return Fraction(run.total[0], run.denominator)
 
-    def fixed_stage(self, prev: Stage, r: int, chooser: Fixed) -> Stage:
+    def fixed_stage(self, prev: Stage, r: int, chooser: Fixed, last: bool = False) -> Stage:
         """A greedy-like sticky policy: after the first roll keep ``holds[r]``; after a later
         roll with set-aside A and dice S, per type and face the larger of A and
         ``holds[r - 1](S)`` (:func:`~.sticky.sticky_greedy_layer`). Exact only."""
@@ -333,7 +337,7 @@ class StickyEngine(Engine):
             ]
         return Stage([h[chooser.holds[r]] for h in holds], holds)
 
-    def order_stage(self, prev: Stage, r: int, chooser: FixedOrder) -> Stage:
+    def order_stage(self, prev: Stage, r: int, chooser: FixedOrder, last: bool = False) -> Stage:
         ranks = chooser.ranks.get(r - 1)
         holds = self.hold_values(Stage(prev.roll, prev.hold, ranks=ranks), r)
         return Stage([h[chooser.first] for h in holds], holds)
@@ -378,31 +382,38 @@ class TensorEngine(Engine):
         total = float(values.sum()) if weights is None else float(values @ weights)
         return total / 6**self.space.n_dice
 
-    def run(self, finals: Sequence[np.ndarray], rolls: int, chooser: Chooser, progress):
-        """The tensor's in-place passes over a whole turn (:mod:`.tensor.solve`: the stages
-        fused with their totals and best holds found on demand), for the optimal, float and
-        fixed-policy choosers; None for the random one (the per-type steps run it)."""
+    # ------------------------------------------------------------ stages
+    def optimal_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
+        """One stage for one or two keys, die 0's face by face (:func:`~.tensor.split_stage`,
+        without the codes of the best holds: :class:`~.tensor.BestHolds` finds them when
+        first used); the roll values in the smallest integer dtype their bounds allow (a
+        stage's numerators lie within ``6**n`` times the bounds of the stage before); the
+        last stage keeps only its totals. Hold values: :class:`~.tensor.LazyHoldValues`."""
+        sp, n6 = self.space, 6**self.space.n_dice
+        below = prev.roll
+        dtypes = None if last else [int_dtype(n6 * int(k.min()), n6 * int(k.max())) for k in below]
+        outs, sums, _ = split_stage(sp, below, dtypes, codes=False, totals=last)
+        holds = [LazyHoldValues(sp, k) for k in below]
+        return Stage(outs, holds, BestHolds(sp, below), total=sums)
+
+    def float_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
+        """One float64 stage (means), best holds as hold ids; the last keeps only its mean."""
         sp = self.space
-        if isinstance(chooser, Optimal):
-            second = finals[1] if len(finals) > 1 else None
-            roll_num, arg, turn, roll_num2, turn2 = solve_tensor(
-                sp, finals[0], rolls, progress, second=second
-            )
-            keys = [roll_num] + ([roll_num2] if second is not None else [])
-            holds = [{r: LazyHoldValues(sp, k[r - 1]) for r in range(1, rolls)} for k in keys]
-            return keys, holds, arg, [turn] + ([turn2] if second is not None else [])
-        if isinstance(chooser, OptimalFloat):
-            value, arg = solve_tensor_float(sp, finals[0], rolls)
-            return [{}], [{}], arg, [value]
-        if isinstance(chooser, Fixed):
-            fn = evaluate_policy if chooser.exact else evaluate_policy_float
-            return (
-                [{}] * len(finals),
-                [{}] * len(finals),
-                {},
-                [fn(sp, f, chooser.holds, rolls) for f in finals],
-            )
-        return None
+        vals = np.ascontiguousarray(prev.roll[0], dtype=np.float64)
+        outs, sums, codes = split_stage(sp, [vals], None if last else [np.float64], totals=last)
+        arg = holds_from_codes(sp, codes, np.int32 if sp.n_states < 2**31 else np.int64)
+        return Stage(outs, arg=arg, total=None if sums is None else [sums[0] / 6**sp.n_dice])
+
+    def fixed_stage(self, prev: Stage, r: int, chooser: Fixed, last: bool = False) -> Stage:
+        """The values of the policy's holds, die 0's face by face
+        (:func:`~.tensor.split_policy_values`): int64 numerators, or float64 means."""
+        dt = np.int64 if chooser.exact else np.float64
+        return Stage(
+            [
+                split_policy_values(self.space, np.asarray(v, dtype=dt), chooser.holds[r], dt)
+                for v in prev.roll
+            ]
+        )
 
 
 def engine_for(space: StateSpace, rules: Rules) -> Engine:
@@ -460,9 +471,6 @@ def backward_induction(
     per_stage = 6**n * (2**n if isinstance(chooser, UniformRandom) else 1)
     den = 6**n * per_stage ** (rolls - 1)
     engine.check_size(rolls, isinstance(chooser, Optimal) and len(finals) > 1)
-    fused = engine.run(finals, rolls, chooser, progress)
-    if fused is not None:
-        return Induction(*fused, den)
     if isinstance(chooser, UniformRandom):
         finals = [np.asarray(f).astype(object) for f in finals]
     stage = Stage(list(finals))
@@ -473,25 +481,28 @@ def backward_induction(
     for r in range(1, rolls):
         if progress:
             progress(f"rolls left {r}")
+        last = r == rolls - 1
         if isinstance(chooser, Optimal):
-            stage = engine.optimal_stage(stage, r)
+            stage = engine.optimal_stage(stage, r, last)
         elif isinstance(chooser, OptimalFloat):
-            stage = engine.float_stage(stage, r)
+            stage = engine.float_stage(stage, r, last)
         elif isinstance(chooser, Fixed):
-            stage = engine.fixed_stage(stage, r, chooser)
+            stage = engine.fixed_stage(stage, r, chooser, last)
         elif isinstance(chooser, FixedOrder):
-            stage = engine.order_stage(stage, r, chooser)
+            stage = engine.order_stage(stage, r, chooser, last)
         else:
-            stage = engine.random_stage(stage, r)
+            stage = engine.random_stage(stage, r, last)
         if not keep:
             roll, hold = [{} for _ in range(k)], [{} for _ in range(k)]
         for j in range(k):
-            roll[j][r] = stage.roll[j]
+            if stage.roll is not None:
+                roll[j][r] = stage.roll[j]
             if stage.hold:
                 hold[j][r] = stage.hold[j]
         if stage.arg is not None:
             arg[r] = stage.arg
-    return Induction(roll, hold, arg, engine.lazy_totals(stage.roll, chooser), den)
+    total = stage.total if stage.total is not None else engine.lazy_totals(stage.roll, chooser)
+    return Induction(roll, hold, arg, total, den)
 
 
 def _numerators(values) -> tuple[int, np.ndarray | list[int], int]:

@@ -8,8 +8,8 @@ probability among the holds of highest expected score.
 Solved turns and table rows are cached on disk (:mod:`phase10math.cache`), keyed by the
 phase, objective, rules, layout and package version; the large solutions of ten different dice
 (a color phase on the recorded dice: its utilities and the roll values with one reroll left,
-both keys, in the smallest integer dtypes their bounds allow, 577 MiB) as ``.npy`` files,
-memory-mapped read-only, so that processes share one copy.
+both keys, in the smallest integer dtypes their bounds allow, the 0/1 utility as bits,
+526 MiB) as ``.npy`` files, memory-mapped read-only, so that processes share one copy.
 
 >>> row = phase_row(1)
 >>> row["p_optimal"] > row["p_greedy"] > row["p_single_roll"]

@@ -223,6 +223,35 @@ def test_a_large_entry_of_the_wrong_kind_is_damage(large, truth, monkeypatch, ca
     assert "holds a dict, not a TurnSolution" in line
 
 
+def test_a_large_zero_one_array_is_stored_as_bits_and_read_back_equal(fresh, monkeypatch):
+    """A long 0/1 array of one-byte integers is written as its bits (an eighth of the bytes)
+    and read back equal, of the same dtype and read-only, shared by every reference; any
+    other array as it is. A bit file altered on disk is damage (the entry is removed)."""
+    monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
+    monkeypatch.setattr(cache, "BITS_ARRAY", 4096)
+    rng = np.random.default_rng(5)
+    ones = (rng.random(10_007) < 0.3).astype(np.int8)
+    flags = rng.random(10_001) < 0.5
+    small = rng.integers(0, 3, 10_000).astype(np.int8)  # a 2: stored as it is
+    obj = {"a": ones, "b": [ones], "c": flags, "d": small}
+    assert cache.save_large("bits", obj)
+    (folder,) = fresh.glob("*.arrays")
+    sizes = sorted(p.stat().st_size for p in folder.glob("*.npy"))
+    assert len(sizes) == 3 and sizes[0] < 1400 and sizes[1] < 1400 and sizes[2] > 10_000
+    new_process(monkeypatch)
+    got = cache.load_large("bits")
+    assert got["a"] is got["b"][0]
+    for k in "acd":
+        assert got[k].dtype == obj[k].dtype and np.array_equal(got[k], obj[k])
+        assert not got[k].flags.writeable
+    bit_file = min(folder.glob("*.npy"), key=lambda p: p.stat().st_size)
+    data = bytearray(bit_file.read_bytes())
+    data[-1] ^= 1
+    bit_file.write_bytes(bytes(data))
+    new_process(monkeypatch)
+    assert cache.load_large("bits") is None and not folder.exists()
+
+
 # --------------------------------------------------------------------------- small entries
 
 

@@ -9,9 +9,9 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from phase10math.dice.faces import parse_faces  # noqa: E402
+from phase10math.dice.faces import parse_faces, split_faces  # noqa: E402
 from phase10math.dice.layouts import DEFAULT_LAYOUT  # noqa: E402
-from phase10math.dice.rolls import match_roll, split_faces  # noqa: E402
+from phase10math.dice.rolls import match_roll  # noqa: E402
 from phase10math.dice.rules import Rules  # noqa: E402
 from phase10math.play.models import TurnState, standing, suggested_dice, value_words  # noqa: E402  # noqa: E402
 from phase10math.play.widgets import DIE_COLORS, TurnWidget  # noqa: E402

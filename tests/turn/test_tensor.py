@@ -537,13 +537,14 @@ def test_utility_too_large_for_int64_is_refused(which):
 
 def test_cached_tensor_solution_is_mapped_small_and_answers_the_same(tmp_path, monkeypatch):
     """A tensor solution written to the large-result cache and read back: its arrays are
-    memory-mapped read-only, the roll values kept are small integers (no int64 hold ids or last
-    stage), and the hold values, best holds and the last stage's roll values read from the
-    mapped copy equal those of the solution in memory."""
+    memory-mapped read-only (the 0/1 utility unpacked from its bits), the roll values kept are
+    small integers (no int64 hold ids or last stage), and the hold values, best holds and the
+    last stage's roll values read from the mapped copy equal those of the solution in memory."""
     from phase10math import cache
 
     monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(cache, "LARGE_ARRAY", 1)
+    monkeypatch.setattr(cache, "BITS_ARRAY", 1)  # the 0/1 utility stored as bits
     monkeypatch.setattr(cache, "DISK_MARGIN", 0)
     space = StateSpace.build([REC[i] for i in (0, 2, 6, 8, 9)], FULL)
     rng = np.random.default_rng(3)
@@ -554,6 +555,8 @@ def test_cached_tensor_solution_is_mapped_small_and_answers_the_same(tmp_path, m
     assert cache.save_large("k", sol)
     got = cache.load_large("k")
     assert isinstance(got.roll_num[1], np.memmap) and not got.roll_num[1].flags.writeable
+    assert not isinstance(got.roll_num[0], np.memmap) and got.roll_num[0].dtype == np.int8
+    assert isinstance(got.keys[1].roll_num[0], np.memmap)  # not 0/1: as it is
     ids = np.arange(space.n_states)
     for r in (1, 2):
         assert (got.hold_num[r][ids] == sol.hold_num[r][ids]).all()
@@ -563,3 +566,47 @@ def test_cached_tensor_solution_is_mapped_small_and_answers_the_same(tmp_path, m
         assert got.roll_value(int(gid), 2) == sol.roll_value(int(gid), 2)
         assert got.roll_value(int(gid), 2, key=1) == sol.roll_value(int(gid), 2, key=1)
     assert (got.value(), got.value2()) == (sol.value(), sol.value2())
+
+
+def test_the_one_backward_induction_drives_the_tensor_stages(monkeypatch):
+    """Every chooser on the tensor engine runs stage by stage in the one backward induction:
+    each stage is told whether it is the last (only at ``rolls - 1``), the last optimal
+    stage gives the totals and keeps no roll values, and the totals of the optimal, float
+    and fixed-policy choosers equal the per-type engine's on the same space (4 rolls)."""
+    space = StateSpace.build([REC[i] for i in (0, 3, 6, 9)], FULL)
+    ten, ref = engine.engine_for(space, Rules()), engine.Engine(space, Rules())
+    assert ten.kind is engine.EngineKind.TENSOR
+    rng = np.random.default_rng(11)
+    top = rng.integers(0, 3, len(space.full_ids)).astype(np.int8)
+    sec = rng.integers(0, 4, len(space.full_ids)).astype(np.int8)
+    seen = []
+    for name in ("optimal_stage", "float_stage", "fixed_stage"):
+        real = getattr(engine.TensorEngine, name)
+
+        def spy(self, prev, r, *rest, real=real, name=name):
+            seen.append((name, r, rest[-1]))
+            return real(self, prev, r, *rest)
+
+        monkeypatch.setattr(engine.TensorEngine, name, spy)
+    got = engine.backward_induction(ten, [top, sec], 4)
+    want = engine.backward_induction(ref, [top.astype(np.int64), sec.astype(np.int64)], 4)
+    assert seen == [("optimal_stage", r, r == 3) for r in (1, 2, 3)]
+    assert got.total == want.total and got.denominator == want.denominator
+    assert sorted(got.roll[0]) == [0, 1, 2] and sorted(want.roll[0]) == [0, 1, 2, 3]
+    holds = {r: np.asarray(want.arg[r]) for r in (1, 2, 3)}
+    for exact in (True, False):
+        seen.clear()
+        fin = top.astype(np.int64 if exact else np.float64)
+        got_p = engine.backward_induction(ten, [fin], 4, engine.Fixed(holds, exact), keep=False)
+        want_p = engine.backward_induction(ref, [fin], 4, engine.Fixed(holds, exact), keep=False)
+        assert seen == [("fixed_stage", r, r == 3) for r in (1, 2, 3)]
+        assert got_p.total[0] == pytest.approx(want_p.total[0], rel=1e-12)
+        if exact:
+            assert got_p.total[0] == want.total[0]  # the optimal policy's own value
+    seen.clear()
+    util = top.astype(np.float64) + rng.random(len(top)) / 10  # no ties
+    got_f = engine.backward_induction(ten, [util], 4, engine.OPTIMAL_FLOAT, keep=False)
+    want_f = engine.backward_induction(ref, [util], 4, engine.OPTIMAL_FLOAT, keep=False)
+    assert seen == [("float_stage", r, r == 3) for r in (1, 2, 3)]
+    assert got_f.total[0] == pytest.approx(float(want_f.total[0]), rel=1e-12)
+    assert (np.asarray(got_f.arg[3]) == np.asarray(want_f.arg[3])).all()

@@ -33,19 +33,26 @@ A second key (lexicographic objectives) costs its roll values per number of roll
 left and two more comparisons per face slot (:func:`subset_max`, ``second``), but no second
 hold tensor: a stage where both keys fit in one int64 runs on one tensor (:func:`pack_keys`),
 any other runs die 0's faces one at a time on the other dice's tensors, in the memory of the
-one hold tensor (:func:`two_key_stage`).
+one hold tensor (:func:`split_stage`).
 
 The modules, one concern each: :mod:`.memory` (sizes, the memory budget, work buffers),
 :mod:`.slabs` (threads, slabs and cache-sized blocks), :mod:`.passes` (expectation and subset
-maximum), :mod:`.codes` (hold codes), :mod:`.stages` (one stage, one or two keys),
-:mod:`.solve` (the exact, float and fixed-policy solves), :mod:`.holdvalues` (hold values on
-demand), :mod:`.finals` (final scores) and :mod:`.greedy` (the greedy baseline).
+maximum), :mod:`.codes` (hold codes), :mod:`.stages` (one stage: one or two keys, floats or a fixed
+policy), :mod:`.holdvalues` (hold values and best holds on demand), :mod:`.finals` (final
+scores) and :mod:`.greedy` (the greedy baseline). The stages are driven by the one backward
+induction (:class:`~phase10math.turn.engine.TensorEngine`,
+:func:`~phase10math.turn.engine.backward_induction`).
 """
 
 from phase10math.turn.tensor.codes import HoldIds, hold_code, holds_from_codes
 from phase10math.turn.tensor.finals import final_scores_tensor
 from phase10math.turn.tensor.greedy import greedy_holds_tensor
-from phase10math.turn.tensor.holdvalues import LazyHoldValues, best_sub_hold_values, sub_holds
+from phase10math.turn.tensor.holdvalues import (
+    BestHolds,
+    LazyHoldValues,
+    best_sub_hold_values,
+    sub_holds,
+)
 from phase10math.turn.tensor.memory import (
     check_tensor_fits,
     code_dtype,
@@ -60,13 +67,6 @@ from phase10math.turn.tensor.memory import (
 )
 from phase10math.turn.tensor.passes import expect_into, subset_max
 from phase10math.turn.tensor.slabs import in_slabs, threads
-from phase10math.turn.tensor.solve import (
-    BestHolds,
-    evaluate_policy,
-    evaluate_policy_float,
-    solve_tensor,
-    solve_tensor_float,
-)
 from phase10math.turn.tensor.stages import (
     pack_bounds,
     pack_keys,
@@ -85,8 +85,6 @@ __all__ = [
     "check_tensor_fits",
     "code_dtype",
     "estimate_bytes",
-    "evaluate_policy",
-    "evaluate_policy_float",
     "exact_total",
     "expect_into",
     "face_shape",
@@ -102,8 +100,6 @@ __all__ = [
     "pack_keys",
     "release_buffers",
     "smallest_int",
-    "solve_tensor",
-    "solve_tensor_float",
     "split_policy_values",
     "split_stage",
     "sub_holds",

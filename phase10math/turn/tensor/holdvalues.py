@@ -1,11 +1,14 @@
-"""Hold values on demand from the roll values below: a restricted transform over asked holds."""
+"""Hold values and best holds on demand from the roll values below: a restricted transform
+over the asked holds, and the stage again with the codes of its best holds."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor.codes import HoldIds
 from phase10math.turn.tensor.memory import face_shape
+from phase10math.turn.tensor.stages import split_stage
 
 
 class LazyHoldValues:
@@ -46,6 +49,36 @@ class LazyHoldValues:
         held = sum((s > 0).astype(np.int64) for s in slots)
         vals = W[tuple(maps)] * (6 ** held.astype(np.int64) if n < 24 else 1)
         return int(vals[0]) if scalar else vals
+
+
+class BestHolds:
+    """``roll_arg[r]`` of a tensor solve: found when first used, from the roll values of every
+    key with ``r - 1`` rolls left (the stage again, with the codes of its best holds,
+    :func:`~.stages.split_stage`), then kept as :class:`~.codes.HoldIds`. The values, the
+    totals and the advice need no best holds, and a stage is faster without them. A pickled
+    copy keeps the roll values only (the codes are found again when used)."""
+
+    def __init__(self, space: StateSpace, below: list[np.ndarray]):
+        self.space, self.below = space, below
+        self.found: HoldIds | None = None
+
+    def ids(self) -> HoldIds:
+        if self.found is None:
+            codes = split_stage(self.space, self.below, None, totals=False)[2]
+            self.found = HoldIds(self.space, codes)
+        return self.found
+
+    def __len__(self) -> int:
+        return len(self.below[0])
+
+    def __getitem__(self, pos):
+        return self.ids()[pos]
+
+    def __array__(self, dtype=None, copy=None):
+        return self.ids().__array__(dtype)
+
+    def __getstate__(self) -> dict:
+        return {"space": self.space, "below": self.below, "found": None}
 
 
 def sub_holds(space: StateSpace, gid: int) -> np.ndarray:

@@ -37,24 +37,18 @@ def memory_budget() -> int:
         return 16 * 2**30
 
 
-def estimate_bytes(space: StateSpace, rolls: int, second: bool = False, whole: bool = False) -> int:
+def estimate_bytes(space: StateSpace, rolls: int, second: bool = False) -> int:
     """Peak bytes of a tensor solve, die 0's face by face (:func:`~.stages.split_stage`): per
     key a work tensor of the other dice (int64) and its arg-max code when best holds are
     asked for (uint16 up to 12 dice), the roll values kept for rolls left 1 .. rolls - 2
     (int64 at most), the utilities and final scores (2 bytes a roll each), and per key three
     int64 arrays of one face of die 0 (the slices being compared), plus a fixed 256 MiB for the
-    interpreter and the meld tables. ``whole``: the passes on one whole hold tensor (the float
-    and fixed-policy solves): the tensor (int64), its code, scratch for one axis, per roll left
-    the roll values and best holds."""
+    interpreter and the meld tables. The float and fixed-policy stages need no more (one key,
+    values kept for one stage at a time)."""
     S = math.prod(tensor_shape(space))
     F = math.prod(face_shape(space))
     cb = code_dtype(len(space.types)).itemsize
     keys = 2 if second else 1
-    if whole:
-        scratch = (S // 2) * (1 + cb + 8) // 7 * 2
-        idb = 4 if S < 2**31 else 8
-        need = (8 + cb) * S + scratch + cb * F + rolls * 8 * F + (rolls - 1) * idb * F + 5 * 8 * F
-        return need + (rolls * 8 * F + 8 * F + (16 + cb) * F if second else 0)
     types = space.types
     S9 = S // (len(types[0].faces) + 1) if types else 1
     P9 = F // len(types[0].faces) if types else 1
@@ -63,12 +57,10 @@ def estimate_bytes(space: StateSpace, rolls: int, second: bool = False, whole: b
     return need + cb * F + 256 * 2**20
 
 
-def check_tensor_fits(
-    space: StateSpace, rolls: int, second: bool = False, whole: bool = False
-) -> None:
+def check_tensor_fits(space: StateSpace, rolls: int, second: bool = False) -> None:
     """Refuse (:class:`StateSpaceTooLargeError`, at once) a solve that would not fit in
     :func:`memory_budget` (see :func:`estimate_bytes`)."""
-    need, have = estimate_bytes(space, rolls, second, whole), memory_budget()
+    need, have = estimate_bytes(space, rolls, second), memory_budget()
     if need > have:
         raise StateSpaceTooLargeError(
             f"this turn has {math.prod(tensor_shape(space)):,} holds "

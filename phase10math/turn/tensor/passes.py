@@ -36,7 +36,8 @@ def _pruned(n: int, j: int) -> int:
 def expect_into(space: StateSpace, values: np.ndarray, T: np.ndarray) -> np.ndarray:
     """Fill the hold tensor ``T`` (shape :func:`tensor_shape`) with ``N(K) = 6**n E[values |
     K held]``, ``values`` (int64) given on the roll states in ``full_ids`` order; for a float64
-    ``T``, with ``E[values | K held]`` itself (float arithmetic, see :func:`solve_tensor_float`).
+    ``T``, with ``E[values | K held]`` itself (float arithmetic, the float stage of
+    :class:`~phase10math.turn.engine.TensorEngine`).
 
     Axes are processed last to first; the pass over axis ``j`` fills its not-held slot where
     the axes before ``j`` (not processed yet) show faces - the other entries are filled later

@@ -169,6 +169,7 @@ def _placement_scores(
     return np.where(ok, score, NOT_COMPLETE)
 
 
+@public
 def best_scores(
     phase: Phase | int | str,
     counts: np.ndarray,

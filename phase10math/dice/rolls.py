@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from phase10math.checks import public
 from phase10math.dice.faces import COLOR_NAMES, WILD, Die, Face, Layout, parse_faces
 from phase10math.dice.meld import require_colors
 from phase10math.dice.phases import Phase
 from phase10math.errors import InvalidDiceError
 
 
+@public
 def split_faces(text: str) -> list[str]:
     """Split typed faces at spaces and commas, joining a separate color word to its number
     (``"10 o, W green 7"`` -> ``['10o', 'Wgreen', '7']``); ``"11"`` stays one (bad) face.
@@ -43,6 +45,7 @@ def split_faces(text: str) -> list[str]:
     return out
 
 
+@public
 def parse_roll(
     text: str | Iterable[str | Face],
     layout: Layout,
@@ -64,6 +67,7 @@ def parse_roll(
     return faces
 
 
+@public
 def match_roll(faces: Sequence[Face], layout: Layout) -> list[int]:
     """Which die of ``layout`` shows each face: a list of die indices, one per face.
 

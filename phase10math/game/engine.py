@@ -37,7 +37,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from phase10math.checks import check_seed, public
+from phase10math.checks import check_int, check_seed, public
 from phase10math.dice.faces import Face, Layout, check_layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
@@ -53,6 +53,16 @@ MAX_TURNS = 100_000  # safety stop for strategies that never complete a phase
 # --------------------------------------------------------------------------- dice sources
 
 
+def check_dice(dice: Sequence[int], layout: Layout) -> list[int]:
+    """The indices of the dice to roll: distinct dice of ``layout`` (InvalidDiceError else)."""
+    n = len(layout.dice)
+    picked = list(dice)
+    if len(set(picked)) != len(picked) or not all(0 <= i < n for i in picked):
+        raise InvalidDiceError(f"dice={picked!r:.60}; allowed: distinct die indices 0..{n - 1}")
+    return picked
+
+
+@public
 class RandomDice:
     """Seeded fair dice: each die shows one of its six faces with probability 1/6."""
 
@@ -62,6 +72,7 @@ class RandomDice:
 
     def roll(self, dice: Sequence[int]) -> list[Face]:
         """Faces shown by the dice with these indices (layout order)."""
+        dice = check_dice(dice, self.layout)
         picks = self.rng.integers(0, 6, size=len(dice))
         return [self.layout.dice[i].faces[int(k)] for i, k in zip(dice, picks, strict=True)]
 
@@ -70,6 +81,7 @@ class RandomDice:
         return int(self.rng.integers(5, 11))
 
 
+@public
 class ScriptedDice:
     """Dice that show given faces, in order: each entry of ``rolls`` is the faces of the dice
     rolled next (any order; ``'7'`` matches any 7, ``'7o'`` only an orange 7). ``high`` lists the
@@ -93,7 +105,7 @@ class ScriptedDice:
         self.used = 0
 
     def roll(self, dice: Sequence[int]) -> list[Face]:
-        dice = list(dice)
+        dice = check_dice(dice, self.layout)
         if self.used >= len(self.rolls):
             raise InvalidDiceError(f"scripted dice ran out after {self.used} rolls")
         want = [parse_face(t) for t in self.rolls[self.used]]
@@ -319,6 +331,7 @@ class Game:
     # ---------------------------------------------------------------- one turn
     def play_turn(self, seat: int, last_chance: bool = False) -> bool:
         """One turn of up to ``rules.rolls`` rolls at the player's phase; True if made."""
+        check_int(seat, "seat", 0, len(self.players) - 1)
         p = self.players[seat]
         p.tries[p.phase] = p.tries.get(p.phase, 0) + 1
         faces = self._roll_and_hold(seat, last_chance)

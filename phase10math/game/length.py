@@ -345,6 +345,7 @@ def made_indicator(space: StateSpace, number: int, rules: Rules, layout: Layout)
     return utility_from_scores(final_scores(PHASES[number], space, rules), "complete")
 
 
+@public
 def simulate_game_lengths(
     strategy: str,
     n_games: int,

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from phase10math.checks import public
 from phase10math.dice.faces import COLOR_NAMES, WILD, Face, Layout, parse_face, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import Meld, explain
@@ -94,6 +95,7 @@ def face_list(faces: object, what: str) -> list[Face | str]:
     return out
 
 
+@public
 class TurnState:
     """One turn of Phase 10 Dice without any widgets.
 

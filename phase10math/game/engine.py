@@ -44,7 +44,12 @@ from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rolls import assign_faces
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
-from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
+from phase10math.errors import (
+    InvalidDiceError,
+    InvalidHoldError,
+    InvalidRulesError,
+    WrongTypeError,
+)
 
 MAX_PLAYERS = 8
 MAX_TURNS = 100_000  # safety stop for strategies that never complete a phase
@@ -291,6 +296,12 @@ class Game:
     ) -> None:
         check_rules(rules)
         check_layout(layout)
+        for i, s in enumerate(strategies):  # every seat (the check above samples one)
+            if not isinstance(s, Strategy):
+                raise WrongTypeError(
+                    f"Game(): strategies[{i}]={s!r:.40} ({type(s).__name__}); accepts a "
+                    "Strategy (a name and a hold(view) method)"
+                )
         if not 1 <= len(strategies) <= MAX_PLAYERS:
             raise InvalidRulesError(f"{len(strategies)} players; allowed: 1..{MAX_PLAYERS}")
         if isinstance(phases, bool) or not isinstance(phases, int) or not 1 <= phases <= 20:

@@ -238,3 +238,31 @@ def test_every_checked_function_has_annotations_that_resolve():
         except Exception as exc:  # noqa: BLE001 - listed below
             unresolved.append(f"{f.__module__}.{f.__qualname__}: {exc}")
     assert not unresolved, unresolved
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: p10.phase_table([99], layout=COMPACT_LAYOUT), "phases=99"),
+        (lambda: p10.phase_table([1], layout=COMPACT_LAYOUT, workers=0), "workers=0"),
+        (lambda: p10.format_table({1: {}}, p10.DEFAULT_RULES), r"rows\[1\] lacks"),
+        (lambda: p10.format_table({99: {}}, p10.DEFAULT_RULES), "rows=99"),
+        (lambda: p10.simulate_optimal_turns(1, turns=-5, layout=COMPACT_LAYOUT), "turns=-5"),
+        (lambda: p10.simulate_optimal_turns(1, turns=1, layout=COMPACT_LAYOUT), "turns=1"),
+        (lambda: p10.simulate_optimal_turns(1, seed=-1, layout=COMPACT_LAYOUT), "seed=-1"),
+    ],
+    ids=[
+        "table phase 99",
+        "workers 0",
+        "row lacks columns",
+        "row of phase 99",
+        "turns -5",
+        "turns 1",
+        "seed -1",
+    ],
+)
+def test_tables_and_simulations_refuse_values_before_any_work(call, message):
+    """These were a KeyError (phase 99, a row without its columns) or numpy's ValueError
+    (negative turns) from inside."""
+    with pytest.raises(Phase10MathError, match=message):
+        call()

@@ -209,3 +209,21 @@ def test_any_phrase_answers_or_is_refused_within_seconds(text):
     code, seconds, err = _timed(["cards", "dealt", "--phase", text, "--hand-size", "3"])
     assert code == 2 or seconds < 30, (text, seconds)
     assert "internal error" not in err, (text, err)
+
+
+TWO_DICE_LAYOUT = "6 x 5r 6o 7b 8g 9r 10o\n4 x Wr Wb 1g 2o 3b 4r\n"
+
+
+@pytest.mark.parametrize("text", COLOR_ONLY)
+def test_color_only_phrase_is_advised_within_seconds(text, tmp_path, capsys):
+    """Every phrase of color groups is solved for a turn (no refusal, no hang): on dice of two
+    kinds here (the compact dice take as long as phase 8, ``benchmarks/bench_meld.py``)."""
+    layout = tmp_path / "two.txt"
+    layout.write_text(TWO_DICE_LAYOUT)
+    roll = "5r 6o 7b 8g 9r 10o Wr Wb 1g 2o".split()
+    t = time.perf_counter()
+    code = main(["advise", "--phase", text, "--layout", str(layout), "--rolls-left", "2", *roll])
+    assert time.perf_counter() - t < 10  # about half a second on a quiet machine
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert "best:" in out.out

@@ -577,7 +577,7 @@ def simulate_phase(
 
 @public
 def dinkelbach_steps(
-    policies: dict[str, tuple[Fraction, Fraction]],
+    policies: dict[str, tuple[Fraction | int, Fraction | int]],
     penalty: int | Fraction = 5,
     guess: Fraction | int = 0,
     max_steps: int = 100,

@@ -252,7 +252,7 @@ def _color_only_scores(counts: np.ndarray, sizes: Sequence[int]) -> np.ndarray:
     score is, per color, the sum of its ``d`` highest numbers (its wilds fill the rest, worth
     nothing); feasible when the color has ``d`` dice. Polynomial: at most 4 x 11 top-k sums and
     one maximum over the color choices (:func:`color_demands`)."""
-    by_face = np.ascontiguousarray(np.moveaxis(counts, 0, -1))  # (11, 4, P): one pass
+    by_face = np.moveaxis(counts, 0, -1).astype(np.int8, order="C")  # (11, 4, P): one pass
     at_least = [_at_least_rows(by_face[1:, x]) for x in range(len(COLORS))]
     # dice of each color, wilds included: those showing at least 1, and the wilds
     per_color = [at_least[x][0] + by_face[0, x] for x in range(len(COLORS))]

@@ -31,6 +31,11 @@ COLOR_PHRASES = [
 ]
 
 
+def _label(ph) -> str:
+    """A short name of a color-only phrase: ``2+2 col`` for two color groups of 2."""
+    return "+".join(str(g.size) for g in ph.groups) + " col"
+
+
 def faces_of(profile: np.ndarray) -> list[Face]:
     return [
         Face(v, COLORS[c]) for v in range(11) for c in range(4) for _ in range(int(profile[v, c]))
@@ -44,12 +49,12 @@ def main() -> None:
     args = ap.parse_args()
     rng = np.random.default_rng(0)
     print(
-        f"{'phase':>5} {'rolls':>10} {'engine s':>9} {'per roll µs':>12} {'naive s (est.)':>15}"
+        f"{'phase':>11} {'rolls':>10} {'engine s':>9} {'per roll µs':>12} {'naive s (est.)':>15}"
         f" {'ratio':>8}"
     )
     tot_fast = tot_naive = 0.0
     items = [(n, ph, args.sample) for n, ph in PHASES.items()] + [
-        (f"'{text}'", parse_phase(text), args.phrase_sample) for text in COLOR_PHRASES
+        (_label(parse_phase(text)), parse_phase(text), args.phrase_sample) for text in COLOR_PHRASES
     ]
     for n, ph, sample in items:
         profiles = np.concatenate(list(roll_profiles(COMPACT_LAYOUT, ph)))
@@ -65,7 +70,7 @@ def main() -> None:
         tot_fast += t_fast
         tot_naive += t_naive
         print(
-            f"{n:>5} {len(profiles):>10,} {t_fast:>9.2f} {1e6 * t_fast / len(profiles):>12.2f}"
+            f"{n:>11} {len(profiles):>10,} {t_fast:>9.2f} {1e6 * t_fast / len(profiles):>12.2f}"
             f" {t_naive:>15.1f} {t_naive / t_fast:>7.0f}x"
         )
     print(

@@ -107,6 +107,7 @@ class HeadToHead:
 MAX_GAMES = 100_000
 
 
+@public
 def head_to_head(
     strategies: list[str],
     games: int,

@@ -270,6 +270,8 @@ def _hint_text(hint: Any) -> str:
     """A hint as people read it: ``int | None``, ``Rules``, ``Sequence[Face]``."""
     if hint is type(None) or hint is None:
         return "None"
+    if hint is bool:
+        return "bool (True, False)"
     if isinstance(hint, type) and not typing.get_args(hint):
         return hint.__name__
     origin = typing.get_origin(hint)

@@ -50,7 +50,7 @@ from phase10math.cards.deck import STANDARD, DeckSpec, card_categories, category
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.mixed import MixedTables, mixed_tables, placement_needs
 from phase10math.cards.phases import Phase, holds_phase, parse_phase, placements
-from phase10math.checks import check_seed
+from phase10math.checks import check_seed, public
 from phase10math.errors import InvalidRulesError
 
 POLICIES = ("greedy", "outs", "random")
@@ -269,6 +269,7 @@ def _mixed_scores(H: np.ndarray, U: np.ndarray, mx: MixedTables, with_outs: bool
     return short, nmin, outs
 
 
+@public
 def simulate_draws(
     ph: int | str | Phase,
     draws: int = 20,

@@ -33,7 +33,7 @@ from typing import Literal
 import numpy as np
 
 from phase10math.cards.deck import STANDARD, Card, DeckSpec
-from phase10math.cards.errors import InvalidCardPhaseError
+from phase10math.cards.errors import InvalidCardError, InvalidCardPhaseError
 from phase10math.checks import public
 from phase10math.dice.phases import PHASE_TEXTS as DICE_PHASE_TEXTS
 
@@ -345,6 +345,11 @@ def _profile(cards: Iterable[Card], deck: DeckSpec) -> tuple[np.ndarray, np.ndar
         if c.is_wild:
             wild += 1
         elif c.is_number:
+            if not 1 <= c.number <= deck.numbers or c.color not in cidx:
+                raise InvalidCardError(
+                    f"card {c} is not in the deck (numbers 1..{deck.numbers}, colors "
+                    f"{', '.join(deck.colors)})"
+                )
             num[c.number - 1] += 1
             col[cidx[c.color]] += 1
             naturals.append(c)

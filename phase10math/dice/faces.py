@@ -146,6 +146,7 @@ def parse_faces(texts: str | Iterable[str | Face]) -> tuple[Face, ...]:
     return tuple(parse_face(t, where=f"die {i + 1}") for i, t in enumerate(texts))
 
 
+@public
 def split_faces(text: str) -> list[str]:
     """Split typed faces at spaces and commas, joining a separate color word to its number
     (``"10 o, W green 7"`` -> ``['10o', 'Wgreen', '7']``); ``"11"`` stays one (bad) face.

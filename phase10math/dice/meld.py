@@ -131,15 +131,34 @@ def profile(faces: Iterable[Face | str], need_color: bool = False) -> np.ndarray
     return counts
 
 
-def _top_k_score(avail: np.ndarray, k: int) -> np.ndarray:
-    """Sum of the k highest values from per-value counts ``avail[:, n-1]`` (n = 1..10)."""
-    score = np.zeros(avail.shape[0], dtype=np.int64)
-    left = np.full(avail.shape[0], k, dtype=np.int64)
-    for n in range(10, 0, -1):
-        take = np.minimum(avail[:, n - 1], left)
-        score += n * take
-        left -= take
-    return score
+def _at_least(avail: np.ndarray) -> np.ndarray:
+    """``out[n-1]``: how many of the dice counted in ``avail[:, m-1]`` (m = 1..10) show at
+    least n (int16, one contiguous row per n)."""
+    return _at_least_rows(avail.T)
+
+
+def _at_least_rows(rows: np.ndarray) -> np.ndarray:
+    """:func:`_at_least` of the counts given one row per value (``rows[n-1]``, n = 1..10)."""
+    out = np.empty(rows.shape, dtype=np.int16)
+    out[9] = rows[9]
+    for n in range(8, -1, -1):
+        np.add(out[n + 1], rows[n], out=out[n], casting="unsafe")
+    return out
+
+
+def _top_k_score(
+    avail: np.ndarray | None, k: int, at_least: np.ndarray | None = None
+) -> np.ndarray:
+    """Sum of the k highest values from per-value counts ``avail[:, n-1]`` (n = 1..10).
+
+    A value v adds 1 for each n = 1..v, so the k highest sum to the count, over n, of those
+    showing at least n: ``sum_n min(#(value >= n), k)`` (one pass, no loop over the values).
+
+    >>> _top_k_score(np.array([[0, 1, 0, 0, 2, 0, 0, 0, 0, 1]]), 3).tolist()  # 2 5 5 10
+    [20]
+    """
+    c = _at_least(avail) if at_least is None else at_least
+    return np.minimum(c, k).sum(axis=0, dtype=np.int64)
 
 
 def _placement_scores(
@@ -169,6 +188,7 @@ def _placement_scores(
     return np.where(ok, score, NOT_COMPLETE)
 
 
+@public
 def best_scores(
     phase: Phase | int | str,
     counts: np.ndarray,
@@ -232,21 +252,30 @@ def _color_only_scores(counts: np.ndarray, sizes: Sequence[int]) -> np.ndarray:
     score is, per color, the sum of its ``d`` highest numbers (its wilds fill the rest, worth
     nothing); feasible when the color has ``d`` dice. Polynomial: at most 4 x 11 top-k sums and
     one maximum over the color choices (:func:`color_demands`)."""
-    counts = counts.astype(np.int64)
-    per_color = counts.sum(axis=1)  # (P, 4): dice of each color, wilds included
-    top: dict[tuple[int, int], np.ndarray] = {}
-    best = np.full(counts.shape[0], NOT_COMPLETE, dtype=np.int64)
+    by_face = np.moveaxis(counts, 0, -1).astype(np.int8, order="C")  # (11, 4, P): one pass
+    at_least = [_at_least_rows(by_face[1:, x]) for x in range(len(COLORS))]
+    # dice of each color, wilds included: those showing at least 1, and the wilds
+    per_color = [at_least[x][0] + by_face[0, x] for x in range(len(COLORS))]
+    # value[x, d]: the d highest numbers of color x, or far below zero where color x has
+    # fewer than d dice; a color choice's score is then one sum (int16: at most 100 points)
+    value: dict[tuple[int, int], np.ndarray] = {}
+    best = np.full(counts.shape[0], _INFEASIBLE, dtype=np.int16)
+    score = np.empty(counts.shape[0], dtype=np.int16)
     for demand in color_demands(sizes):
-        ok = np.ones(counts.shape[0], dtype=bool)
-        score = np.zeros(counts.shape[0], dtype=np.int64)
+        score.fill(0)
         for x, d in enumerate(demand):
             if d:
-                if (x, d) not in top:
-                    top[x, d] = _top_k_score(counts[:, 1:, x], d)
-                ok &= per_color[:, x] >= d
-                score += top[x, d]
-        np.maximum(best, np.where(ok, score, NOT_COMPLETE), out=best)
-    return best
+                if (x, d) not in value:
+                    top = _top_k_score(None, d, at_least[x]).astype(np.int16)
+                    value[x, d] = np.where(per_color[x] >= d, top, _INFEASIBLE)
+                score += value[x, d]
+        np.maximum(best, score, out=best)
+    return np.where(best >= 0, best, NOT_COMPLETE).astype(np.int64)
+
+
+#: A color group's value where its color has too few dice: four of them still fit in int16
+#: and stay below zero whatever the other groups score.
+_INFEASIBLE = np.int16(-5000)
 
 
 #: The most profile x assignment steps the exhaustive meld search (a phase with number groups

@@ -22,6 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from phase10math.checks import public
 from phase10math.dice.faces import COLORS, Die, Face, parse_faces
 from phase10math.dice.meld import best_scores, profile
 from phase10math.dice.phases import Phase
@@ -54,6 +55,7 @@ def reroll_profiles(kept: Sequence[Face], dice: Sequence[Die], picks: np.ndarray
     return counts
 
 
+@public
 def reroll_value(
     phase: Phase | int | str,
     kept: Sequence[Face] | str,
@@ -71,6 +73,7 @@ def reroll_value(
     return Fraction(int(made.sum()), len(picks))
 
 
+@public
 def simulate_reroll(
     phase: Phase | int | str,
     kept: Sequence[Face] | str,

@@ -19,12 +19,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from phase10math.checks import public
 from phase10math.dice.faces import COLOR_NAMES, WILD, Die, Face, Layout, parse_faces
 from phase10math.dice.meld import require_colors
 from phase10math.dice.phases import Phase
 from phase10math.errors import InvalidDiceError
 
 
+@public
 def parse_roll(
     text: str | Iterable[str | Face],
     layout: Layout,
@@ -46,6 +48,7 @@ def parse_roll(
     return faces
 
 
+@public
 def match_roll(faces: Sequence[Face], layout: Layout) -> list[int]:
     """Which die of ``layout`` shows each face: a list of die indices, one per face.
 

@@ -62,11 +62,17 @@ from typing import Any
 import numpy as np
 
 from phase10math.cache import package_version
+from phase10math.checks import public
 from phase10math.dice.faces import Die, Layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
-from phase10math.errors import InvalidDiceError, InvalidRulesError, OutsideTableError
+from phase10math.errors import (
+    InvalidDiceError,
+    InvalidRulesError,
+    OutsideTableError,
+    WrongTypeError,
+)
 from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
 from phase10math.turn.batch import TurnBatch
@@ -94,6 +100,12 @@ class Play(IntEnum):
     OPTIMAL = 0
     COMPLETE = 1
     SCORE = 2
+
+    @classmethod
+    def _missing_(cls, value: Any):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        error = WrongTypeError if not isinstance(value, int) else InvalidRulesError
+        raise error(f"play={shown}; allowed: 0 (optimal), 1 (complete), 2 (score)")
 
     @property
     def label(self) -> str:
@@ -128,6 +140,14 @@ class DuelGame:
 
     def __post_init__(self) -> None:
         check_rules(self.rules)
+        if not isinstance(self.phases, Mapping) or not all(
+            isinstance(k, int) and not isinstance(k, bool) and isinstance(v, Phase)
+            for k, v in self.phases.items()
+        ):
+            raise WrongTypeError(
+                f"DuelGame(): phases={self.phases!r:.60}; accepts a dict of phase numbers "
+                "to Phase values"
+            )
         nums = sorted(self.phases)
         if not nums or nums != list(range(nums[0], nums[-1] + 1)):
             raise InvalidRulesError(f"phases {nums}: expected consecutive numbers")
@@ -506,6 +526,7 @@ def _work(game: DuelGame) -> int:
     return n
 
 
+@public
 def solve_duel(
     game: DuelGame | None = None,
     checkpoint: str | os.PathLike | None = None,
@@ -970,6 +991,7 @@ def shipped_table() -> DuelSolution:
     return read_table()[0]
 
 
+@public
 def chance_to_win(
     sol: DuelSolution,
     me: tuple[int, int],
@@ -1008,6 +1030,7 @@ def _hold_text(space, gid: int) -> str:
     return " ".join("W" if v == 0 else str(v) for v in vals) or "(nothing: reroll all)"
 
 
+@public
 def win_advice(
     sol: DuelSolution,
     me: tuple[int, int],

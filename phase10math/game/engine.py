@@ -37,14 +37,19 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from phase10math.checks import check_seed, public
+from phase10math.checks import check_int, check_seed, public
 from phase10math.dice.faces import Face, Layout, check_layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rolls import assign_faces
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
-from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
+from phase10math.errors import (
+    InvalidDiceError,
+    InvalidHoldError,
+    InvalidRulesError,
+    WrongTypeError,
+)
 
 MAX_PLAYERS = 8
 MAX_TURNS = 100_000  # safety stop for strategies that never complete a phase
@@ -53,6 +58,16 @@ MAX_TURNS = 100_000  # safety stop for strategies that never complete a phase
 # --------------------------------------------------------------------------- dice sources
 
 
+def check_dice(dice: Sequence[int], layout: Layout) -> list[int]:
+    """The indices of the dice to roll: distinct dice of ``layout`` (InvalidDiceError else)."""
+    n = len(layout.dice)
+    picked = list(dice)
+    if len(set(picked)) != len(picked) or not all(0 <= i < n for i in picked):
+        raise InvalidDiceError(f"dice={picked!r:.60}; allowed: distinct die indices 0..{n - 1}")
+    return picked
+
+
+@public
 class RandomDice:
     """Seeded fair dice: each die shows one of its six faces with probability 1/6."""
 
@@ -62,6 +77,7 @@ class RandomDice:
 
     def roll(self, dice: Sequence[int]) -> list[Face]:
         """Faces shown by the dice with these indices (layout order)."""
+        dice = check_dice(dice, self.layout)
         picks = self.rng.integers(0, 6, size=len(dice))
         return [self.layout.dice[i].faces[int(k)] for i, k in zip(dice, picks, strict=True)]
 
@@ -70,6 +86,7 @@ class RandomDice:
         return int(self.rng.integers(5, 11))
 
 
+@public
 class ScriptedDice:
     """Dice that show given faces, in order: each entry of ``rolls`` is the faces of the dice
     rolled next (any order; ``'7'`` matches any 7, ``'7o'`` only an orange 7). ``high`` lists the
@@ -93,7 +110,7 @@ class ScriptedDice:
         self.used = 0
 
     def roll(self, dice: Sequence[int]) -> list[Face]:
-        dice = list(dice)
+        dice = check_dice(dice, self.layout)
         if self.used >= len(self.rolls):
             raise InvalidDiceError(f"scripted dice ran out after {self.used} rolls")
         want = [parse_face(t) for t in self.rolls[self.used]]
@@ -284,6 +301,12 @@ class Game:
     ) -> None:
         check_rules(rules)
         check_layout(layout)
+        for i, s in enumerate(strategies):  # every seat (the check above samples one)
+            if not isinstance(s, Strategy):
+                raise WrongTypeError(
+                    f"Game(): strategies[{i}]={s!r:.40} ({type(s).__name__}); accepts a "
+                    "Strategy (a name and a hold(view) method)"
+                )
         if not 1 <= len(strategies) <= MAX_PLAYERS:
             raise InvalidRulesError(f"{len(strategies)} players; allowed: 1..{MAX_PLAYERS}")
         if isinstance(phases, bool) or not isinstance(phases, int) or not 1 <= phases <= 20:
@@ -334,6 +357,7 @@ class Game:
     # ---------------------------------------------------------------- one turn
     def play_turn(self, seat: int, last_chance: bool = False) -> bool:
         """One turn of up to ``rules.rolls`` rolls at the player's phase; True if made."""
+        check_int(seat, "seat", 0, len(self.players) - 1)
         p = self.players[seat]
         p.tries[p.phase] = p.tries.get(p.phase, 0) + 1
         faces = self._roll_and_hold(seat, last_chance)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import check_int, check_seed, check_type, derived_seed
+from phase10math.checks import check_int, check_seed, check_type, derived_seed, public
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.rules import DEFAULT_RULES, Rules
@@ -26,6 +26,7 @@ from phase10math.game.strategies import get_strategy, strategy_notes
 from phase10math.progress import progress_bar
 
 
+@public
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     """95% Wilson score interval for a proportion.
 
@@ -33,6 +34,11 @@ def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     >>> round(lo, 3), round(hi, 3)
     (0.404, 0.596)
     """
+    check_int(n, "n", 0)
+    if not 0 <= wins <= n:
+        raise InvalidRulesError(f"wins={wins!r}; allowed: 0..n (n={n})")
+    if not z > 0:
+        raise InvalidRulesError(f"z={z!r}; allowed: a positive number")
     if n == 0:
         return 0.0, 1.0
     p = wins / n
@@ -101,6 +107,7 @@ class HeadToHead:
 MAX_GAMES = 100_000
 
 
+@public
 def head_to_head(
     strategies: list[str],
     games: int,

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.checks import BOUNDS, check_int, public
+from phase10math.checks import BOUNDS, check_int, check_seed, public
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
@@ -345,6 +345,7 @@ def made_indicator(space: StateSpace, number: int, rules: Rules, layout: Layout)
     return utility_from_scores(final_scores(PHASES[number], space, rules), "complete")
 
 
+@public
 def simulate_game_lengths(
     strategy: str,
     n_games: int,
@@ -403,9 +404,10 @@ def simulate_optimal_turns(
     >>> c.exact == phase_row(1)["p_optimal"], abs(c.z) < 4
     (True, True)
     """
+    check_int(turns, "turns", 2, BOUNDS["simulate"][1])  # two at least: the spread needs them
+    rng = np.random.default_rng(check_seed(seed))
     sol = cached_solution(number, objective, rules, layout)
     finals = sol.roll_num[0] / sol.utility_den  # the utility of each final roll
-    rng = np.random.default_rng(seed)
     out = simulate_turns(sol.space, finals, sol.roll_arg, sol.rolls, turns, rng)
     se = float(out.std(ddof=1)) / math.sqrt(turns)
     return SimulationCheck(number, str(objective), sol.value(), float(out.mean()), se, turns)

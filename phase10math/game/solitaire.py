@@ -90,6 +90,7 @@ class PhaseData:
         return np.unique(self.score[self.score >= 0])
 
 
+@public
 def phase_data(
     number: int, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
 ) -> PhaseData:
@@ -298,6 +299,7 @@ def solve_solitaire(
 _CTX: Any = None
 
 
+@public
 def solve_state(
     st: tuple,
     data: dict[int, PhaseData],
@@ -538,6 +540,7 @@ def simulate_solitaire(
     return T + bonus - rules.solitaire_penalty * fails
 
 
+@public
 def simulate_phase(
     data: PhaseData,
     holds: dict[int, np.ndarray],
@@ -572,8 +575,9 @@ def simulate_phase(
     return points
 
 
+@public
 def dinkelbach_steps(
-    policies: dict[str, tuple[Fraction, Fraction]],
+    policies: dict[str, tuple[Fraction | int, Fraction | int]],
     penalty: int | Fraction = 5,
     guess: Fraction | int = 0,
     max_steps: int = 100,
@@ -591,6 +595,17 @@ def dinkelbach_steps(
     >>> [(float(g), name, float(v)) for g, name, v in steps]
     [(0.0, 'A', 37.857142857142854), (37.857142857142854, 'B', 40.0), (40.0, 'B', 40.0)]
     """
+    check_int(max_steps, "max_steps", 1, 10_000)
+    if not policies:
+        raise InvalidRulesError("policies: give at least one policy name -> (p, x)")
+    for name, px in policies.items():
+        ok = isinstance(px, tuple) and len(px) == 2
+        ok = ok and all(isinstance(t, (int, Fraction)) and not isinstance(t, bool) for t in px)
+        if not ok or not 0 < px[0] <= 1:
+            raise InvalidRulesError(
+                f"policies[{name!r}]={px!r:.60}; allowed: (p, x) with 0 < p <= 1, "
+                "both whole numbers or fractions"
+            )
     v = Fraction(guess)
     steps: list[tuple[Fraction, str, Fraction]] = []
     for _ in range(max_steps):

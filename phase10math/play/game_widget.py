@@ -27,12 +27,13 @@ import random
 import urllib.parse
 from collections.abc import Sequence
 
+from phase10math.checks import public
 from phase10math.dice.faces import Face, Layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
-from phase10math.errors import InvalidHoldError, InvalidRulesError
+from phase10math.errors import InvalidHoldError, InvalidRulesError, Phase10MathError
 from phase10math.game.engine import Event, Game, GameResult, TurnView
 from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
 from phase10math.play import saved
@@ -101,6 +102,7 @@ class _Replay:
         return self.history[r][1] if r < len(self.history) else frozenset(range(self.n))
 
 
+@public
 class GameSession:
     """A game: the human (seat 0, name ``you``) against computer strategies by name.
 
@@ -226,7 +228,19 @@ class GameSession:
 
     @classmethod
     def from_dict(cls, d: dict) -> GameSession:
-        """The game saved by :meth:`to_dict`, played again turn by turn through the engine."""
+        """The game saved by :meth:`to_dict`, played again turn by turn through the engine;
+        a saved game that cannot be read or replayed is refused (InvalidRulesError)."""
+        try:
+            return cls._replayed(d)
+        except Phase10MathError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise InvalidRulesError(
+                f"not a saved game ({type(e).__name__}: {str(e)[:80]})"
+            ) from None
+
+    @classmethod
+    def _replayed(cls, d: dict) -> GameSession:
         s = cls(
             d["opponents"],
             phases=d["phases"],
@@ -339,6 +353,7 @@ def scoresheet_html(session: GameSession) -> str:
     )
 
 
+@public
 class GameWidget:
     """Play a whole game against computer players: one dropdown per opponent seat (Add /
     Remove), the game length, the dice board with the advisor for your turns, the score sheet
@@ -592,6 +607,7 @@ class GameWidget:
             self.on_change()
 
 
+@public
 class PlayApp:
     """The play app: practice a turn (with hint mode and the compare view) or play a whole
     game, on one page that works from 360 px phones to desktops.

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from phase10math.checks import public
 from phase10math.dice.faces import (
     COLOR_NAMES,
     WILD,
@@ -101,6 +102,7 @@ def face_list(faces: object, what: str) -> list[Face | str]:
     return out
 
 
+@public
 class TurnState:
     """One turn of Phase 10 Dice without any widgets.
 

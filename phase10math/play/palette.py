@@ -18,6 +18,8 @@ import itertools
 import math
 from collections.abc import Mapping
 
+from phase10math.checks import public
+
 #: Background of a die face per color code (None: color not known / not rolled yet).
 PALETTE: dict[str | None, str] = {
     "r": "#8c2a1f",  # dark red
@@ -43,6 +45,7 @@ OKABE_ITO: tuple[str, ...] = (
 )
 
 
+@public
 def use_okabe_ito() -> None:
     """Make matplotlib draw lines and bars in the :data:`OKABE_ITO` colors: the eight colors
     with solid lines, then again dashed (so up to 16 series stay apart).

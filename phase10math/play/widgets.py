@@ -34,6 +34,7 @@ import html
 import time
 from collections.abc import Callable, Sequence
 
+from phase10math.checks import public
 from phase10math.dice.faces import COLOR_NAMES, Face, Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
 from phase10math.dice.phases import PHASES, Phase
@@ -449,6 +450,7 @@ def compare_html(state: TurnState, a: set[int], b: set[int], b_name: str) -> str
     )
 
 
+@public
 class TurnWidget:
     """One turn with the advisor on one dice board: ten dice (click or keys 1-0 to hold, the
     best hold starred), Roll (R), Hold best (H), Stop (S), New/Next turn (N), a mode to type a

@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 
 from phase10math.cache import cache_key, cached
-from phase10math.errors import StateSpaceTooLargeError
+from phase10math.checks import public
+from phase10math.errors import StateSpaceTooLargeError, WrongTypeError
 from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
 from phase10math.tenthousand.layered import memory_allowed, pair_tables, solve_layered
@@ -56,6 +57,13 @@ class DuelMethod(StrEnum):
 
     LAYERED = "layered"  # score layers, 2x2 pair solves, proven interval (the default)
     JACOBI = "jacobi"  # plain value iteration over all pairs (stopping rule not a proof)
+
+    @classmethod
+    def _missing_(cls, value: Any):
+        allowed = ", ".join(m.value for m in cls)
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        error = WrongTypeError if not isinstance(value, str) else TenKRulesError
+        raise error(f"method={shown}; allowed: {allowed}")
 
 
 @dataclass(frozen=True)
@@ -134,6 +142,7 @@ def _turn_pass(P: np.ndarray, rules: TenKRules, plans: list[_Plan], keep: bool =
     return new, None, None
 
 
+@public
 @dataclass
 class DuelSolution:
     """Optimal two-player play; ``P[a, b]`` is the chance that the player to start a turn
@@ -367,6 +376,7 @@ def _solve(rules: TenKRules, tol: float, progress: bool, max_sweeps: int) -> Due
     return DuelSolution(rules, P, sweeps, change, secs, method=DuelMethod.JACOBI)
 
 
+@public
 def solve_duel(
     rules: TenKRules | None = None,
     target: int | None = None,
@@ -374,7 +384,7 @@ def solve_duel(
     progress: bool = True,
     use_cache: bool = True,
     max_sweeps: int = 10_000,
-    method: DuelMethod = DuelMethod.LAYERED,
+    method: DuelMethod | str = DuelMethod.LAYERED,
 ) -> DuelSolution:
     """Solve the two-player game (cached on disk; progress bar when asked).
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from phase10math.checks import public
 from phase10math.tenthousand.errors import TenKRollError
 from phase10math.tenthousand.rules import UNIT, TenKRules, check_rules
 from phase10math.tenthousand.scoring import (
@@ -27,6 +28,7 @@ from phase10math.tenthousand.scoring import (
 KINDS = ("score", "none", "wipe")
 
 
+@public
 @dataclass(frozen=True)
 class RollGroup:
     """Rolls of ``n`` dice that act alike: ``weight`` ordered rolls out of 6**n.
@@ -59,6 +61,7 @@ def _groups(n: int, key: tuple) -> tuple[RollGroup, ...]:
     return tuple(RollGroup(w, k, six, opts) for (k, six, opts), w in sorted(acc.items()))
 
 
+@public
 def roll_groups(n: int, rules: TenKRules | None = None) -> tuple[RollGroup, ...]:
     """The rolls of ``n`` dice grouped by what they allow (the data the solvers run on).
 
@@ -97,6 +100,7 @@ def duel_roll_data(
     return none, wipe, win, scoring
 
 
+@public
 @dataclass(frozen=True)
 class RollStats:
     """Exact statistics of one roll of ``n`` dice (probabilities over the 6**n rolls).
@@ -119,6 +123,7 @@ class RollStats:
     expected_best_if_scoring: Fraction
 
 
+@public
 def roll_stats(n: int, rules: TenKRules | None = None) -> RollStats:
     """Exact :class:`RollStats` for ``n`` dice under ``rules``.
 

@@ -19,6 +19,7 @@ import numbers
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from phase10math.checks import public
 from phase10math.tenthousand.errors import TenKRulesError
 
 EXTRA_OF_A_KIND = ("none", "double", "add")
@@ -29,6 +30,7 @@ MAX_POINTS = 10_000  # largest value of a scoring option (straight, three pairs,
 MAX_TARGET = 20_000  # largest winning score (the duel's state space grows with its square)
 
 
+@public
 @dataclass(frozen=True)
 class TenKRules:
     """Options of 10,000 (defaults as in RULES.md section 3).

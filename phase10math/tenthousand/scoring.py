@@ -23,12 +23,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import factorial, prod
 
+from phase10math.checks import public
 from phase10math.tenthousand.errors import TenKRollError
 from phase10math.tenthousand.rules import TenKRules, check_rules
 
 FACES = (1, 2, 3, 4, 5, 6)
 
 
+@public
 @dataclass(frozen=True, order=True)
 class ScoringOption:
     """One legal set-aside: the dice kept (sorted), their points and the dice left to roll."""
@@ -107,6 +109,7 @@ def options_for_key(dice: tuple[int, ...], key: tuple) -> tuple[ScoringOption, .
     return tuple(opts)
 
 
+@public
 def score_options(roll: Iterable[int], rules: TenKRules | None = None) -> list[ScoringOption]:
     """Every legal set-aside of ``roll``, best points first (empty list: nothing scores).
 
@@ -117,12 +120,14 @@ def score_options(roll: Iterable[int], rules: TenKRules | None = None) -> list[S
     return list(options_for_key(check_roll(roll, rules), rules.scoring_key()))
 
 
+@public
 def best_option(roll: Iterable[int], rules: TenKRules | None = None) -> ScoringOption | None:
     """The set-aside with most points (fewest dice kept on a tie), None if nothing scores."""
     opts = score_options(roll, rules)
     return opts[0] if opts else None
 
 
+@public
 def roll_outcomes(n: int) -> list[tuple[tuple[int, ...], int]]:
     """Every sorted roll of ``n`` dice with the number of the 6**n ordered rolls giving it.
 
@@ -150,6 +155,7 @@ class TurnStep:
     dice_left: int
 
 
+# no @public: play_turn checks every step itself and names the step and the die at fault
 def play_turn(
     steps: Sequence[tuple[Sequence[int], Sequence[int]]], rules: TenKRules | None = None
 ) -> tuple[int, list[TurnStep]]:

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from phase10math.checks import check_seed
+from phase10math.checks import check_seed, public
 from phase10math.tenthousand.duel import DuelSolution
 from phase10math.tenthousand.errors import TenKRollError, TenKStateError
 from phase10math.tenthousand.rules import UNIT, TenKRules, check_count, check_rules
@@ -41,6 +41,7 @@ def _roll(rng: np.random.Generator, n: int) -> tuple[int, ...]:
     return tuple(sorted(int(x) for x in rng.integers(1, 7, size=n)))
 
 
+@public
 def roll_frequencies(
     n: int, rules: TenKRules | None = None, samples: int = 100_000, seed: int = 0
 ) -> dict[str, float]:
@@ -65,6 +66,7 @@ def roll_frequencies(
     return {"p_no_score": none / samples, "p_bust": bust / samples, "expected_best": best / samples}
 
 
+@public
 def simulate_turns(
     solution, turns: int = 10_000, seed: int = 0, turn_total: int = 0, dice: int | None = None
 ) -> tuple[float, float]:
@@ -107,6 +109,7 @@ def simulate_turns(
     return float(results.mean()), float(results.std(ddof=1) / np.sqrt(turns))
 
 
+@public
 def simulate_duels(solution, games: int = 10_000, seed: int = 0) -> tuple[float, float]:
     """Play ``games`` games between two optimal players (a :class:`DuelSolution`); returns the
     first player's share of wins and its standard error."""

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+from phase10math.checks import public
 from phase10math.tenthousand.errors import TenKStateError
 from phase10math.tenthousand.odds import roll_groups, roll_stats
 from phase10math.tenthousand.rules import UNIT, TenKRules, check_flag, check_rules
@@ -45,6 +46,7 @@ from phase10math.tenthousand.scoring import check_roll, is_wipe, score_options
 _TOL = 1e-9  # float pre-screen; ties closer than this are decided exactly
 
 
+@public
 def bank_cap(rules: TenKRules) -> tuple[int, Fraction]:
     """(cap, B): B = max_n S_n / p_n (exact) and the cap, B rounded up to a multiple of 50
     (and at least the opening score). Banking is optimal at every total >= cap.
@@ -61,6 +63,7 @@ def bank_cap(rules: TenKRules) -> tuple[int, Fraction]:
     return cap, bound
 
 
+@public
 @dataclass
 class TurnSolution:
     """Exact optimal values of one turn; ``on_board=False`` applies the opening rule."""
@@ -189,6 +192,7 @@ def _solve(rules: TenKRules, on_board: bool) -> TurnSolution:
     return sol
 
 
+@public
 def solve_turn(rules: TenKRules | None = None, on_board: bool = True) -> TurnSolution:
     """Solve the single turn exactly (memoised per rules); see the module docstring."""
     rules = check_rules(rules)
@@ -200,6 +204,7 @@ def solve_turn(rules: TenKRules | None = None, on_board: bool = True) -> TurnSol
     return _solve(key, bool(on_board))
 
 
+@public
 def turn_ev(
     dice: int = 6, turn_total: int = 0, rules: TenKRules | None = None, on_board: bool = True
 ) -> Fraction:

@@ -175,6 +175,7 @@ class HoldOption:
         }
 
 
+@public
 @dataclass
 class Advice:
     """Ranked holds for one roll."""

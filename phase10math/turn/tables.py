@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.checks import public
+from phase10math.checks import check_int, public
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
-from phase10math.errors import StateSpaceTooLargeError
+from phase10math.errors import InvalidArgumentError, InvalidPhaseError, StateSpaceTooLargeError
 from phase10math.exact import percent, to_json
 from phase10math.progress import progress_bar
 from phase10math.turn.engine import engine_for, final_scores
@@ -218,7 +218,9 @@ def phase_table(
 ) -> dict[int, dict[str, Fraction]]:
     """Rows for several phases (cached), solved in ``workers`` processes (default: up to two,
     one per core) with a progress bar when asked (:func:`phase10math.progress.progress_bar`)."""
-    phases = list(phases)
+    phases = [check_int(n, "phases", 1, len(PHASES), InvalidPhaseError) for n in phases]
+    if workers is not None:
+        check_int(workers, "workers", 1, 64)
     todo = [
         n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout), dict) is None
     ]
@@ -253,6 +255,13 @@ def phase_table(
 @public
 def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
     """The table as text: floats (percent / points) with the exact fraction listed below."""
+    for n, row in rows.items():
+        check_int(n, "rows", 1, len(PHASES), InvalidPhaseError)
+        missing = [c for c in COLUMNS if c not in row]
+        if missing:
+            raise InvalidArgumentError(
+                f"format_table(): rows[{n}] lacks {', '.join(missing)} (a row of phase_row)"
+            )
     width = {c: len(name) + 3 for c, name in COLUMNS.items()}  # each column as wide as its name
     head = f"{'phase':>5}  {'requirement':<28}" + "".join(
         f"{name:>{width[c]}}" for c, name in COLUMNS.items()

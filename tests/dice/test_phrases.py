@@ -50,6 +50,39 @@ def test_color_only_closed_form_agrees_with_the_exhaustive_search(text):
     assert (fast >= 0).any() or "4 of one color" in text
 
 
+def _few_color_profiles(n: int, seed: int, colors: int) -> np.ndarray:
+    """Rolls of ten dice in only ``colors`` colors (so that large color groups are made)."""
+    rng = np.random.default_rng(seed)
+    counts = np.zeros((n, 11, 4), dtype=np.int8)
+    for i in range(n):
+        np.add.at(counts[i], (rng.integers(0, 11, 10), rng.integers(0, colors, 10)), 1)
+    return counts
+
+
+@pytest.mark.parametrize("text", COLOR_ONLY[:3] + ["5 of one color + 5 of one color"])
+@pytest.mark.parametrize("colors", [1, 2])
+def test_color_only_closed_form_on_rolls_of_one_or_two_colors(text, colors):
+    """Where the groups can be made (rolls of one or two colors), the closed form's score is
+    the exhaustive search's on every roll (up to three groups: the search over four groups
+    of one color takes seconds a roll)."""
+    ph = parse_phase(text)
+    counts = _few_color_profiles(40, seed=len(text) + colors, colors=colors)
+    fast = meld.best_scores(ph, counts)
+    slow = np.array([meld._generic_best(ph, c, DEFAULT_RULES) for c in counts])
+    assert (fast == slow).all()
+    assert (fast >= 0).sum() >= 5  # the feasible branch is exercised
+
+
+def test_top_k_score_is_the_sum_of_the_k_highest_numbers():
+    rng = np.random.default_rng(7)
+    avail = rng.integers(0, 4, size=(200, 10))
+    for k in (0, 1, 3, 7, 10, 12):
+        got = meld._top_k_score(avail, k)
+        for row, g in zip(avail, got, strict=True):
+            values = sorted((n for n in range(1, 11) for _ in range(row[n - 1])), reverse=True)
+            assert g == sum(values[:k])
+
+
 def test_color_demands_merge_groups_of_one_color():
     demands = meld.color_demands([2, 3])
     assert (0, 0, 0, 5) in demands and (2, 3, 0, 0) in demands and (3, 2, 0, 0) in demands
@@ -176,3 +209,21 @@ def test_any_phrase_answers_or_is_refused_within_seconds(text):
     code, seconds, err = _timed(["cards", "dealt", "--phase", text, "--hand-size", "3"])
     assert code == 2 or seconds < 30, (text, seconds)
     assert "internal error" not in err, (text, err)
+
+
+TWO_DICE_LAYOUT = "6 x 5r 6o 7b 8g 9r 10o\n4 x Wr Wb 1g 2o 3b 4r\n"
+
+
+@pytest.mark.parametrize("text", COLOR_ONLY)
+def test_color_only_phrase_is_advised_within_seconds(text, tmp_path, capsys):
+    """Every phrase of color groups is solved for a turn (no refusal, no hang): on dice of two
+    kinds here (the compact dice take as long as phase 8, ``benchmarks/bench_meld.py``)."""
+    layout = tmp_path / "two.txt"
+    layout.write_text(TWO_DICE_LAYOUT)
+    roll = "5r 6o 7b 8g 9r 10o Wr Wb 1g 2o".split()
+    t = time.perf_counter()
+    code = main(["advise", "--phase", text, "--layout", str(layout), "--rolls-left", "2", *roll])
+    assert time.perf_counter() - t < 10  # about half a second on a quiet machine
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert "best:" in out.out

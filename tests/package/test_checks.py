@@ -6,7 +6,11 @@ bare ``AttributeError``/``TypeError``/``ValueError`` from deep inside, or a sile
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import math
+import pkgutil
+import typing
 from fractions import Fraction
 
 import pytest
@@ -185,3 +189,80 @@ def test_enums_refuse_with_package_errors():
     with pytest.raises(WrongTypeError):
         p10.Objective(None)
     assert p10.Holds("sticky") is p10.Holds.STICKY
+
+
+class _Quiet:
+    """A strategy that keeps nothing (the Strategy protocol: a name and ``hold``)."""
+
+    name = "quiet"
+
+    def hold(self, view):
+        return ()
+
+
+@pytest.mark.parametrize("strategies", ["greedy", [object()], [None], [_Quiet(), 3], 5], ids=repr)
+def test_game_checks_its_strategies_against_the_protocol(strategies):
+    """``Game(strategies)`` is checked like every public name: anything that is not a
+    sequence of strategies (a ``name`` and a ``hold`` method) is a wrong type naming it."""
+    with pytest.raises(WrongTypeError, match=r"Game\(\): strategies(\[1\])?="):
+        p10.Game(strategies, layout=COMPACT_LAYOUT, phases=1)
+    game = p10.Game([_Quiet()], layout=COMPACT_LAYOUT, phases=1, seed=1)
+    assert game.players[0].name == "quiet#1"
+
+
+def _checked_functions():
+    """Every function the package checks with :func:`public` (methods of classes too)."""
+    found = []
+    for info in pkgutil.walk_packages(p10.__path__, "phase10math."):
+        mod = importlib.import_module(info.name)
+        for obj in list(vars(mod).values()):
+            if getattr(obj, "__module__", None) != mod.__name__:
+                continue
+            members = vars(obj).values() if inspect.isclass(obj) else [obj]
+            for m in members:
+                f = m.__func__ if isinstance(m, (classmethod, staticmethod)) else m
+                if getattr(f, "__wrapped_checked__", False):
+                    found.append(f.__wrapped__)
+    return found
+
+
+def test_every_checked_function_has_annotations_that_resolve():
+    """A check whose annotations cannot be resolved at call time (a name imported only for
+    type checkers) would let the function run unchecked; there is none."""
+    funcs = _checked_functions()
+    assert len(funcs) > 100
+    unresolved = []
+    for f in funcs:
+        try:
+            typing.get_type_hints(f, include_extras=True)
+        except Exception as exc:  # noqa: BLE001 - listed below
+            unresolved.append(f"{f.__module__}.{f.__qualname__}: {exc}")
+    assert not unresolved, unresolved
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: p10.phase_table([99], layout=COMPACT_LAYOUT), "phases=99"),
+        (lambda: p10.phase_table([1], layout=COMPACT_LAYOUT, workers=0), "workers=0"),
+        (lambda: p10.format_table({1: {}}, p10.DEFAULT_RULES), r"rows\[1\] lacks"),
+        (lambda: p10.format_table({99: {}}, p10.DEFAULT_RULES), "rows=99"),
+        (lambda: p10.simulate_optimal_turns(1, turns=-5, layout=COMPACT_LAYOUT), "turns=-5"),
+        (lambda: p10.simulate_optimal_turns(1, turns=1, layout=COMPACT_LAYOUT), "turns=1"),
+        (lambda: p10.simulate_optimal_turns(1, seed=-1, layout=COMPACT_LAYOUT), "seed=-1"),
+    ],
+    ids=[
+        "table phase 99",
+        "workers 0",
+        "row lacks columns",
+        "row of phase 99",
+        "turns -5",
+        "turns 1",
+        "seed -1",
+    ],
+)
+def test_tables_and_simulations_refuse_values_before_any_work(call, message):
+    """These were a KeyError (phase 99, a row without its columns) or numpy's ValueError
+    (negative turns) from inside."""
+    with pytest.raises(Phase10MathError, match=message):
+        call()

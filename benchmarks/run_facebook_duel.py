@@ -2,12 +2,15 @@
 
     python benchmarks/run_facebook_duel.py full [--floor -2500] [--target 10000] [--checkpoint F]
     python benchmarks/run_facebook_duel.py floors --target 2000 --floors 0 -250 -500 -1000
+    python benchmarks/run_facebook_duel.py variants --target 2000 --floor -1000
 
 ``full`` solves one duel with a checkpoint after every sweep (kill it and run the same command
 again: it goes on from the last sweep) and prints P(first player wins) with its proven
 interval beside Busche's published 53.487%; ``floors`` prints the first player's chance for
 each floor and the differences between successive floors (Busche reports that they shrink
-exponentially). Long: run it under ``nice flock /work/heavy.lock`` on the shared machine.
+exponentially); ``variants`` prints how much each open rule choice of the preset moves the
+first player's chance (docs/rules.md section 3.5). Long: run it under
+``nice flock /work/heavy.lock`` on the shared machine.
 """
 
 from __future__ import annotations
@@ -16,10 +19,18 @@ import argparse
 import resource
 import time
 
+from phase10math.tenthousand.layered import solve_layered
 from phase10math.tenthousand.penalty import solve_penalty
 from phase10math.tenthousand.rules import TenKRules
 
 BUSCHE = 0.53487  # Busche (2016), floor -2500, target 10,000
+VARIANTS = [
+    ("the preset", {}),
+    ("four of a kind + pair not three pairs", {"four_and_pair": False}),
+    ("of a kind adds the triple per die", {"extra_of_a_kind": "add"}),
+    ("two triples score 2500", {"two_triplets": 2500}),
+    ("no three-farkle penalty (and no floor)", {"farkle_penalty": 0}),
+]
 
 
 def peak_mb() -> float:
@@ -27,8 +38,13 @@ def peak_mb() -> float:
 
 
 def solve(target: int, floor: int, checkpoint=None, tol=1e-12, **changes):
-    rules = TenKRules.preset("facebook", target=target, floor=floor, **changes)
+    if changes.get("farkle_penalty") == 0:
+        changes["floor"] = 0
+    rules = TenKRules.preset("facebook", **{"target": target, "floor": floor, **changes})
     t0, c0 = time.perf_counter(), time.process_time()
+    if not rules.penalised:
+        s = solve_layered(rules)
+        return rules, s, time.perf_counter() - t0, time.process_time() - c0
 
     def report(passes: int, change: float) -> None:
         print(
@@ -41,7 +57,7 @@ def solve(target: int, floor: int, checkpoint=None, tol=1e-12, **changes):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["full", "floors"])
+    ap.add_argument("what", choices=["full", "floors", "variants"])
     ap.add_argument("--target", type=int, default=10000)
     ap.add_argument("--floor", type=int, default=-2500)
     ap.add_argument("--floors", type=int, nargs="+", default=[0, -250, -500, -1000, -1500, -2000])
@@ -51,6 +67,18 @@ def main() -> None:
     )
     args = ap.parse_args()
     changes = {"four_and_pair": False} if args.no_four_and_pair else {}
+    if args.what == "variants":
+        base = None
+        for label, ch in VARIANTS:
+            _, s, wall, _ = solve(args.target, args.floor, **ch)
+            base = s.value if base is None else base
+            print(
+                f"facebook target {args.target} floor {args.floor}, {label}: "
+                f"P(first wins) = {s.value:.9f} ({s.value - base:+.2e} from the preset), "
+                f"{wall:.0f} s",
+                flush=True,
+            )
+        return
     floors = [args.floor] if args.what == "full" else args.floors
     prev = None
     for floor in floors:

@@ -58,7 +58,13 @@ from phase10math.tenthousand.layered import (
     roll_arrays,
     rounding_margin,
 )
-from phase10math.tenthousand.rules import UNIT, TenKRules, check_flag
+from phase10math.tenthousand.rules import (
+    UNIT,
+    TenKRules,
+    check_count,
+    check_flag,
+    check_positive_float,
+)
 
 
 @dataclass
@@ -236,10 +242,15 @@ class _Sweep:
         return inside
 
 
-def check_penalty_rules(rules: TenKRules) -> None:
-    """TenKRulesError unless ``rules`` has a farkle penalty (the game this solver plays)."""
+def check_penalty_rules(rules: TenKRules) -> TenKRules:
+    """``rules`` if they are :class:`TenKRules` with a farkle penalty, else TenKRulesError."""
+    if not isinstance(rules, TenKRules):
+        raise TenKRulesError(f"rules: expected TenKRules; got {type(rules).__name__}")
     if not rules.penalised:
-        raise TenKRulesError("rules without a farkle penalty: use solve_layered")
+        raise TenKRulesError(
+            "rules without a farkle penalty (farkle_penalty=0): use solve_duel or solve_layered"
+        )
+    return rules
 
 
 def solve_penalty(
@@ -259,6 +270,13 @@ def solve_penalty(
     started with an existing checkpoint of the same rules goes on from it (any starting table
     leads to the same unique solution, so a resumed solve gives the same answer)."""
     check_penalty_rules(rules)
+    block = check_count(block, "block", 1, 10_000)
+    tol = check_positive_float(tol, "tol")
+    max_passes = check_count(max_passes, "max_passes")
+    refine = check_count(refine, "refine", 0)
+    width = check_positive_float(width, "width")
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+        raise TenKStateError(f"checkpoint={checkpoint!r}; allowed: a file path or None")
     need, allowed = memory_estimate(rules, block), memory_allowed()
     if need > allowed:
         raise StateSpaceTooLargeError(

@@ -56,9 +56,14 @@ def brute_force(rules: TenKRules, sweeps: int = 3000) -> np.ndarray:
 TINY = TenKRules.preset("facebook", target=300, floor=-150, farkle_penalty=100)
 
 
-def test_brute_force_equals_fast_solver():
-    fast = solve_penalty(TINY)
-    slow = brute_force(TINY)
+@pytest.mark.parametrize(
+    "rules",
+    [TINY, TenKRules.preset("facebook", target=400, floor=-500)],
+    ids=["penalty-100", "preset-400"],
+)
+def test_brute_force_equals_fast_solver(rules):
+    fast = solve_penalty(rules)
+    slow = brute_force(rules)
     assert fast.certified
     assert np.max(np.abs(fast.P - slow)) < 1e-11
     assert np.all(fast.L - 1e-12 <= slow) and np.all(slow <= fast.U + 1e-12)

@@ -62,6 +62,7 @@ def main() -> None:
     ap.add_argument("--floor", type=int, default=-2500)
     ap.add_argument("--floors", type=int, nargs="+", default=[0, -250, -500, -1000, -1500, -2000])
     ap.add_argument("--checkpoint", default=None)
+    ap.add_argument("--tol", type=float, default=1e-10, help="stop the sweeps below this change")
     ap.add_argument(
         "--no-four-and-pair", action="store_true", help="4 of a kind + pair is not three pairs"
     )
@@ -70,7 +71,7 @@ def main() -> None:
     if args.what == "variants":
         base = None
         for label, ch in VARIANTS:
-            _, s, wall, _ = solve(args.target, args.floor, **ch)
+            _, s, wall, _ = solve(args.target, args.floor, None, args.tol, **ch)
             base = s.value if base is None else base
             print(
                 f"facebook target {args.target} floor {args.floor}, {label}: "
@@ -82,7 +83,7 @@ def main() -> None:
     floors = [args.floor] if args.what == "full" else args.floors
     prev = None
     for floor in floors:
-        rules, s, wall, cpu = solve(args.target, floor, args.checkpoint, **changes)
+        rules, s, wall, cpu = solve(args.target, floor, args.checkpoint, args.tol, **changes)
         line = (
             f"facebook target {rules.target} floor {floor}"
             f"{' (4+2 not three pairs)' if changes else ''}: P(first wins) = {s.value:.12f}, "

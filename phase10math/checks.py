@@ -74,6 +74,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "seed": (0, MAX_SEED),
     "players": (1, 8),  # phase10math game
     "games": (1, 100_000),  # phase10math headtohead
+    "start-phase": (1, 20),  # phase10math game/headtohead (and at most --phases)
     "simulate": (0, 1_000_000),  # phase10math solitaire (0 = none; 1 is refused: no spread)
     "max-turns": (1, 1_000),  # phase10math turns (the exact distribution to n turns)
     "rolls-left": (0, 5),  # phase10math advise (also < the rolls of the rules)

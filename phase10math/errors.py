@@ -46,3 +46,7 @@ class InvalidHoldError(Phase10MathError):
 
 class StateSpaceTooLargeError(Phase10MathError):
     """A computation whose state space would not fit in this machine's memory."""
+
+
+class OutsideTableError(InvalidRulesError):
+    """A game state that a solved table (the two-player game's) does not cover."""

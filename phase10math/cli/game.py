@@ -16,7 +16,7 @@ from phase10math.game.engine import Game
 from phase10math.game.headtohead import head_to_head
 from phase10math.game.length import GameLength
 from phase10math.game.solitaire import comparison
-from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
+from phase10math.game.strategies import STRATEGY_NAMES, get_strategy, strategy_notes
 
 
 def _strategies(text: str, n: int) -> list[str]:
@@ -51,7 +51,16 @@ def cmd_game(args: argparse.Namespace) -> int:
         )
         for i, s in enumerate(names)
     ]
-    res = Game(strats, phases=args.phases, rules=rules, layout=layout, seed=args.seed).play()
+    game = Game(
+        strats,
+        phases=args.phases,
+        rules=rules,
+        layout=layout,
+        seed=args.seed,
+        start_phase=args.start_phase,
+    )
+    res = game.play()
+    notes = strategy_notes(strats)
     if args.json:
         print(
             json.dumps(
@@ -71,6 +80,7 @@ def cmd_game(args: argparse.Namespace) -> int:
                         for p in res.players
                     ],
                     "winners": [s + 1 for s in res.winners],
+                    "notes": notes,
                     "log": [str(e) for e in res.log],
                 },
                 indent=2,
@@ -81,6 +91,8 @@ def cmd_game(args: argparse.Namespace) -> int:
         print(res.log_text())
         print()
     print(res.score_sheet())
+    for note in notes:
+        print(f"phase10math: note: {note}", file=sys.stderr)
     return 0
 
 
@@ -146,9 +158,19 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
         layout=layout,
         phases=args.phases,
         show_progress=not args.json,
+        start_phase=args.start_phase,
     )
     print(json.dumps(res.to_dict(), indent=2) if args.json else res.format())
     return 0
+
+
+def add_start_arg(p) -> None:
+    p.add_argument(
+        "--start-phase",
+        type=int_arg("start-phase"),
+        default=1,
+        help="every player starts at this phase with 0 points (9: the end of a game)",
+    )
 
 
 LONG_GAME = 50  # expected turns above which `turns` shows SHOWN_TURNS, not the 99% quantile
@@ -162,10 +184,12 @@ def add_commands(sub) -> None:
         "--strategies",
         default="complete",
         help="comma list, one per player (or one for all): complete, score, greedy, "
-        "random, solitaire, human",
+        "random, solitaire, win (two players: plays to win from the solved table of phases "
+        "9-10), human",
     )
     p.add_argument("--seed", type=int_arg("seed"), default=None)
     p.add_argument("--phases", type=ascii_int, choices=[10, 20], default=10)
+    add_start_arg(p)
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--log", action="store_true", help="print every roll and hold first")
     p.add_argument("--json", action="store_true")
@@ -207,6 +231,7 @@ def add_commands(sub) -> None:
     p.add_argument("--games", type=int_arg("games"), default=200)
     p.add_argument("--seed", type=int_arg("seed"), default=0)
     p.add_argument("--phases", type=ascii_int, choices=[10, 20], default=10)
+    add_start_arg(p)
     p.add_argument("--json", action="store_true")
     add_layout_args(p)
     p.set_defaults(func=cmd_headtohead)

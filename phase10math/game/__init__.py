@@ -2,7 +2,8 @@
 
 Modules, in reading order:
 
-- :mod:`~phase10math.game.strategies` - who decides the holds: optimal, greedy, random, human.
+- :mod:`~phase10math.game.spacemap` - a game's dice to the turn solver's states and back.
+- :mod:`~phase10math.game.strategies` - who decides the holds: optimal, greedy, random, human, win.
 - :mod:`~phase10math.game.engine` - the game engine: turns, bonuses, the end of the game.
 - :mod:`~phase10math.game.length` - how many turns to finish: a Markov chain per strategy.
 - :mod:`~phase10math.game.solitaire` - optimal solitaire as a Markov decision process.
@@ -31,5 +32,13 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "simulate_phase": "solitaire",
         "solve_state": "solitaire",
         "wilson": "headtohead",
+        "head_to_head": "headtohead",
+        "DuelGame": "duel",
+        "Play": "duel",
+        "WinStrategy": "duel",
+        "chance_to_win": "duel",
+        "shipped_table": "duel",
+        "solve_duel": "duel",
+        "win_advice": "duel",
     },
 )

@@ -44,6 +44,7 @@ issue is not built).
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import itertools
@@ -65,8 +66,8 @@ from phase10math.dice.faces import Die, Layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
-from phase10math.errors import InvalidRulesError
-from phase10math.game.strategies import SpaceMap
+from phase10math.errors import InvalidDiceError, InvalidRulesError, OutsideTableError
+from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
 from phase10math.turn.batch import TurnBatch
 from phase10math.turn.engine import final_scores
@@ -880,6 +881,125 @@ class DuelStrategy:
         return m.keep_for(int(holds[view.rolls_left][pos]), view.faces, view.held)
 
 
+class WinStrategy(DuelStrategy):
+    """The ``win`` strategy: plays to win from a solved two-player table (by default the
+    shipped one, phases 9-10) wherever the table covers the game's state: two players, the
+    game ending with the table's last phase, both players at the table's phases (at the end
+    of any game a total matters only through the difference, so the table of phases 9-10
+    serves a whole game from the moment both players reach phase 9).
+
+    Elsewhere it plays ``fallback`` (:func:`~phase10math.game.strategies.get_strategy` gives
+    the completion-optimal turn) and counts those decisions: :meth:`note` says how many and
+    why, and the ``game`` and ``headtohead`` commands print it. With ``fallback=None`` a
+    state outside the table raises :class:`~phase10math.errors.OutsideTableError`. A game
+    of other rules or more players is refused when it attaches the strategy."""
+
+    name = "win"
+
+    def __init__(self, solution: DuelSolution, fallback: Any = None) -> None:
+        super().__init__(solution)
+        self.fallback = fallback
+        self.from_table = 0  # decisions played from the table
+        self.fell_back = 0  # decisions played by the fallback
+        self.last_reason = ""
+
+    def attach(self, game: Any) -> WinStrategy:
+        """Follow ``game``; refused unless it has two players and the table's rules (any
+        layout: phases 9-10 have no colors, and every layout shows the same numbers)."""
+        if len(game.players) != 2:
+            n = len(game.players)
+            raise InvalidRulesError(
+                f"the win strategy plays two-player games; this game has {n} "
+                f"player{'s' if n != 1 else ''}"
+            )
+        check_table_rules(self.solution, game.rules)
+        return super().attach(game)
+
+    def outside(self, view: Any) -> str | None:
+        """Why the table does not cover the state in ``view`` (None where it does)."""
+        g = self.solution.game
+        if self.game_ref is None:
+            return "the strategy is not attached to a game"
+        if self.game_ref.phases != g.hi:
+            return f"the game ends with phase {self.game_ref.phases}, the table with phase {g.hi}"
+        opp = self.game_ref.players[1 - view.player.seat]
+        if not g.lo <= view.number <= g.hi:
+            return f"the player to move is at phase {view.number} (the table: {g.describe()})"
+        if not (opp.finished or g.lo <= opp.phase <= g.hi):
+            return f"the opponent is at phase {opp.phase} (the table: {g.describe()})"
+        return None
+
+    def hold(self, view: Any) -> frozenset[int]:
+        why = self.outside(view)
+        if why is None:
+            self.from_table += 1
+            return super().hold(view)
+        if self.fallback is None:
+            raise OutsideTableError(f"the win strategy cannot play here: {why}")
+        self.fell_back += 1
+        self.last_reason = why
+        return frozenset(self.fallback.hold(view))
+
+    def note(self) -> str | None:
+        """One line on the decisions played outside the table (None when there were none)."""
+        if not self.fell_back:
+            return None
+        g = self.solution.game
+        total = self.fell_back + self.from_table
+        return (
+            f"win: {self.fell_back} of {total} decisions were outside the two-player table "
+            f"({g.describe()}; last: {self.last_reason}) and were played by the "
+            f"{self.fallback.name}-optimal turn; {self.from_table} were played to win"
+        )
+
+
+def check_table_rules(sol: DuelSolution, rules: Rules) -> None:
+    """Refuse rules other than the table's (the solitaire penalty does not enter a duel)."""
+    mine = {k: v for k, v in sol.game.rules.to_dict().items() if k != "solitaire_penalty"}
+    theirs = {k: v for k, v in check_rules(rules).to_dict().items() if k != "solitaire_penalty"}
+    if mine != theirs:
+        diff = ", ".join(
+            f"{k}={theirs[k]} (table: {mine[k]})" for k in mine if mine[k] != theirs[k]
+        )
+        raise InvalidRulesError(f"the two-player table is solved for other rules: {diff}")
+
+
+@functools.cache
+def shipped_table() -> DuelSolution:
+    """The shipped two-player table, read once per process (about half a second)."""
+    return read_table()[0]
+
+
+def chance_to_win(
+    sol: DuelSolution,
+    me: tuple[int, int],
+    opponent: tuple[int, int],
+    second: bool = False,
+    last_chance: bool = False,
+) -> Val:
+    """(chance to win, P(tie)) of the player to move at ``me`` = (phase, total) against
+    ``opponent`` (a tie counted half in the chance), from the table; ``second``: the mover
+    sits second in turn order; ``last_chance``: the opponent has finished. Raises
+    :class:`~phase10math.errors.OutsideTableError` for a state the table does not cover."""
+    check_covered(sol, me, opponent, last_chance)
+    g = sol.game
+    if last_chance:
+        return sol.last_value(Play.OPTIMAL, g.player(*me), me[1] - opponent[1], int(second))
+    return sol.value(g.key_of(1 if second else 0, me, opponent))
+
+
+def check_covered(
+    sol: DuelSolution, me: tuple[int, int], opponent: tuple[int, int], last_chance: bool
+) -> None:
+    """Refuse (OutsideTableError) a state outside the table's phases."""
+    g = sol.game
+    hi_opp = g.hi + (1 if last_chance else 0)
+    if not g.lo <= me[0] <= g.hi or not g.lo <= opponent[0] <= hi_opp:
+        raise OutsideTableError(
+            f"phases {me[0]} and {opponent[0]} are outside the solved table ({g.describe()})"
+        )
+
+
 # --------------------------------------------------------------------------- advice
 
 
@@ -905,8 +1025,7 @@ def win_advice(
     final)."""
     g = sol.game
     k = me[0]
-    if not g.lo <= k <= g.hi or not g.lo <= opponent[0] <= g.hi + (1 if last_chance else 0):
-        raise InvalidRulesError(f"the states are outside the solved table ({g.describe()})")
+    check_covered(sol, me, opponent, last_chance)
     if not 1 <= rolls_left < g.rules.rolls:
         raise InvalidRulesError(f"rolls left {rolls_left}: expected 1..{g.rules.rolls - 1}")
     tb = g.turns[k]
@@ -922,7 +1041,13 @@ def win_advice(
         vals, _h = tb.subset_max(tb.expect(vals), 0.0)
     W = tb.expect(vals)[:, 0]
     smap = SpaceMap(space, layout or COMPACT_LAYOUT)
-    counts = smap.counts(faces)
+    try:
+        counts = smap.counts(faces)
+    except (ValueError, IndexError):
+        raise InvalidDiceError(
+            "the faces do not fit the dice (in layout order: 6 high dice 5-10, then 4 low "
+            "dice 1-4 or W)"
+        ) from None
     holds = []
     for sub in itertools.product(
         *[itertools.product(*[range(c + 1) for c in cs]) for cs in counts]

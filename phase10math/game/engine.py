@@ -204,7 +204,9 @@ class TurnView:
 @runtime_checkable
 class Strategy(Protocol):
     """Anything with a ``name`` and ``hold(view) -> iterable of die indices to keep`` (the
-    strategies themselves are in :mod:`phase10math.game.strategies`)."""
+    strategies themselves are in :mod:`phase10math.game.strategies`). A strategy that reads
+    the other players' score sheets (``win``) also has ``attach(game)``, which the game calls
+    once when it is set up."""
 
     name: str
 
@@ -263,7 +265,9 @@ class GameResult:
 @public
 class Game:
     """A game between strategies (seat order as given). ``phases``: 10 or 20 (or fewer, for
-    short test games); ``solitaire`` defaults to True for one player."""
+    short test games); ``solitaire`` defaults to True for one player; ``start_phase``: the
+    phase every player starts at with 0 points (1; a later one plays the end of a game, e.g.
+    9 for the last two phases)."""
 
     def __init__(
         self,
@@ -276,6 +280,7 @@ class Game:
         dice: RandomDice | ScriptedDice | None = None,
         solitaire: bool | None = None,
         names: Sequence[str] | None = None,
+        start_phase: int = 1,
     ) -> None:
         check_rules(rules)
         check_layout(layout)
@@ -283,6 +288,12 @@ class Game:
             raise InvalidRulesError(f"{len(strategies)} players; allowed: 1..{MAX_PLAYERS}")
         if isinstance(phases, bool) or not isinstance(phases, int) or not 1 <= phases <= 20:
             raise InvalidRulesError(f"phases={phases!r}; allowed: 1..20 (10 or 20 for a game)")
+        if (
+            isinstance(start_phase, bool)
+            or not isinstance(start_phase, int)
+            or not 1 <= start_phase <= phases
+        ):
+            raise InvalidRulesError(f"start_phase={start_phase!r}; allowed: 1..{phases}")
         if solitaire and len(strategies) != 1:
             raise InvalidRulesError("solitaire scoring is for one player")
         if names is not None and len(names) != len(strategies):
@@ -294,9 +305,13 @@ class Game:
         self.dice = dice if dice is not None else RandomDice(layout, seed)
         self.solitaire = len(strategies) == 1 if solitaire is None else solitaire
         nm = names or [f"{getattr(s, 'name', 'player')}#{i + 1}" for i, s in enumerate(strategies)]
-        self.players = [PlayerState(nm[i], i) for i in range(len(strategies))]
+        self.players = [PlayerState(nm[i], i, start_phase) for i in range(len(strategies))]
         self.log: list[Event] = []
         self.round = 0
+        for s in self.strategies:
+            attach = getattr(s, "attach", None)
+            if callable(attach):
+                attach(self)
 
     # ---------------------------------------------------------------- turn order
     def roll_off(self) -> list[int]:

@@ -22,7 +22,7 @@ from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
 from phase10math.game.engine import Game
-from phase10math.game.strategies import get_strategy
+from phase10math.game.strategies import get_strategy, strategy_notes
 from phase10math.progress import progress_bar
 
 
@@ -50,6 +50,7 @@ class HeadToHead:
     scores: np.ndarray  # (games, seats)
     first_wins: float
     starts: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         rows = []
@@ -73,6 +74,7 @@ class HeadToHead:
             "starter_win_rate": self.first_wins / self.games,
             "starter_ci95": [lo, hi],
             "fair_share": 1 / len(self.strategies),
+            "notes": self.notes,
         }
 
     def format(self) -> str:
@@ -92,6 +94,7 @@ class HeadToHead:
             f"[{d['starter_ci95'][0]:.3f}, {d['starter_ci95'][1]:.3f}] of games "
             f"(fair share {d['fair_share']:.3f})"
         )
+        lines += [f"note: {n}" for n in self.notes]
         return "\n".join(lines)
 
 
@@ -106,8 +109,11 @@ def head_to_head(
     layout: Layout = DEFAULT_LAYOUT,
     phases: int = 10,
     show_progress: bool = True,
+    start_phase: int = 1,
 ) -> HeadToHead:
-    """Play ``games`` seeded games (game i uses seed ``seed + i``)."""
+    """Play ``games`` seeded games (game i uses seed ``seed + i``), every player from
+    ``start_phase`` with 0 points. A strategy's :meth:`note` (``win``: its decisions outside
+    the two-player table) is kept in ``notes``."""
     check_type(strategies, (list, tuple), "strategies")
     if not 2 <= len(strategies) <= 4:
         raise InvalidRulesError(f"head-to-head is for 2-4 players; got {len(strategies)}")
@@ -128,11 +134,14 @@ def head_to_head(
         it = progress_bar(it, desc="games", unit="game")
     for g in it:
         seed_g = derived_seed(seed, g)
-        res = Game(strats, phases=phases, rules=rules, layout=layout, seed=seed_g).play()
+        res = Game(
+            strats, phases=phases, rules=rules, layout=layout, seed=seed_g, start_phase=start_phase
+        ).play()
         w = res.winners
         for s in w:
             wins[s] += 1 / len(w)
         if res.order[0] in w:
             first_wins += 1 / len(w)
         scores[g] = [p.total for p in res.players]
-    return HeadToHead(list(strategies), games, wins, scores, first_wins)
+    notes = strategy_notes(strats)
+    return HeadToHead(list(strategies), games, wins, scores, first_wins, notes=notes)

@@ -7,7 +7,10 @@
 - ``random``: keeps each die with probability 1/2 (seeded);
 - ``stop``: keeps everything after the first roll (for scripted tests);
 - ``human``: asks a callback (the notebook widgets) or the terminal;
-- ``solitaire``: the optimal solitaire policy (:mod:`phase10math.game.solitaire`).
+- ``solitaire``: the optimal solitaire policy (:mod:`phase10math.game.solitaire`);
+- ``win``: plays to win a two-player game from the shipped solved table (both players at
+  phases 9-10); before that the completion-optimal turn, counted and announced
+  (:class:`~phase10math.game.duel.WinStrategy`).
 
 Per-turn policies look the roll up in the turn solver's projected state space (O(1) per
 decision), so whole games run fast.
@@ -26,57 +29,19 @@ from typing import Any
 import numpy as np
 
 from phase10math.checks import check_seed, check_type, public
-from phase10math.dice.faces import Face, Layout, check_layout, parse_faces
+from phase10math.dice.faces import Layout, check_layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rolls import dice_showing
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.game import solitaire
+from phase10math.game.duel import WinStrategy, check_table_rules, shipped_table
 from phase10math.game.engine import Game, GameResult, Strategy, TurnView
+from phase10math.game.spacemap import SpaceMap
 from phase10math.turn.advisor import advise
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution, greedy_holds
-
-# --------------------------------------------------------------------------- faces <-> states
-
-
-class SpaceMap:
-    """Maps the faces of the ten dice (layout order) to a state id of a projected state space
-    and a hold id back to die indices.
-
-    >>> from phase10math.turn.tables import cached_solution, greedy_holds
-    >>> from phase10math.dice.faces import parse_faces
-    >>> sp = cached_solution(1).space
-    >>> m = SpaceMap(sp, DEFAULT_LAYOUT)
-    >>> faces = tuple(d.faces[0] for d in DEFAULT_LAYOUT.dice)
-    >>> sorted(m.keep_for(m.roll_id(faces), faces)) == list(range(10))
-    True
-    """
-
-    def __init__(self, space: StateSpace, layout: Layout) -> None:
-        self.space = space
-        self.layout = layout
-        self.die_type = space.die_types(layout)
-
-    def typed(self, faces: Sequence[Face]) -> list[tuple[int, Face]]:
-        """Each face with the type of the die (layout order) it shows on."""
-        return list(zip(self.die_type, faces))
-
-    def counts(self, faces: Sequence[Face]) -> list[list[int]]:
-        """Per-type face counts of the faces of the ten dice (layout order)."""
-        return self.space.counts_for(self.typed(faces))
-
-    def roll_id(self, faces: Sequence[Face]) -> int:
-        return self.space.state_id(self.counts(faces))
-
-    def keep_for(
-        self, hold_id: int, faces: Sequence[Face], prefer: frozenset[int] = frozenset()
-    ) -> frozenset[int]:
-        """Die indices realising a hold (dice in ``prefer`` first)."""
-        order = sorted(range(len(faces)), key=lambda i: i not in prefer)
-        return self.space.dice_for(hold_id, self.typed(faces), order)
-
 
 # --------------------------------------------------------------------------- strategies
 
@@ -266,7 +231,7 @@ def _terminal_ask(view: TurnView) -> str:
     return line.rstrip("\n")
 
 
-STRATEGY_NAMES = ("complete", "score", "greedy", "random", "stop", "solitaire")
+STRATEGY_NAMES = ("complete", "score", "greedy", "random", "stop", "solitaire", "win")
 
 
 class SolitaireStrategy:
@@ -358,9 +323,24 @@ def get_strategy(
         return HumanStrategy()
     if key == "solitaire":
         return SolitaireStrategy(rules=rules, layout=layout, show_progress=show_progress)
+    if key == "win":
+        table = shipped_table()
+        check_table_rules(table, rules)
+        return WinStrategy(table, fallback=OptimalStrategy("complete", rules, layout))
     raise InvalidRulesError(
         f"unknown strategy {name!r}; allowed: {', '.join(STRATEGY_NAMES + ('human',))}"
     )
+
+
+def strategy_notes(strategies: Sequence[Any]) -> list[str]:
+    """What the strategies of a game announce about their play, one line per seat that has
+    something to say (``win``: its decisions outside the two-player table)."""
+    out = []
+    for i, s in enumerate(strategies):
+        note = s.note() if callable(getattr(s, "note", None)) else None
+        if note:
+            out.append(f"seat {i + 1}: {note}")
+    return out
 
 
 @public

@@ -5,6 +5,7 @@ Modules, in reading order:
 - :mod:`~phase10math.play.palette` - dice colors that stay apart under color blindness.
 - :mod:`~phase10math.play.models` - a turn without widgets: dice, holds, typed rolls, standing.
 - :mod:`~phase10math.play.why` - why the best hold is best, in plain words.
+- :mod:`~phase10math.play.win` - the aim "Win the game": the chance to win, the hold for it.
 - :mod:`~phase10math.play.widgets` - the dice board with the advisor (ipywidgets).
 - :mod:`~phase10math.play.saved` - games that survive a reload: the app's state on disk.
 - :mod:`~phase10math.play.game_widget` - a whole game against computer players; the app.

@@ -44,6 +44,7 @@ from phase10math.play.widgets import (
     ipw,
     style_widget,
 )
+from phase10math.play.win import WinLine, win_line
 
 #: Computer opponents offered by the game widget (strategy names of phase10math.game.strategies).
 #: A seat played by a person at the same device (pass and play).
@@ -396,6 +397,7 @@ class GameWidget:
             on_turn_end=self._turn_ended,
             next_turn=self._next_phase,
             style=False,
+            win=self._win_line,
         )
         self.turn.view.add_class("p10-game-turn")
         self._lines: list[str] = []
@@ -531,6 +533,11 @@ class GameWidget:
         self._note_events()
         self.refresh()
         return self.session.waiting
+
+    def _win_line(self, state: TurnState) -> WinLine:
+        """The aim "Win the game" for the player whose turn it is."""
+        s = self.session
+        return win_line(s.game, s.current, s.order, state)
 
     def _next_phase(self) -> Phase:
         if not self.session.waiting:

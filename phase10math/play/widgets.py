@@ -43,6 +43,7 @@ from phase10math.play import models as pm
 from phase10math.play.models import TurnState, face_label, value_text
 from phase10math.play.palette import LETTERS, PALETTE, text_color
 from phase10math.play.why import why
+from phase10math.play.win import WIN_AIM, WinLine, win_text
 from phase10math.turn import tables
 
 #: Background color of a die face, per color code (None: color not known); color-blind safe,
@@ -475,9 +476,13 @@ class TurnWidget:
         next_turn: Callable[[], Phase | int] | None = None,
         hint: bool = False,
         style: bool = True,
+        win: Callable[[TurnState], WinLine] | None = None,
     ):
         w = ipw()
         self.state = state or TurnState(phase, objective, rules, layout, seed=seed)
+        # the aim "Win the game" (a game's hook: the chance to win of the turn, or why not)
+        self.win = win
+        self.aim_win = False
         self.top = top
         self.on_turn_end = on_turn_end
         self.on_change: Callable[[], None] | None = None  # after every refresh (the app saves)
@@ -605,11 +610,13 @@ class TurnWidget:
         )
         self.objective_select = css_classes(
             w.ToggleButtons(
-                options=[("Make the phase", "complete"), ("Score most", "score")],
+                options=[("Make the phase", "complete"), ("Score most", "score")]
+                + ([("Win the game", WIN_AIM)] if win is not None else []),
                 value=self.state.objective,
             ),
             "p10-objective",
         )
+        self.aim_message = css_classes(w.HTML(value=""), "p10-aim-message", "p10-msg")
         layouts = [(LAYOUT_LABELS.get(n, n), n) for n in LAYOUTS]
         current = _layout_name(self.state.layout)
         if current not in LAYOUTS:
@@ -647,7 +654,7 @@ class TurnWidget:
             )
 
         settings = [
-            field("Aim", self.objective_select),
+            field("Aim", w.VBox([self.objective_select, self.aim_message])),
             field("Advice", self.hint_toggle),
             field("Dice", self.mode),
         ]
@@ -953,8 +960,14 @@ class TurnWidget:
         self._do(go, where=self.entry_message)
 
     def _objective_changed(self, _change) -> None:
-        """Another aim changes the advice, not the turn."""
-        self._do(lambda: setattr(self.state, "objective", self.objective_select.value))
+        """Another aim changes the advice, not the turn ("Win the game" adds the chance to
+        win to the advice of the turn's own aim)."""
+        value = self.objective_select.value
+        self.aim_win = value == WIN_AIM
+        if self.aim_win:
+            self._do(lambda: None)
+        else:
+            self._do(lambda: setattr(self.state, "objective", value))
 
     def _new_turn(self) -> None:
         """A new turn; in a game the turn just over is scored first (until then Undo can
@@ -1115,6 +1128,7 @@ class TurnWidget:
             self.picker.value = _picker_html(st)
         self._refresh_which()
         aim = "make the phase" if st.objective == "complete" else "score most"
+        aim = "win the game" if self.aim_win else aim
         self.settings_toggle.description = (
             f"\u2699 Phase {st.phase.number} \u00b7 {aim} \u00b7 "
             + ("typed dice" if typing else "roll here")
@@ -1147,6 +1161,7 @@ class TurnWidget:
                 )
         except Phase10MathError as e:
             self.advice.value = error_html(e)
+        self._refresh_win()
         self._refresh_compare(reveal)
         if self.on_change is not None:
             self.on_change()
@@ -1156,6 +1171,25 @@ class TurnWidget:
                 self.on_turn_end(st)
         elif not st.over:
             self._ended = False
+
+    def _refresh_win(self) -> None:
+        """The aim "Win the game": its line atop the advice, or beside the menu why not."""
+        self.aim_message.value = ""
+        if not (self.aim_win and self.win is not None):
+            return
+        aim = "make the phase" if self.state.objective == "complete" else "score most"
+        try:
+            line = self.win(self.state)
+        except Phase10MathError as e:
+            self.aim_message.value = error_html(e)
+            return
+        if not line.covered:
+            self.aim_message.value = error_html(line.message)
+            return
+        self.advice.value = (
+            f"<div class='p10-panel p10-win'><b>{html.escape(win_text(line, aim))}</b></div>"
+            + self.advice.value
+        )
 
     def _label_buttons(self, stop_now: bool, made) -> None:
         """Each button says what it does now; once the phase is made, Stop is the main one."""

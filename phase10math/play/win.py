@@ -1,0 +1,147 @@
+"""The aim "Win the game" of a two-player game, without widgets: the chance to win from the
+shipped two-player table, the hold that plays for it, and in words why the table does not
+cover a state (it covers two players of a 10-phase game once both are at phase 9 or 10).
+
+>>> from phase10math.game.engine import Game
+>>> from phase10math.game.strategies import StopStrategy
+>>> from phase10math.play.models import TurnState
+>>> game = Game([StopStrategy(), StopStrategy()], seed=1)
+>>> line = win_line(game, 0, [0, 1], TurnState(1))
+>>> line.covered
+False
+>>> "starts when both players are at phase 9" in line.message
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from phase10math.dice.faces import Face, Layout
+from phase10math.errors import InvalidRulesError
+from phase10math.game.duel import (
+    DuelSolution,
+    chance_to_win,
+    check_table_rules,
+    shipped_table,
+    win_advice,
+)
+from phase10math.play.models import TurnState
+
+#: the value of "Win the game" in the aim menu (the per-turn aims are Objective values)
+WIN_AIM = "win"
+
+
+@dataclass(frozen=True)
+class WinLine:
+    """What the panel shows for the aim "Win the game": ``covered`` False with ``message``
+    the refusal; else ``chance`` (the chance to win now, a tie counted half), after a roll
+    with rerolls left the hold that plays to win (``best_keep``, ``best_chance``) and the
+    hold of the turn's own aim (``aim_keep``, ``aim_chance``)."""
+
+    covered: bool
+    message: str
+    chance: float | None = None
+    best_keep: str | None = None
+    best_chance: float | None = None
+    aim_keep: str | None = None
+    aim_chance: float | None = None
+
+
+def layout_order(faces: Sequence[Face], layout: Layout) -> tuple[Face, ...]:
+    """Rolled faces (in any order, e.g. typed) put on dice of their kind, in layout order:
+    the two-player table's phases have no colors, so any high die can show any high face."""
+    high = [f for f in faces if not f.is_wild and f.value >= 5]
+    low = [f for f in faces if f.is_wild or f.value < 5]
+    out = []
+    for die in layout.dice:
+        pool = high if die.kind == "high" else low
+        if not pool:
+            raise InvalidRulesError("these faces do not fit the dice (6 high, 4 low)")
+        out.append(pool.pop(0))
+    return tuple(out)
+
+
+def win_line(
+    game: Any,
+    seat: int,
+    order: Sequence[int],
+    state: TurnState,
+    table: DuelSolution | None = None,
+) -> WinLine:
+    """The aim "Win the game" for the player in ``seat`` of ``game`` (an engine
+    :class:`~phase10math.game.engine.Game` in turn ``order``) playing the turn ``state``."""
+    table = table or shipped_table()
+    g = table.game
+    players = game.players
+    if len(players) != 2:
+        return WinLine(
+            False,
+            f"Win the game is solved for two players; this game has {len(players)}. "
+            "The advice plays for this turn's aim.",
+        )
+    if game.phases != g.hi:
+        return WinLine(
+            False,
+            f"Win the game is solved for games of {g.hi} phases; this game has {game.phases}.",
+        )
+    try:
+        check_table_rules(table, state.rules)
+    except InvalidRulesError as e:
+        return WinLine(False, f"Win the game: {e}.")
+    me, opp = players[seat], players[1 - seat]
+    last = opp.finished
+    if not g.lo <= me.phase <= g.hi or not (last or g.lo <= opp.phase <= g.hi):
+        return WinLine(
+            False,
+            f"Win the game: the solved table starts when both players are at phase {g.lo} "
+            f"(you: phase {me.phase}, your opponent: phase {opp.phase}); until then the "
+            "advice plays for this turn's aim.",
+        )
+    second = order[0] != seat
+    mine, theirs = (me.phase, me.running_total), (opp.phase, opp.running_total)
+    chance, _tie = chance_to_win(table, mine, theirs, second, last)
+    if state.rolls_done == 0 or state.over:
+        return WinLine(True, "", chance)
+    faces = layout_order(state.faces, state.layout)
+    args = (mine, theirs, faces, state.rolls_left, second, last, state.layout)
+    adv = _shipped_advice(*args) if table is shipped_table() else win_advice(table, *args)
+    aim = adv["per_turn"][str(state.objective)]
+    return WinLine(
+        True,
+        "",
+        chance,
+        adv["best"]["keep"],
+        adv["best"]["chance_to_win"],
+        aim["keep"],
+        aim["chance_to_win"],
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def _shipped_advice(*args: Any) -> dict[str, Any]:
+    """win_advice from the shipped table, remembered: the panel asks again at every tap on a
+    die, and one answer takes a few tenths of a second."""
+    return win_advice(shipped_table(), *args)
+
+
+def win_text(line: WinLine, aim_words: str) -> str:
+    """The panel's line in plain words (``aim_words``: the turn's aim, e.g. "make the
+    phase")."""
+    if not line.covered:
+        return line.message
+    if line.best_keep is None:
+        return (
+            f"Chance to win the game at the start of this turn: {100 * line.chance:.1f}% "
+            "(a tie counts half)."
+        )
+    text = (
+        f"Chance to win the game: {100 * line.chance:.1f}% at the start of this turn; with this "
+        f"roll, keep {line.best_keep} to win: {100 * line.best_chance:.1f}%"
+    )
+    if line.aim_keep == line.best_keep:
+        return text + f" (the hold to {aim_words} is the same)."
+    return text + f"; the hold to {aim_words} ({line.aim_keep}) gives {100 * line.aim_chance:.1f}%."

@@ -1,0 +1,93 @@
+"""The app's aim "Win the game": the model (play.win) against the two-player table read by
+hand, its refusals in words, and the game widget's menu, panel line and message."""
+
+from __future__ import annotations
+
+import pytest
+
+from phase10math.game.duel import Play, shipped_table, win_advice
+from phase10math.play.game_widget import GameSession, GameWidget
+from phase10math.play.win import WIN_AIM, layout_order, win_line, win_text
+
+
+@pytest.fixture(scope="module")
+def table():
+    return shipped_table()
+
+
+def at_phases(session: GameSession, me: tuple[int, int], opp: tuple[int, int]) -> None:
+    """Put the human (seat 0) and the opponent at (phase, total) (the total as an earlier
+    phase's score)."""
+    for p, (k, total) in zip(session.game.players, (me, opp), strict=True):
+        p.phase, p.scores, p.tries = k, {k - 1: total}, {}
+
+
+def test_the_chance_to_win_and_the_hold_are_the_tables(table):
+    s = GameSession(opponents=["stop"], seed=5)
+    at_phases(s, (10, 40), (9, 75))
+    st = s.new_turn_state()
+    second = s.order[0] != 0
+    g = table.game
+    key = (int(second), (10, 0, 0), (9, 0, 0), 40 - 75)  # the reduced state, by hand
+    before = win_line(s.game, 0, s.order, st)
+    assert before.covered and before.best_keep is None
+    assert before.chance == pytest.approx(table.value(key, (Play.OPTIMAL, Play.OPTIMAL))[0])
+    st.roll()
+    line = win_line(s.game, 0, s.order, st)
+    adv = win_advice(table, (10, 40), (9, 75), st.faces, 2, second=second)
+    assert line.best_keep == adv["best"]["keep"]
+    assert line.best_chance == adv["best"]["chance_to_win"]
+    assert line.aim_keep == adv["per_turn"]["complete"]["keep"]
+    assert "Chance to win the game" in win_text(line, "make the phase")
+    assert g.lo == 9
+
+
+def test_a_last_chance_reads_the_finished_opponent(table):
+    s = GameSession(opponents=["stop"], seed=8)
+    at_phases(s, (10, 90), (10, 60))
+    other = s.game.players[1]
+    other.scores[10], other.bonuses["first_finish"], other.finished = 30, 40, True
+    st = s.new_turn_state()
+    line = win_line(s.game, 0, s.order, st)
+    elig = int(s.order[0] != 0)  # the second seat may still earn the bonus this round
+    want = table.last_value(Play.OPTIMAL, (10, 0, 0), 90 - (60 + 30 + 40), elig)[0]
+    assert line.covered and line.chance == pytest.approx(want)
+
+
+def test_outside_the_table_it_says_why():
+    s = GameSession(opponents=["stop"], seed=5)
+    line = win_line(s.game, 0, s.order, s.new_turn_state())
+    assert not line.covered and "phase 9" in line.message and "phase 1" in line.message
+    three = GameSession(opponents=["stop", "stop"], seed=5)
+    line = win_line(three.game, 0, three.order, three.new_turn_state())
+    assert not line.covered and "two players" in line.message
+    short = GameSession(opponents=["stop"], phases=3, seed=5)
+    line = win_line(short.game, 0, short.order, short.new_turn_state())
+    assert not line.covered and "10 phases" in line.message
+
+
+def test_typed_faces_go_on_dice_of_their_kind():
+    from phase10math.dice.faces import parse_faces
+    from phase10math.dice.layouts import DEFAULT_LAYOUT
+
+    faces = parse_faces("W 1 10 9 9 9 W 5 6 2")
+    placed = layout_order(faces, DEFAULT_LAYOUT)
+    assert sorted(map(str, placed)) == sorted(map(str, faces))
+    for die, f in zip(DEFAULT_LAYOUT.dice, placed, strict=True):
+        assert (die.kind == "high") == (not f.is_wild and f.value >= 5)
+
+
+def test_the_game_widget_offers_win_the_game():
+    gw = GameWidget(opponents=["complete"], seed=5, style=False)
+    values = [v for _, v in gw.turn.objective_select.options]
+    assert WIN_AIM in values
+    gw.turn.objective_select.value = WIN_AIM
+    assert "phase 9" in gw.turn.aim_message.value  # refused beside the menu, at phase 1
+    assert "Chance to win" not in gw.turn.advice.value
+    at_phases(gw.session, (9, 20), (9, 20))
+    gw.turn.state = gw.session.new_turn_state()
+    gw.turn.refresh()
+    assert gw.turn.aim_message.value == ""
+    assert "Chance to win the game" in gw.turn.advice.value
+    gw.turn.objective_select.value = "score"  # back to a per-turn aim: the line goes
+    assert "Chance to win" not in gw.turn.advice.value and str(gw.turn.state.objective) == "score"

@@ -88,6 +88,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "points": (0, 10_000),  # tenk --straight/--three-pairs/--open
     "target": (100, 20_000),  # phase10math tenk duel --target
     "tenk-score": (0, 20_000),  # phase10math tenk advise --me/--opponent
+    "tenk-floor": (-20_000, 0),  # phase10math tenk duel --floor (the penalty game)
 }
 
 MAX_LAYOUT_BYTES = 64 * 1024

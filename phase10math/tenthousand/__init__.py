@@ -5,6 +5,7 @@
 - :mod:`~phase10math.tenthousand.odds`: exact single-roll statistics.
 - :mod:`~phase10math.tenthousand.turn`: the optimal turn (exact expected points banked).
 - :mod:`~phase10math.tenthousand.layered`: the proven two-player solver (score layers).
+- :mod:`~phase10math.tenthousand.penalty`: the proven duel with a farkle penalty (facebook).
 - :mod:`~phase10math.tenthousand.duel`: optimal two-player play (win probability, advice).
 - :mod:`~phase10math.tenthousand.simulate`: seeded Monte Carlo checks.
 
@@ -16,7 +17,8 @@ Fraction(5, 216)
 from phase10math.tenthousand.duel import DuelMethod, DuelSolution, solve_duel
 from phase10math.tenthousand.errors import TenKRollError, TenKRulesError, TenKStateError
 from phase10math.tenthousand.odds import RollGroup, RollStats, roll_groups, roll_stats
-from phase10math.tenthousand.rules import EXTRA_OF_A_KIND, UNIT, TenKRules
+from phase10math.tenthousand.penalty import PenaltySolution, solve_penalty, solve_penalty_duel
+from phase10math.tenthousand.rules import EXTRA_OF_A_KIND, UNIT, TenKPreset, TenKRules
 from phase10math.tenthousand.scoring import (
     ScoringOption,
     best_option,
@@ -24,18 +26,25 @@ from phase10math.tenthousand.scoring import (
     roll_outcomes,
     score_options,
 )
-from phase10math.tenthousand.simulate import roll_frequencies, simulate_duels, simulate_turns
+from phase10math.tenthousand.simulate import (
+    roll_frequencies,
+    simulate_duels,
+    simulate_penalty_duels,
+    simulate_turns,
+)
 from phase10math.tenthousand.turn import TurnSolution, bank_cap, solve_turn, turn_ev
 
 __all__ = [
     "DuelMethod",
     "DuelSolution",
+    "PenaltySolution",
     "EXTRA_OF_A_KIND",
     "UNIT",
     "RollGroup",
     "RollStats",
     "ScoringOption",
     "TenKRollError",
+    "TenKPreset",
     "TenKRules",
     "TenKRulesError",
     "TenKStateError",
@@ -49,8 +58,11 @@ __all__ = [
     "roll_stats",
     "score_options",
     "simulate_duels",
+    "simulate_penalty_duels",
     "simulate_turns",
     "solve_duel",
+    "solve_penalty",
+    "solve_penalty_duel",
     "solve_turn",
     "turn_ev",
 ]

@@ -14,31 +14,32 @@ import sys
 from phase10math.checks import int_arg, missing_command
 from phase10math.exact import show, to_json
 from phase10math.tenthousand.duel import DuelMethod, solve_duel
-from phase10math.tenthousand.errors import TenKRollError
-from phase10math.tenthousand.rules import TenKRules
+from phase10math.tenthousand.errors import TenKRollError, TenKRulesError
+from phase10math.tenthousand.penalty import PenaltySolution, solve_penalty_duel
+from phase10math.tenthousand.rules import EXTRA_OF_A_KIND, TenKPreset, TenKRules
 from phase10math.tenthousand.turn import solve_turn
 
 
 def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
-    g = p.add_argument_group("rule options (defaults: RULES.md section 3)")
+    g = p.add_argument_group("rule options (defaults: RULES.md section 3, or the --preset)")
     g.add_argument(
         "--straight",
         type=int_arg("points"),
-        default=3000,
+        default=None,
         metavar="POINTS",
         help="points for 1-2-3-4-5-6 (default 3000; 0 = not scoring)",
     )
     g.add_argument(
         "--three-pairs",
         type=int_arg("points"),
-        default=1500,
+        default=None,
         metavar="POINTS",
         help="points for three pairs (default 1500; 0 = not scoring)",
     )
     g.add_argument(
         "--extra-of-a-kind",
-        default="none",
-        choices=["none", "double", "add"],
+        default=None,
+        choices=list(EXTRA_OF_A_KIND),
         help="how four or more of a kind score (default none: triple + singles)",
     )
     g.add_argument(
@@ -46,42 +47,54 @@ def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
         type=int_arg("points"),
         nargs="?",
         const=500,
-        default=0,
+        default=None,
         metavar="POINTS",
         help="points needed in one turn to get on the board (--open alone: 500)",
     )
     g.add_argument(
         "--wipe",
         action=argparse.BooleanOptionalAction,
-        default=True,
+        default=None,
         help="four or more 2s wipe the player's score (default on)",
     )
     g.add_argument(
         "--six-wins",
         action=argparse.BooleanOptionalAction,
-        default=True,
+        default=None,
         help="six of a kind wins at once (default on)",
     )
     if target:
         g.add_argument(
             "--target",
             type=int_arg("target"),
-            default=5000,
-            help="points to win (default 5000 here; 10000 takes minutes the first time, "
-            "then comes from the cache)",
+            default=None,
+            help="points to win (default 5000 here, 10000 with --preset facebook; 10000 takes "
+            "minutes the first time, then comes from the cache)",
         )
 
 
+_OPTIONS = {
+    "straight": "straight",
+    "three_pairs": "three_pairs",
+    "extra_of_a_kind": "extra_of_a_kind",
+    "open": "open_score",
+    "wipe": "wipe",
+    "six_wins": "six_wins",
+    "target": "target",
+    "floor": "floor",
+}
+
+
 def _rules(args: argparse.Namespace):
-    return TenKRules(
-        straight=args.straight,
-        three_pairs=args.three_pairs,
-        extra_of_a_kind=args.extra_of_a_kind,
-        open_score=args.open,
-        wipe=args.wipe,
-        six_wins=args.six_wins,
-        target=getattr(args, "target", 10000),
-    )
+    preset = TenKPreset(getattr(args, "preset", TenKPreset.DEFAULT.value))
+    changes = {
+        field: getattr(args, name)
+        for name, field in _OPTIONS.items()
+        if getattr(args, name, None) is not None
+    }
+    if preset is TenKPreset.DEFAULT and hasattr(args, "target"):
+        changes.setdefault("target", 5000)
+    return TenKRules.preset(preset, **changes)
 
 
 def _fmt(x) -> str:
@@ -168,8 +181,44 @@ def _thresholds(args: argparse.Namespace) -> int:
     return 0
 
 
+def _penalty_duel(rules: TenKRules, args: argparse.Namespace) -> int:
+    sol: PenaltySolution = solve_penalty_duel(
+        rules, progress=not args.json and not args.no_progress
+    )
+    if args.json:
+        out = {
+            "target": rules.target,
+            "floor": rules.floor,
+            "preset": args.preset,
+            "first_player_wins": sol.value,
+            "second_player_wins": 1 - sol.value,
+            "proven_interval": [sol.lower, sol.upper],
+            "sweeps": sol.passes,
+            "last_change": sol.last_change,
+            "seconds": sol.seconds,
+            "states": sol.states,
+            "rules": rules.as_dict(),
+        }
+        json.dump(out, sys.stdout, indent=2)
+        print()
+        return 0
+    print(
+        f"Farkle duel ({args.preset} rules) to {rules.target}: three farkles in a row cost "
+        f"{rules.farkle_penalty}, banked scores floored at {rules.floor}; both players optimal"
+    )
+    print(f"P(first player wins)  = {sol.value:.9f}")
+    print(f"P(second player wins) = {1 - sol.value:.9f}")
+    print(f"proven: {sol.lower:.12f} <= P(first player wins) <= {sol.upper:.12f}")
+    print(f"ordered sweeps: {sol.passes}, {sol.states:,} states, {sol.seconds:.1f} s")
+    return 0
+
+
 def _duel(args: argparse.Namespace) -> int:
     rules = _rules(args)
+    if rules.penalised:
+        if args.method != DuelMethod.LAYERED.value:
+            raise TenKRulesError(f"--method {args.method} with a farkle penalty; allowed: layered")
+        return _penalty_duel(rules, args)
     sol = solve_duel(
         rules, progress=not args.json and not args.no_progress, method=DuelMethod(args.method)
     )
@@ -282,6 +331,20 @@ def add_commands(subparsers) -> None:
         choices=[m.value for m in DuelMethod],
         default=DuelMethod.LAYERED.value,
         help="layered: proven interval (default); jacobi: plain value iteration",
+    )
+    du.add_argument(
+        "--preset",
+        choices=[p.value for p in TenKPreset],
+        default=TenKPreset.DEFAULT.value,
+        help="rule set: default (RULES.md) or facebook (Facebook Farkle as in Busche 2016: "
+        "three farkles in a row cost 500, scores floored at --floor)",
+    )
+    du.add_argument(
+        "--floor",
+        type=int_arg("tenk-floor"),
+        default=None,
+        metavar="POINTS",
+        help="lowest banked score with the facebook preset (default -2500)",
     )
     _rule_options(du, target=True)
     du.set_defaults(func=_duel)

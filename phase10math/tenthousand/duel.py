@@ -394,6 +394,11 @@ def solve_duel(
     rules = check_rules(rules)
     if target is not None:
         rules = rules.replace(target=target)
+    if rules.penalised:
+        raise TenKRulesError(
+            "rules with a farkle penalty (the facebook preset): solve them with "
+            "phase10math.tenthousand.penalty.solve_penalty_duel"
+        )
     tol = check_positive_float(tol, "tol")
     progress = check_flag(progress, "progress")
     use_cache = check_flag(use_cache, "use_cache")

@@ -37,7 +37,7 @@ slopes bounded by ``s1, s2 < 1`` near the solution, the box of radii
 so the exact pair lies in it. The slope bound is a secant just below the solution, an upper
 bound on every slope above it because ``F`` is convex and decreasing in the partner's value.
 Rounding: every computed turn value is within a proven margin of the exact one (see
-:func:`_margin`), which is added to the residuals and slopes.
+:func:`rounding_margin`), which is added to the residuals and slopes.
 
 >>> from phase10math.tenthousand.rules import TenKRules
 >>> sol = solve_layered(TenKRules(target=300, dice=3))
@@ -87,7 +87,8 @@ class _Roll:
     p_win: float
 
 
-def _rolls(rules: TenKRules) -> list[_Roll]:
+def roll_arrays(rules: TenKRules) -> list[_Roll]:
+    """The rolls of 1..dice dice as the turn pass reads them (one :class:`_Roll` each)."""
     out = []
     for n in range(1, rules.dice + 1):
         none, wipe, win, scoring = duel_roll_data(n, rules)
@@ -110,13 +111,15 @@ def memory_estimate(rules: TenKRules, block: int = 8) -> int:
     return 6 * U * U * 8 + turn + 400 * cols * 8 * 4
 
 
-class _Pass:
-    """One batch of columns (score pairs, possibly twice: lower and upper bound)."""
+class TurnPass:
+    """One batch of columns (score pairs, possibly twice: lower and upper bound). ``span``:
+    the mover wins once score index ``a`` plus the turn total reaches it (default: the target
+    in units of 50; the penalty game counts scores from its floor)."""
 
-    def __init__(self, rules: TenKRules, rolls: list[_Roll]):
+    def __init__(self, rules: TenKRules, rolls: list[_Roll], span: int | None = None):
         self.rules = rules
         self.rolls = rolls
-        self.U = rules.target // UNIT
+        self.U = rules.target // UNIT if span is None else span  # totals that reach it win
         self.D = rules.dice
         self.open_u = rules.open_score // UNIT
 
@@ -166,7 +169,7 @@ def pair_tables(rules: TenKRules, P: np.ndarray, a: int, b: int):
     """Turn values ``V[t, n - 1]`` and roll values ``R[t, n - 1]`` of one score pair (units
     of 50; rows t >= target - a are wins) from the turn-start table ``P``."""
     U = rules.target // UNIT
-    ev = _Pass(rules, _rolls(rules))
+    ev = TurnPass(rules, roll_arrays(rules))
     av, bv = np.array([a]), np.array([b])
     beta = np.array([1.0 - P[b, a]])
     omega = beta if a == 0 else np.array([1.0 - P[b, 0]])
@@ -229,7 +232,7 @@ def _bank_table(Q: np.ndarray, a: np.ndarray, b: np.ndarray, U: int) -> np.ndarr
     return np.where(at >= U, 1.0, val)
 
 
-def _value_and_slope(ev: _Pass, a, bank, beta, omega, h: float = 1e-7):
+def _value_and_slope(ev: TurnPass, a, bank, beta, omega, h: float = 1e-7):
     """Turn-start values and their slopes in the bust value, the slopes by a difference
     quotient (exact where no kink lies within ``h``; they only steer Newton's step, the
     certificate computes proven slopes)."""
@@ -278,7 +281,7 @@ def solve_layered(
             f"allowed now: {allowed / 2**30:.2f} GiB"
         )
     start = time.perf_counter()
-    ev = _Pass(rules, _rolls(rules))
+    ev = TurnPass(rules, roll_arrays(rules))
     P = np.full((U, U), 0.5)
     blocks = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, block)]
     slopes: dict[int, np.ndarray] = {}
@@ -342,10 +345,10 @@ def certify_box(rules: TenKRules, P: np.ndarray, lower: np.ndarray, upper: np.nd
     values lie in ``[L, U]``."""
     U = rules.target // UNIT
     blocks = [(layers, *_block_cols(U, layers)) for layers in _blocks(U, block)]
-    return _certify(_Pass(rules, _rolls(rules)), blocks, P, lower, upper)
+    return _certify(TurnPass(rules, roll_arrays(rules)), blocks, P, lower, upper)
 
 
-def _margin(ev: _Pass) -> float:
+def rounding_margin(ev: TurnPass) -> float:
     """A bound on the rounding error of one turn pass in float64 (values in [0, 1]).
 
     A roll value is a dot product of at most ``G`` group values plus three terms: its rounding
@@ -358,14 +361,14 @@ def _margin(ev: _Pass) -> float:
     return 2 * (ell / q + EPS)
 
 
-def _certify(ev: _Pass, blocks, P, L0, U0, check: bool = True):
+def _certify(ev: TurnPass, blocks, P, L0, U0, check: bool = True):
     """One pass of lower and upper bounds from the box [L0, U0] (which must hold the exact
     values, or, with ``check``, be mapped into itself: then it does)."""
     U = ev.U
     L0 = np.clip(L0, 0.0, 1.0)
     U0 = np.clip(U0, 0.0, 1.0)
     L, Up = L0.copy(), U0.copy()
-    margin = _margin(ev)
+    margin = rounding_margin(ev)
     rho, h = 1e-8, 1e-6
     for _, a, b, partner in blocks:
         K = len(a)

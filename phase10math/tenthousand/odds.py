@@ -46,7 +46,7 @@ class RollGroup:
 
 @lru_cache(maxsize=64)
 def _groups(n: int, key: tuple) -> tuple[RollGroup, ...]:
-    rules = TenKRules(straight=key[0], three_pairs=key[1], extra_of_a_kind=key[2], wipe=key[3])
+    rules = TenKRules.from_scoring_key(key)
     acc: dict[tuple, int] = defaultdict(int)
     for dice, w in roll_outcomes(n):
         if is_wipe(dice, rules):

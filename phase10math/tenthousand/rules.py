@@ -10,6 +10,9 @@ solvers count in units of 50.
 (True, True)
 >>> TenKRules(extra_of_a_kind="double").triple_value(1)
 1000
+>>> fb = TenKRules.preset(TenKPreset.FACEBOOK)
+>>> fb.three_pairs, fb.straight, fb.extra_of_a_kind, fb.farkle_penalty, fb.floor
+(750, 1500, 'double', 500, -2500)
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import asdict, dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 from phase10math.checks import public
@@ -28,6 +32,15 @@ UNIT = 50  # every score is a multiple of this
 
 MAX_POINTS = 10_000  # largest value of a scoring option (straight, three pairs, opening)
 MAX_TARGET = 20_000  # largest winning score (the duel's state space grows with its square)
+MAX_FLOOR = 20_000  # deepest floor on banked scores (points below zero)
+
+
+class TenKPreset(StrEnum):
+    """Named rule sets: ``default`` (RULES.md section 3) and ``facebook`` (Facebook Farkle as
+    in Busche's two-player solution, 2016; every choice is stated in docs/rules.md)."""
+
+    DEFAULT = "default"
+    FACEBOOK = "facebook"
 
 
 @public
@@ -49,6 +62,16 @@ class TenKRules:
     - ``target``: the score that wins (10,000; variant 5,000).
     - ``dice``: dice in play (6); fewer dice give the *reduced games* used to check the solvers
       by brute force (straight and three pairs then cannot occur).
+    - ``four_and_pair``: four of a kind and a pair in one roll of six also count as three
+      pairs (off by default; on in the facebook preset).
+    - ``two_triplets``: points for two different triples in one roll of six (0 = scored as two
+      triples, the default and facebook's).
+    - ``farkle_penalty``: points lost from the banked score when a player ends ``farkles``
+      consecutive turns with a bust (0 = no penalty, the default; facebook 500 after 3). The
+      count restarts at 0 after a penalty and after every bank.
+    - ``floor``: the lowest banked score (a multiple of 50, <= 0): a penalty never takes a
+      score below it. With a penalty scores can be negative and the game has no lowest score,
+      so the solver needs one (Busche: -2500). Without a penalty it must be 0.
 
     RULES.md names the opening score, the wipe and six-of-a-kind as variants without a
     default; we follow the issue's command line (``--open`` switches the opening rule on,
@@ -63,6 +86,46 @@ class TenKRules:
     six_wins: bool = True
     target: int = 10000
     dice: int = 6
+    four_and_pair: bool = False
+    two_triplets: int = 0
+    farkle_penalty: int = 0
+    farkles: int = 3
+    floor: int = 0
+
+    @classmethod
+    def preset(cls, name: TenKPreset | str, **changes: Any) -> TenKRules:
+        """The rules of a :class:`TenKPreset` (``"default"`` or ``"facebook"``), with some
+        options changed (e.g. ``floor=-1000``, ``target=5000``).
+
+        >>> TenKRules.preset("facebook", floor=-500).floor
+        -500
+        >>> TenKRules.preset("fb")
+        Traceback (most recent call last):
+        ...
+        phase10math.tenthousand.errors.TenKRulesError: preset='fb'; allowed: default, facebook
+        """
+        try:
+            p = TenKPreset(name)
+        except ValueError:
+            allowed = ", ".join(x.value for x in TenKPreset)
+            raise TenKRulesError(f"preset={name!r}; allowed: {allowed}") from None
+        base: dict[str, Any] = {}
+        if p is TenKPreset.FACEBOOK:
+            base = {
+                "straight": 1500,
+                "three_pairs": 750,
+                "extra_of_a_kind": "double",
+                "four_and_pair": True,
+                "two_triplets": 0,
+                "open_score": 0,
+                "wipe": False,
+                "six_wins": False,
+                "farkle_penalty": 500,
+                "farkles": 3,
+                "floor": -2500,
+                "target": 10000,
+            }
+        return cls(**{**base, **changes})
 
     def __post_init__(self) -> None:
         for name in ("straight", "three_pairs", "open_score"):
@@ -90,6 +153,38 @@ class TenKRules:
                 raise TenKRulesError(f"{name}={getattr(self, name)!r}; allowed: True, False")
         if isinstance(self.dice, bool) or not isinstance(self.dice, int) or not 1 <= self.dice <= 6:
             raise TenKRulesError(f"dice={self.dice!r}; allowed: a whole number 1..6")
+        self._check_penalty_options()
+
+    def _check_penalty_options(self) -> None:
+        for name in ("two_triplets", "farkle_penalty"):
+            v = getattr(self, name)
+            if (
+                isinstance(v, bool)
+                or not isinstance(v, int)
+                or not 0 <= v <= MAX_POINTS
+                or v % UNIT
+            ):
+                raise TenKRulesError(
+                    f"{name}={v!r}; allowed: a multiple of {UNIT} from 0 to {MAX_POINTS}"
+                )
+        if not isinstance(self.four_and_pair, bool):
+            raise TenKRulesError(f"four_and_pair={self.four_and_pair!r}; allowed: True, False")
+        f = self.farkles
+        if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 5:
+            raise TenKRulesError(f"farkles={f!r}; allowed: a whole number 1..5")
+        v = self.floor
+        allowed = f"a multiple of {UNIT} from -{MAX_FLOOR} to 0"
+        if isinstance(v, bool) or not isinstance(v, int) or not -MAX_FLOOR <= v <= 0 or v % UNIT:
+            raise TenKRulesError(f"floor={v!r}; allowed: {allowed}")
+        if v and not self.farkle_penalty:
+            raise TenKRulesError(
+                f"floor={v!r} without a farkle penalty (scores are never negative); allowed: 0"
+            )
+        if self.farkle_penalty and (self.wipe or self.open_score):
+            raise TenKRulesError(
+                "farkle_penalty with the wipe or opening rule; allowed: wipe=False, open_score=0"
+                " (the penalty game is solved without them)"
+            )
 
     # -- scoring values -------------------------------------------------------------------
     @staticmethod
@@ -132,9 +227,36 @@ class TenKRules:
         """The options as a plain dict (for cache keys and JSON)."""
         return asdict(self)
 
+    @property
+    def penalised(self) -> bool:
+        """True when busts are counted (a farkle penalty, negative scores down to the floor)."""
+        return self.farkle_penalty > 0
+
     def scoring_key(self) -> tuple:
         """The options that decide how a single roll scores."""
-        return (self.straight, self.three_pairs, self.extra_of_a_kind, self.wipe, self.dice)
+        return (
+            self.straight,
+            self.three_pairs,
+            self.extra_of_a_kind,
+            self.wipe,
+            self.dice,
+            self.four_and_pair,
+            self.two_triplets,
+        )
+
+    @classmethod
+    def from_scoring_key(cls, key: tuple) -> TenKRules:
+        """Rules that score a roll as ``key`` (see :meth:`scoring_key`) says."""
+        straight, three_pairs, extra, wipe, dice, four_and_pair, two_triplets = key
+        return cls(
+            straight=straight,
+            three_pairs=three_pairs,
+            extra_of_a_kind=extra,
+            wipe=wipe,
+            dice=dice,
+            four_and_pair=four_and_pair,
+            two_triplets=two_triplets,
+        )
 
 
 def check_rules(rules: Any) -> TenKRules:

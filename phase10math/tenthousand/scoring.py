@@ -80,8 +80,8 @@ def is_six_of_a_kind(roll: Sequence[int]) -> bool:
 
 @lru_cache(maxsize=4096)
 def options_for_key(dice: tuple[int, ...], key: tuple) -> tuple[ScoringOption, ...]:
-    straight, three_pairs, extra, _wipe, _n = key
-    rules = TenKRules(straight=straight, three_pairs=three_pairs, extra_of_a_kind=extra)
+    rules = TenKRules.from_scoring_key(key)
+    straight, three_pairs = rules.straight, rules.three_pairs
     counts = Counter(dice)
     n = len(dice)
     per_face: list[list[tuple[int, int]]] = []  # (k, points) choices for each face
@@ -102,8 +102,11 @@ def options_for_key(dice: tuple[int, ...], key: tuple) -> tuple[ScoringOption, .
     if n == 6:
         if straight and len(counts) == 6:
             best[dice] = max(best.get(dice, 0), straight)
-        if three_pairs and len(counts) == 3 and all(c == 2 for c in counts.values()):
+        shape = sorted(counts.values())
+        if three_pairs and (shape == [2, 2, 2] or (rules.four_and_pair and shape == [2, 4])):
             best[dice] = max(best.get(dice, 0), three_pairs)
+        if rules.two_triplets and shape == [3, 3]:
+            best[dice] = max(best.get(dice, 0), rules.two_triplets)
     opts = [ScoringOption(kept, pts, n - len(kept)) for kept, pts in best.items()]
     opts.sort(key=lambda o: (-o.points, o.dice_left, o.kept))
     return tuple(opts)

@@ -15,6 +15,7 @@ import numpy as np
 from phase10math.checks import check_seed, public
 from phase10math.tenthousand.duel import DuelSolution
 from phase10math.tenthousand.errors import TenKRollError, TenKStateError
+from phase10math.tenthousand.penalty import PenaltySolution
 from phase10math.tenthousand.rules import UNIT, TenKRules, check_count, check_rules
 from phase10math.tenthousand.scoring import (
     is_six_of_a_kind,
@@ -28,7 +29,7 @@ from phase10math.tenthousand.turn import TurnSolution
 @lru_cache(maxsize=64)
 def _lookup(n: int, key: tuple) -> dict[tuple[int, ...], tuple[str, bool, tuple]]:
     """sorted roll -> (kind, six of a kind, ((points, dice_left), ...)) for ``n`` dice."""
-    rules = TenKRules(straight=key[0], three_pairs=key[1], extra_of_a_kind=key[2], wipe=key[3])
+    rules = TenKRules.from_scoring_key(key)
     out = {}
     for dice, _ in roll_outcomes(n):
         opts = tuple((o.points, o.dice_left) for o in options_for_key(dice, key))
@@ -154,6 +155,56 @@ def simulate_duels(solution, games: int = 10_000, seed: int = 0) -> tuple[float,
             if won:
                 wins += player == 0
                 break
+            player = 1 - player
+    p = wins / games
+    return p, float(np.sqrt(p * (1 - p) / games))
+
+
+def simulate_penalty_duels(solution, games: int = 10_000, seed: int = 0) -> tuple[float, float]:
+    """Play ``games`` games with the farkle penalty between two optimal players (a
+    :class:`~phase10math.tenthousand.penalty.PenaltySolution`); returns the first player's
+    share of wins and its standard error. Every decision reads the turn's own tables."""
+    if not isinstance(solution, PenaltySolution):
+        raise TenKStateError(f"solution: expected PenaltySolution; got {type(solution).__name__}")
+    rules: TenKRules = solution.rules
+    games = check_count(games, "games", 2, 10**8)
+    rng = np.random.default_rng(check_seed(seed))
+    P = solution.P
+    N, D = P.shape[2], rules.dice
+    key = rules.scoring_key()
+    tables: dict[tuple[int, int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+    z = solution.zero
+    wins = 0
+    for _ in range(games):
+        state = [0, 0, z, z]  # mover's busts, opponent's busts, mover's score, opponent's
+        player = 0
+        while True:
+            i, j, a, b = state
+            if (i, j, a, b) not in tables:
+                tables[(i, j, a, b)] = solution.turn_tables(i, j, a, b)
+            V, R = tables[(i, j, a, b)]
+            t, n = 0, D
+            result = None
+            while True:
+                kind, six, opts = _lookup(n, key)[_roll(rng, n)]
+                if six and rules.six_wins:
+                    result = "win"
+                    break
+                if kind != "score":
+                    result = "bust"
+                    break
+                s, m = max(opts, key=lambda o: V[min(t + o[0] // UNIT, N), (o[1] or D) - 1])
+                t, n = min(t + s // UNIT, N), (m or D)
+                if a + t >= N:
+                    result = "win"
+                    break
+                if R[t, n - 1] <= 1.0 - P[j, 0, b, a + t]:
+                    result = "bank"
+                    break
+            if result == "win":
+                wins += player == 0
+                break
+            state = list(solution.bust_state(i, j, a, b)) if result == "bust" else [j, 0, b, a + t]
             player = 1 - player
     p = wins / games
     return p, float(np.sqrt(p * (1 - p) / games))

@@ -18,9 +18,16 @@ from phase10math.tenthousand import (
     turn_ev,
 )
 from phase10math.tenthousand.duel import solve_duel
-from phase10math.tenthousand.simulate import roll_frequencies, simulate_duels, simulate_turns
+from phase10math.tenthousand.penalty import solve_penalty, solve_penalty_duel
+from phase10math.tenthousand.simulate import (
+    roll_frequencies,
+    simulate_duels,
+    simulate_penalty_duels,
+    simulate_turns,
+)
 
 R = TenKRules(target=300, dice=3)
+FB = TenKRules.preset("facebook", target=300, floor=-100)
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +77,22 @@ BAD = [
     (lambda: simulate_turns(solve_turn(R), turns=True), "turns"),
     (lambda: simulate_turns(solve_turn(R), dice=9), "dice"),
     (lambda: simulate_duels(solve_turn(R)), "solution"),
+    (lambda: TenKRules.preset(3), "preset"),
+    (lambda: TenKRules(four_and_pair=1), "four_and_pair"),
+    (lambda: TenKRules(two_triplets=True), "two_triplets"),
+    (lambda: solve_penalty("facebook"), "rules"),
+    (lambda: solve_penalty(R), "farkle_penalty=0"),
+    (lambda: solve_penalty(FB, tol=0.0), "tol"),
+    (lambda: solve_penalty(FB, block=0), "block"),
+    (lambda: solve_penalty(FB, refine=-1), "refine"),
+    (lambda: solve_penalty(FB, checkpoint=5), "checkpoint"),
+    (lambda: solve_penalty_duel(FB, progress="no"), "progress"),
+    (lambda: solve_duel(FB, progress=False), "solve_penalty_duel"),
+    (lambda: simulate_penalty_duels(solve_turn(R)), "solution"),
+    (lambda: solve_penalty(FB).win_probability(25, 0), "me="),
+    (lambda: solve_penalty(FB).win_probability(0, 300), "opponent=300"),
+    (lambda: solve_penalty(FB).win_probability(0, -150), "opponent=-150"),
+    (lambda: solve_penalty(FB).win_probability(0, 0, 3), "my_busts"),
 ]
 
 

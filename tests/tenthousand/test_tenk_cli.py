@@ -125,3 +125,34 @@ def test_advise_bad_input_exit_2(capsys, tmp_path, monkeypatch, argv, words):
     monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
     code, _, err = run(capsys, *argv)
     assert code == 2 and words in err and "Traceback" not in err
+
+
+def test_duel_facebook_preset(capsys, tmp_path, monkeypatch):
+    from phase10math.tenthousand.penalty import solve_penalty
+
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    argv = ["duel", "--preset", "facebook", "--target", "400", "--floor", "-200"]
+    code, out, _ = run(capsys, *argv, "--json")
+    d = json.loads(out)
+    want = solve_penalty(TenKRules.preset("facebook", target=400, floor=-200))
+    lo, hi = d["proven_interval"]
+    assert code == 0 and d["floor"] == -200 and d["rules"]["farkle_penalty"] == 500
+    assert lo <= d["first_player_wins"] <= hi and hi - lo < 1e-9
+    assert d["first_player_wins"] == pytest.approx(want.value, abs=1e-12)
+    code, out, _ = run(capsys, *argv, "--no-progress")
+    assert code == 0 and "floored at -200" in out and "proven:" in out
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["duel", "--floor", "-500"], "without a farkle penalty"),
+        (["duel", "--preset", "facebook", "--floor", "-75"], "floor=-75"),
+        (["duel", "--preset", "facebook", "--floor", "-20050"], "allowed -20000..0"),
+        (["duel", "--preset", "facebook", "--wipe"], "wipe=False"),
+        (["duel", "--preset", "facebook", "--method", "jacobi"], "allowed: layered"),
+    ],
+)
+def test_facebook_bad_input_exit_2(capsys, argv, words):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and words in err and err.count("\n") == 1

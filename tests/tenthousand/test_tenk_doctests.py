@@ -5,7 +5,18 @@ import importlib
 
 import pytest
 
-MODULES = ["errors", "rules", "scoring", "odds", "turn", "layered", "duel", "simulate", "__init__"]
+MODULES = [
+    "errors",
+    "rules",
+    "scoring",
+    "odds",
+    "turn",
+    "layered",
+    "penalty",
+    "duel",
+    "simulate",
+    "__init__",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,372 @@
+"""The duel with a consecutive-farkle penalty (Facebook Farkle): proven by ordered sweeps.
+
+With ``farkle_penalty`` a player who ends ``farkles`` consecutive turns with a bust loses that
+many points from their banked score (never below ``floor``), so the turn-start state gains
+each player's count of consecutive busts and scores run from the floor up. Scores are counted
+in units of 50 from the floor: index ``a`` is the score ``floor + 50 a``, and a turn total
+``t`` wins once ``a + t`` reaches ``N = (target - floor) / 50``. ``P[i, j, a, b]`` is the
+chance that the player about to start a turn, with ``i`` consecutive busts and score index
+``a``, against ``j`` and ``b``, wins. The optimal turn needs three kinds of values:
+
+- **bank** ``t > 0``: ``1 - P[j, 0, b, a + t]`` (the count restarts): a higher *score layer*;
+- **bust** with ``i + 1 < farkles``: ``1 - P[j, i + 1, b, a]``: the same layer, a higher
+  *count sum* ``i + j``;
+- **bust** with ``i + 1 == farkles`` (the penalty): ``1 - P[j, 0, b, max(a - pen, 0)]``: a lower
+  layer (the same one at the floor).
+
+**Steps.**
+
+1. *Sweep order*: layers (sums ``a + b``) from the highest down, a few at a time (``block``);
+   inside a block, count sums from the highest down, so that every bust value without a
+   penalty is already this sweep's. Only the bank values inside a block and the penalty values
+   come from the previous sweep (Gauss-Seidel); sweeps repeat until nothing moves by ``tol``.
+2. *Certificate*: a box ``[P - delta, P + delta]`` is pushed through one sweep of bounds in
+   the same order, each bound updated in place as soon as it is computed: a lower bound from the
+   upper bounds of the values it needs (the turn value falls when the opponent's chances
+   rise) and the reverse, widened by the proven rounding margin of one turn pass. If the
+   result lies inside the box, the sweep (a continuous map, each of whose values is computed
+   from values already swept or from the box) sends the box into itself, so it has a fixed
+   point there (Brouwer), which is the unique solution of the game's equations (whatever both
+   players do, from every position the game ends within a bounded number of turns with a
+   chance bounded away from 0). More sweeps from that proven box narrow it.
+
+The first player's chance is ``P[0, 0, z, z]`` with ``z = -floor / 50`` (both at 0 points).
+
+>>> from phase10math.tenthousand.rules import TenKRules
+>>> r = TenKRules.preset("facebook", target=300, floor=-100, farkle_penalty=100)
+>>> s = solve_penalty(r)
+>>> s.certified and s.lower <= s.value <= s.upper and s.upper - s.lower < 1e-9
+True
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from phase10math.cache import cache_key, cached
+from phase10math.errors import StateSpaceTooLargeError
+from phase10math.progress import progress_bar
+from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
+from phase10math.tenthousand.layered import (
+    TurnPass,
+    memory_allowed,
+    roll_arrays,
+    rounding_margin,
+)
+from phase10math.tenthousand.rules import (
+    UNIT,
+    TenKRules,
+    check_count,
+    check_flag,
+    check_positive_float,
+)
+
+
+@dataclass
+class PenaltySolution:
+    """The proven duel with a farkle penalty: ``P[i, j, a, b]`` (float) and proven bounds
+    ``L <= exact <= U`` at every turn start (indices as in the module docstring)."""
+
+    rules: TenKRules
+    P: np.ndarray = field(repr=False)
+    L: np.ndarray = field(repr=False)
+    U: np.ndarray = field(repr=False)
+    passes: int
+    last_change: float
+    seconds: float
+    certified: bool
+
+    @property
+    def zero(self) -> int:
+        """Score index of 0 points."""
+        return -self.rules.floor // UNIT
+
+    @property
+    def value(self) -> float:
+        """P(first player wins), float."""
+        z = self.zero
+        return float(self.P[0, 0, z, z])
+
+    @property
+    def lower(self) -> float:
+        """Proven lower bound on P(first player wins)."""
+        z = self.zero
+        return float(self.L[0, 0, z, z])
+
+    @property
+    def upper(self) -> float:
+        """Proven upper bound on P(first player wins)."""
+        z = self.zero
+        return float(self.U[0, 0, z, z])
+
+    @property
+    def states(self) -> int:
+        """Number of (both scores, both counts, turn total, dice) states below the target."""
+        N, C = self.P.shape[2], self.P.shape[0]
+        return N * (N * (N + 1) // 2) * C * C * self.rules.dice
+
+    def win_probability(self, me: int, opponent: int, my_busts: int = 0, their_busts: int = 0):
+        """Chance that the player about to start a turn wins (scores in points)."""
+        r = self.rules
+        for name, v in (("me", me), ("opponent", opponent)):
+            if isinstance(v, bool) or not isinstance(v, int) or v % UNIT:
+                raise TenKStateError(f"{name}={v!r}; allowed: a multiple of {UNIT}")
+            if not r.floor <= v < r.target:
+                raise TenKStateError(f"{name}={v}; allowed: {r.floor}..{r.target - UNIT}")
+        for name, v in (("my_busts", my_busts), ("their_busts", their_busts)):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < r.farkles:
+                raise TenKStateError(f"{name}={v!r}; allowed: 0..{r.farkles - 1}")
+        z = self.zero
+        return float(self.P[my_busts, their_busts, z + me // UNIT, z + opponent // UNIT])
+
+    def bust_state(self, i: int, j: int, a: int, b: int) -> tuple[int, int, int, int]:
+        """The opponent's turn-start state (indices) after the mover at ``(i, j, a, b)`` busts."""
+        if i + 1 < self.rules.farkles:
+            return j, i + 1, b, a
+        return j, 0, b, max(a - self.rules.farkle_penalty // UNIT, 0)
+
+    def turn_tables(self, i: int, j: int, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """Turn values ``V[t, n - 1]`` and roll values ``R[t, n - 1]`` of the turn that starts
+        at ``(i, j, a, b)`` (indices; rows ``t >= N - a`` are wins), from the table ``P``."""
+        N, D = self.P.shape[2], self.rules.dice
+        ev = TurnPass(self.rules, roll_arrays(self.rules), span=N)
+        t = np.arange(N + 1)[:, None]
+        at = a + t
+        bank = np.where(at >= N, 1.0, 1.0 - self.P[j, 0, b, np.minimum(at, N - 1)])
+        beta = np.array([1.0 - self.P[self.bust_state(i, j, a, b)]])
+        R = np.ones((N + 1, D, 1))
+        _, V = ev.turn(np.array([a]), bank, beta, beta, rolls_out=R)
+        return V[:, :, 0], R[:, :, 0]
+
+
+def memory_estimate(rules: TenKRules, block: int = 8) -> int:
+    """Bytes the penalty solver allocates at most (three tables, one block's turn values)."""
+    N = (rules.target - rules.floor) // UNIT
+    C = rules.farkles
+    cols = 2 * block * N * C  # certificate: a lower and an upper column per state
+    return 4 * C * C * N * N * 8 + 4 * (N + 1) * rules.dice * cols * 8
+
+
+def _groups(N: int, C: int, layers: range) -> list[tuple[np.ndarray, ...]]:
+    """The block's columns by count sum, highest first: (i, j, a, b), each sorted by ``a``."""
+    out = []
+    for c in range(2 * (C - 1), -1, -1):
+        cols = []
+        for s in layers:
+            lo, hi = max(0, s - N + 1), min(s, N - 1)
+            a = np.arange(lo, hi + 1)
+            for i in range(max(0, c - C + 1), min(c, C - 1) + 1):
+                cols.append((np.full(len(a), i), np.full(len(a), c - i), a, s - a))
+        if not cols:
+            continue
+        i, j, a, b = (np.concatenate([x[k] for x in cols]) for k in range(4))
+        order = np.argsort(a, kind="stable")
+        out.append((i[order], j[order], a[order], b[order]))
+    return out
+
+
+def _blocks(N: int, block: int):
+    for hi in range(2 * N - 2, -1, -block):
+        yield range(hi, max(hi - block, -1), -1)
+
+
+class _Sweep:
+    """The columns of every block and the indices of the values each column needs."""
+
+    def __init__(self, rules: TenKRules, block: int):
+        self.N = N = (rules.target - rules.floor) // UNIT
+        self.C = C = rules.farkles
+        self.pen = rules.farkle_penalty // UNIT
+        self.ev = TurnPass(rules, roll_arrays(rules), span=N)
+        self.plan = []
+        self.t = np.arange(N + 1)[:, None]
+        for layers in _blocks(N, block):
+            for i, j, a, b in _groups(N, C, layers):
+                last = i + 1 == C
+                bust_idx = (
+                    j,
+                    np.where(last, 0, i + 1),
+                    b,
+                    np.where(last, np.maximum(a - self.pen, 0), a),
+                )
+                self.plan.append(((i, j, a, b), bust_idx))
+
+    def bank(self, Q: np.ndarray, idx) -> np.ndarray:
+        """bank[t, k] = 1 - Q[j, 0, b, a + t] (1 once a + t reaches the target)."""
+        _, j, a, b = idx
+        at = a[None, :] + self.t
+        val = 1.0 - Q[j[None, :], 0, b[None, :], np.minimum(at, self.N - 1)]
+        return np.where(at >= self.N, 1.0, val)
+
+    def turn(self, a, bank, beta):
+        return self.ev.turn(a, bank, beta, beta)
+
+    def sweep(self, P: np.ndarray) -> float:
+        """One Gauss-Seidel sweep in place; returns the largest change."""
+        change = 0.0
+        for idx, bust_idx in self.plan:
+            new = self.turn(idx[2], self.bank(P, idx), 1.0 - P[bust_idx])
+            change = max(change, float(np.max(np.abs(new - P[idx]))))
+            P[idx] = new
+        return change
+
+    def bound_sweep(self, L: np.ndarray, Up: np.ndarray, margin: float, check: bool) -> bool:
+        """One sweep of lower and upper bounds in place (lower from upper data and back).
+
+        With ``check`` the new bounds replace the old ones and the result says whether every
+        one lies inside the old box (then the box is mapped into itself); without, the old box
+        is known to hold the exact values and each new bound is kept where it is tighter."""
+        inside = True
+        for idx, bust_idx in self.plan:
+            a = idx[2]
+            K = len(a)
+            aa = np.concatenate([a, a])
+            bank = np.concatenate([self.bank(Up, idx), self.bank(L, idx)], axis=1)
+            beta = np.concatenate([1.0 - Up[bust_idx], 1.0 - L[bust_idx]])
+            order = np.argsort(aa, kind="stable")
+            inv = np.empty_like(order)
+            inv[order] = np.arange(2 * K)
+            out = self.turn(aa[order], bank[:, order], beta[order])[inv]
+            lo = np.maximum(out[:K] - margin, 0.0)
+            hi = np.minimum(out[K:] + margin, 1.0)
+            if check:
+                inside = inside and bool(np.all(lo >= L[idx]) and np.all(hi <= Up[idx]))
+                L[idx], Up[idx] = lo, hi
+            else:
+                L[idx], Up[idx] = np.maximum(L[idx], lo), np.minimum(Up[idx], hi)
+        return inside
+
+
+def check_penalty_rules(rules: TenKRules) -> TenKRules:
+    """``rules`` if they are :class:`TenKRules` with a farkle penalty, else TenKRulesError."""
+    if not isinstance(rules, TenKRules):
+        raise TenKRulesError(f"rules: expected TenKRules; got {type(rules).__name__}")
+    if not rules.penalised:
+        raise TenKRulesError(
+            "rules without a farkle penalty (farkle_penalty=0): use solve_duel or solve_layered"
+        )
+    return rules
+
+
+def solve_penalty(
+    rules: TenKRules,
+    block: int = 8,
+    tol: float = 1e-13,
+    max_passes: int = 2000,
+    progress=None,
+    refine: int = 4,
+    width: float = 1e-11,
+    checkpoint: str | os.PathLike | None = None,
+) -> PenaltySolution:
+    """Solve the duel with a farkle penalty and certify it (see the module docstring); at
+    most ``refine`` sweeps of the proven box narrow the first player's interval below ``width``.
+
+    ``checkpoint``: a file (``.npz``) where the table is saved after every sweep; a solve
+    started with an existing checkpoint of the same rules goes on from it (any starting table
+    leads to the same unique solution, so a resumed solve gives the same answer)."""
+    check_penalty_rules(rules)
+    block = check_count(block, "block", 1, 10_000)
+    tol = check_positive_float(tol, "tol")
+    max_passes = check_count(max_passes, "max_passes")
+    refine = check_count(refine, "refine", 0)
+    width = check_positive_float(width, "width")
+    if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
+        raise TenKStateError(f"checkpoint={checkpoint!r}; allowed: a file path or None")
+    need, allowed = memory_estimate(rules, block), memory_allowed()
+    if need > allowed:
+        raise StateSpaceTooLargeError(
+            f"the penalty duel to {rules.target} with floor {rules.floor} needs about "
+            f"{need / 2**30:.2f} GiB; allowed now: {allowed / 2**30:.2f} GiB"
+        )
+    start = time.perf_counter()
+    sw = _Sweep(rules, block)
+    N, C = sw.N, sw.C
+    P = np.full((C, C, N, N), 0.5)
+    change, passes = np.inf, 0
+    ck = Path(checkpoint) if checkpoint is not None else None
+    tag = np.array(repr(sorted(rules.as_dict().items())))
+    if ck is not None and ck.exists():
+        with np.load(ck) as d:
+            if str(d["rules"]) == str(tag) and d["P"].shape == P.shape:
+                P, passes = d["P"].copy(), int(d["passes"])
+    while change > tol:
+        if passes >= max_passes:
+            raise TenKStateError(f"no convergence after {max_passes} passes (change {change})")
+        change = sw.sweep(P)
+        passes += 1
+        if ck is not None:
+            tmp = ck.with_name(ck.name + ".tmp.npz")
+            np.savez(tmp, P=P, passes=passes, rules=tag)
+            os.replace(tmp, ck)
+        if progress is not None:
+            progress(passes, change)
+    margin = rounding_margin(sw.ev)
+    ok = False
+    L, Up = P, P
+    for delta in (max(1e3 * change, 1e-12), max(1e5 * change, 1e-10), 1e-8):
+        L, Up = np.clip(P - delta, 0.0, 1.0), np.clip(P + delta, 0.0, 1.0)
+        if sw.bound_sweep(L, Up, margin, check=True):
+            ok = True
+            break
+    if ok:
+        z = -rules.floor // UNIT
+        for _ in range(refine):
+            if Up[0, 0, z, z] - L[0, 0, z, z] < width:
+                break
+            sw.bound_sweep(L, Up, margin, check=False)
+    secs = time.perf_counter() - start
+    return PenaltySolution(rules, P, L, Up, passes, change, secs, ok)
+
+
+def solve_penalty_duel(
+    rules: TenKRules, progress: bool = True, use_cache: bool = True
+) -> PenaltySolution:
+    """:func:`solve_penalty` with a progress bar, cached on disk (an uncertified result is
+    refused with TenKStateError)."""
+    check_penalty_rules(rules)
+    progress = check_flag(progress, "progress")
+    use_cache = check_flag(use_cache, "use_cache")
+
+    def run() -> PenaltySolution:
+        bar = progress_bar(
+            desc=f"farkle duel to {rules.target}, floor {rules.floor}",
+            unit="sweep",
+            enabled=progress,
+        )
+
+        def report(passes: int, change: float) -> None:
+            bar.update(1)
+            bar.set_postfix(change=f"{change:.1e}")
+
+        try:
+            s = solve_penalty(rules, progress=report)
+        finally:
+            bar.close()
+        if not s.certified:
+            raise TenKStateError(f"the penalty duel to {rules.target} could not be certified")
+        return s
+
+    if not use_cache:
+        return run()
+    key = cache_key(kind="tenk-penalty-duel", rules=rules.as_dict(), algo=1)
+
+    def compute() -> dict:
+        s = run()
+        return {
+            "P": s.P,
+            "L": s.L,
+            "U": s.U,
+            "passes": s.passes,
+            "last_change": s.last_change,
+            "seconds": s.seconds,
+        }
+
+    d = cached(key, compute)
+    return PenaltySolution(
+        rules, d["P"], d["L"], d["U"], d["passes"], d["last_change"], d["seconds"], True
+    )

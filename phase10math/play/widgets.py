@@ -33,6 +33,7 @@ from __future__ import annotations
 import html
 import time
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 from phase10math.dice.faces import COLOR_NAMES, Face, Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
@@ -404,25 +405,37 @@ def _result_html(state: TurnState) -> str:
     )
 
 
-def choices_summary(choices: Sequence[tuple[int, str, object]], objective: str, when: str) -> str:
+def lost_words(choices: Sequence[pm.Choice]) -> str:
+    """What choices cost in all, per unit: ``4.2 percentage points of chance`` (the aim to make
+    the phase), ``1.30 points`` (the score aim), both joined by "and" when the aim changed."""
+    totals: dict[str, Fraction] = {}
+    for c in choices:
+        unit = "complete" if c.objective == "complete" else "score"
+        totals[unit] = totals.get(unit, Fraction(0)) + c.cost
+    return " and ".join(
+        pm.cost_words(t, unit) + (" of chance" if unit == "complete" else "")
+        for unit, t in totals.items()
+        if t
+    )
+
+
+def choices_summary(choices: Sequence[pm.Choice], when: str) -> str:
     """What the choices cost, e.g. ``Your choices this turn: roll 1 best, roll 2 mistake
     (3.1 percentage points); in all 3.1 percentage points of chance lost.`` (HTML)."""
     if not choices:
         return ""
     items = ", ".join(
-        f"roll {n} <b class='p10-label-{label}'>{label}</b>"
-        + (f" ({pm.cost_words(c, objective)})" if label != "best" else "")
-        for n, label, c in choices
+        f"roll {c.roll} <b class='p10-label-{c.label}'>{c.label}</b>"
+        + (f" ({pm.cost_words(c.cost, c.objective)})" if c.label != "best" else "")
+        for c in choices
     )
-    total = sum((c for _n, _l, c in choices), start=0)
-    bad = [label for _n, label, _c in choices if label in ("mistake", "blunder")]
+    bad = sum(c.label in ("mistake", "blunder") for c in choices)
+    lost = lost_words(choices)
     lost = (
         "every choice was the best"
-        if total == 0
-        else f"in all {pm.cost_words(total, objective)} "
-        + ("of chance " if objective == "complete" else "")
-        + "lost"
-        + (f" ({len(bad)} mistake{'s' if len(bad) != 1 else ''} or worse)" if bad else "")
+        if not lost
+        else f"in all {lost} lost"
+        + (f" ({bad} mistake{'s' if bad != 1 else ''} or worse)" if bad else "")
     )
     return f"<b>Your choices {when}:</b> {items}; {lost}."
 
@@ -482,9 +495,13 @@ class TurnWidget:
         self.on_turn_end = on_turn_end
         self.on_change: Callable[[], None] | None = None  # after every refresh (the app saves)
         self.next_turn = next_turn
+        # a game plugs these in: whether the game is over (the board then offers New game,
+        # which calls new_game)
+        self.game_over: Callable[[], bool] | None = None
+        self.new_game: Callable[[], None] | None = None
         self.revealed = False
-        # what each choice of this turn cost: (roll number, label, cost), see _note_choice
-        self.choices: list[tuple[int, str, object]] = []
+        # what each choice of this turn cost (see _note_choice)
+        self.choices: list[pm.Choice] = []
         self._choices_before: list = []  # the choices before the move that Undo takes back
         self.dice_buttons = []
         for i in range(self.state.n_dice):
@@ -732,15 +749,14 @@ class TurnWidget:
             return
         if st is None:
             return
-        mine, cost = st.mine, st.cost
-        if stopping:  # stopping keeps every die
-            mine = next((o for o in st.options if len(o.keep) == self.state.n_dice), None)
-            cost = st.best.value - mine.value if mine is not None else None
-        if mine is None or cost is None:
+        if stopping:  # the value of stopping, not of holding every die (rolls are left)
+            cost = st.best.value - pm.stop_value(self.state)
+        elif st.mine is None:
             return
-        self.choices.append(
-            (self.state.rolls_done, pm.mistake_label(cost, self.state.objective), cost)
-        )
+        else:
+            cost = st.cost
+        st = self.state
+        self.choices.append(pm.judge(st.rolls_done, cost, st.objective, st.phase.number))
 
     def _roll(self) -> None:
         if (
@@ -959,6 +975,9 @@ class TurnWidget:
     def _new_turn(self) -> None:
         """A new turn; in a game the turn just over is scored first (until then Undo can
         still take its last move back), then the game's next turn starts."""
+        if self.closed and self.new_game is not None:
+            self.new_game()  # the game is over: this button is New game
+            return
         if self.next_turn is None:
             self.state.new_turn()
         else:
@@ -973,6 +992,11 @@ class TurnWidget:
             self.state.new_turn(self.next_turn())
         self.choices = []
         self.revealed = False
+
+    @property
+    def closed(self) -> bool:
+        """The game this board belongs to is over (a practice board never closes)."""
+        return self.game_over is not None and self.game_over()
 
     # convenience for code and tests
     def click_die(self, i: int) -> None:
@@ -1123,6 +1147,8 @@ class TurnWidget:
         roll_name = ["first", "second", "third"]
         if st.rolls_done == 0:
             step = "press Roll (R)" if not typing else "type the ten faces of your first roll"
+        elif st.over and self.closed:
+            step = "the game is over: press New game to play again"
         elif st.over:
             step = "the turn is over" + ("" if self.next_turn is None else ": press Next turn")
         elif stop_now and reveal:
@@ -1142,7 +1168,7 @@ class TurnWidget:
             if st.over and self.choices:
                 self.advice.value += (
                     "<div class='p10-panel p10-choices'>"
-                    + choices_summary(self.choices, st.objective, "this turn")
+                    + choices_summary(self.choices, "this turn")
                     + "</div>"
                 )
         except Phase10MathError as e:
@@ -1175,8 +1201,11 @@ class TurnWidget:
         self.best_button.description = "Hold best"
         main = made is not None and not st.over
         self.stop_button.button_style = "success" if main else ""
-        self.roll_button.button_style = "" if main else "primary"
-        if self.next_turn is not None and st.over and not self._ended:
+        self.roll_button.button_style = "" if main or self.closed else "primary"
+        self.new_button.button_style = "primary" if self.closed else ""
+        if self.closed:
+            self.new_button.description = "New game"
+        elif self.next_turn is not None and st.over and not self._ended:
             self.new_button.description = "Score turn, next"
         else:
             self.new_button.description = "Next turn" if self.next_turn else "New turn"

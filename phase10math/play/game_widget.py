@@ -303,7 +303,8 @@ def event_text(e: Event, names: Sequence[str], rules: Rules = DEFAULT_RULES) -> 
 
 
 def scoresheet_html(session: GameSession) -> str:
-    """The score sheet: one row per phase, one column per player (points, tries)."""
+    """The score sheet: one row per phase, one column per player (points, tries; &#9654; the
+    phase being played, &ndash; the phase a player was still at when the game ended)."""
     g = session.game
     ps = [g.players[s] for s in session.order]
     head = "".join(f"<th>{html.escape(p.name)}</th>" for p in ps)
@@ -316,11 +317,14 @@ def scoresheet_html(session: GameSession) -> str:
             if k in p.scores:
                 cell = f"{p.scores[k]}{t}"
             elif not p.finished and p.phase == k:
-                cell = f"&#9654;{t}"
+                cell = f"{'&ndash;' if session.over else '&#9654;'}{t}"  # missed / to do
             else:
                 cell = ""
             cells.append(f"<td class='num'>{cell}</td>")
-        rows.append(f"<tr><td>{k}: {html.escape(PHASES[k].text)}</td>{''.join(cells)}</tr>")
+        rows.append(
+            f"<tr><td>{k}<span class='p10-ph-text'>: {html.escape(PHASES[k].text)}</span></td>"
+            f"{''.join(cells)}</tr>"
+        )
     for label, key in (("five-phase bonus", "five_phase"), ("first-finish bonus", "first_finish")):
         rows.append(
             f"<tr><td>{label}</td>"
@@ -339,8 +343,26 @@ def scoresheet_html(session: GameSession) -> str:
         + "</tr>"
     )
     return (
-        f"<div class='p10-scroll'><table class='p10-sheet'><tr><th>phase</th>{head}"
+        standings_html(session)
+        + f"<div class='p10-scroll'><table class='p10-sheet'><tr><th>phase</th>{head}"
         f"</tr>{''.join(rows)}</table></div>"
+    )
+
+
+def standings_html(session: GameSession) -> str:
+    """Every player's total and phase, highest total first (ties in the order of play): three
+    columns, so that it fits a phone with six players, where the sheet's columns scroll."""
+    g = session.game
+    ps = sorted((g.players[s] for s in session.order), key=lambda p: -p.total)
+    rows = "".join(
+        f"<tr><td>{html.escape(p.name)}</td><td class='num'>"
+        + ("all made" if p.finished else f"{p.phase}" + (" (missed)" if session.over else ""))
+        + f"</td><td class='num p10-standing-total'>{p.total}</td></tr>"
+        for p in ps
+    )
+    return (
+        "<table class='p10-standings'><tr><th>player</th><th class='num'>at phase</th>"
+        f"<th class='num'>total</th></tr>{rows}</table>"
     )
 
 

@@ -152,16 +152,23 @@ APP_CSS = """
 .p10-app .widget-dropdown > select, .p10-app input {font-size:16px !important;
   min-height:44px}
 .p10-panel table {border-collapse:collapse; margin:4px 0}
-.p10-panel td, .p10-panel th, .p10-sheet td, .p10-sheet th {padding:4px 6px;
+.p10-panel td, .p10-panel th, .p10-sheet td, .p10-sheet th, .p10-standings td,
+.p10-standings th {padding:4px 6px;
   border-bottom:1px solid #ddd; text-align:left}
 .p10-panel tr.p10-current {background:#fff3b0; font-weight:bold}
 .p10-chip {display:inline-block; min-width:1.9em; padding:1px 4px; margin:1px; border-radius:5px;
   text-align:center; font-weight:bold; border:1px solid rgba(0,0,0,.35)}
 .p10-chip sub {font-size:70%; margin-left:1px}
 .p10-scroll {overflow-x:auto; max-width:100%}
+.p10-app .widget-html, .p10-app .widget-html-content {min-width:0; max-width:100%}
 .p10-sheet {border-collapse:collapse}
 .p10-sheet td.num {text-align:right}
 .p10-sheet td, .p10-sheet th {white-space:nowrap}
+.p10-sheet th {white-space:normal; vertical-align:bottom; min-width:3em}
+.p10-sheet td:first-child, .p10-sheet th:first-child {position:sticky; left:0; z-index:1;
+  background:#fff}
+.p10-standings {border-collapse:collapse; margin:4px 0 8px 0}
+.p10-standings td.num, .p10-standings th.num {text-align:right}
 .p10-sheet tr.p10-total-row td {font-weight:bold; border-top:2px solid #333}
 .p10-entry {flex:1 1 220px; min-width:0; max-width:460px}
 .p10-entry input {font-size:17px; min-height:44px}
@@ -179,6 +186,7 @@ APP_CSS = """
   .p10-turn .p10-dice {gap:8px; padding:10px 4px}
   .p10-panel {font-size:15px}
   .p10-keys {display:none}
+  .p10-ph-text {display:none}
   /* the sticky bottom bar: Roll, Hold best, Stop always in reach */
   .p10-turn .p10-actions {position:sticky; bottom:0; z-index:10; background:#fff;
     padding:6px 0; border-top:1px solid #bbb}
@@ -1114,6 +1122,17 @@ class TurnWidget:
             )
             b.disabled = st.rolls_done == 0 or st.over
         typing = self.mode.value == "type"
+        # the typed roll's words first, then the box is shown (the page gets the changes in
+        # this order: a box never shows the words of the turn before)
+        if typing and not st.over:
+            n = len(pm.rolled_dice(st))
+            self.entry_label.value = (
+                f"<b>Type the {n} faces you rolled</b>"
+                + (" (all ten dice)" if st.rolls_done == 0 else " (held dice stay)")
+                + ", any order, then Enter:"
+            )
+            self.entry.placeholder = f"e.g. {pm.example_faces(st)}"
+            self.picker.value = _picker_html(st)
         self.entry_box.layout.display = "" if typing and not st.over else "none"
         self.roll_button.layout.display = "none" if typing else ""
         self.roll_button.disabled = st.over
@@ -1128,15 +1147,6 @@ class TurnWidget:
         except Phase10MathError:
             pass
         self._label_buttons(stop_now and reveal, made)
-        if typing and not st.over:
-            n = len(pm.rolled_dice(st))
-            self.entry_label.value = (
-                f"<b>Type the {n} faces you rolled</b>"
-                + (" (all ten dice)" if st.rolls_done == 0 else " (held dice stay)")
-                + ", any order, then Enter:"
-            )
-            self.entry.placeholder = f"e.g. {pm.example_faces(st)}"
-            self.picker.value = _picker_html(st)
         self._refresh_which()
         aim = "make the phase" if st.objective == "complete" else "score most"
         self.settings_toggle.description = (

@@ -384,7 +384,7 @@ def game_summary_html(choices: Sequence[Choice], people: Sequence[str]) -> str:
         costliest = (
             f" The costliest: turn {worst.turn}, phase {worst.phase}, roll {worst.roll} "
             f"({worst.label}, {cost_words(worst.cost, worst.objective)})."
-            if worst.cost > 0
+            if worst.cost > 0 and len(mine) > 1
             else ""
         )
         name = "Your choices" if len(people) == 1 else f"{html.escape(who)}'s choices"

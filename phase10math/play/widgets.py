@@ -125,6 +125,8 @@ APP_CSS = """
 .p10-panel {font-size:15px; line-height:1.45; max-width:760px; overflow-wrap:normal;
   word-break:normal}
 .p10-panel td, .p10-panel th {white-space:nowrap}
+.p10-panel td.p10-keep {white-space:normal; min-width:8.5em}
+.p10-panel .p10-compare-table td, .p10-panel .p10-compare-table th {white-space:normal}
 .p10-chip {white-space:nowrap}
 .p10-verdict {font-size:16px; margin:2px 0 6px 0}
 .p10-label-best, .p10-label-fine {color:#1b5e20}
@@ -336,7 +338,7 @@ def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
         tie = st.ranks.count(r) > 1
         cls = ' class="p10-current"' if mine else ""
         rows.append(
-            f"<tr{cls}><td>{'=' if tie else ''}{r}</td><td>{chips(o.keep)}</td>"
+            f"<tr{cls}><td>{'=' if tie else ''}{r}</td><td class='p10-keep'>{chips(o.keep)}</td>"
             f"<td>{o.rerolled}</td><td>{value_text(o.value, obj)}</td>"
             f"<td><code>{o.value}</code></td><td>{'&larr; your hold' if mine else ''}</td></tr>"
         )
@@ -463,7 +465,7 @@ def compare_html(state: TurnState, a: set[int], b: set[int], b_name: str) -> str
     kb = chips(sorted((state.dice[i] for i in b), key=lambda f: (-f.value, f.color or "")))
     return (
         f"<div class='p10-panel'><b>Compare</b> ({what}, best play in between)"
-        "<div class='p10-scroll'><table><tr><th></th>"
+        "<div class='p10-scroll'><table class='p10-compare-table'><tr><th></th>"
         f"<th>your hold {ka}</th><th>{html.escape(b_name)} {kb}</th></tr>{body}</table></div>"
         "</div>"
     )

@@ -347,7 +347,7 @@ def test_after_game_over_the_board_offers_new_game_and_the_summary():
     if total:
         assert f"in all {float(total) * 100:.1f} percentage points of chance lost" in summary
         worst = max(costs)
-        assert f"{float(worst) * 100:.1f} percentage points)" in summary  # the costliest
+        assert f"{float(worst) * 100:.1f} percentage points)." in summary  # the costliest
     else:
         assert "every choice was the best" in summary
     assert summary.count("<tr>") == 1 + len(costs)  # one row per turn under the header

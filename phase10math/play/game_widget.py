@@ -298,6 +298,10 @@ def event_text(e: Event, names: Sequence[str], rules: Rules = DEFAULT_RULES) -> 
         return f"{who}: last chance at phase {e.phase}"
     if e.kind == "order":
         note = e.note.replace("rolls ", "rolled ", 1)
+        if note.startswith("starts; order "):  # the seats P1, P2, ... by name, in play order
+            seats = [int(x[1:]) - 1 for x in note.removeprefix("starts; order ").split()]
+            order = ", ".join(names[k] if 0 <= k < len(names) else "?" for k in seats)
+            return f"{who} {'start' if who == 'you' else 'starts'}; the order of play: {order}"
         return f"{who} {note}" + (" in the roll-off" if note.startswith("rolled") else "")
     return e.note
 

@@ -375,3 +375,16 @@ def test_the_turn_summary_adds_up_the_costs_of_the_turn():
     assert w.choices and [c.cost for c in w.choices] == costs
     total = sum(costs)
     assert f"in all {float(total) * 100:.1f} percentage points of chance lost" in w.advice.value
+
+
+def test_game_log_says_who_starts_and_the_order_of_play_by_name():
+    from phase10math.game.engine import Event
+    from phase10math.play.game_widget import event_text
+
+    names = ["you", "greedy (2)", "player 3"]
+    line = event_text(Event("order", 1, 0, note="starts; order P2 P3 P1"), names)
+    assert line == "greedy (2) starts; the order of play: greedy (2), player 3, you"
+    assert event_text(Event("order", 0, 0, note="starts; order P1 P2"), names).startswith(
+        "you start; the order of play: you, greedy (2)"
+    )
+    assert event_text(Event("order", 0, 0, note="rolls 9"), names) == "you rolled 9 in the roll-off"

@@ -12,6 +12,7 @@ and the kernels' PSS and the PSS per session. Heavy: run it under ``flock /work/
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,22 +22,32 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browser import CHROMIUM, CHROMIUM_ARGS, kernels_of, serve_voila  # noqa: E402
 
+from phase10math import cache  # noqa: E402
+from phase10math.dice.layouts import get_layout  # noqa: E402
 from phase10math.dice.phases import PHASES  # noqa: E402
+from phase10math.dice.rules import DEFAULT_RULES, Objective  # noqa: E402
 from phase10math.play.widgets import LAYOUT_LABELS  # noqa: E402
+from phase10math.turn import tables  # noqa: E402
+from phase10math.turn.solver import TurnSolution  # noqa: E402
 
 
-def pss_mb(pid: int) -> float:
-    """The proportional set size of one process, in MB (0 if it is gone)."""
+def memory_mb(pid: int, field: str = "Pss") -> float:
+    """The proportional set size (``Pss``) or the resident set size (``Rss``) of one
+    process, in MB (0 if it is gone)."""
     try:
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
     return 0.0
 
 
-def measure(n: int, phase: int, layout: str, tmp: Path) -> tuple[float, float, int, float]:
+def pss_mb(pid: int) -> float:
+    return memory_mb(pid, "Pss")
+
+
+def measure(n: int, phase: int, layout: str, tmp: Path) -> tuple[float, float, int, float, float]:
     from playwright.sync_api import expect, sync_playwright
 
     with serve_voila(ROOT / "app" / "play.ipynb", tmp, cwd=ROOT / "app") as url:
@@ -46,11 +57,15 @@ def measure(n: int, phase: int, layout: str, tmp: Path) -> tuple[float, float, i
             try:
                 pages = [browser.new_context().new_page() for _ in range(n)]
                 t = time.monotonic()
-                for page in pages:
-                    page.goto(url, wait_until="commit", timeout=120_000)
-                for page in pages:
-                    board = page.locator(".p10-app .p10-turn").first
-                    expect(board.locator(".p10-roll")).to_be_visible(timeout=300_000)
+                boards = [page.locator(".p10-app .p10-turn").first for page in pages]
+                # two at a time (as tests/play/test_app_class.py): ten pages loading at once
+                # on a busy two-core machine can take minutes to connect to their kernels
+                for k in range(0, n, 2):
+                    for page in pages[k : k + 2]:
+                        page.goto(url, wait_until="commit", timeout=120_000)
+                    for board in boards[k : k + 2]:
+                        expect(board.locator(".p10-roll")).to_be_visible(timeout=300_000)
+                for board in boards:
                     if phase != 1 or layout != "recorded":
                         board.locator(".p10-settings-toggle").click()
                     if layout != "recorded":
@@ -65,9 +80,27 @@ def measure(n: int, phase: int, layout: str, tmp: Path) -> tuple[float, float, i
                     expect(board.locator(".p10-verdict")).to_contain_text("Best:", timeout=600_000)
                 took = time.monotonic() - t
                 kernels = kernels_of(server)
-                return pss_mb(server), sum(pss_mb(k) for k in kernels), len(kernels), took
+                rss = sum(memory_mb(k, "Rss") for k in kernels)  # shared pages counted again
+                return pss_mb(server), sum(pss_mb(k) for k in kernels), len(kernels), took, rss
             finally:
                 browser.close()
+
+
+def not_cached(phase: int, layout: str) -> str | None:
+    """Why the sessions cannot start on this phase now: a heavy phase whose solution is not in
+    the result cache (every kernel would solve it, gigabytes each), else None."""
+    lay = get_layout(layout)
+    if not tables.heavy_phase(phase, DEFAULT_RULES, lay):
+        return None
+    key = tables.solution_key(
+        "turn", PHASES[phase], DEFAULT_RULES, lay, objective=str(Objective.COMPLETE)
+    )
+    if cache.load_large(key, TurnSolution) is not None:
+        return None
+    return (
+        f"phase {phase} on the {layout} dice is not in the result cache "
+        f"({cache.cache_dir()}): run `phase10math table --phases {phase}` first"
+    )
 
 
 def main() -> None:
@@ -78,20 +111,29 @@ def main() -> None:
     ap.add_argument("--phase", type=int, default=1)
     ap.add_argument("--layout", default="recorded", choices=["recorded", "compact"])
     args = ap.parse_args()
-    print(f"phase {args.phase}, {args.layout} dice")
+    why = not_cached(args.phase, args.layout)
+    if why is not None:
+        print(why, file=sys.stderr)
+        raise SystemExit(2)
+    print(f"phase {args.phase}, {args.layout} dice; load average {os.getloadavg()[0]:.1f}")
     print(
         f"{'sessions':>8} {'kernels':>7} {'server MB':>9} {'kernels MB':>10} {'total MB':>9} "
-        f"{'MB/session':>10} {'all answered in':>15}"
+        f"{'MB/session':>10} {'kernels RSS MB':>14} {'all answered in':>15}"
     )
     for n in args.sessions:
         with tempfile.TemporaryDirectory() as tmp:
-            server, kern, k, took = measure(n, args.phase, args.layout, Path(tmp))
+            server, kern, k, took, rss = measure(n, args.phase, args.layout, Path(tmp))
         total = server + kern
         print(
             f"{n:>8} {k:>7} {server:>9.0f} {kern:>10.0f} {total:>9.0f} {total / n:>10.0f} "
-            f"{took:>13.1f} s",
+            f"{rss:>14.0f} {took:>13.1f} s",
             flush=True,
         )
+    print(
+        "PSS (proportional set size) shares each shared page among the processes that map it:\n"
+        "the total is what the machine holds; the kernels' RSS sum counts shared pages again\n"
+        f"(load average now {os.getloadavg()[0]:.1f})"
+    )
 
 
 if __name__ == "__main__":

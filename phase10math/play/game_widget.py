@@ -21,10 +21,12 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import os
 import random
 import urllib.parse
+from collections import Counter
 from collections.abc import Sequence
 
 from phase10math.checks import public
@@ -37,12 +39,13 @@ from phase10math.errors import InvalidHoldError, InvalidRulesError, Phase10MathE
 from phase10math.game.engine import Event, Game, GameResult, TurnView
 from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
 from phase10math.play import saved
-from phase10math.play.models import TurnState
+from phase10math.play.models import MISTAKE_LABELS, Choice, TurnState, cost_words
 from phase10math.play.widgets import (
     TurnWidget,
     css_classes,
     error_html,
     ipw,
+    lost_words,
     style_widget,
 )
 from phase10math.play.win import WinLine, win_line
@@ -269,6 +272,9 @@ class GameSession:
 
 # ====================================================================== widget
 
+#: The mistake labels, best first.
+LABELS = ("best", *(label for label, _below in MISTAKE_LABELS["complete"]), "blunder")
+
 _SHOWN = {"made", "failed", "bonus", "penalty", "last_chance", "end", "order"}
 
 
@@ -307,12 +313,17 @@ def event_text(e: Event, names: Sequence[str], rules: Rules = DEFAULT_RULES) -> 
         return f"{who}: last chance at phase {e.phase}"
     if e.kind == "order":
         note = e.note.replace("rolls ", "rolled ", 1)
+        if note.startswith("starts; order "):  # the seats P1, P2, ... by name, in play order
+            seats = [int(x[1:]) - 1 for x in note.removeprefix("starts; order ").split()]
+            order = ", ".join(names[k] if 0 <= k < len(names) else "?" for k in seats)
+            return f"{who} {'start' if who == 'you' else 'starts'}; the order of play: {order}"
         return f"{who} {note}" + (" in the roll-off" if note.startswith("rolled") else "")
     return e.note
 
 
 def scoresheet_html(session: GameSession) -> str:
-    """The score sheet: one row per phase, one column per player (points, tries)."""
+    """The score sheet: one row per phase, one column per player (points, tries; &#9654; the
+    phase being played, &ndash; the phase a player was still at when the game ended)."""
     g = session.game
     ps = [g.players[s] for s in session.order]
     head = "".join(f"<th>{html.escape(p.name)}</th>" for p in ps)
@@ -325,11 +336,14 @@ def scoresheet_html(session: GameSession) -> str:
             if k in p.scores:
                 cell = f"{p.scores[k]}{t}"
             elif not p.finished and p.phase == k:
-                cell = f"&#9654;{t}"
+                cell = f"{'&ndash;' if session.over else '&#9654;'}{t}"  # missed / to do
             else:
                 cell = ""
             cells.append(f"<td class='num'>{cell}</td>")
-        rows.append(f"<tr><td>{k}: {html.escape(PHASES[k].text)}</td>{''.join(cells)}</tr>")
+        rows.append(
+            f"<tr><td>{k}<span class='p10-ph-text'>: {html.escape(PHASES[k].text)}</span></td>"
+            f"{''.join(cells)}</tr>"
+        )
     for label, key in (("five-phase bonus", "five_phase"), ("first-finish bonus", "first_finish")):
         rows.append(
             f"<tr><td>{label}</td>"
@@ -348,8 +362,107 @@ def scoresheet_html(session: GameSession) -> str:
         + "</tr>"
     )
     return (
-        f"<div class='p10-scroll'><table class='p10-sheet'><tr><th>phase</th>{head}"
+        standings_html(session)
+        + f"<div class='p10-scroll'><table class='p10-sheet'><tr><th>phase</th>{head}"
         f"</tr>{''.join(rows)}</table></div>"
+    )
+
+
+def standings_html(session: GameSession) -> str:
+    """Every player's total and phase, highest total first (ties in the order of play): three
+    columns, so that it fits a phone with six players, where the sheet's columns scroll."""
+    g = session.game
+    ps = sorted((g.players[s] for s in session.order), key=lambda p: -p.total)
+    rows = "".join(
+        f"<tr><td>{html.escape(p.name)}</td><td class='num'>"
+        + ("all made" if p.finished else f"{p.phase}" + (" (missed)" if session.over else ""))
+        + f"</td><td class='num p10-standing-total'>{p.total}</td></tr>"
+        for p in ps
+    )
+    return (
+        "<table class='p10-standings'><tr><th>player</th><th class='num'>at phase</th>"
+        f"<th class='num'>total</th></tr>{rows}</table>"
+    )
+
+
+def game_summary_html(choices: Sequence[Choice], people: Sequence[str]) -> str:
+    """The end-of-game summary of what the human players' choices cost: per person the holds
+    and stops by label, what they cost in all and the costliest, then turn by turn (behind a
+    tap). ``people``: the names of the seats played by people, in seat order."""
+    lines, rows = [], []
+    for who in people:
+        mine = [c for c in choices if c.who == who]
+        if not mine:
+            continue
+        counts = Counter(c.label for c in mine)
+        kinds = ", ".join(
+            f"{counts[k]} <b class='p10-label-{k}'>{k}</b>" for k in LABELS if counts[k]
+        )
+        lost = lost_words(mine)
+        worst = max(mine, key=lambda c: (LABELS.index(c.label), c.cost))
+        costliest = (
+            f" The costliest: turn {worst.turn}, phase {worst.phase}, roll {worst.roll} "
+            f"({worst.label}, {cost_words(worst.cost, worst.objective)})."
+            if worst.cost > 0 and len(mine) > 1
+            else ""
+        )
+        name = "Your choices" if len(people) == 1 else f"{html.escape(who)}'s choices"
+        turns = len({c.turn for c in mine})
+        n = len(mine)
+        lines.append(
+            f"<div><b>{name} this game</b> ({n} choice{'s' if n != 1 else ''} in {turns} "
+            f"turn{'s' if turns != 1 else ''}): {kinds}; "
+            + (f"in all {lost} lost." if lost else "every choice was the best.")
+            + f"{costliest}</div>"
+        )
+        by_turn: dict[int | None, list[Choice]] = {}
+        for c in mine:
+            by_turn.setdefault(c.turn, []).append(c)
+        for r, cs in by_turn.items():
+            items = ", ".join(
+                f"roll {c.roll} <b class='p10-label-{c.label}'>{c.label}</b>" for c in cs
+            )
+            who_cell = f"<td>{html.escape(who)}</td>" if len(people) > 1 else ""
+            rows.append(
+                f"<tr><td class='num'>{r}</td>{who_cell}<td class='num'>{cs[0].phase}</td>"
+                f"<td>{items}</td><td>{lost_words(cs) or 'nothing'}</td></tr>"
+            )
+    if not lines:
+        return ""
+    who_head = "<th>who</th>" if len(people) > 1 else ""
+    table = (
+        "<details class='p10-game-choices'><summary>Turn by turn</summary>"
+        f"<div class='p10-scroll'><table><tr><th>turn</th>{who_head}<th>phase</th>"
+        f"<th>choices</th><th>lost</th></tr>{''.join(rows)}</table></div></details>"
+    )
+    return (
+        "<div class='p10-panel p10-game-summary'>"
+        + "".join(lines)
+        + table
+        + f"<small>{thresholds_words()}</small></div>"
+    )
+
+
+def thresholds_words() -> str:
+    """The mistake labels' thresholds in words (from :data:`~phase10math.play.models.
+    MISTAKE_LABELS`).
+
+    >>> print(thresholds_words())  # doctest: +NORMALIZE_WHITESPACE
+    Labels: best costs nothing; fine under 1 percentage point of chance (0.5 points for the
+    score aim); mistake under 5 (2.5); blunder 5 or more (2.5 or more).
+    """
+    chance, points = MISTAKE_LABELS["complete"], MISTAKE_LABELS["score"]
+    parts = []
+    for k, ((label, c), (_l, p)) in enumerate(zip(chance, points, strict=True)):
+        c_pp, p_pts = f"{float(c * 100):g}", f"{float(p):g}"
+        if k == 0:
+            unit = " percentage point" + ("" if c_pp == "1" else "s")
+            parts.append(f"{label} under {c_pp}{unit} of chance ({p_pts} points for the score aim)")
+        else:
+            parts.append(f"{label} under {c_pp} ({p_pts})")
+    c_pp, p_pts = f"{float(chance[-1][1] * 100):g}", f"{float(points[-1][1]):g}"
+    return (
+        f"Labels: best costs nothing; {'; '.join(parts)}; blunder {c_pp} or more ({p_pts} or more)."
     )
 
 
@@ -415,8 +528,10 @@ class GameWidget:
             win=self._win_line,
         )
         self.turn.view.add_class("p10-game-turn")
+        self.turn.game_over = lambda: self.session.over
+        self.turn.new_game = self._new_game_clicked
         self._lines: list[str] = []
-        self.choices: list = []  # every choice of the human's turns: (roll, label, cost)
+        self.choices: list[Choice] = []  # every choice of the human turns, see _turn_ended
         self._note_events()
         setup = css_classes(
             w.VBox(
@@ -510,11 +625,14 @@ class GameWidget:
             return
         self.new_game()
 
-    def restore(self, session: GameSession, turn: TurnState) -> None:
-        """Show a saved game: its session and the human's turn as it was."""
+    def restore(
+        self, session: GameSession, turn: TurnState, choices: Sequence[Choice] = ()
+    ) -> None:
+        """Show a saved game: its session, the human's turn as it was and the choices of the
+        human turns before it."""
         self.session = session
         self.phases = session.game.phases
-        self._lines, self.choices = [], []
+        self._lines, self.choices = [], list(choices)
         self._note_events()
         self.turn.state = turn
         self.turn._ended = turn.over and not session.waiting
@@ -539,12 +657,16 @@ class GameWidget:
 
     def _turn_ended(self, state: TurnState) -> bool:
         """Score the human's finished turn (Next turn); True while the game goes on."""
+        who = self.session.human.name
+        turn = 1 + len({c.turn for c in self.choices if c.who == who})  # their turns so far
         try:
             self.session.human_turn_done(state)
         except (InvalidHoldError, InvalidRulesError) as e:
             self.turn.message.value = error_html(e)
             return False
-        self.choices.extend(self.turn.last_choices)
+        self.choices.extend(
+            dataclasses.replace(c, who=who, turn=turn) for c in self.turn.last_choices
+        )
         self._note_events()
         self.refresh()
         return self.session.waiting
@@ -584,6 +706,7 @@ class GameWidget:
                 f"<div class='p10-panel p10-made-it'>Game over. Winner: "
                 f"{html.escape(', '.join(won))} with {best} points. Press New game to play "
                 "again.</div>"
+                + game_summary_html(self.choices, [s.game.players[h].name for h in s.humans])
             )
         else:
             who = s.human.name
@@ -678,6 +801,12 @@ class PlayApp:
             "hint": self.practice.hint_toggle.value,
             "game": self.game.session.to_dict(),
             "game_turn": saved.turn_to_dict(self.game.turn.state),
+            # what the choices cost: the practice turn's, the game turn's, the game's before
+            "choices": {
+                "practice": saved.choices_to_list(self.practice.choices),
+                "game_turn": saved.choices_to_list(self.game.turn.choices),
+                "game": saved.choices_to_list(self.game.choices),
+            },
             "tab": self.tabs.selected_index,
         }
 
@@ -695,6 +824,7 @@ class PlayApp:
             practice = saved.turn_from_dict(data["practice"])
             session = GameSession.from_dict(data["game"])
             turn = saved.turn_from_dict(data["game_turn"], rng=session.rng)
+            choices = {k: saved.choices_from_list(v) for k, v in data.get("choices", {}).items()}
         except Exception as e:  # a damaged or old file: start afresh
             if saved.restore_error(e):
                 return False
@@ -704,8 +834,10 @@ class PlayApp:
         self.practice.objective_select.value = str(practice.objective)
         self.practice.mode.value = data.get("mode", "roll")
         self.practice.hint_toggle.value = bool(data.get("hint", False))
+        self.practice.choices = choices.get("practice", [])
         self.practice.refresh()
-        self.game.restore(session, turn)
+        self.game.turn.choices = choices.get("game_turn", [])
+        self.game.restore(session, turn, choices.get("game", []))
         self.tabs.selected_index = int(data.get("tab") or 0)
         return True
 

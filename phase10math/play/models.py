@@ -7,6 +7,8 @@ reads it the way a player needs it at the table:
   value get the same rank), the cost in percentage points (or points for the score aim);
 - :func:`suggested_dice`: which of the ten dice the best hold keeps (to mark them);
 - :func:`made_now` / :func:`stop_advised`: the roll already makes the phase - stop and score;
+- :class:`Choice` / :func:`judge`: a hold or stop chosen, labelled best / fine / mistake /
+  blunder by what it cost (:func:`mistake_label`);
 - :func:`compare`: two holds side by side, with their value after each remaining roll;
 - :func:`enter_rerolled`: a physical roll typed as only the dice that were rolled (held dice
   stay), with errors that name the face and the reason; :func:`example_faces` gives a valid
@@ -550,6 +552,49 @@ def mistake_label(cost: Fraction, objective: str) -> str:
         if cost < below:
             return label
     return "blunder"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice of a turn and what it cost: the hold (or the stop) chosen after roll
+    ``roll``, its mistake label (:func:`mistake_label`) and its cost against the best, for the
+    aim it was judged by; its phase; in a game also who chose it and at which of their turns
+    (counted from 1).
+
+    >>> c = Choice(1, "mistake", Fraction(3, 100), "complete")
+    >>> c.label, float(c.cost)
+    ('mistake', 0.03)
+    """
+
+    roll: int
+    label: str
+    cost: Fraction
+    objective: str
+    phase: int | None = None
+    who: str | None = None
+    turn: int | None = None
+
+
+def judge(roll: int, cost: Fraction, objective: str, phase: int | None = None) -> Choice:
+    """The :class:`Choice` made after roll ``roll`` costing ``cost``, labelled."""
+    return Choice(roll, mistake_label(cost, objective), cost, str(objective), phase=phase)
+
+
+def stop_value(state: TurnState) -> Fraction:
+    """What stopping now is worth for the aim: the chance 1 or 0 (the phase is made or not)
+    or the score of the dice as they are (0 when the phase is not made). Not the value of
+    holding every die, which keeps the rolls left (with free holds the dice can be rolled
+    again later).
+
+    >>> st = TurnState(phase=1)
+    >>> st.enter("6o 9b 6b 9r 6b 9g Wr 3g Wg 3b")
+    >>> stop_value(st)
+    Fraction(1, 1)
+    """
+    m = explain(state.phase, list(state.dice), state.rules)
+    if not m.complete:
+        return Fraction(0)
+    return Fraction(1) if state.objective == "complete" else Fraction(m.score)
 
 
 @dataclass(frozen=True)

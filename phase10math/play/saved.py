@@ -7,7 +7,7 @@ those turns again through the engine (the computer players' dice come from the s
 the replay gives the same game). Files go to ``$PHASE10MATH_SAVE_DIR`` (default
 ``$XDG_DATA_HOME/phase10math/games`` or ``~/.local/share/phase10math/games``).
 
->>> from phase10math.play.models import TurnState
+>>> from phase10math.play.models import Choice, TurnState
 >>> st = TurnState(phase=2, seed=5)
 >>> st.roll(); st.toggle(3)
 >>> back = turn_from_dict(turn_to_dict(st))
@@ -17,12 +17,14 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
 import re
 import secrets
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,7 @@ from phase10math.dice.layouts import LAYOUTS, get_layout
 from phase10math.dice.phases import PHASES, as_phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import Phase10MathError
-from phase10math.play.models import TurnState
+from phase10math.play.models import Choice, TurnState
 
 KEY = re.compile(r"[A-Za-z0-9_-]{8,40}")
 
@@ -151,6 +153,17 @@ def turn_from_dict(d: dict[str, Any], rng: random.Random | None = None) -> TurnS
     st.rolls_done, st.stopped, st.typed = int(d["rolls_done"]), bool(d["stopped"]), bool(d["typed"])
     st.history = [(_faces(faces), frozenset(kept)) for faces, kept in d["history"]]
     return st
+
+
+def choices_to_list(choices) -> list[dict[str, Any]]:
+    """The choices of a turn or a game (:class:`~phase10math.play.models.Choice`) as
+    JSON-able values (each cost an exact fraction as text)."""
+    return [dict(dataclasses.asdict(c), cost=str(c.cost)) for c in choices]
+
+
+def choices_from_list(xs: list) -> list[Choice]:
+    """The choices saved by :func:`choices_to_list`."""
+    return [Choice(**dict(x, cost=Fraction(x["cost"]))) for x in xs]
 
 
 def restore_error(e: Exception) -> bool:

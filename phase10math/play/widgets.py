@@ -33,6 +33,7 @@ from __future__ import annotations
 import html
 import time
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 from phase10math.checks import public
 from phase10math.dice.faces import COLOR_NAMES, Face, Layout
@@ -126,6 +127,8 @@ APP_CSS = """
 .p10-panel {font-size:15px; line-height:1.45; max-width:760px; overflow-wrap:normal;
   word-break:normal}
 .p10-panel td, .p10-panel th {white-space:nowrap}
+.p10-panel td.p10-keep {white-space:normal; min-width:8.5em}
+.p10-panel .p10-compare-table td, .p10-panel .p10-compare-table th {white-space:normal}
 .p10-chip {white-space:nowrap}
 .p10-verdict {font-size:16px; margin:2px 0 6px 0}
 .p10-label-best, .p10-label-fine {color:#1b5e20}
@@ -153,16 +156,23 @@ APP_CSS = """
 .p10-app .widget-dropdown > select, .p10-app input {font-size:16px !important;
   min-height:44px}
 .p10-panel table {border-collapse:collapse; margin:4px 0}
-.p10-panel td, .p10-panel th, .p10-sheet td, .p10-sheet th {padding:4px 6px;
+.p10-panel td, .p10-panel th, .p10-sheet td, .p10-sheet th, .p10-standings td,
+.p10-standings th {padding:4px 6px;
   border-bottom:1px solid #ddd; text-align:left}
 .p10-panel tr.p10-current {background:#fff3b0; font-weight:bold}
 .p10-chip {display:inline-block; min-width:1.9em; padding:1px 4px; margin:1px; border-radius:5px;
   text-align:center; font-weight:bold; border:1px solid rgba(0,0,0,.35)}
 .p10-chip sub {font-size:70%; margin-left:1px}
 .p10-scroll {overflow-x:auto; max-width:100%}
+.p10-app .widget-html, .p10-app .widget-html-content {min-width:0; max-width:100%}
 .p10-sheet {border-collapse:collapse}
 .p10-sheet td.num {text-align:right}
 .p10-sheet td, .p10-sheet th {white-space:nowrap}
+.p10-sheet th {white-space:normal; vertical-align:bottom; min-width:3em}
+.p10-sheet td:first-child, .p10-sheet th:first-child {position:sticky; left:0; z-index:1;
+  background:#fff}
+.p10-standings {border-collapse:collapse; margin:4px 0 8px 0}
+.p10-standings td.num, .p10-standings th.num {text-align:right}
 .p10-sheet tr.p10-total-row td {font-weight:bold; border-top:2px solid #333}
 .p10-entry {flex:1 1 220px; min-width:0; max-width:460px}
 .p10-entry input {font-size:17px; min-height:44px}
@@ -180,6 +190,7 @@ APP_CSS = """
   .p10-turn .p10-dice {gap:8px; padding:10px 4px}
   .p10-panel {font-size:15px}
   .p10-keys {display:none}
+  .p10-ph-text {display:none}
   /* the sticky bottom bar: Roll, Hold best, Stop always in reach */
   .p10-turn .p10-actions {position:sticky; bottom:0; z-index:10; background:#fff;
     padding:6px 0; border-top:1px solid #bbb}
@@ -329,7 +340,7 @@ def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
         tie = st.ranks.count(r) > 1
         cls = ' class="p10-current"' if mine else ""
         rows.append(
-            f"<tr{cls}><td>{'=' if tie else ''}{r}</td><td>{chips(o.keep)}</td>"
+            f"<tr{cls}><td>{'=' if tie else ''}{r}</td><td class='p10-keep'>{chips(o.keep)}</td>"
             f"<td>{o.rerolled}</td><td>{value_text(o.value, obj)}</td>"
             f"<td><code>{o.value}</code></td><td>{'&larr; your hold' if mine else ''}</td></tr>"
         )
@@ -406,25 +417,37 @@ def _result_html(state: TurnState) -> str:
     )
 
 
-def choices_summary(choices: Sequence[tuple[int, str, object]], objective: str, when: str) -> str:
+def lost_words(choices: Sequence[pm.Choice]) -> str:
+    """What choices cost in all, per unit: ``4.2 percentage points of chance`` (the aim to make
+    the phase), ``1.30 points`` (the score aim), both joined by "and" when the aim changed."""
+    totals: dict[str, Fraction] = {}
+    for c in choices:
+        unit = "complete" if c.objective == "complete" else "score"
+        totals[unit] = totals.get(unit, Fraction(0)) + c.cost
+    return " and ".join(
+        pm.cost_words(t, unit) + (" of chance" if unit == "complete" else "")
+        for unit, t in totals.items()
+        if t
+    )
+
+
+def choices_summary(choices: Sequence[pm.Choice], when: str) -> str:
     """What the choices cost, e.g. ``Your choices this turn: roll 1 best, roll 2 mistake
     (3.1 percentage points); in all 3.1 percentage points of chance lost.`` (HTML)."""
     if not choices:
         return ""
     items = ", ".join(
-        f"roll {n} <b class='p10-label-{label}'>{label}</b>"
-        + (f" ({pm.cost_words(c, objective)})" if label != "best" else "")
-        for n, label, c in choices
+        f"roll {c.roll} <b class='p10-label-{c.label}'>{c.label}</b>"
+        + (f" ({pm.cost_words(c.cost, c.objective)})" if c.label != "best" else "")
+        for c in choices
     )
-    total = sum((c for _n, _l, c in choices), start=0)
-    bad = [label for _n, label, _c in choices if label in ("mistake", "blunder")]
+    bad = sum(c.label in ("mistake", "blunder") for c in choices)
+    lost = lost_words(choices)
     lost = (
         "every choice was the best"
-        if total == 0
-        else f"in all {pm.cost_words(total, objective)} "
-        + ("of chance " if objective == "complete" else "")
-        + "lost"
-        + (f" ({len(bad)} mistake{'s' if len(bad) != 1 else ''} or worse)" if bad else "")
+        if not lost
+        else f"in all {lost} lost"
+        + (f" ({bad} mistake{'s' if bad != 1 else ''} or worse)" if bad else "")
     )
     return f"<b>Your choices {when}:</b> {items}; {lost}."
 
@@ -444,7 +467,7 @@ def compare_html(state: TurnState, a: set[int], b: set[int], b_name: str) -> str
     kb = chips(sorted((state.dice[i] for i in b), key=lambda f: (-f.value, f.color or "")))
     return (
         f"<div class='p10-panel'><b>Compare</b> ({what}, best play in between)"
-        "<div class='p10-scroll'><table><tr><th></th>"
+        "<div class='p10-scroll'><table class='p10-compare-table'><tr><th></th>"
         f"<th>your hold {ka}</th><th>{html.escape(b_name)} {kb}</th></tr>{body}</table></div>"
         "</div>"
     )
@@ -489,9 +512,13 @@ class TurnWidget:
         self.on_turn_end = on_turn_end
         self.on_change: Callable[[], None] | None = None  # after every refresh (the app saves)
         self.next_turn = next_turn
+        # a game plugs these in: whether the game is over (the board then offers New game,
+        # which calls new_game)
+        self.game_over: Callable[[], bool] | None = None
+        self.new_game: Callable[[], None] | None = None
         self.revealed = False
-        # what each choice of this turn cost: (roll number, label, cost), see _note_choice
-        self.choices: list[tuple[int, str, object]] = []
+        # what each choice of this turn cost (see _note_choice)
+        self.choices: list[pm.Choice] = []
         self._choices_before: list = []  # the choices before the move that Undo takes back
         self.dice_buttons = []
         for i in range(self.state.n_dice):
@@ -741,15 +768,14 @@ class TurnWidget:
             return
         if st is None:
             return
-        mine, cost = st.mine, st.cost
-        if stopping:  # stopping keeps every die
-            mine = next((o for o in st.options if len(o.keep) == self.state.n_dice), None)
-            cost = st.best.value - mine.value if mine is not None else None
-        if mine is None or cost is None:
+        if stopping:  # the value of stopping, not of holding every die (rolls are left)
+            cost = st.best.value - pm.stop_value(self.state)
+        elif st.mine is None:
             return
-        self.choices.append(
-            (self.state.rolls_done, pm.mistake_label(cost, self.state.objective), cost)
-        )
+        else:
+            cost = st.cost
+        st = self.state
+        self.choices.append(pm.judge(st.rolls_done, cost, st.objective, st.phase.number))
 
     def _roll(self) -> None:
         if (
@@ -974,6 +1000,9 @@ class TurnWidget:
     def _new_turn(self) -> None:
         """A new turn; in a game the turn just over is scored first (until then Undo can
         still take its last move back), then the game's next turn starts."""
+        if self.closed and self.new_game is not None:
+            self.new_game()  # the game is over: this button is New game
+            return
         if self.next_turn is None:
             self.state.new_turn()
         else:
@@ -988,6 +1017,11 @@ class TurnWidget:
             self.state.new_turn(self.next_turn())
         self.choices = []
         self.revealed = False
+
+    @property
+    def closed(self) -> bool:
+        """The game this board belongs to is over (a practice board never closes)."""
+        return self.game_over is not None and self.game_over()
 
     # convenience for code and tests
     def click_die(self, i: int) -> None:
@@ -1105,6 +1139,17 @@ class TurnWidget:
             )
             b.disabled = st.rolls_done == 0 or st.over
         typing = self.mode.value == "type"
+        # the typed roll's words first, then the box is shown (the page gets the changes in
+        # this order: a box never shows the words of the turn before)
+        if typing and not st.over:
+            n = len(pm.rolled_dice(st))
+            self.entry_label.value = (
+                f"<b>Type the {n} faces you rolled</b>"
+                + (" (all ten dice)" if st.rolls_done == 0 else " (held dice stay)")
+                + ", any order, then Enter:"
+            )
+            self.entry.placeholder = f"e.g. {pm.example_faces(st)}"
+            self.picker.value = _picker_html(st)
         self.entry_box.layout.display = "" if typing and not st.over else "none"
         self.roll_button.layout.display = "none" if typing else ""
         self.roll_button.disabled = st.over
@@ -1119,15 +1164,6 @@ class TurnWidget:
         except Phase10MathError:
             pass
         self._label_buttons(stop_now and reveal, made)
-        if typing and not st.over:
-            n = len(pm.rolled_dice(st))
-            self.entry_label.value = (
-                f"<b>Type the {n} faces you rolled</b>"
-                + (" (all ten dice)" if st.rolls_done == 0 else " (held dice stay)")
-                + ", any order, then Enter:"
-            )
-            self.entry.placeholder = f"e.g. {pm.example_faces(st)}"
-            self.picker.value = _picker_html(st)
         self._refresh_which()
         aim = "make the phase" if st.objective == "complete" else "score most"
         aim = "win the game" if self.aim_win else aim
@@ -1139,6 +1175,8 @@ class TurnWidget:
         roll_name = ["first", "second", "third"]
         if st.rolls_done == 0:
             step = "press Roll (R)" if not typing else "type the ten faces of your first roll"
+        elif st.over and self.closed:
+            step = "the game is over: press New game to play again"
         elif st.over:
             step = "the turn is over" + ("" if self.next_turn is None else ": press Next turn")
         elif stop_now and reveal:
@@ -1158,7 +1196,7 @@ class TurnWidget:
             if st.over and self.choices:
                 self.advice.value += (
                     "<div class='p10-panel p10-choices'>"
-                    + choices_summary(self.choices, st.objective, "this turn")
+                    + choices_summary(self.choices, "this turn")
                     + "</div>"
                 )
         except Phase10MathError as e:
@@ -1211,8 +1249,11 @@ class TurnWidget:
         self.best_button.description = "Hold best"
         main = made is not None and not st.over
         self.stop_button.button_style = "success" if main else ""
-        self.roll_button.button_style = "" if main else "primary"
-        if self.next_turn is not None and st.over and not self._ended:
+        self.roll_button.button_style = "" if main or self.closed else "primary"
+        self.new_button.button_style = "primary" if self.closed else ""
+        if self.closed:
+            self.new_button.description = "New game"
+        elif self.next_turn is not None and st.over and not self._ended:
             self.new_button.description = "Score turn, next"
         else:
             self.new_button.description = "Next turn" if self.next_turn else "New turn"

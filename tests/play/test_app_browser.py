@@ -131,6 +131,8 @@ def test_app_turn_and_game(app_url, browser, width):
         board.locator(".p10-mode button", has_text="Type real dice").click()
         entry = board.locator(".p10-entry input")
         expect(entry).to_be_visible()
+        # the example for this turn's ten dice (the page may still show the box's old words)
+        expect(entry).to_have_attribute("placeholder", re.compile(r"^e\.g\. (\S+ ){9}\S+$"))
         example = entry.get_attribute("placeholder").removeprefix("e.g. ")
         entry.fill(example)
         entry.press("Enter")
@@ -207,6 +209,11 @@ def test_app_turn_and_game(app_url, browser, width):
                 .or_(status.filter(has_text="Game over"))
             ).to_be_visible()
         expect(status).to_contain_text("Game over")
+        # the end of the game: what the choices cost, and the board offers New game
+        expect(status.locator(".p10-game-summary")).to_contain_text("Your choices this game")
+        expect(gboard.locator(".p10-status")).to_contain_text("the game is over: press New game")
+        expect(gboard.locator(".p10-status")).not_to_contain_text("Next turn")
+        expect(gboard.locator(".p10-new")).to_have_text("New game")
         expect(game.locator(".p10-log")).to_contain_text("made with")
         expect(game.locator(".p10-scoresheet .p10-total").first).to_have_text(re.compile(r"\d+"))
         _check_layout(page)
@@ -268,6 +275,15 @@ BROKEN_WORDS_JS = """() => {
 SMALL_INPUTS_JS = """() => [...document.querySelectorAll('.p10-app input, .p10-app select')]
     .filter(e => e.offsetParent !== null && parseFloat(getComputedStyle(e).fontSize) < 16)
     .map(e => e.tagName + ' ' + getComputedStyle(e).fontSize)"""
+
+
+HIDDEN_JS = """sel => [...document.querySelectorAll(sel)].filter(e => {
+    e.scrollIntoView({block: 'center', inline: 'nearest'});
+    const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return r.right > document.documentElement.clientWidth || r.left < 0
+        || !(hit && (hit === e || e.contains(hit)));
+  }).map(e => e.innerText)"""
 
 
 def _check_phone_rules(page) -> None:
@@ -357,6 +373,21 @@ def test_safe_actions_on_the_first_screen(app_url, browser, width):
             expect(board.locator(".p10-undo")).to_have_text("Undo stop")
             board.locator(".p10-undo").click()
             expect(advice).not_to_contain_text("Turn over")
+        _check_layout(page)
+        _check_phone_rules(page)
+
+        # five computer players: every player's total can be read without scrolling sideways
+        page.locator(".p10-tabs .lm-TabBar-tab", has_text="Play a game").click()
+        game = page.locator(".p10-app .p10-game").first
+        expect(game.locator(".p10-seat").first).to_be_visible()
+        while game.locator(".p10-seat").count() < 5:
+            n = game.locator(".p10-seat").count()
+            game.locator(".p10-add-seat").click()
+            expect(game.locator(".p10-seat")).to_have_count(n + 1)
+        game.locator(".p10-new-game").click()
+        totals = game.locator(".p10-standings .p10-standing-total")
+        expect(totals).to_have_count(6)
+        assert page.evaluate(HIDDEN_JS, ".p10-standings td") == [], "standings cut off"
         _check_layout(page)
         _check_phone_rules(page)
     finally:

@@ -17,6 +17,7 @@ from phase10math.play.models import (  # noqa: E402
     mistake_label,
 )
 from phase10math.play.widgets import TurnWidget  # noqa: E402
+from phase10math.turn.advisor import advise  # noqa: E402
 
 MADE = "6o 9b 6b 9r 6b 9g Wr 3g Wg 3b"  # phase 1 made: 6 6 6 + 9 9 9 (the issue's roll)
 
@@ -292,3 +293,98 @@ def test_the_computers_rolls_and_holds_step_by_step_on_request():
     g.steps_toggle.value = True
     assert "greedy (2): roll 1:" in g.log.value and "greedy (2): keeps" in g.log.value
     assert "you: roll" not in g.log.value  # the player's own rolls are on the board
+
+
+def _play_a_game_stopping_at_once(g) -> list:
+    """Play every human turn of ``g`` by one roll and a stop (asked: answered Yes when the
+    phase is not made); return, per turn, the cost of that stop worked out here from the
+    advisor: the best hold's chance minus the chance of stopping (1 when made, else 0)."""
+    costs = []
+    for _ in range(40):
+        if g.session.over:
+            break
+        t = g.turn
+        t.roll()
+        st = t.state
+        adv = advise(list(st.dice), st.rolls_left, st.phase, layout=st.layout, by_die=True)
+        made = explain(st.phase, list(st.dice)).complete
+        costs.append(adv.best.value - (1 if made else 0))
+        t.stop_button.click()
+        if t.pending is not None:
+            t.confirm_yes.click()
+        assert st.over
+        t.new_button.click()  # Score turn, next (the end of the game at the last)
+    assert g.session.over
+    return costs
+
+
+def _label(cost) -> str:
+    """The documented thresholds: fine under 1 percentage point, mistake under 5."""
+    return (
+        "best" if cost == 0 else "fine" if cost < 0.01 else "mistake" if cost < 0.05 else "blunder"
+    )
+
+
+def test_after_game_over_the_board_offers_new_game_and_the_summary():
+    g = GameWidget(opponents=("greedy",), phases=2, seed=6)  # best, blunder, best
+    costs = _play_a_game_stopping_at_once(g)
+    assert len(costs) >= 2 and 0 in costs and max(costs) > 0
+    t = g.turn
+    # the board: the game is over, its main button is New game; nothing else to press
+    assert "the game is over: press New game" in t.status.value
+    assert "Next turn" not in t.status.value
+    assert t.new_button.description == "New game" and t.new_button.button_style == "primary"
+    assert t.roll_button.disabled and t.stop_button.disabled and t.best_button.disabled
+    assert t.undo_button.layout.display == "none"
+    # the end-of-game summary beside the result: per label, in all, turn by turn
+    summary = g.status.value
+    assert "Game over" in summary and "Your choices this game" in summary
+    assert f"({len(costs)} choices in {len(costs)} turns)" in summary
+    for label in ("best", "fine", "mistake", "blunder"):
+        n = sum(_label(c) == label for c in costs)
+        assert (f"{n} <b class='p10-label-{label}'>{label}</b>" in summary) == (n > 0)
+    total = sum(costs)
+    if total:
+        assert f"in all {float(total) * 100:.1f} percentage points of chance lost" in summary
+        worst = max(costs)
+        assert f"{float(worst) * 100:.1f} percentage points)." in summary  # the costliest
+    else:
+        assert "every choice was the best" in summary
+    assert summary.count("<tr>") == 1 + len(costs)  # one row per turn under the header
+    # New game on the board starts a new game (the finished one is not "under way")
+    t.new_button.click()
+    assert not g.session.over and t.state.rolls_done == 0
+    assert "your turn at phase 1" in g.status.value and "Your choices" not in g.status.value
+    assert t.new_button.description == "Next turn"
+
+
+def test_the_turn_summary_adds_up_the_costs_of_the_turn():
+    w = TurnWidget(phase=1, seed=11)
+    costs = []
+    while not w.state.over:
+        w.roll_button.click()
+        if w.pending is not None:
+            w.confirm_yes.click()
+        st = w.state
+        if st.over:
+            break
+        adv = advise(list(st.dice), st.rolls_left, st.phase, by_die=True)
+        worst = next(o for o in reversed(adv.options) if o.rerolled)  # the worst, on purpose
+        w.state.hold_option(worst)
+        costs.append(adv.best.value - worst.value)
+    assert w.choices and [c.cost for c in w.choices] == costs
+    total = sum(costs)
+    assert f"in all {float(total) * 100:.1f} percentage points of chance lost" in w.advice.value
+
+
+def test_game_log_says_who_starts_and_the_order_of_play_by_name():
+    from phase10math.game.engine import Event
+    from phase10math.play.game_widget import event_text
+
+    names = ["you", "greedy (2)", "player 3"]
+    line = event_text(Event("order", 1, 0, note="starts; order P2 P3 P1"), names)
+    assert line == "greedy (2) starts; the order of play: greedy (2), player 3, you"
+    assert event_text(Event("order", 0, 0, note="starts; order P1 P2"), names).startswith(
+        "you start; the order of play: you, greedy (2)"
+    )
+    assert event_text(Event("order", 0, 0, note="rolls 9"), names) == "you rolled 9 in the roll-off"

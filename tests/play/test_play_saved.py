@@ -99,3 +99,31 @@ def test_pass_and_play_two_people_and_a_computer(save_dir):
     # a saved pass-and-play game replays to the same scores
     back = GameSession.from_dict(s.to_dict())
     assert [p.total for p in back.game.players] == [p.total for p in s.game.players]
+
+
+def _roll(t) -> None:
+    t.roll()
+    if t.pending is not None:  # the roll could lose a phase made: roll anyway
+        t.confirm_yes.click()
+
+
+def test_a_reload_keeps_what_the_choices_cost(save_dir):
+    key = "testkey-choices"
+    app = PlayApp(session=key)
+    t, g = app.practice, app.game
+    t.roll()
+    t.click_die(0)
+    _roll(t)  # the hold of die 1 is judged
+    g.turn.roll()
+    g.turn.stop_button.click()
+    if g.turn.pending is not None:
+        g.turn.confirm_yes.click()
+    g.turn.new_button.click()  # the game keeps the stop's cost
+    g.turn.roll()
+    g.turn.click_die(1)
+    _roll(g.turn)
+    assert t.choices and g.choices and g.turn.choices
+    back = PlayApp(session=key)  # the reload
+    assert back.practice.choices == t.choices
+    assert back.game.choices == g.choices
+    assert back.game.turn.choices == g.turn.choices

@@ -301,8 +301,9 @@ def test_game_widget_plays_to_the_end_and_updates_the_score_sheet():
     for p in res.players:
         assert f"class='p10-total'>{p.total}<" in g.sheet.value
     assert any(p.finished for p in res.players)
-    g.turn.new_button.click()
-    assert "game is over" in g.turn.message.value
+    # the board says so and its button is New game now (no "press Next turn")
+    assert "game is over" in g.turn.status.value and "Next turn" not in g.turn.status.value
+    assert g.turn.new_button.description == "New game"
     g.new_game_button.click()
     assert not g.session.over and g.turn.state.rolls_done == 0
 

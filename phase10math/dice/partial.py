@@ -232,7 +232,7 @@ def greedy_codes(
     choices = greedy_choices(ph, rules)
     assert len(choices) < 1 << CHOICE_BITS
     allowed = [ci for ci, (_, x) in enumerate(choices) if group_colors is None or x in group_colors]
-    counts = np.asarray(profiles).astype(np.int16)
+    counts = np.asarray(profiles, dtype=np.int16)  # no copy when already int16
     choice, key = _greedy_choice(counts, [choices[ci] for ci in allowed], k)
     index = np.asarray(allowed, dtype=np.int32)[choice]
     return (key << CHOICE_BITS) | ((1 << CHOICE_BITS) - 1 - index)
@@ -244,7 +244,7 @@ def greedy_cells(
     """Kept counts (shape of ``profiles``) of the greedy choices given by :func:`greedy_codes`
     (each profile's placement and color read from its code;
     :func:`greedy_cells_value_major`)."""
-    counts = np.asarray(profiles).astype(np.int16)
+    counts = np.asarray(profiles, dtype=np.int16)  # no copy when already int16
     cv = np.ascontiguousarray(counts.transpose(1, 2, 0))
     keep = greedy_cells_value_major(cv, *greedy_demands(ph, codes, rules))
     return np.ascontiguousarray(keep.transpose(2, 0, 1))

@@ -1,5 +1,6 @@
-"""How the test run is shared among pytest-xdist workers (README's test command runs two,
-``-n 2 --dist loadfile``): every file (a notebook with all its cells, in order, in one
+"""How the test run is shared among pytest-xdist workers, when it is run in two with
+``python -m pytest --nbval -n 2 --dist loadfile`` (pytest-xdist, in the ``test`` extra; README's
+command still runs in one process): every file (a notebook with all its cells, in order, in one
 kernel) is one unit of work for one worker, and the files that solve the same large turns
 (the color phases on the ten different recorded dice) are one unit, run one after the other
 in one worker, so that the second reads the first's solutions from the shared result cache

@@ -21,6 +21,7 @@ else ``~/.cache/phase10math``. Set ``PHASE10MATH_CACHE_DIR=off`` to disable it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import io
@@ -93,8 +94,10 @@ def code_hash() -> str:
     return _CODE_HASH
 
 
+@functools.cache
 def package_version() -> str:
-    """The installed package's version ("unknown" when run from a source tree not installed)."""
+    """The installed package's version ("unknown" when run from a source tree not installed;
+    read once: every cache key asks for it)."""
     try:
         return importlib.metadata.version("phase10math")
     except importlib.metadata.PackageNotFoundError:

@@ -154,30 +154,51 @@ def describe_progress(
 # --------------------------------------------------------------------------- greedy policy
 
 
-def _greedy_cells(counts: np.ndarray, d: np.ndarray, x: int | None, k: int) -> np.ndarray:
-    """Kept counts per cell for one placement (and color x), for all profiles."""
-    P = counts.shape[0]
-    keep = np.zeros_like(counts)
-    order = [c for c in range(4) if c != x] + ([x] if x is not None else [])
-    need = np.broadcast_to(d[1:], (P, 10)).copy()
-    for c in order:  # number slots: colors other than x first
-        take = np.minimum(counts[:, 1:, c], need)
-        keep[:, 1:, c] += take
+def greedy_cells_value_major(
+    cv: np.ndarray, d: np.ndarray, x: np.ndarray | None, k: int
+) -> np.ndarray:
+    """Kept counts per cell ``(11, 4, P)`` of the greedy's placements, for the value-major
+    profiles ``cv`` ``(11, 4, P)`` (int16): profile p keeps for the placement of demand
+    ``d[:, p]`` (``(11, P)``) and the color group (of ``k`` dice) in color ``x[p]`` (``x``
+    None: no color group). Number slots take the colors other than x first (in color order),
+    then x; spare x-colored dice fill the color group, highest first, then x-colored wilds;
+    the other wilds fill the number slots left, in the same color order. Every step is one
+    operation on all profiles (contiguous rows of P)."""
+    P = cv.shape[2]
+    # 1 where color c is the group's color x, else 0 (int16: masks by multiplication)
+    is_x = None if x is None else [(x == c).astype(np.int16) for c in range(4)]
+    keep = np.zeros_like(cv)
+    need = np.array(d[1:], dtype=np.int16)
+    for c in range(4):  # number slots: colors other than x first
+        take = np.minimum(cv[1:, c], need)
+        if is_x is not None:
+            take -= take * is_x[c]
+        keep[1:, c] = take
         need -= take
-    slots_left = need.sum(axis=1)
-    if x is not None:
-        spare = counts[:, 1:, x] - keep[:, 1:, x]
-        room = np.full(P, k)
+    if is_x is not None:
+        xc = sum(cv[:, c] * is_x[c] for c in range(4))  # the x-colored dice of every value
+        kx = np.zeros_like(xc)
+        kx[1:] = np.minimum(xc[1:], need)
+        need -= kx[1:]
+    slots_left = need.sum(axis=0, dtype=np.int16)
+    if is_x is not None:
+        spare = xc[1:] - kx[1:]
+        room = np.full(P, k, dtype=np.int16)
         for n in range(10, 0, -1):  # highest spare x-colored dice first
-            take = np.minimum(spare[:, n - 1], room)
-            keep[:, n, x] += take
+            take = np.minimum(spare[n - 1], room)
+            kx[n] += take
             room -= take
-        take = np.minimum(counts[:, 0, x], room)  # x-colored wilds for the color group
-        keep[:, 0, x] += take
-    for c in order:  # remaining wilds fill number slots
-        take = np.minimum(counts[:, 0, c] - keep[:, 0, c], slots_left)
-        keep[:, 0, c] += take
+        kx[0] = np.minimum(xc[0], room)  # x-colored wilds for the color group
+    for c in range(4):  # remaining wilds fill number slots, x last
+        take = np.minimum(cv[0, c], slots_left)
+        if is_x is not None:
+            take -= take * is_x[c]
+        keep[0, c] = take
         slots_left -= take
+    if is_x is not None:
+        kx[0] += np.minimum(xc[0] - kx[0], slots_left)
+        for c in range(4):  # keep[:, x] is still 0
+            keep[:, c] += kx * is_x[c]
     return keep
 
 
@@ -211,7 +232,7 @@ def greedy_codes(
     choices = greedy_choices(ph, rules)
     assert len(choices) < 1 << CHOICE_BITS
     allowed = [ci for ci, (_, x) in enumerate(choices) if group_colors is None or x in group_colors]
-    counts = np.asarray(profiles).astype(np.int16)
+    counts = np.asarray(profiles, dtype=np.int16)  # no copy when already int16
     choice, key = _greedy_choice(counts, [choices[ci] for ci in allowed], k)
     index = np.asarray(allowed, dtype=np.int32)[choice]
     return (key << CHOICE_BITS) | ((1 << CHOICE_BITS) - 1 - index)
@@ -220,18 +241,28 @@ def greedy_codes(
 def greedy_cells(
     ph: Phase | int | str, profiles: np.ndarray, codes: np.ndarray, rules: Rules = DEFAULT_RULES
 ) -> np.ndarray:
-    """Kept counts (shape of ``profiles``) of the greedy choices given by :func:`greedy_codes`."""
+    """Kept counts (shape of ``profiles``) of the greedy choices given by :func:`greedy_codes`
+    (each profile's placement and color read from its code;
+    :func:`greedy_cells_value_major`)."""
+    counts = np.asarray(profiles, dtype=np.int16)  # no copy when already int16
+    cv = np.ascontiguousarray(counts.transpose(1, 2, 0))
+    keep = greedy_cells_value_major(cv, *greedy_demands(ph, codes, rules))
+    return np.ascontiguousarray(keep.transpose(2, 0, 1))
+
+
+def greedy_demands(
+    ph: Phase | int | str, codes: np.ndarray, rules: Rules = DEFAULT_RULES
+) -> tuple[np.ndarray, np.ndarray | None, int]:
+    """``(d, x, k)`` of :func:`greedy_cells_value_major` for the choices given by
+    :func:`greedy_codes`: each one's demand ``(11, P)``, its group color ``(P,)`` (None for a
+    phase without a color group) and the color group's size."""
     ph = as_phase(ph)
     k = sum(g.size for g in ph.groups if g.kind == "color")
     choices = greedy_choices(ph, rules)
-    counts = np.asarray(profiles).astype(np.int16)
-    index = (1 << CHOICE_BITS) - 1 - (np.asarray(codes) & ((1 << CHOICE_BITS) - 1))
-    part = np.zeros_like(counts)
-    for ci in np.unique(index):
-        rows = np.flatnonzero(index == ci)
-        pl, x = choices[ci]
-        part[rows] = _greedy_cells(counts[rows], np.asarray(pl.demand, dtype=np.int16), x, k)
-    return part
+    index = (1 << CHOICE_BITS) - 1 - (np.asarray(codes).ravel() & ((1 << CHOICE_BITS) - 1))
+    demand = np.array([pl.demand for pl, _ in choices], dtype=np.int16).T[:, index]
+    x = np.array([c for _, c in choices], dtype=np.intp)[index] if k else None
+    return demand, x, k
 
 
 def greedy_keep(

@@ -3,9 +3,9 @@
 Win rates come with 95% Wilson confidence intervals (ties share the win), average scores with
 standard errors, and the value of moving first (win rate of whoever starts, over all seats).
 
->>> res = head_to_head(["complete", "complete"], 4, seed=1, show_progress=False)
->>> res.games
-4
+>>> res = head_to_head(["complete", "greedy"], 4, seed=1, phases=2, show_progress=False)
+>>> res.games, float(res.wins.sum())  # four games of the first two phases, each won once
+(4, 4.0)
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from clirun import one_line_error, run
 
+from phase10math.dice.faces import parse_layout
 from phase10math.dice.rules import Rules
 from phase10math.errors import (
     InvalidRulesError,
@@ -15,22 +16,31 @@ from phase10math.game.engine import Game
 from phase10math.game.solitaire import solve_solitaire
 from phase10math.game.strategies import SolitaireStrategy, get_strategy
 
+# two kinds of dice (six alike high, four alike low): every phase, the color phase 8 too, on a
+# small state space (the strategy's solve on ten different dice, the tensor engine, is checked
+# in test_solitaire_tensor.py)
+TWO_KINDS = parse_layout("6 x 5r 6o 7b 8g 9r 10o\n4 x 1r 2o 3b 4g Wr Wo")
+
 
 @pytest.fixture(scope="module")
 def small_solitaire(tmp_path_factory):
     """Optimal solitaire under reduced rules (two rolls, no five-phase bonus): 11 states."""
     rules = Rules(rolls=2, five_phase_threshold=10**6)
-    return rules, solve_solitaire(rules, show_progress=False)
+    return rules, solve_solitaire(rules, TWO_KINDS, show_progress=False)
 
 
 def test_solitaire_strategy_plays_games_and_matches_the_exact_value(small_solitaire):
     rules, sol = small_solitaire
-    strat = SolitaireStrategy(rules, solution=sol)
+    strat = SolitaireStrategy(rules, TWO_KINDS, solution=sol)
     # in a game with another player
-    res = Game([strat, get_strategy("greedy", rules)], rules=rules, seed=1).play()
+    greedy = get_strategy("greedy", rules, TWO_KINDS)
+    res = Game([strat, greedy], rules=rules, layout=TWO_KINDS, seed=1).play()
     assert res.players[0].phase_done >= 1
     # simulated solitaire mean against the exact optimal value (4 standard errors)
-    totals = [Game([strat], rules=rules, seed=s).play().players[0].total for s in range(300)]
+    totals = [
+        Game([strat], rules=rules, layout=TWO_KINDS, seed=s).play().players[0].total
+        for s in range(300)
+    ]
     mean, se = np.mean(totals), np.std(totals, ddof=1) / np.sqrt(len(totals))
     assert abs(mean - float(sol.value)) < 4 * se
 

@@ -12,9 +12,10 @@ from functools import cache
 import numpy as np
 import pytest
 
-from phase10math.dice.faces import Face
+from phase10math.dice.faces import COLORS, Face
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.meld import best_scores
+from phase10math.dice.partial import greedy_choices
 from phase10math.dice.phases import PHASES, parse_phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import StateSpaceTooLargeError
@@ -28,7 +29,6 @@ from phase10math.turn.kernels import (
     normalise,
     subset_max,
 )
-from phase10math.turn.policy import greedy_policy
 from phase10math.turn.projection import COLOR, FULL, VALUE
 from phase10math.turn.solver import solve_custom, solve_turn, solve_utility
 from phase10math.turn.statespace import StateSpace
@@ -280,14 +280,68 @@ def test_blocked_threaded_passes_equal_one_block(monkeypatch):
         assert (x == y).all()
 
 
-def test_greedy_holds_tensor_equal_greedy_policy(monkeypatch):
+def plain_greedy_hold(space, ph, gid, rules):
+    """The greedy baseline on one roll state, in plain Python from its definition: for every
+    candidate (placement, color) in :func:`greedy_choices` order, fill the number slots
+    (value by value; among dice of that value the colors other than the group's first, in
+    color order, then the group's color; then the lower die), then the color group (spare
+    dice of its color, highest value first, then its wilds), then the number slots left
+    with the other wilds (same order); keep the candidate using the most dice, then the most
+    points, the first of equals. Returns the hold id."""
+    dice = []  # (value, color index, die) per die of the roll, dice in type order
+    for t, key in space.faces_of(int(gid)):
+        f = space.projection.representative(key)
+        dice.append((f.value, COLORS.index(f.color), t))
+    k = sum(g.size for g in ph.groups if g.kind == "color")
+    best = None
+    for pl, x in greedy_choices(ph, rules):
+
+        def order(die, x=x):
+            return (die[1] == x, die[1], die[2])
+
+        left = sorted(dice, key=order)
+        kept = []
+        slots = 0
+        for v in range(1, 11):
+            mine = [die for die in left if die[0] == v][: pl.demand[v]]
+            slots += pl.demand[v] - len(mine)
+            kept += mine
+            left = [die for die in left if die not in mine]
+        if x is not None:
+            spare = sorted(
+                (die for die in left if die[1] == x and die[0] > 0), key=lambda d: (-d[0], d[2])
+            )
+            spare = spare[:k]
+            wilds = [die for die in left if die[1] == x and die[0] == 0][: k - len(spare)]
+            kept += spare + wilds
+            left = [die for die in left if die not in spare + wilds]
+        fill = [die for die in left if die[0] == 0][:slots]
+        kept += fill
+        key = (len(kept), sum(die[0] for die in kept))
+        if best is None or key > best[0]:
+            best = (key, kept)
+    counts = [[0] * len(t.faces) for t in space.types]
+    for t, key in space.faces_of(int(gid)):
+        f = space.projection.representative(key)
+        if (f.value, COLORS.index(f.color), t) in best[1]:
+            counts[t][space.types[t].faces.index(key)] += 1
+    return space.state_id(counts)
+
+
+@pytest.mark.parametrize("ph", [14, 15, "1 set of 3 + 3 of one color", "1 run of 5"])
+def test_greedy_holds_tensor_equal_plain_greedy_on_every_roll(ph, monkeypatch):
+    """Every roll of five recorded dice (in chunks, in two threads) against the greedy
+    written out per roll in plain Python, and against the per-roll vectorised greedy of the
+    per-type engine (its kept counts handed to the dice by the state space)."""
     monkeypatch.setattr(slabs, "MIN_SLAB", 1)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
-    dice = list(REC[:3]) + list(REC[6:9])
-    space = StateSpace.build(dice, FULL)
-    for ph in (PHASES[14], PHASES[8], PHASES[2]):
-        got = tensor.greedy_holds_tensor(space, ph, Rules(), chunk=500)
-        assert (got == greedy_policy(space, ph, Rules())).all()
+    ph = PHASES[ph] if isinstance(ph, int) else parse_phase(ph)
+    space = StateSpace.build(list(REC[:2]) + list(REC[6:9]), FULL)
+    got = tensor.greedy_holds_tensor(space, ph, Rules(), chunk=500)
+    assert (got == engine.Engine(space, Rules()).greedy_holds(ph)).all()
+    want = [plain_greedy_hold(space, ph, gid, Rules()) for gid in space.full_ids]
+    assert got.tolist() == want
+    assert len(set(want)) > 100  # many different holds: the check is not about empty holds
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,52 @@
+"""How the test run is shared among pytest-xdist workers, when it is run in two with
+``python -m pytest --nbval -n 2 --dist loadfile`` (pytest-xdist, in the ``test`` extra; README's
+command still runs in one process): every file (a notebook with all its cells, in order, in one
+kernel) is one unit of work for one worker, and the files that solve the same large turns
+(the color phases on the ten different recorded dice) are one unit, run one after the other
+in one worker, so that the second reads the first's solutions from the shared result cache
+instead of solving them again at the same time. That unit is the longest: under xdist it is
+handed out first, the others in the order of the collection."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent
+
+# files solving the recorded color phases (both objectives), in the order they run
+RECORDED_SOLVES = [
+    "tests/turn/test_solver_montecarlo.py",
+    "notebooks/3b_full_table.ipynb",
+]
+RECORDED_UNIT = "recorded-solves"
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work of a test (by its node id): its file, or the recorded solves."""
+    path = nodeid.split("::", 1)[0]
+    return RECORDED_UNIT if path in RECORDED_SOLVES else path
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # under xdist (a worker's collection is what the scheduler hands out)
+    if "PYTEST_XDIST_WORKER" in os.environ or config.getoption("dist", "no") != "no":
+        # the longest unit first (a stable sort keeps the order within every file)
+        items.sort(key=lambda it: work_unit(it.nodeid) != RECORDED_UNIT)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadfile`` with the recorded solves as one unit, units in collection order."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling  # only where xdist runs the tests
+
+    class FileUnits(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    config.option.loadscopereorder = False  # not by number of tests: the longest first
+    return FileUnits(config, log)

@@ -34,9 +34,18 @@ def check_by_simulation(n: int, objective: str, layout) -> None:
     assert abs(mean - exact) <= 4 * se + 1e-12, (n, objective, layout.name, mean, exact, se)
 
 
+# The completion objective of the recorded color phases is simulated by notebook 3b (20,000
+# seeded turns each, asserting |z| < 4, run by the same test command): one home for that check.
+RECORDED_CASES = [
+    (n, objective)
+    for n in range(1, 21)
+    for objective in ("complete", "score")
+    if not (n in COLOR_PHASES and objective == "complete")
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("objective", ["complete", "score"])
-@pytest.mark.parametrize("n", range(1, 21))
+@pytest.mark.parametrize(("n", "objective"), RECORDED_CASES)
 def test_optimal_policy_simulation_agrees_with_exact_value(n, objective):
     """The default (recorded) dice: ten different dice; the color phases are solved by the
     in-place tensor engine (7**10 holds), the others on dice merged by value."""

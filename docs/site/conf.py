@@ -22,8 +22,10 @@ nb_execution_mode = "off"  # the lessons as committed, with their stored outputs
 nb_output_stderr = "remove"
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "html_image"]
 myst_heading_anchors = 4  # GitHub's heading anchors, which the pages link to
+# a widget's output also stores a static picture of its state (text/html): the site shows that
+nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json", None)]
 suppress_warnings = [
-    "mystnb.unknown_mime_type",  # widget outputs: shown as the text stored beside them
+    "mystnb.unknown_mime_type",  # a widget stored without its picture: shown as its text
     "myst.header",  # heading levels (cli-bounds.md starts at H2); links are still checked
 ]
 

@@ -28,3 +28,7 @@ def test_site_builds_without_warnings(tmp_path):
     assert (tmp_path / "_static" / "MathJax.js").exists()  # formulas without the network
     page = (tmp_path / "notebooks" / "2_one_roll.html").read_text(encoding="utf-8")
     assert re.search(r'src="\.\./_static/MathJax\.js', page)
+    for html in tmp_path.rglob("*.html"):  # nothing is loaded from the network
+        assert not re.search(r'src="(https?:)?//', html.read_text(encoding="utf-8")), html.name
+    play = (tmp_path / "notebooks" / "4_play.html").read_text(encoding="utf-8")
+    assert play.count("p10-static-board") == 2  # the widgets as pictures of their state

@@ -1,10 +1,13 @@
 """The rules every lesson keeps: 6-10 exercises in a graded sequence (warm-up, core, then
 extension or proof), each with its answer tagged for the teacher's copy and most with a cell that
 checks it; no code cell longer than 12 lines; stored outputs without progress bars, error
-tracebacks or walls of digits."""
+tracebacks or walls of digits. And the lesson lengths of docs/teaching.md are the ones that
+tools/lesson_lengths.py counts from the notebooks."""
 
 import ast
+import importlib.util
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import nbformat
@@ -92,3 +95,35 @@ def test_stored_outputs_are_clean(path):
             text = out.get("text", "") + out.get("data", {}).get("text/plain", "")
             assert not re.search(r"\d+%\|", text), f"code cell {i}: a progress bar"
             assert not re.search(r"\d{25}", text), f"code cell {i}: a wall of digits"
+
+
+def lengths_tool():
+    spec = importlib.util.spec_from_file_location(
+        "lesson_lengths", ROOT / "tools/lesson_lengths.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_lesson_minutes_follow_the_stated_rule():
+    tool = lengths_tool()
+    counts = {"words": 350, "code": 4, "figures": 1, "predict": 2,
+              "exercises": ["warm-up", "core", "core", "proof"]}  # fmt: skip
+    # by hand: 5 start and wrap-up + 350/175 reading + 4 x 1 code + 1 figure + 2 x 2 predictions
+    assert tool.minutes(counts, "uni") == (5 + 2 + 4 + 1 + 4, 3 + 6 + 6 + 10)
+    hs_lesson, hs_exercises = tool.minutes(counts, "hs")  # 350/130 reading, 1.5 per code cell
+    assert Fraction(hs_lesson).limit_denominator(1000) == Fraction(5 + 6 + 1 + 4) + Fraction(35, 13)
+    assert hs_exercises == 4 + 8 + 8  # no proof problem in the high-school track
+    assert tool.words("[two words](../docs/x.md) <b>three</b>") == 3
+
+
+def test_teaching_guide_shows_the_counted_lesson_lengths():
+    guide = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
+    shown = re.search(
+        r"<!-- lesson-lengths:[^>]*-->\n(.*?)<!-- end lesson-lengths -->", guide, re.S
+    )
+    assert shown, "the lesson-lengths table is missing from docs/teaching.md"
+    printed = lengths_tool().table()
+    assert shown.group(1) == printed, "rerun: python tools/lesson_lengths.py"
+    assert len(printed.splitlines()) == 2 + len(NOTEBOOKS)

@@ -37,6 +37,21 @@ html_theme = "alabaster"
 html_title = "phase10math"
 html_theme_options = {"description": "Exact probabilities and optimal strategies for Phase 10 Dice"}
 mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"  # the local copy: offline
+# the local copy is MathJax 2 with the STIX web fonts only; myst marks the pages "ignore" and the
+# formulas "math" (MathJax 3's names), so MathJax 2 is told the same
+mathjax2_config = {
+    "tex2jax": {
+        "processClass": "tex2jax_process|mathjax_process|math|output_area",
+        "ignoreClass": "tex2jax_ignore|mathjax_ignore",
+    },
+    "HTML-CSS": {
+        "availableFonts": ["STIX-Web"],
+        "preferredFont": "STIX-Web",
+        "webFont": "STIX-Web",
+        "imageFont": None,
+    },
+    "messageStyle": "none",
+}
 
 
 def setup(app):

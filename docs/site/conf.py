@@ -5,6 +5,8 @@ Build (offline, warnings are errors): ``python -m sphinx -W -c docs/site . _buil
 from the repository root (README, "Documentation site").
 """
 
+import re
+
 project = "phase10math"
 author = "phase10math authors"
 root_doc = "docs/site/index"
@@ -54,10 +56,18 @@ mathjax2_config = {
 }
 
 
+def drop_test_markers(app, docname, source):
+    """The lessons without their ``# NBVAL_...`` lines (test markers, not for the reader)."""
+    if docname.startswith("notebooks/"):
+        source[0] = re.sub(r'"# NBVAL_[A-Z_]+\\n",\s*', "", source[0])
+
+
 def setup(app):
-    """Copy the local MathJax (package jupyter-server-mathjax) into the site's static files."""
+    """Copy the local MathJax (package jupyter-server-mathjax) into the site's static files;
+    hide the test markers."""
     from pathlib import Path
 
     import jupyter_server_mathjax
 
     app.config.html_static_path = [str(Path(jupyter_server_mathjax.__file__).parent / "static")]
+    app.connect("source-read", drop_test_markers)

@@ -38,6 +38,8 @@ def test_site_builds_without_warnings(site):
     assert re.search(r'src="\.\./_static/MathJax\.js', page)
     for html in tmp_path.rglob("*.html"):  # nothing is loaded from the network
         assert not re.search(r'src="(https?:)?//', html.read_text(encoding="utf-8")), html.name
+    for name in lessons:  # test markers are not for the reader
+        assert "NBVAL" not in (tmp_path / "notebooks" / f"{name}.html").read_text(encoding="utf-8")
     play = (tmp_path / "notebooks" / "4_play.html").read_text(encoding="utf-8")
     assert play.count("p10-static-board") == 2  # the widgets as pictures of their state
 

@@ -11,7 +11,8 @@ that checks them) are the cells tagged ``answer``:
 - the **teacher's copy** shows every answer, unfolded.
 
 Both drop the ``# NBVAL_...`` test markers, wrap long code lines, shrink wide text tables to fit
-the page, replace widgets (blank on paper) by a picture of the app, point the links to
+the page, replace each widget (blank on paper) by the static picture of its state that the
+notebook stores beside it (``text/html``; a progress bar is dropped), point the links to
 ``../docs/*.md`` at the exported ``rules.html``/``glossary.html``, and typeset formulas with a
 local copy of MathJax (the ``jupyter-server-mathjax`` package: no network needed). HTML comes
 from nbconvert (the ``notebooks`` extra); each PDF is that HTML printed by headless Chromium.
@@ -64,7 +65,6 @@ ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_NOTEBOOKS = ROOT / "notebooks"
 DOCS = ROOT / "docs"
 DOC_PAGES = ("rules", "glossary", "rules-summary")  # docs/<name>.md, exported beside the lessons
-WIDGET_PICTURE = DOCS / "play-screenshot.png"  # what a widget shows when the lesson is run
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 PDF_TIMEOUT = 120  # seconds per file
 PAPERS = {"a4": "A4", "letter": "letter"}
@@ -232,17 +232,45 @@ def wide_text_output(text: str) -> dict | None:
     return {"text/html": f'<pre class="p10-wide" style="font-size:{size}%">{escaped}</pre>'}
 
 
-def widget_picture(nbformat) -> dict:
-    """The output shown instead of a widget: a picture of the app, with a note."""
-    png = base64.b64encode(WIDGET_PICTURE.read_bytes()).decode("ascii")
+PROGRESS_TEXT = re.compile(r"\d+%\|.*\| *\d+/\d+")  # a tqdm bar's text: ' 0%|   | 0/10'
+
+
+def widget_output(output, nbformat):
+    """What a widget's output shows on paper: the static picture of the widget's state stored
+    beside its view (``text/html``, e.g. the board of :class:`~phase10math.play.TurnWidget`),
+    nothing for a progress bar, else a note that the control is interactive.
+
+    >>> import nbformat
+    >>> view = {"application/vnd.jupyter.widget-view+json": {"model_id": "x"}}
+    >>> out = nbformat.v4.new_output("display_data", data={**view, "text/html": "<b>board</b>"})
+    >>> widget_output(out, nbformat)["data"]
+    {'text/html': '<b>board</b>'}
+    >>> bar = {**view, "text/plain": "solving:   0%|          | 0/10 [00:00<?, ?phase/s]"}
+    >>> widget_output(nbformat.v4.new_output("display_data", data=bar), nbformat) is None
+    True
+    """
+    data = output.get("data", {})
+    if "text/html" in data:
+        return nbformat.v4.new_output("display_data", data={"text/html": data["text/html"]})
+    if PROGRESS_TEXT.search(data.get("text/plain", "")):
+        return None
     note = (
-        '<p class="p10-widget-note">An interactive board appears here when the lesson runs '
-        "in Jupyter (picture: the play app). On paper: play with real dice and the score "
-        "sheet.</p>"
+        '<p class="p10-widget-note">An interactive control appears here when the lesson runs '
+        "in Jupyter.</p>"
     )
-    return nbformat.v4.new_output(
-        "display_data", data={"text/html": f'<img src="data:image/png;base64,{png}">{note}'}
-    )
+    return nbformat.v4.new_output("display_data", data={"text/html": note})
+
+
+FOLDED_ANSWER = re.compile(r"<details>\s*<summary>Answer</summary>(.*?)</details>", re.S)
+
+
+def unfolded(m: re.Match) -> str:
+    """A folded answer (``<details>``) as an open, marked block (the teacher's copy).
+
+    >>> FOLDED_ANSWER.sub(unfolded, "Q?<details><summary>Answer</summary>42</details>")
+    'Q?<div class="p10-answer">\\n\\n**Answer.**42</div>'
+    """
+    return f'<div class="p10-answer">\n\n**Answer.**{m.group(1)}</div>'
 
 
 def printable(nb, variant: str, nbformat):
@@ -254,17 +282,16 @@ def printable(nb, variant: str, nbformat):
             continue
         if cell.cell_type == "markdown":
             cell.source = fix_links(cell.source)
-            if is_answer(cell):  # the teacher's copy: the answer unfolded
-                cell.source = re.sub(
-                    r"<details>\s*<summary>Answer</summary>",
-                    '<div class="p10-answer">\n\n**Answer.**',
-                    cell.source,
-                ).replace("</details>", "</div>")
+            if variant == "worksheet":  # an answer folded into a question's own cell
+                cell.source = FOLDED_ANSWER.sub("", cell.source)
+            else:  # the teacher's copy: every answer unfolded
+                cell.source = FOLDED_ANSWER.sub(unfolded, cell.source)
         elif cell.cell_type == "code":
             cell.source = strip_markers(cell.source)
             if variant == "worksheet":
                 cell.source = strip_asserts(cell.source)
-            cell.outputs = [printable_output(o, nbformat) for o in cell.get("outputs", [])]
+            outputs = (printable_output(o, nbformat) for o in cell.get("outputs", []))
+            cell.outputs = [o for o in outputs if o is not None]
             if not cell.source.strip() and not cell.outputs:
                 continue
         cells.append(cell)
@@ -280,7 +307,7 @@ def printable_output(output, nbformat):
         return nbformat.v4.new_output("display_data", data=wide) if wide else output
     data = output.get("data", {})
     if WIDGET_MIME in data:
-        return widget_picture(nbformat)
+        return widget_output(output, nbformat)
     if "text/plain" in data and len(data) == 1 and output.get("output_type") != "error":
         wide = wide_text_output(data["text/plain"])
         if wide:

@@ -42,6 +42,7 @@ from phase10math.play import saved
 from phase10math.play.models import MISTAKE_LABELS, Choice, TurnState, cost_words
 from phase10math.play.widgets import (
     TurnWidget,
+    board_html,
     css_classes,
     error_html,
     ipw,
@@ -558,7 +559,11 @@ class GameWidget:
         self.refresh()
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.view._repr_mimebundle_(**kwargs)
+        """The interactive view, and beside it the game as a static picture (``text/html``:
+        the status, the score sheet and the board, for pages without a kernel)."""
+        bundle = self.view._repr_mimebundle_(**kwargs)
+        static = self.status.value + self.sheet.value + board_html(self.turn.state, self.turn.top)
+        return {**bundle, "text/html": f"<div class='p10-static-game'>{static}</div>"}
 
     # ------------------------------------------------------------------ seats
     def opponent_names(self) -> list[str]:

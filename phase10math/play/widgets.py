@@ -431,6 +431,55 @@ def lost_words(choices: Sequence[pm.Choice]) -> str:
     )
 
 
+def board_html(state: TurnState, top: int = 6) -> str:
+    """The board as a static picture (HTML, no kernel needed): the phase, the rolls left, the
+    ten dice in their colors (held dice framed) and the advisor's words for this state. A
+    widget's view is blank without a live kernel; this is what a printed handout or a page of
+    the documentation site shows in its place, drawn from the same :class:`TurnState`.
+
+    >>> st = TurnState(phase=1, seed=7)
+    >>> page = board_html(st)
+    >>> "Phase 1" in page, "3 rolls left" in page, page.count("p10-static-die") == 10
+    (True, True, True)
+    >>> st.roll(); "2 rolls left" in board_html(st) and "P(complete)" in board_html(st)
+    True
+    """
+    left = state.rolls_left
+    goal = "complete the phase" if state.objective == "complete" else "score as much as possible"
+    dice = []
+    for i, f in enumerate(state.dice):
+        held = i in state.held or i in state.aside
+        face = chip(f)
+        if held:  # framed, as on the live board
+            face = face.replace("<span ", "<span style='outline:3px solid #111' ", 1)
+        dice.append(
+            f"<span class='p10-static-die' style='display:inline-block;text-align:center;"
+            f"margin:0 4px 4px 0'>{face}<br><small>die {i + 1}{' held' if held else ''}</small>"
+            "</span>"
+        )
+    if state.rolls_done == 0:
+        v = state.phase_value()
+        what = "chance to complete" if state.objective == "complete" else "expected score of"
+        words = (
+            f"<div class='p10-panel'><b>Roll to start.</b> With the best holds the {what} "
+            f"phase {state.phase.number} this turn is <b>{pm.value_words(v, state.objective)}"
+            "</b>. (Not rolled yet: the dice show ?.)</div>"
+        )
+    elif state.over:
+        words = _result_html(state)
+    else:
+        table = html.escape(state.advice().table(top=top))
+        words = f"<div class='p10-panel'><b>The advisor's best holds</b><pre>{table}</pre></div>"
+    return (
+        f"<div class='p10-static-board' style='border:1px solid #999;border-radius:8px;"
+        "padding:6px 12px;-webkit-print-color-adjust:exact;print-color-adjust:exact'>"
+        f"<style>{_css()}</style><p><b>Phase {state.phase.number}</b> ({state.phase.text}); goal: "
+        f"{goal}; {left} roll{'s' if left != 1 else ''} left.</p><div>{''.join(dice)}</div>"
+        f"{words}<p style='font-size:85%;color:#555'>The board as the cell left it (a picture: "
+        "in Jupyter the board is interactive).</p></div>"
+    )
+
+
 def choices_summary(choices: Sequence[pm.Choice], when: str) -> str:
     """What the choices cost, e.g. ``Your choices this turn: roll 1 best, roll 2 mistake
     (3.1 percentage points); in all 3.1 percentage points of chance lost.`` (HTML)."""
@@ -734,7 +783,10 @@ class TurnWidget:
 
     # ------------------------------------------------------------------ display
     def _repr_mimebundle_(self, **kwargs):
-        return self.view._repr_mimebundle_(**kwargs)
+        """The interactive view, and beside it the board as a static picture (``text/html``:
+        what a page without a kernel shows, e.g. the handouts)."""
+        bundle = self.view._repr_mimebundle_(**kwargs)
+        return {**bundle, "text/html": board_html(self.state, self.top)}
 
     # ------------------------------------------------------------------ control
     def _do(self, action: Callable[[], None], where=None) -> None:

@@ -2,6 +2,7 @@
 render (formulas typeset, no raw TeX, no test markers, no line cut at the margin), the rules
 pages beside them; bad input gives one line on stderr and exit code 2."""
 
+import base64
 import re
 import shutil
 import sys
@@ -9,9 +10,11 @@ import sys
 import nbformat
 import pytest
 
+import phase10math as p10
 from phase10math.cli import main
 from phase10math.cli.handouts import (
     DEFAULT_NOTEBOOKS,
+    DOCS,
     find_chromium,
     lesson_notebooks,
     make_handouts,
@@ -21,7 +24,7 @@ from phase10math.cli.handouts import (
 
 LESSONS = [p.stem for p in lesson_notebooks(DEFAULT_NOTEBOOKS)]
 HAVE_CHROMIUM = any(shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome"))
-CHECKED = ["2_one_roll", "3_optimal_turn"]  # formulas, a wide table, exercises with answers
+CHECKED = ["2_one_roll", "3_optimal_turn", "4_play"]  # formulas, a wide table, answers, widgets
 MM = 72 / 25.4  # PDF points per millimetre
 
 
@@ -103,6 +106,26 @@ def test_pdf_pages_render_whole(handouts, name, variant):
             assert flat(line) in printed, f"cut or missing: {line!r}"
 
 
+def test_a_widget_prints_the_state_it_shows(handouts):
+    """Notebook 4 shows a turn board (phase 1, not rolled) and a game (you against complete and
+    greedy): on paper each is the picture of that state, not a blank and not the app's
+    screenshot."""
+    screenshot = base64.b64encode((DOCS / "play-screenshot.png").read_bytes()).decode()[:200]
+    for variant in ("worksheet", "teacher"):
+        page = (handouts / f"4_play-{variant}.html").read_text(encoding="utf-8")
+        assert page.count('class="p10-static-board"') + page.count("class='p10-static-board'") == 2
+        assert page.count("p10-static-die") == 20 and "p10-static-game" in page
+        assert screenshot not in page and "widget-view+json" not in page
+    _, text = pdf_text(handouts / "4_play-worksheet-a4.pdf")
+    printed = flat(text)
+    best = f"{float(p10.phase_row(1)['p_optimal']):.1%}"  # the turn's value, computed apart
+    assert printed.count(flat(f"Phase 1 ({p10.PHASES[1].text})")) == 2
+    assert printed.count(flat("3 rolls left")) == 2 and printed.count(flat(best)) >= 2
+    assert all(f"die{k}" in printed for k in range(1, 11))
+    for seat in ("you", "complete (2)", "greedy (3)", "Score sheet", "1: 2 sets of 3"):
+        assert flat(seat) in printed, seat
+
+
 def test_paper_sizes_and_the_one_page_summary(handouts):
     sizes = {}
     for paper in ("a4", "letter"):
@@ -130,6 +153,11 @@ def test_html_only_for_every_lesson_uses_stored_outputs(tmp_path, capsys):
         p.name for p in tmp_path.iterdir()
     }
     assert not list(tmp_path.glob("*.pdf"))
+    for name in LESSONS:  # no worksheet gives an answer away, folded or in a check
+        page = (tmp_path / f"{name}-worksheet.html").read_text(encoding="utf-8")
+        assert "<details" not in page and "Answer" not in page and "assert " not in page, name
+        teacher = (tmp_path / f"{name}-teacher.html").read_text(encoding="utf-8")
+        assert "<details" not in teacher and 'class="p10-answer"' in teacher, name
     for html in tmp_path.glob("*.html"):  # every link to a page beside it works
         page = html.read_text(encoding="utf-8")
         assert "../docs/" not in page and ".md#" not in page

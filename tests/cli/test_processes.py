@@ -53,6 +53,13 @@ def wait_for(condition, timeout: float, step: float = 0.05):
     return condition()
 
 
+def as_from_a_terminal() -> None:
+    """In the child, before the command starts: Ctrl-C handled by default, as in a terminal's
+    foreground command (a runner that starts the suite as a background job has SIGINT
+    ignored, and a child would inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(args: list[str], tmp_path: Path) -> subprocess.Popen:
     """``python -m phase10math ARGS`` in a session of its own, with an empty cache."""
     env = {**os.environ, "PHASE10MATH_CACHE_DIR": str(tmp_path / "cache")}
@@ -64,6 +71,7 @@ def start(args: list[str], tmp_path: Path) -> subprocess.Popen:
         text=True,
         env=env,
         start_new_session=True,
+        preexec_fn=as_from_a_terminal,
     )
 
 

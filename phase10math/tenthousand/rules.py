@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any
 
 from phase10math.checks import public
+from phase10math.errors import WrongTypeError
 from phase10math.tenthousand.errors import TenKRulesError
 
 EXTRA_OF_A_KIND = ("none", "double", "add")
@@ -41,6 +42,13 @@ class TenKPreset(StrEnum):
 
     DEFAULT = "default"
     FACEBOOK = "facebook"
+
+    @classmethod
+    def _missing_(cls, value: Any):
+        allowed = ", ".join(m.value for m in cls)
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        error = WrongTypeError if not isinstance(value, str) else TenKRulesError
+        raise error(f"preset={shown}; allowed: {allowed}")
 
 
 @public
@@ -247,6 +255,9 @@ class TenKRules:
     @classmethod
     def from_scoring_key(cls, key: tuple) -> TenKRules:
         """Rules that score a roll as ``key`` (see :meth:`scoring_key`) says."""
+        if not isinstance(key, tuple) or len(key) != 7:
+            shown = repr(key) if len(repr(key)) <= 40 else repr(key)[:37] + "..."
+            raise TenKRulesError(f"key={shown}; accepts the 7-tuple of TenKRules.scoring_key()")
         straight, three_pairs, extra, wipe, dice, four_and_pair, two_triplets = key
         return cls(
             straight=straight,

@@ -136,7 +136,7 @@ class TenKRules:
         return cls(**{**base, **changes})
 
     def __post_init__(self) -> None:
-        for name in ("straight", "three_pairs", "open_score"):
+        for name in ("straight", "three_pairs", "open_score", "two_triplets", "farkle_penalty"):
             v = getattr(self, name)
             if (
                 isinstance(v, bool)
@@ -156,7 +156,7 @@ class TenKRules:
             raise TenKRulesError(
                 f"extra_of_a_kind={self.extra_of_a_kind!r}; allowed: {', '.join(EXTRA_OF_A_KIND)}"
             )
-        for name in ("wipe", "six_wins"):
+        for name in ("wipe", "six_wins", "four_and_pair"):
             if not isinstance(getattr(self, name), bool):
                 raise TenKRulesError(f"{name}={getattr(self, name)!r}; allowed: True, False")
         if isinstance(self.dice, bool) or not isinstance(self.dice, int) or not 1 <= self.dice <= 6:
@@ -164,19 +164,6 @@ class TenKRules:
         self._check_penalty_options()
 
     def _check_penalty_options(self) -> None:
-        for name in ("two_triplets", "farkle_penalty"):
-            v = getattr(self, name)
-            if (
-                isinstance(v, bool)
-                or not isinstance(v, int)
-                or not 0 <= v <= MAX_POINTS
-                or v % UNIT
-            ):
-                raise TenKRulesError(
-                    f"{name}={v!r}; allowed: a multiple of {UNIT} from 0 to {MAX_POINTS}"
-                )
-        if not isinstance(self.four_and_pair, bool):
-            raise TenKRulesError(f"four_and_pair={self.four_and_pair!r}; allowed: True, False")
         f = self.farkles
         if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 5:
             raise TenKRulesError(f"farkles={f!r}; allowed: a whole number 1..5")

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -91,59 +92,54 @@ def workers_running(proc: subprocess.Popen, n: int = 2) -> bool:
 TABLE = ["table", "--layout", "compact", "--phases", "6-10"]  # two workers, tens of seconds
 
 
-def test_workers_end_with_a_parent_killed_by_sigkill(tmp_path):
+@contextmanager
+def table_run(tmp_path):
+    """The table command started (:data:`TABLE`); whatever of its session is left is killed."""
     proc = start(TABLE, tmp_path)
     try:
+        yield proc
+    finally:
+        for pid in in_session(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def interrupt(proc: subprocess.Popen) -> None:
+    """Ctrl-C as the terminal sends it (to every process of the group): one line, exit 130,
+    nothing left of the session."""
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert (proc.returncode, err, out) == (130, "phase10math: interrupted\n", "")
+    assert wait_for(lambda: not in_session(proc.pid), 10) is True
+
+
+def test_workers_end_with_a_parent_killed_by_sigkill(tmp_path):
+    with table_run(tmp_path) as proc:
         assert wait_for(lambda: workers_running(proc), 30), proc.stderr
         time.sleep(1.5)  # the workers are solving
         os.kill(proc.pid, signal.SIGKILL)
         out, err = proc.communicate(timeout=10)  # nobody holds the pipes open
         assert proc.returncode == -signal.SIGKILL
         assert wait_for(lambda: not in_session(proc.pid), 10) is True, in_session(proc.pid)
-    finally:
-        for pid in in_session(proc.pid):
-            os.kill(pid, signal.SIGKILL)
 
 
 def test_ctrl_c_with_workers_running_is_one_line_and_exit_130(tmp_path):
-    proc = start(TABLE, tmp_path)
-    try:
+    with table_run(tmp_path) as proc:
         assert wait_for(lambda: workers_running(proc), 30)
         time.sleep(1.5)
-        os.killpg(proc.pid, signal.SIGINT)  # as the terminal does: every process of the group
-        out, err = proc.communicate(timeout=20)
-        assert (proc.returncode, err, out) == (130, "phase10math: interrupted\n", "")
-        assert wait_for(lambda: not in_session(proc.pid), 10) is True
-    finally:
-        for pid in in_session(proc.pid):
-            os.kill(pid, signal.SIGKILL)
+        interrupt(proc)
 
 
 @pytest.mark.parametrize("delay", [0.15, 0.4, 0.9])
 def test_ctrl_c_while_the_command_starts_is_one_line_and_exit_130(tmp_path, delay):
-    proc = start(TABLE, tmp_path)
-    try:
+    with table_run(tmp_path) as proc:
         time.sleep(delay)
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
-        assert (proc.returncode, err, out) == (130, "phase10math: interrupted\n", "")
-        assert wait_for(lambda: not in_session(proc.pid), 10) is True
-    finally:
-        for pid in in_session(proc.pid):
-            os.kill(pid, signal.SIGKILL)
+        interrupt(proc)
 
 
 def test_ctrl_c_while_the_workers_start_is_one_line_and_exit_130(tmp_path):
-    proc = start(TABLE, tmp_path)
-    try:
+    with table_run(tmp_path) as proc:
         assert wait_for(lambda: workers_running(proc, 1), 30, step=0.01)
-        os.killpg(proc.pid, signal.SIGINT)  # a worker is still importing
-        out, err = proc.communicate(timeout=20)
-        assert (proc.returncode, err, out) == (130, "phase10math: interrupted\n", "")
-        assert wait_for(lambda: not in_session(proc.pid), 10) is True
-    finally:
-        for pid in in_session(proc.pid):
-            os.kill(pid, signal.SIGKILL)
+        interrupt(proc)  # a worker is still importing
 
 
 # --------------------------------------------------------------------------- the pool itself

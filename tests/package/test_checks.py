@@ -200,7 +200,11 @@ class _Quiet:
         return ()
 
 
-@pytest.mark.parametrize("strategies", ["greedy", [object()], [None], [_Quiet(), 3], 5], ids=repr)
+@pytest.mark.parametrize(
+    "strategies",
+    ["greedy", [object()], [None], [_Quiet(), 3], 5],
+    ids=["a name", "an object", "None", "a strategy and a number", "a number"],
+)
 def test_game_checks_its_strategies_against_the_protocol(strategies):
     """``Game(strategies)`` is checked like every public name: anything that is not a
     sequence of strategies (a ``name`` and a ``hold`` method) is a wrong type naming it."""

@@ -51,6 +51,7 @@ import re
 import sys
 import types
 import typing
+from collections import abc
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -306,6 +307,39 @@ def _numeric(hint: Any) -> tuple[bool, bool]:
     return real, real
 
 
+_ITEMS = (list, tuple, set, frozenset, abc.Sequence, abc.Iterable, abc.Collection, abc.Set)
+
+
+def bearable_throughout(value: Any, hint: Any) -> bool:
+    """Whether ``value`` fits ``hint`` in every item of its containers: beartype checks one
+    item of a container, drawn at random, so a refused call is explained by this full check.
+
+    >>> bearable_throughout([1] * 50 + ["x"], list[int])
+    False
+    >>> bearable_throughout(([1, 2], None), tuple[list[int], int | None])
+    True
+    """
+    for member in _flat(hint):
+        if not is_bearable(value, member, conf=_LOOSE):
+            continue
+        origin, args = typing.get_origin(member), typing.get_args(member)
+        if origin in (dict, abc.Mapping) and len(args) == 2 and isinstance(value, abc.Mapping):
+            if all(
+                bearable_throughout(k, args[0]) and bearable_throughout(v, args[1])
+                for k, v in value.items()
+            ):
+                return True
+        elif origin is tuple and args and args[-1] is not Ellipsis:
+            if all(bearable_throughout(v, a) for v, a in zip(value, args, strict=False)):
+                return True
+        elif origin in _ITEMS and args and isinstance(value, (list, tuple, set, frozenset)):
+            if all(bearable_throughout(v, args[0]) for v in value):
+                return True
+        else:
+            return True
+    return False
+
+
 def _describe(fname: str, name: str, value: Any, hint: Any, note: str = "") -> str:
     return (
         f"{fname}(): {name}={_short(value)} ({type(value).__name__}); "
@@ -421,7 +455,7 @@ def _build_check(func: Callable[..., Any]) -> tuple[Any, Any, Any]:
             else:
                 values = (value,)
             for v in values:
-                if not is_bearable(v, hint, conf=_LOOSE):
+                if not bearable_throughout(v, hint):
                     return WrongTypeError(_describe(fname, name, v, hint))
         return WrongTypeError(f"{fname}(): {exc}")
 

@@ -208,10 +208,29 @@ class _Quiet:
 def test_game_checks_its_strategies_against_the_protocol(strategies):
     """``Game(strategies)`` is checked like every public name: anything that is not a
     sequence of strategies (a ``name`` and a ``hold`` method) is a wrong type naming it."""
-    with pytest.raises(WrongTypeError, match=r"Game\(\): strategies(\[1\])?="):
-        p10.Game(strategies, layout=COMPACT_LAYOUT, phases=1)
+    for _ in range(40):  # beartype checks one item of a list, drawn at random
+        with pytest.raises(WrongTypeError, match=r"Game\(\): strategies(\[1\])?="):
+            p10.Game(strategies, layout=COMPACT_LAYOUT, phases=1)
     game = p10.Game([_Quiet()], layout=COMPACT_LAYOUT, phases=1, seed=1)
     assert game.players[0].name == "quiet#1"
+
+
+def test_a_refused_item_is_named_whichever_item_the_check_drew():
+    """The message names the parameter and the value, also when the refused item of a list is
+    not the one beartype's check drew (it checks one item, at random)."""
+
+    @public
+    def count(xs: list[int], scale: int = 1) -> int:
+        return len(xs) * scale
+
+    refused = 0
+    for _ in range(200):
+        try:
+            count([1, 2, "x"], scale=2)
+        except WrongTypeError as exc:
+            assert "count(): xs=[1, 2, 'x'] (list); accepts list[int]" in str(exc), exc
+            refused += 1
+    assert refused > 20  # the drawn item is the refused one about a third of the time
 
 
 def _checked_functions():

@@ -69,21 +69,18 @@ from phase10math.turn.sticky import (
     sticky_layer,
     sticky_pairs,
 )
-from phase10math.turn.tensor import (
-    BestHolds,
-    LazyHoldValues,
+from phase10math.turn.tensor.codes import holds_from_codes
+from phase10math.turn.tensor.finals import final_scores_tensor
+from phase10math.turn.tensor.greedy import greedy_holds_tensor
+from phase10math.turn.tensor.holdvalues import BestHolds, LazyHoldValues
+from phase10math.turn.tensor.memory import (
     check_tensor_fits,
-    exact_total,
-    final_scores_tensor,
-    greedy_holds_tensor,
-    holds_from_codes,
     int_dtype,
     is_tensor_space,
     smallest_int,
-    split_policy_values,
-    split_stage,
-    tensor_weights,
 )
+from phase10math.turn.tensor.stages import split_policy_values, split_stage
+from phase10math.turn.tensor.totals import exact_total, tensor_weights
 
 MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
 TENSOR_FINALS_ROLLS = 1_000_000  # distinct-dice spaces with more rolls: finals by half-profiles

@@ -935,18 +935,10 @@ class DuelStrategy:
             raise OutsideTableError(
                 f"phases {me.phase} and {opp.phase} are outside the solved table ({g.describe()})"
             )
+        mine, theirs = me.running_total, opp.running_total
         if view.last_chance:
-            return True, (
-                g._player(me.phase, me.running_total),
-                me.running_total - opp.running_total,
-                int(s == 1),
-            )
-        return False, (
-            s,
-            g._player(me.phase, me.running_total),
-            g._player(opp.phase, opp.running_total),
-            me.running_total - opp.running_total,
-        )
+            return True, (g._player(me.phase, mine), mine - theirs, int(s == 1))
+        return False, (s, g._player(me.phase, mine), g._player(opp.phase, theirs), mine - theirs)
 
     def _decided(self, last: bool, key) -> bool:
         g = self.solution.game

@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from phase10math.cache import package_version
-from phase10math.checks import public
+from phase10math.checks import check_int, checks_itself, public
 from phase10math.dice.faces import Die, Layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase
@@ -73,6 +73,7 @@ from phase10math.errors import (
     OutsideTableError,
     WrongTypeError,
 )
+from phase10math.game.engine import Game, TurnView
 from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
 from phase10math.turn.batch import TurnBatch
@@ -121,6 +122,10 @@ LastKey = tuple[Player, int, int]  # (chaser, Dc, eligible)
 Val = tuple[float, float]  # (P(win) + P(tie)/2, P(tie)) of the mover / chaser
 
 
+def _is_whole(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
 def outcome_of(d: int) -> Val:
     """The end of a game by the final difference: win, tie or loss."""
     return (1.0, 0.0) if d > 0 else ((0.5, 1.0) if d == 0 else (0.0, 0.0))
@@ -129,6 +134,7 @@ def outcome_of(d: int) -> Val:
 # --------------------------------------------------------------------------- the setting
 
 
+@public
 @dataclass
 class DuelGame:
     """A two-player game: its phases (numbers ``lo .. hi``), rules, dice and start totals."""
@@ -170,7 +176,11 @@ class DuelGame:
 
     @classmethod
     def standard(
-        cls, lo: int = 9, hi: int = 10, rules: Rules = DEFAULT_RULES, layout=COMPACT_LAYOUT
+        cls,
+        lo: int = 9,
+        hi: int = 10,
+        rules: Rules = DEFAULT_RULES,
+        layout: Layout | tuple[Die, ...] = COMPACT_LAYOUT,
     ) -> DuelGame:
         """The kit's phases ``lo .. hi`` (both players start at ``lo``)."""
         if not (1 <= lo <= hi <= 20):
@@ -182,7 +192,16 @@ class DuelGame:
 
     # ---------------------------------------------------------------- players
     def player(self, k: int, total: int) -> Player:
-        """The player at phase ``k`` with ``total`` points, reduced to its bonus class."""
+        """The player at phase ``k`` (one of the game's) with ``total`` points (a whole number
+        >= 0), reduced to its bonus class."""
+        self._check_phase(k, "k")
+        check_int(total, "total", 0, error=InvalidRulesError)
+        return self._player(k, total)
+
+    def _check_phase(self, k: int, name: str) -> None:
+        check_int(k, name, self.lo, self.hi, error=InvalidRulesError)
+
+    def _player(self, k: int, total: int) -> Player:
         if not self.bonus_in_game or k > 5:
             return (k, Bonus.NONE, 0)
         thr = self.rules.five_phase_threshold
@@ -192,7 +211,7 @@ class DuelGame:
             return (k, Bonus.NONE, 0)
         return (k, Bonus.UNDECIDED, total)
 
-    def advance(self, p: Player, x: int) -> tuple[Player, int]:
+    def _advance(self, p: Player, x: int) -> tuple[Player, int]:
         """The player after making its phase with score ``x``, and the points gained."""
         k, c, t = p
         gain = x
@@ -203,18 +222,18 @@ class DuelGame:
                 gain += self.rules.five_phase_bonus
         nxt = k + 1
         if c == Bonus.UNDECIDED and nxt <= 5:
-            return self.player(nxt, t + x), gain
+            return self._player(nxt, t + x), gain
         if c == Bonus.PENDING and nxt <= 5:
             return (nxt, Bonus.PENDING, 0), gain
         return (nxt, Bonus.NONE, 0), gain
 
-    def reach(self, p: Player, finish_bonus: bool = True) -> int:
+    def _reach(self, p: Player, finish_bonus: bool = True) -> int:
         """The most points the player can still gain."""
         k, c, _ = p
         extra = self.rules.five_phase_bonus if c != Bonus.NONE else 0
         return self.rest[k] + extra + (self.rules.first_finish_bonus if finish_bonus else 0)
 
-    def total_range(self, p: Player) -> tuple[int, float]:
+    def _total_range(self, p: Player) -> tuple[int, float]:
         """The totals a player can have: from the game's start (phase 1 with 0 points) the
         points of the phases before; in a sub-range (a later first phase) any total."""
         k, c, t = p
@@ -231,7 +250,7 @@ class DuelGame:
             return 0, min(most, thr - self.to_five[k])
         return 0, most
 
-    def players_at(self, k: int) -> list[Player]:
+    def _players_at(self, k: int) -> list[Player]:
         """Every reduced player at phase ``k`` (with a total it can have)."""
         out = [(k, Bonus.NONE, 0)]
         if self.bonus_in_game and k <= 5:
@@ -240,24 +259,32 @@ class DuelGame:
             out += [
                 (k, Bonus.UNDECIDED, t) for t in range(max(0, thr + 1 - self.to_five[k]), thr + 1)
             ]
-        return [p for p in out if self.total_range(p)[0] <= self.total_range(p)[1]]
+        return [p for p in out if self._total_range(p)[0] <= self._total_range(p)[1]]
 
     def start(self, totals: tuple[int, int] = (0, 0)) -> Key:
-        """The state before the first turn: both at the first phase (seat 0 moves)."""
-        a, b = (self.player(self.lo, t) for t in totals)
+        """The state before the first turn: both at the first phase with these totals (whole
+        numbers >= 0; seat 0 moves)."""
+        for t in totals:
+            check_int(t, "totals", 0, error=InvalidRulesError)
+        a, b = (self._player(self.lo, t) for t in totals)
         return (0, a, b, totals[0] - totals[1])
 
     def key_of(self, seat: int, me: tuple[int, int], opp: tuple[int, int]) -> Key:
-        """The state of a mover in turn-order ``seat`` at (phase, total) against ``opp``."""
-        return (seat, self.player(*me), self.player(*opp), me[1] - opp[1])
+        """The state of a mover in turn-order ``seat`` (0 or 1) at (phase, total) ``me``
+        against ``opp`` (phases of the game, totals whole numbers >= 0)."""
+        check_int(seat, "seat", 0, 1, error=InvalidRulesError)
+        for name, (k, t) in (("me", me), ("opp", opp)):
+            self._check_phase(k, f"{name} phase")
+            check_int(t, f"{name} total", 0, error=InvalidRulesError)
+        return (seat, self._player(*me), self._player(*opp), me[1] - opp[1])
 
-    def d_range(self, me: Player, opp: Player) -> range:
+    def _d_range(self, me: Player, opp: Player) -> range:
         """The differences ``D`` at which neither side has already won."""
         if me[1] == Bonus.UNDECIDED and opp[1] == Bonus.UNDECIDED:
             return range(me[2] - opp[2], me[2] - opp[2] + 1)
-        (a0, a1), (b0, b1) = self.total_range(me), self.total_range(opp)
-        lo = max(-self.reach(me), a0 - b1)
-        hi = min(self.reach(opp), a1 - b0)
+        (a0, a1), (b0, b1) = self._total_range(me), self._total_range(opp)
+        lo = max(-self._reach(me), a0 - b1)
+        hi = min(self._reach(opp), a1 - b0)
         return range(int(lo), int(hi) + 1)
 
 
@@ -291,16 +318,16 @@ class DuelSolution:
         """The chaser's (win, tie) in its last chance."""
         if dc > 0:
             return (1.0, 0.0)
-        if dc < -self.game.reach(p, bool(elig)):
+        if dc < -self.game._reach(p, bool(elig)):
             return (0.0, 0.0)
         return self.last[play][(p, dc, elig)]
 
     def value(self, key: Key, m: tuple[Play, Play] = (Play.OPTIMAL, Play.OPTIMAL)) -> Val:
         """The mover's (P(win) + P(tie)/2, P(tie)) at a normal-play state."""
         s, me, opp, d = key
-        if d > self.game.reach(opp):
+        if d > self.game._reach(opp):
             return (1.0, 0.0)
-        if d < -self.game.reach(me):
+        if d < -self.game._reach(me):
             return (0.0, 0.0)
         return self.values[m][key]
 
@@ -314,7 +341,7 @@ class DuelSolution:
         uw, ut = np.empty(len(sc) + 1), np.empty(len(sc) + 1)
         uw[0], ut[0] = outcome_of(dc)
         for j, x in enumerate(sc, 1):
-            p2, gain = g.advance(p, int(x))
+            p2, gain = g._advance(p, int(x))
             d2 = dc + gain
             if k == g.hi:
                 uw[j], ut[j] = outcome_of(d2 + (g.rules.first_finish_bonus if elig else 0))
@@ -341,7 +368,7 @@ class DuelSolution:
         uw[0], ut[0] = 1 - w, t
         chaser_play = m[1 - s]
         for j, x in enumerate(sc, 1):
-            me2, gain = g.advance(me, int(x))
+            me2, gain = g._advance(me, int(x))
             d2 = d + gain
             if k == g.hi:
                 d2 += g.rules.first_finish_bonus
@@ -353,7 +380,7 @@ class DuelSolution:
 
     def _open(self, key: Key) -> bool:
         s, me, opp, d = key
-        return -self.game.reach(me) <= d <= self.game.reach(opp)
+        return -self.game._reach(me) <= d <= self.game._reach(opp)
 
     # ---------------------------------------------------------------- policies
     def policy(
@@ -506,17 +533,17 @@ def _layer_keys(game: DuelGame, layer: int) -> list[Key]:
         kb = layer - ka
         if not game.lo <= kb <= game.hi:
             continue
-        for a in game.players_at(ka):
-            for b in game.players_at(kb):
-                keys += [(0, a, b, d) for d in game.d_range(a, b)]
+        for a in game._players_at(ka):
+            for b in game._players_at(kb):
+                keys += [(0, a, b, d) for d in game._d_range(a, b)]
     return keys
 
 
 def _last_keys(game: DuelGame, k: int) -> list[LastKey]:
     out = []
-    for p in game.players_at(k):
+    for p in game._players_at(k):
         for elig in (0, 1):
-            out += [(p, dc, elig) for dc in range(-game.reach(p, bool(elig)), 1)]
+            out += [(p, dc, elig) for dc in range(-game._reach(p, bool(elig)), 1)]
     return out
 
 
@@ -829,6 +856,7 @@ def iter_solved(sol: DuelSolution) -> Iterable[Key]:
 # --------------------------------------------------------------------------- playing to win
 
 
+@public
 class DuelStrategy:
     """A game strategy that plays the solved two-player policy (``play`` OPTIMAL) in a
     :class:`~phase10math.game.engine.Game` of two players: it reads both score sheets from
@@ -844,7 +872,7 @@ class DuelStrategy:
         self._holds: dict[Any, dict[int, np.ndarray]] = {}
         self._maps: dict[int, Any] = {}
 
-    def attach(self, game: Any) -> DuelStrategy:
+    def attach(self, game: Game) -> DuelStrategy:
         """Follow the players of ``game`` (a two-player :class:`~phase10math.game.engine.Game`)."""
         if len(game.players) != 2:
             raise InvalidRulesError("the two-player strategy plays games of two players")
@@ -852,12 +880,42 @@ class DuelStrategy:
         return self
 
     def prepare(self, keys: Sequence[Key], last: Sequence[LastKey] = ()) -> None:
-        """Solve the turns of these states now, in two batches (normal play, last chances)."""
-        for group, is_last in ((list(keys), False), (list(last), True)):
+        """Solve the turns of these states now, in two batches (normal play, last chances);
+        every key must be a state of the table (refused before any solve otherwise)."""
+        groups = ((list(keys), False), (list(last), True))
+        for group, is_last in groups:
+            for k in group:
+                if not self._known(is_last, k):
+                    raise OutsideTableError(
+                        f"prepare(): {'last' if is_last else 'keys'} holds {k!r:.60}, not a "
+                        f"{'last-chance' if is_last else 'normal-play'} state of the table "
+                        f"({self.solution.game.describe()})"
+                    )
+        for group, is_last in groups:
             todo = [k for k in group if (is_last, k) not in self._holds]
             todo = [k for k in todo if not self._decided(is_last, k)]
             for k, h in zip(todo, self.solution.policy(todo, last=is_last)):
                 self._holds[(is_last, k)] = h
+
+    def _known(self, last: bool, key: Any) -> bool:
+        """Whether ``key`` is a state of the table: solved, or decided between the game's
+        players."""
+        sol, g = self.solution, self.solution.game
+        size = 3 if last else 4
+        if not (isinstance(key, tuple) and len(key) == size):
+            return False
+        players = key[:1] if last else key[1:3]
+        numbers = key[1:] if last else (key[0], key[3])
+        well_formed = all(_is_whole(v) for v in numbers) and all(
+            isinstance(p, tuple)
+            and len(p) == 3
+            and all(_is_whole(v) for v in p)
+            and g.lo <= p[0] <= g.hi
+            and p[1] in tuple(Bonus)
+            for p in players
+        )
+        solved = sol.last[Play.OPTIMAL] if last else sol.values[(Play.OPTIMAL,) * 2]
+        return well_formed and (key in solved or self._decided(last, key))
 
     def _first_seat(self) -> int:
         for e in reversed(self.game_ref.log):
@@ -865,30 +923,46 @@ class DuelStrategy:
                 return e.player
         raise InvalidRulesError("the game has not rolled for the turn order yet")
 
-    def state(self, view) -> tuple[bool, Any]:
-        """(last chance?, the solution's state key) of the player to move."""
+    def _state(self, view: TurnView) -> tuple[bool, Any]:
+        """(last chance?, the solution's state key) of the player to move (refused where the
+        table has no such state)."""
         me = view.player
         opp = self.game_ref.players[1 - me.seat]
         s = 0 if me.seat == self._first_seat() else 1
         g = self.solution.game
-        if view.last_chance:
-            return True, (
-                g.player(me.phase, me.running_total),
-                me.running_total - opp.running_total,
-                int(s == 1),
+        hi_opp = g.hi + 1 if view.last_chance else g.hi
+        if not (g.lo <= me.phase <= g.hi and g.lo <= opp.phase <= hi_opp):
+            raise OutsideTableError(
+                f"phases {me.phase} and {opp.phase} are outside the solved table ({g.describe()})"
             )
-        return False, g.key_of(s, (me.phase, me.running_total), (opp.phase, opp.running_total))
+        mine, theirs = me.running_total, opp.running_total
+        if view.last_chance:
+            return True, (g._player(me.phase, mine), mine - theirs, int(s == 1))
+        return False, (s, g._player(me.phase, mine), g._player(opp.phase, theirs), mine - theirs)
 
     def _decided(self, last: bool, key) -> bool:
         g = self.solution.game
         if last:
             p, dc, elig = key
-            return dc > 0 or dc < -g.reach(p, bool(elig))
+            return dc > 0 or dc < -g._reach(p, bool(elig))
         s, me, opp, d = key
-        return d > g.reach(opp) or d < -g.reach(me)
+        return d > g._reach(opp) or d < -g._reach(me)
 
-    def hold(self, view) -> frozenset[int]:
-        last, key = self.state(view)
+    @checks_itself  # once per decision of a game: one isinstance
+    def hold(self, view: TurnView) -> frozenset[int]:
+        """The dice to keep: the table's optimal hold at the state of ``view`` (every die in a
+        decided state); refused before the strategy is attached to a game."""
+        if not isinstance(view, TurnView):
+            raise WrongTypeError(
+                f"{type(self).__name__}.hold(): view={view!r:.40} ({type(view).__name__}); "
+                "accepts TurnView"
+            )
+        if self.game_ref is None:
+            raise InvalidRulesError("the two-player strategy is not attached to a game")
+        return self._play(view)
+
+    def _play(self, view: TurnView) -> frozenset[int]:
+        last, key = self._state(view)
         if self._decided(last, key):
             return frozenset(range(len(view.faces)))
         if (last, key) not in self._holds:
@@ -902,6 +976,7 @@ class DuelStrategy:
         return m.keep_for(int(holds[view.rolls_left][pos]), view.faces, view.held)
 
 
+@public
 class WinStrategy(DuelStrategy):
     """The ``win`` strategy: plays to win from a solved two-player table (by default the
     shipped one, phases 9-10) wherever the table covers the game's state: two players, the
@@ -924,7 +999,7 @@ class WinStrategy(DuelStrategy):
         self.fell_back = 0  # decisions played by the fallback
         self.last_reason = ""
 
-    def attach(self, game: Any) -> WinStrategy:
+    def attach(self, game: Game) -> WinStrategy:
         """Follow ``game``; refused unless it has two players and the table's rules (any
         layout: phases 9-10 have no colors, and every layout shows the same numbers)."""
         if len(game.players) != 2:
@@ -936,8 +1011,11 @@ class WinStrategy(DuelStrategy):
         check_table_rules(self.solution, game.rules)
         return super().attach(game)
 
-    def outside(self, view: Any) -> str | None:
+    def outside(self, view: TurnView) -> str | None:
         """Why the table does not cover the state in ``view`` (None where it does)."""
+        return self._why_outside(view)
+
+    def _why_outside(self, view: TurnView) -> str | None:
         g = self.solution.game
         if self.game_ref is None:
             return "the strategy is not attached to a game"
@@ -950,11 +1028,18 @@ class WinStrategy(DuelStrategy):
             return f"the opponent is at phase {opp.phase} (the table: {g.describe()})"
         return None
 
-    def hold(self, view: Any) -> frozenset[int]:
-        why = self.outside(view)
+    @checks_itself  # once per decision of a game: one isinstance
+    def hold(self, view: TurnView) -> frozenset[int]:
+        """The table's hold where it covers the state of ``view``, else the fallback's (or
+        :class:`~phase10math.errors.OutsideTableError` without one)."""
+        if not isinstance(view, TurnView):
+            raise WrongTypeError(
+                f"WinStrategy.hold(): view={view!r:.40} ({type(view).__name__}); accepts TurnView"
+            )
+        why = self._why_outside(view)
         if why is None:
             self.from_table += 1
-            return super().hold(view)
+            return self._play(view)
         if self.fallback is None:
             raise OutsideTableError(f"the win strategy cannot play here: {why}")
         self.fell_back += 1

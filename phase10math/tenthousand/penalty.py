@@ -45,11 +45,13 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from phase10math.cache import cache_key, cached
-from phase10math.errors import StateSpaceTooLargeError
+from phase10math.checks import public
+from phase10math.errors import StateSpaceTooLargeError, WrongTypeError
 from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
 from phase10math.tenthousand.layered import (
@@ -67,6 +69,7 @@ from phase10math.tenthousand.rules import (
 )
 
 
+@public
 @dataclass
 class PenaltySolution:
     """The proven duel with a farkle penalty: ``P[i, j, a, b]`` (float) and proven bounds
@@ -125,14 +128,19 @@ class PenaltySolution:
         return float(self.P[my_busts, their_busts, z + me // UNIT, z + opponent // UNIT])
 
     def bust_state(self, i: int, j: int, a: int, b: int) -> tuple[int, int, int, int]:
-        """The opponent's turn-start state (indices) after the mover at ``(i, j, a, b)`` busts."""
+        """The opponent's turn-start state (indices) after the mover at ``(i, j, a, b)`` busts
+        (``i``, ``j`` counts of consecutive busts below ``farkles``, ``a``, ``b`` score indices
+        below the target's)."""
+        i, j, a, b = self._state_indices(i, j, a, b)
         if i + 1 < self.rules.farkles:
             return j, i + 1, b, a
         return j, 0, b, max(a - self.rules.farkle_penalty // UNIT, 0)
 
     def turn_tables(self, i: int, j: int, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """Turn values ``V[t, n - 1]`` and roll values ``R[t, n - 1]`` of the turn that starts
-        at ``(i, j, a, b)`` (indices; rows ``t >= N - a`` are wins), from the table ``P``."""
+        at ``(i, j, a, b)`` (indices as in :meth:`bust_state`; rows ``t >= N - a`` are wins),
+        from the table ``P``."""
+        i, j, a, b = self._state_indices(i, j, a, b)
         N, D = self.P.shape[2], self.rules.dice
         ev = TurnPass(self.rules, roll_arrays(self.rules), span=N)
         t = np.arange(N + 1)[:, None]
@@ -142,6 +150,19 @@ class PenaltySolution:
         R = np.ones((N + 1, D, 1))
         _, V = ev.turn(np.array([a]), bank, beta, beta, rolls_out=R)
         return V[:, :, 0], R[:, :, 0]
+
+    def _state_indices(self, i: Any, j: Any, a: Any, b: Any) -> tuple[int, int, int, int]:
+        """``(i, j, a, b)`` as ints if they index a turn-start state of ``P``, else an error
+        naming the first that does not."""
+        C, N = self.rules.farkles, self.P.shape[2]
+        out = []
+        for name, v, hi in (("i", i, C), ("j", j, C), ("a", a, N), ("b", b, N)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise WrongTypeError(f"{name}={v!r:.60} ({type(v).__name__}); accepts int")
+            if not 0 <= v < hi:
+                raise TenKStateError(f"{name}={v}; allowed: a whole number 0..{hi - 1}")
+            out.append(int(v))
+        return out[0], out[1], out[2], out[3]
 
 
 def memory_estimate(rules: TenKRules, block: int = 8) -> int:

@@ -172,7 +172,8 @@ def simulate_penalty_duels(solution, games: int = 10_000, seed: int = 0) -> tupl
     P = solution.P
     N, D = P.shape[2], rules.dice
     key = rules.scoring_key()
-    tables: dict[tuple[int, int, int, int], tuple[np.ndarray, np.ndarray]] = {}
+    # per turn-start state: its turn values, roll values and the state after a bust
+    tables: dict[tuple[int, int, int, int], tuple[np.ndarray, np.ndarray, list[int]]] = {}
     z = solution.zero
     wins = 0
     for _ in range(games):
@@ -181,8 +182,9 @@ def simulate_penalty_duels(solution, games: int = 10_000, seed: int = 0) -> tupl
         while True:
             i, j, a, b = state
             if (i, j, a, b) not in tables:
-                tables[(i, j, a, b)] = solution.turn_tables(i, j, a, b)
-            V, R = tables[(i, j, a, b)]
+                V, R = solution.turn_tables(i, j, a, b)
+                tables[(i, j, a, b)] = V, R, list(solution.bust_state(i, j, a, b))
+            V, R, after_bust = tables[(i, j, a, b)]
             t, n = 0, D
             result = None
             while True:
@@ -204,7 +206,7 @@ def simulate_penalty_duels(solution, games: int = 10_000, seed: int = 0) -> tupl
             if result == "win":
                 wins += player == 0
                 break
-            state = list(solution.bust_state(i, j, a, b)) if result == "bust" else [j, 0, b, a + t]
+            state = list(after_bust) if result == "bust" else [j, 0, b, a + t]
             player = 1 - player
     p = wins / games
     return p, float(np.sqrt(p * (1 - p) / games))

@@ -69,21 +69,18 @@ from phase10math.turn.sticky import (
     sticky_layer,
     sticky_pairs,
 )
-from phase10math.turn.tensor import (
-    BestHolds,
-    LazyHoldValues,
+from phase10math.turn.tensor.codes import holds_from_codes
+from phase10math.turn.tensor.finals import final_scores_tensor
+from phase10math.turn.tensor.greedy import greedy_holds_tensor
+from phase10math.turn.tensor.holdvalues import BestHolds, LazyHoldValues
+from phase10math.turn.tensor.memory import (
     check_tensor_fits,
-    exact_total,
-    final_scores_tensor,
-    greedy_holds_tensor,
-    holds_from_codes,
     int_dtype,
     is_tensor_space,
     smallest_int,
-    split_policy_values,
-    split_stage,
-    tensor_weights,
 )
+from phase10math.turn.tensor.stages import split_policy_values, split_stage
+from phase10math.turn.tensor.totals import exact_total, tensor_weights
 
 MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
 TENSOR_FINALS_ROLLS = 1_000_000  # distinct-dice spaces with more rolls: finals by half-profiles
@@ -350,7 +347,7 @@ class StickyEngine(Engine):
 
 class TensorEngine(Engine):
     """Ten different dice, free holds: the in-place passes of :mod:`.tensor` (roll values
-    only; hold values on demand, :class:`~.tensor.LazyHoldValues`); the uniformly random
+    only; hold values on demand, :class:`~.tensor.holdvalues.LazyHoldValues`); the uniformly random
     chooser runs the per-type steps (which work on any space small enough)."""
 
     kind = EngineKind.TENSOR
@@ -384,11 +381,12 @@ class TensorEngine(Engine):
 
     # ------------------------------------------------------------ stages
     def optimal_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
-        """One stage for one or two keys, die 0's face by face (:func:`~.tensor.split_stage`,
-        without the codes of the best holds: :class:`~.tensor.BestHolds` finds them when
+        """One stage for one or two keys, die 0's face by face (:func:`~.tensor.stages.split_stage`,
+        without the codes of the best holds: :class:`~.tensor.holdvalues.BestHolds` finds them when
         first used); the roll values in the smallest integer dtype their bounds allow (a
         stage's numerators lie within ``6**n`` times the bounds of the stage before); the
-        last stage keeps only its totals. Hold values: :class:`~.tensor.LazyHoldValues`."""
+        last stage keeps only its totals. Hold values:
+        :class:`~.tensor.holdvalues.LazyHoldValues`."""
         sp, n6 = self.space, 6**self.space.n_dice
         below = prev.roll
         dtypes = None if last else [int_dtype(n6 * int(k.min()), n6 * int(k.max())) for k in below]
@@ -406,7 +404,7 @@ class TensorEngine(Engine):
 
     def fixed_stage(self, prev: Stage, r: int, chooser: Fixed, last: bool = False) -> Stage:
         """The values of the policy's holds, die 0's face by face
-        (:func:`~.tensor.split_policy_values`): int64 numerators, or float64 means."""
+        (:func:`~.tensor.stages.split_policy_values`): int64 numerators, or float64 means."""
         dt = np.int64 if chooser.exact else np.float64
         return Stage(
             [
@@ -437,7 +435,7 @@ def final_scores(phase: Phase, space: StateSpace, rules: Rules) -> np.ndarray:
     scores); memoised (by the phase, the space's
     :meth:`~phase10math.turn.statespace.StateSpace.key` and the rule that changes melds) so
     that both objectives and policy evaluations share one meld pass. A large distinct-dice
-    space is scored on pairs of half-profiles (:func:`~.tensor.final_scores_tensor`)."""
+    space is scored on pairs of half-profiles (:func:`~.tensor.finals.final_scores_tensor`)."""
     key = (phase.key(), space.key(), rules.sets_may_share_number)
     if key not in _FINALS:
         rolls = math.prod(len(t.faces) for t in space.types) if space.distinct else None

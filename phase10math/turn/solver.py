@@ -51,7 +51,7 @@ from phase10math.turn.engine import (
 from phase10math.turn.kernels import TIE_RULE, lexicographic_utilities
 from phase10math.turn.projection import FULL, Projection, projection_for
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor import best_sub_hold_values
+from phase10math.turn.tensor.holdvalues import best_sub_hold_values
 
 HoldValues = np.ndarray | LazyHoldValues  # a tensor solve computes hold values on demand
 

@@ -18,7 +18,8 @@ from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor import is_tensor_space, slabs
+from phase10math.turn.tensor import slabs
+from phase10math.turn.tensor.memory import is_tensor_space
 
 REC = RECORDED_LAYOUT.dice
 

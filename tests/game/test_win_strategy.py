@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -20,8 +21,15 @@ from clirun import one_line_error, run
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import Rules
-from phase10math.errors import InvalidRulesError, OutsideTableError
-from phase10math.game.duel import Play, WinStrategy, shipped_table, win_advice
+from phase10math.errors import InvalidRulesError, OutsideTableError, Phase10MathError
+from phase10math.game.duel import (
+    DuelGame,
+    DuelStrategy,
+    Play,
+    WinStrategy,
+    shipped_table,
+    win_advice,
+)
 from phase10math.game.engine import Game, RandomDice, TurnView
 from phase10math.game.headtohead import head_to_head
 from phase10math.game.strategies import STRATEGY_NAMES, StopStrategy, get_strategy
@@ -243,3 +251,45 @@ def test_game_and_headtohead_commands_play_win():
 def test_game_command_refuses_what_win_cannot_play(argv):
     code, _, err = run(argv)
     one_line_error(err, code)
+
+
+def test_states_outside_the_table_are_refused_before_any_work(table):
+    """The duel game's states and the strategy's batches name what they refuse: a phase
+    outside the table (9-10), a negative total, a seat other than 0 and 1, a key that is not
+    a state of the table; a refused batch solves nothing; a state already decided is
+    accepted and needs no solve."""
+    g = table.game
+    for call, words in [
+        (lambda: g.player(8, 0), "k=8"),
+        (lambda: g.player(9, -1), "total=-1"),
+        (lambda: g.start((0, -5)), "totals=-5"),
+        (lambda: g.key_of(2, (9, 0), (9, 0)), "seat=2"),
+        (lambda: g.key_of(0, (9, 0), (11, 0)), "opp phase=11"),
+        (lambda: g.key_of(0, (9, 0), (9, 0, 0)), "opp="),
+        (lambda: DuelGame.standard("9"), "lo="),
+    ]:
+        with pytest.raises(Phase10MathError, match=re.escape(words)):
+            call()
+    strategy = WinStrategy(table)
+    good = g.key_of(0, (9, 0), (9, 0))
+    for keys, last in [
+        ([(0, (3, 0, 0), (9, 0, 0), 0)], []),
+        ([good] * 40 + [(0, (9, 0, 0), (9, 0, 0), "x")], []),
+        ([good], [((9, 0, 0), -3, 0)] * 40 + [((9, 0, 0), -3)]),
+    ]:
+        with pytest.raises(Phase10MathError, match="prepare"):
+            strategy.prepare(keys, last)
+        assert strategy._holds == {}  # refused: nothing solved
+    strategy.prepare([(0, (9, 0, 0), (9, 0, 0), 10**6)], [((9, 0, 0), 5, 1)])
+    assert strategy._holds == {}  # decided states: nothing to solve
+    strategy.prepare([good])
+    assert list(strategy._holds) == [(False, good)]
+
+
+def test_a_strategy_not_attached_refuses_to_play(table):
+    faces = RandomDice(DEFAULT_LAYOUT, seed=11).roll(range(10))
+    _, view = _view_at(get_strategy("win"), (9, 0), (9, 0), True, False, faces, 2)
+    with pytest.raises(OutsideTableError, match="not attached"):
+        WinStrategy(table).hold(view)
+    with pytest.raises(InvalidRulesError, match="not attached"):
+        DuelStrategy(table).hold(view)

@@ -22,9 +22,12 @@ import json
 import math
 import os
 import random
+import re
+import tempfile
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -45,18 +48,26 @@ from phase10math.dice.phases import PHASES  # noqa: E402
 from phase10math.dice.phases import Phase as DicePhase  # noqa: E402
 from phase10math.dice.rules import Holds, Objective, Rules  # noqa: E402
 from phase10math.errors import InvalidHoldError, Phase10MathError, WrongTypeError  # noqa: E402
-from phase10math.game import Game, RandomDice, ScriptedDice, get_strategy  # noqa: E402
+from phase10math.game import (  # noqa: E402
+    DuelGame,
+    Game,
+    RandomDice,
+    ScriptedDice,
+    WinStrategy,
+    get_strategy,
+    shipped_table,
+)
 from phase10math.game.length import GameLength  # noqa: E402
 from phase10math.play import GameSession, GameWidget, PlayApp, TurnState, TurnWidget  # noqa: E402
 
 #: The packages whose ``__all__`` this file covers: the package and every subpackage with a
-#: public API. (``phase10math.turn.tensor`` lists the tensor engine's kernels for ``turn/``
-#: itself: arrays in, arrays out, called in inner loops; it is reached through the public
-#: solvers, which this file covers.)
+#: public API (``phase10math.turn.tensor`` lists only the tensor engine's settings; its kernels
+#: are the engine's inside, reached through the public solvers).
 PACKAGES = [
     "phase10math",
     "phase10math.dice",
     "phase10math.turn",
+    "phase10math.turn.tensor",
     "phase10math.game",
     "phase10math.play",
     "phase10math.cards",
@@ -105,18 +116,12 @@ HEAVY = {
     "PlayApp",
     "DuelSolution.tables",
     "GameSession.human_turn_done",
+    "DuelGame.standard",
 }
 
-#: Public methods left out: they write files or start whole new games on purpose (each has
-#: its own tests); ``PlayApp.save`` writes the app's state to disk.
-LEFT_OUT = {"PlayApp.save"}
-
-#: Public classes whose methods are not fuzzed (their constructors are): the two-player
-#: game's ``DuelGame`` methods are the duel solver's inner loop (players as tuples, called
-#: millions of times, unchecked on purpose) and ``WinStrategy``'s are called by the game
-#: engine with its own views; both are tested in ``tests/game/test_win_strategy.py``.
-# the duel solvers' inner loops (their constructors and the functions that build them are fuzzed)
-METHODS_NOT_FUZZED = {"game.DuelGame", "game.WinStrategy", "tenthousand.PenaltySolution"}
+#: Where the fuzzed calls write their saved games (``PlayApp.save``): a temporary directory
+#: per test, never the user's.
+SAVE_DIR = "PHASE10MATH_SAVE_DIR"
 
 HOSTILE = [
     None,
@@ -155,6 +160,8 @@ STANDARD = cards.STANDARD
 ROLL = tuple(Face(v, c) for v, c in [(5, "o")] * 3 + [(5, "g")] * 2 + [(5, "b")] + [(1, "g")] * 4)
 HAND = card_deck.parse_hand("R1 R2 R3 B3 B3 Y3 G7 G8 W S")
 SMALL_TENK = tenk.TenKRules(target=200, dice=2)
+PENALTY_TENK = tenk.TenKRules.preset("facebook", target=300, floor=-100, farkle_penalty=100)
+APP_SESSION = "fuzzed-app-session"
 SAMPLES: dict[object, list] = {
     int: [0, 1, 2, 3, 10, 20, -3, 200],
     float: [0.0, 0.5, 1.0, 3.25],
@@ -233,12 +240,22 @@ def public_callables() -> list[tuple[str, Callable]]:
     a sample instance)."""
     out: dict[str, Callable] = dict(public_names())
     for name, instance in sample_instances().items():
-        for attr, member in vars(type(instance)).items():
-            if attr.startswith("_") or f"{name}.{attr}" in LEFT_OUT:
-                continue
-            if inspect.isfunction(member) or isinstance(member, (classmethod, staticmethod)):
-                out[f"{name}.{attr}"] = getattr(instance, attr)
+        for attr in public_methods(type(instance)):
+            out[f"{name}.{attr}"] = getattr(instance, attr)
     return sorted(out.items())
+
+
+def public_methods(cls: type) -> list[str]:
+    """The public methods of ``cls``: its own and those it inherits from the kit's classes."""
+    found: dict[str, None] = {}
+    for base in cls.__mro__:
+        if base is not cls and not base.__module__.startswith("phase10math"):
+            continue
+        for attr, member in vars(base).items():
+            method = inspect.isfunction(member) or isinstance(member, (classmethod, staticmethod))
+            if method and not attr.startswith("_"):
+                found.setdefault(attr)
+    return list(found)
 
 
 def sample_instances() -> dict[str, object]:
@@ -265,7 +282,7 @@ def sample_instances() -> dict[str, object]:
         "play.GameSession": GameSession(("greedy",), phases=1, layout=COMPACT_LAYOUT, seed=1),
         "play.TurnWidget": TurnWidget(phase=1, layout=COMPACT_LAYOUT, seed=1),
         "play.GameWidget": GameWidget(("greedy",), phases=1, layout=COMPACT_LAYOUT, seed=1),
-        "play.PlayApp": PlayApp(seed=1, game_seed=1),
+        "play.PlayApp": app_that_saves(),
         "cards.Card": HAND[0],
         "cards.DeckSpec": STANDARD,
         "cards.Phase": cards.phase(2),
@@ -278,7 +295,26 @@ def sample_instances() -> dict[str, object]:
         "tenthousand.ScoringOption": tenk.best_option((1, 5, 5)),
         "tenthousand.RollGroup": tenk.roll_groups(2)[0],
         "tenthousand.RollStats": tenk.roll_stats(2),
+        "tenthousand.PenaltySolution": tenk.solve_penalty(PENALTY_TENK),
+        "game.DuelGame": DuelGame.standard(10, 10),
+        "game.WinStrategy": WinStrategy(shipped_table()),
     }
+
+
+def app_that_saves() -> PlayApp:
+    """The app with a session key (so that ``save`` writes), built while saved games are
+    read from an empty temporary directory (the tests point ``$PHASE10MATH_SAVE_DIR`` at
+    their own temporary directory while they call it)."""
+    old = os.environ.get(SAVE_DIR)
+    with tempfile.TemporaryDirectory(prefix="p10-fuzz-") as empty:
+        os.environ[SAVE_DIR] = empty
+        try:
+            return PlayApp(seed=1, game_seed=1, session=APP_SESSION)
+        finally:
+            if old is None:
+                del os.environ[SAVE_DIR]
+            else:
+                os.environ[SAVE_DIR] = old
 
 
 def state_of(fn: Callable) -> Callable[[], object] | None:
@@ -406,7 +442,9 @@ FUZZ = settings(
 
 
 @pytest.mark.parametrize("name,fn", CALLABLES, ids=[n for n, _ in CALLABLES])
-def test_any_argument_works_or_raises_a_package_error(name, fn):
+def test_any_argument_works_or_raises_a_package_error(name, fn, monkeypatch, tmp_path):
+    monkeypatch.setenv(SAVE_DIR, str(tmp_path))
+
     @FUZZ
     @given(kwargs=call_strategy(name, fn))
     def run(kwargs):
@@ -432,17 +470,34 @@ def test_the_fuzz_covers_every_public_name():
                     missing.append(f"{pkg}.{n}")
             if inspect.isclass(obj) and not issubclass(obj, enum.Enum):
                 key = next(k for k, v in public_names().items() if v is obj)
-                if key in METHODS_NOT_FUZZED:
-                    continue
-                for attr, member in vars(obj).items():
-                    method = inspect.isfunction(member) or isinstance(
-                        member, (classmethod, staticmethod)
-                    )
-                    full = f"{key}.{attr}"
-                    if method and not attr.startswith("_") and full not in LEFT_OUT:
-                        if full not in names:
-                            missing.append(full)
+                missing += [
+                    f"{key}.{attr}" for attr in public_methods(obj) if f"{key}.{attr}" not in names
+                ]
     assert not missing, missing
+
+
+def test_every_package_with_a_public_api_is_fuzzed():
+    """Every package of the kit whose ``__init__`` sets ``__all__`` is in :data:`PACKAGES`
+    (read from the source, so a new subpackage with a public API cannot be missed)."""
+    root = Path(importlib.import_module("phase10math").__file__).parent
+    with_api = {
+        ".".join(("phase10math", *init.parent.relative_to(root).parts))
+        for init in root.rglob("__init__.py")
+        if re.search(r"^__all__\b", init.read_text(encoding="utf-8"), re.MULTILINE)
+    }
+    assert "phase10math.turn.tensor" in with_api  # the scan finds nested packages
+    assert with_api - set(PACKAGES) == set()
+
+
+def test_the_apps_save_is_fuzzed_into_a_temporary_directory(monkeypatch, tmp_path):
+    """The fuzzed app saves for real (it has a session key), into the test's directory, the
+    state it shows, and changes nothing."""
+    monkeypatch.setenv(SAVE_DIR, str(tmp_path))
+    save = dict(CALLABLES)["play.PlayApp.save"]
+    assert call_and_check("play.PlayApp.save", save, {}) == "worked"
+    assert [p.name for p in tmp_path.iterdir()] == [f"{APP_SESSION}.json"]
+    written = json.loads((tmp_path / f"{APP_SESSION}.json").read_text(encoding="utf-8"))
+    assert written == json.loads(json.dumps(save.__self__.state_dict()))
 
 
 def test_the_state_check_can_fail():

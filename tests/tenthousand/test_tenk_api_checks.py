@@ -93,6 +93,12 @@ BAD = [
     (lambda: solve_penalty(FB).win_probability(0, 300), "opponent=300"),
     (lambda: solve_penalty(FB).win_probability(0, -150), "opponent=-150"),
     (lambda: solve_penalty(FB).win_probability(0, 0, 3), "my_busts"),
+    (lambda: solve_penalty(FB).bust_state(FB.farkles, 0, 0, 0), "i="),
+    (lambda: solve_penalty(FB).bust_state(0, -1, 0, 0), "j=-1"),
+    (lambda: solve_penalty(FB).bust_state(0, 0, True, 0), "a=True"),
+    (lambda: solve_penalty(FB).bust_state(0, 0, 0, 10**30), "b="),
+    (lambda: solve_penalty(FB).turn_tables(0, 0, 0, (300 + 100) // 50), "b=8"),
+    (lambda: solve_penalty(FB).turn_tables(0, 0, 1.0, 0), "a=1.0"),
 ]
 
 

@@ -141,3 +141,18 @@ def test_too_large_is_refused_at_once(monkeypatch):
     monkeypatch.setattr("phase10math.tenthousand.penalty.memory_allowed", lambda: 10**6)
     with pytest.raises(Phase10MathError, match="GiB"):
         solve_penalty(TenKRules.preset("facebook"))
+
+
+def test_the_bust_transition_takes_numpy_indices_alike():
+    """A bust restarts the opponent's turn with the mover's count one higher, or at the
+    ``farkles``-th bust with the count reset and the penalty taken (never below the floor),
+    whether the indices come as ints or numpy integers."""
+    rules = TenKRules.preset("facebook", target=300, floor=-100, farkle_penalty=100)
+    sol = solve_penalty(rules)
+    N, pen = (300 + 100) // 50, 100 // 50
+    for i, j, a, b in itertools.product(
+        range(rules.farkles), range(rules.farkles), range(N), [0, 5]
+    ):
+        want = (j, i + 1, b, a) if i + 1 < rules.farkles else (j, 0, b, max(a - pen, 0))
+        assert sol.bust_state(i, j, a, b) == want
+        assert sol.bust_state(*map(np.int64, (i, j, a, b))) == want

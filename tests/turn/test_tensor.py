@@ -18,8 +18,8 @@ from phase10math.dice.meld import best_scores
 from phase10math.dice.partial import greedy_choices
 from phase10math.dice.phases import PHASES, parse_phase
 from phase10math.dice.rules import Rules
-from phase10math.errors import StateSpaceTooLargeError
-from phase10math.turn import engine, solver, tensor
+from phase10math.errors import InvalidArgumentError, StateSpaceTooLargeError
+from phase10math.turn import engine, solver
 from phase10math.turn.advisor import ranked_holds
 from phase10math.turn.engine import final_scores
 from phase10math.turn.kernels import (
@@ -32,14 +32,18 @@ from phase10math.turn.kernels import (
 from phase10math.turn.projection import COLOR, FULL, VALUE
 from phase10math.turn.solver import solve_custom, solve_turn, solve_utility
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor import (
-    LazyHoldValues,
-    expect_into,
-    final_scores_tensor,
-    slabs,
-    tensor_shape,
-)
+from phase10math.turn.tensor import greedy as tensor_greedy
+from phase10math.turn.tensor import memory as tensor_memory
+from phase10math.turn.tensor import memory_budget as tensor_memory_budget
+from phase10math.turn.tensor import passes as tensor_passes
+from phase10math.turn.tensor import slabs
 from phase10math.turn.tensor import stages as tensor_stages
+from phase10math.turn.tensor import threads as tensor_threads
+from phase10math.turn.tensor.codes import hold_code
+from phase10math.turn.tensor.finals import final_scores_tensor
+from phase10math.turn.tensor.holdvalues import LazyHoldValues
+from phase10math.turn.tensor.memory import tensor_shape
+from phase10math.turn.tensor.passes import expect_into
 
 REC = RECORDED_LAYOUT.dice
 
@@ -221,8 +225,8 @@ def test_second_key_is_lexicographic():
     expect_into(space, top, T)
     expect_into(space, sec, T2)
     N, N2 = T.copy(), T2.copy()
-    A = np.zeros(shape, tensor.code_dtype(len(shape)))
-    tensor.subset_max(space, T, A, second=T2)
+    A = np.zeros(shape, tensor_memory.code_dtype(len(shape)))
+    tensor_passes.subset_max(space, T, A, second=T2)
     for gid in space.full_ids:
         faces = np.unravel_index(int(gid), shape)
         subs = [tuple(f if m >> i & 1 else 0 for i, f in enumerate(faces)) for m in range(8)]
@@ -271,10 +275,10 @@ def test_blocked_threaded_passes_equal_one_block(monkeypatch):
         monkeypatch.setattr(slabs, "BLOCK", block)
         monkeypatch.setattr(slabs, "MIN_SLAB", 1)
         monkeypatch.setenv("PHASE10MATH_THREADS", threads)
-        T, A = np.zeros(shape, np.int64), np.zeros(shape, tensor.code_dtype(len(shape)))
+        T, A = np.zeros(shape, np.int64), np.zeros(shape, tensor_memory.code_dtype(len(shape)))
         expect_into(space, top, T)
         N = T.copy()
-        tensor.subset_max(space, T, A)
+        tensor_passes.subset_max(space, T, A)
         res.append((N, T, A))
     for x, y in zip(*res):
         assert (x == y).all()
@@ -337,7 +341,7 @@ def test_greedy_holds_tensor_equal_plain_greedy_on_every_roll(ph, monkeypatch):
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
     ph = PHASES[ph] if isinstance(ph, int) else parse_phase(ph)
     space = StateSpace.build(list(REC[:2]) + list(REC[6:9]), FULL)
-    got = tensor.greedy_holds_tensor(space, ph, Rules(), chunk=500)
+    got = tensor_greedy.greedy_holds_tensor(space, ph, Rules(), chunk=500)
     assert (got == engine.Engine(space, Rules()).greedy_holds(ph)).all()
     want = [plain_greedy_hold(space, ph, gid, Rules()) for gid in space.full_ids]
     assert got.tolist() == want
@@ -441,8 +445,8 @@ def test_tensor_lexicographic_equals_per_type_solver(
     ],
 )
 def test_packed_and_two_tensor_keys_agree(packing, dice_idx, proj, monkeypatch):
-    """Both keys packed in one int64 where they fit (:func:`tensor.pack_keys`) or on two
-    tensors (:func:`tensor.split_stage`): the same solution as the per-type solver
+    """Both keys packed in one int64 where they fit (:func:`tensor_stages.pack_keys`) or on two
+    tensors (:func:`tensor_stages.split_stage`): the same solution as the per-type solver
     either way (small blocks, two threads), and the packing is used (or not) as asked.
     Negative keys included (the 'worst' second key is a negated score)."""
     monkeypatch.setattr(slabs, "MIN_SLAB", 1)
@@ -470,8 +474,8 @@ def test_packed_and_two_tensor_keys_agree(packing, dice_idx, proj, monkeypatch):
 
 def test_pack_keys_refuses_what_may_overflow():
     first = np.array([0, 6**20])
-    assert tensor.pack_keys(first, np.array([0, 56 * 6**20]), 10) is None
-    packed = tensor.pack_keys(np.array([0, 1]), np.array([0, 56]), 10)
+    assert tensor_stages.pack_keys(first, np.array([0, 56 * 6**20]), 10) is None
+    packed = tensor_stages.pack_keys(np.array([0, 1]), np.array([0, 56]), 10)
     assert packed is not None and packed[1] == 56 * 6**10 + 1
 
 
@@ -522,7 +526,7 @@ def test_advisor_order_picks_the_tensor_best_hold():
 
 def test_hold_code_is_more_dice_then_larger_id():
     """Brute force of the tie rule's codes: among distinct sub-holds of one entry, the smaller
-    :func:`tensor.hold_code` keeps more dice, or as many with the larger state id; codes of
+    :func:`hold_code` keeps more dice, or as many with the larger state id; codes of
     disjoint masks add up, and they read back as documented (popcount above ``n`` bits, die
     ``d`` at bit ``n - 1 - d``)."""
 
@@ -537,15 +541,15 @@ def test_hold_code_is_more_dice_then_larger_id():
     n = len(space.types)
     strides = [int(s) for s in space.strides]
     masks = np.arange(2**n)
-    codes = tensor.hold_code(n, masks)
+    codes = hold_code(n, masks)
     assert (decode(n, codes) == masks).all()
-    assert codes.dtype == np.uint16 and tensor.code_dtype(13) == np.uint32
-    big = tensor.hold_code(16, np.arange(0, 2**16, 7))  # 16 dice: uint32 codes
+    assert codes.dtype == np.uint16 and tensor_memory.code_dtype(13) == np.uint32
+    big = hold_code(16, np.arange(0, 2**16, 7))  # 16 dice: uint32 codes
     assert big.dtype == np.uint32 and (decode(16, big) == np.arange(0, 2**16, 7)).all()
     for a in range(2**n):
         for b in range(2**n):
             if a & b == 0:
-                assert tensor.hold_code(n, a | b) == tensor.hold_code(n, a) + tensor.hold_code(n, b)
+                assert hold_code(n, a | b) == hold_code(n, a) + hold_code(n, b)
     rng = np.random.default_rng(4)
     for gid in rng.choice(space.full_ids, 40):
         slots = [int(gid) // st % (len(t.faces) + 1) for st, t in zip(strides, space.types)]
@@ -560,14 +564,37 @@ def test_hold_code_is_more_dice_then_larger_id():
                     assert (codes[a] < codes[b]) == (key(a) > key(b))
 
 
+@pytest.mark.parametrize("text", ["abc", "nan", "inf", "-1", "0", "1e9", "١"])
+def test_a_malformed_memory_setting_is_refused(monkeypatch, text):
+    monkeypatch.setenv("PHASE10MATH_MEMORY_GB", text)
+    with pytest.raises(InvalidArgumentError, match="PHASE10MATH_MEMORY_GB"):
+        tensor_memory_budget()
+
+
+@pytest.mark.parametrize("text", ["0", "-3", "two", "1e3", "257", "٣", "2.5"])
+def test_a_malformed_threads_setting_is_refused(monkeypatch, text):
+    monkeypatch.setenv("PHASE10MATH_THREADS", text)
+    with pytest.raises(InvalidArgumentError, match="PHASE10MATH_THREADS"):
+        tensor_threads()
+
+
+def test_the_engine_settings_are_read_from_the_environment(monkeypatch):
+    monkeypatch.setenv("PHASE10MATH_MEMORY_GB", "1.5")
+    monkeypatch.setenv("PHASE10MATH_THREADS", " 3 ")
+    assert tensor_memory_budget() == 1536 * 1024 * 1024 and tensor_threads() == 3
+
+
 def test_second_key_memory_is_estimated_and_refused(monkeypatch):
     """The second key's tensor counts in the memory check: a limit between the one-key and the
     two-key estimates refuses the lexicographic solve, naming the second key."""
     space = StateSpace.build(RECORDED_LAYOUT, FULL)
-    one, two = tensor.estimate_bytes(space, 3), tensor.estimate_bytes(space, 3, second=True)
+    one, two = (
+        tensor_memory.estimate_bytes(space, 3),
+        tensor_memory.estimate_bytes(space, 3, second=True),
+    )
     assert two > one + 8 * 7**9
     monkeypatch.setenv("PHASE10MATH_MEMORY_GB", str((one + two) / 2 / 2**30))
-    tensor.check_tensor_fits(space, 3)
+    tensor_memory.check_tensor_fits(space, 3)
     t = time.perf_counter()
     with pytest.raises(StateSpaceTooLargeError, match="second key"):
         solve_turn(8, "complete", layout=RECORDED_LAYOUT)

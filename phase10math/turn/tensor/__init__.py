@@ -42,72 +42,18 @@ policy), :mod:`.holdvalues` (hold values and best holds on demand), :mod:`.final
 scores) and :mod:`.greedy` (the greedy baseline). The stages are driven by the one backward
 induction (:class:`~phase10math.turn.engine.TensorEngine`,
 :func:`~phase10math.turn.engine.backward_induction`).
+
+The public names (``__all__``) are the engine's settings: :func:`memory_budget` (the bytes a
+solve may use), :func:`threads` (the threads of the passes) and :func:`release_buffers` (free
+the work buffers a large solve leaves allocated). The kernels themselves are the engine's
+inside, not an API: they take the engine's state space and work arrays whose shapes it fixes,
+and run per stage in the backward induction, so they are imported from their modules by
+:mod:`phase10math.turn.engine` and :mod:`phase10math.turn.solver` only. The public way to
+solve a turn on this engine is :func:`phase10math.turn.solve_turn` (and the advice built on
+it).
 """
 
-from phase10math.turn.tensor.codes import HoldIds, hold_code, holds_from_codes
-from phase10math.turn.tensor.finals import final_scores_tensor
-from phase10math.turn.tensor.greedy import greedy_holds_tensor
-from phase10math.turn.tensor.holdvalues import (
-    BestHolds,
-    LazyHoldValues,
-    best_sub_hold_values,
-    sub_holds,
-)
-from phase10math.turn.tensor.memory import (
-    check_tensor_fits,
-    code_dtype,
-    estimate_bytes,
-    face_shape,
-    int_dtype,
-    is_tensor_space,
-    memory_budget,
-    release_buffers,
-    smallest_int,
-    tensor_shape,
-)
-from phase10math.turn.tensor.passes import expect_into, subset_max
-from phase10math.turn.tensor.slabs import in_slabs, threads
-from phase10math.turn.tensor.stages import (
-    pack_bounds,
-    pack_keys,
-    split_policy_values,
-    split_stage,
-    unpack_keys,
-    without_first_die,
-)
-from phase10math.turn.tensor.totals import exact_total, tensor_weights, unit_weights
+from phase10math.turn.tensor.memory import memory_budget, release_buffers
+from phase10math.turn.tensor.slabs import threads
 
-__all__ = [
-    "BestHolds",
-    "HoldIds",
-    "LazyHoldValues",
-    "best_sub_hold_values",
-    "check_tensor_fits",
-    "code_dtype",
-    "estimate_bytes",
-    "exact_total",
-    "expect_into",
-    "face_shape",
-    "final_scores_tensor",
-    "greedy_holds_tensor",
-    "hold_code",
-    "holds_from_codes",
-    "in_slabs",
-    "int_dtype",
-    "is_tensor_space",
-    "memory_budget",
-    "pack_bounds",
-    "pack_keys",
-    "release_buffers",
-    "smallest_int",
-    "split_policy_values",
-    "split_stage",
-    "sub_holds",
-    "subset_max",
-    "tensor_shape",
-    "tensor_weights",
-    "threads",
-    "unit_weights",
-    "unpack_keys",
-    "without_first_die",
-]
+__all__ = ["memory_budget", "release_buffers", "threads"]

@@ -7,7 +7,8 @@ import os
 
 import numpy as np
 
-from phase10math.errors import StateSpaceTooLargeError
+from phase10math.checks import public
+from phase10math.errors import InvalidArgumentError, StateSpaceTooLargeError
 from phase10math.turn.statespace import StateSpace
 
 _BUFFERS: dict[str, np.ndarray] = {}
@@ -26,11 +27,22 @@ def face_shape(space: StateSpace) -> tuple[int, ...]:
     return tuple(len(t.faces) for t in space.types)
 
 
+@public
 def memory_budget() -> int:
-    """Bytes the engine may use: ``$PHASE10MATH_MEMORY_GB`` or 75% of physical memory."""
+    """Bytes the engine may use: ``$PHASE10MATH_MEMORY_GB`` (GiB, a positive number) or 75% of
+    physical memory; a malformed setting is refused (:class:`InvalidArgumentError`)."""
     env = os.environ.get("PHASE10MATH_MEMORY_GB")
     if env:
-        return int(float(env) * 2**30)
+        try:
+            gib = float(env) if env.isascii() else math.nan  # digits 0-9 only, as the CLI
+        except ValueError:
+            gib = math.nan
+        if not 0 < gib <= 2**20:  # NaN and infinities fail too
+            raise InvalidArgumentError(
+                f"PHASE10MATH_MEMORY_GB={env[:40]!r}; allowed: a number of GiB, > 0 and at "
+                "most 1048576 (e.g. 3 or 0.5)"
+            )
+        return int(gib * 2**30)
     try:
         return int(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 0.75)
     except (ValueError, OSError):  # pragma: no cover
@@ -82,6 +94,7 @@ def buffer(name: str, n: int, dtype) -> np.ndarray:
     return buf[:n]
 
 
+@public
 def release_buffers() -> None:
     """Free the reusable work buffers."""
     _BUFFERS.clear()

@@ -8,17 +8,27 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from phase10math.checks import public
+from phase10math.errors import InvalidArgumentError
+
 _POOL: list[ThreadPoolExecutor] = []
 MIN_SLAB = 1 << 18  # arrays smaller than this are not split among threads
 BLOCK = 1 << 15  # entries per slot in one block of an axis pass (its scratch stays in cache)
 
 
+@public
 def threads() -> int:
-    """Threads of the tensor passes: ``$PHASE10MATH_THREADS`` or one per core, at most two
-    (the passes are bound by memory bandwidth; numpy releases the GIL in their loops)."""
+    """Threads of the tensor passes: ``$PHASE10MATH_THREADS`` (a whole number 1..256) or one
+    per core, at most two (the passes are bound by memory bandwidth; numpy releases the GIL in
+    their loops); a malformed setting is refused (:class:`InvalidArgumentError`)."""
     env = os.environ.get("PHASE10MATH_THREADS")
     if env:
-        return max(1, int(env))
+        text = env.strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= 256):
+            raise InvalidArgumentError(
+                f"PHASE10MATH_THREADS={env[:40]!r}; allowed: a whole number 1..256"
+            )
+        return int(text)
     return max(1, min(2, os.cpu_count() or 1))
 
 

@@ -1,11 +1,12 @@
-"""How the test run is shared among pytest-xdist workers, when it is run in two with
-``python -m pytest --nbval -n 2 --dist loadfile`` (pytest-xdist, in the ``test`` extra; README's
-command still runs in one process): every file (a notebook with all its cells, in order, in one
-kernel) is one unit of work for one worker, and the files that solve the same large turns
-(the color phases on the ten different recorded dice) are one unit, run one after the other
-in one worker, so that the second reads the first's solutions from the shared result cache
-instead of solving them again at the same time. That unit is the longest: under xdist it is
-handed out first, the others in the order of the collection."""
+"""How the test run is shared between two pytest-xdist workers (README's test command,
+``python -m pytest --nbval -n 2 --dist loadfile``; pytest-xdist is in the ``test`` extra;
+``-n 0`` runs everything in one process): every file (a notebook with all its cells, in order,
+in one kernel) is one unit of work for one worker, and the tests that solve the color phases on
+the ten different recorded dice and simulate their best holds (notebook 3b and the recorded
+dice's Monte Carlo) are one unit, run one after the other in one worker, so that the second
+reads the first's solutions from the shared result cache instead of solving them again at the
+same time. That unit is the longest: it is handed out first, the others in the order of the
+collection."""
 
 from __future__ import annotations
 
@@ -16,18 +17,18 @@ import pytest
 
 ROOT = Path(__file__).parent
 
-# files solving the recorded color phases (both objectives), in the order they run
-RECORDED_SOLVES = [
-    "tests/turn/test_solver_montecarlo.py",
-    "notebooks/3b_full_table.ipynb",
-]
+# the tests (node id prefixes) solving the recorded color phases, both objectives, and
+# simulating them with their best holds, in the order they run
+RECORDED_SOLVES = (
+    "tests/turn/test_solver_montecarlo.py::test_optimal_policy_simulation_agrees_with_exact_value",
+    "notebooks/3b_full_table.ipynb::",
+)
 RECORDED_UNIT = "recorded-solves"
 
 
 def work_unit(nodeid: str) -> str:
-    """The unit of work of a test (by its node id): its file, or the recorded solves."""
-    path = nodeid.split("::", 1)[0]
-    return RECORDED_UNIT if path in RECORDED_SOLVES else path
+    """The unit of work of a test (by its node id): the recorded solves, or its file."""
+    return RECORDED_UNIT if nodeid.startswith(RECORDED_SOLVES) else nodeid.split("::", 1)[0]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

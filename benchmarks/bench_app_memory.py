@@ -76,6 +76,11 @@ def measure(n: int, phase: int, layout: str, tmp: Path) -> tuple[float, float, i
                         board.locator(".p10-phase select").select_option(
                             label=f"Phase {phase}: {PHASES[phase].text}"
                         )
+                        # the kernel has taken the new phase (loaded from the cache) before
+                        # the roll: a click sent while it is busy may meet a disabled button
+                        expect(board).to_contain_text(
+                            f"Phase {phase}: {PHASES[phase].text} — press Roll", timeout=600_000
+                        )
                     board.locator(".p10-roll").click()
                     expect(board.locator(".p10-verdict")).to_contain_text("Best:", timeout=600_000)
                 took = time.monotonic() - t

@@ -248,8 +248,12 @@ class Engine:
             int(np.abs(finals).max(initial=0)), 6 ** (self.space.n_dice * (rolls - 1))
         ):
             raise InvalidRulesError("utility too large for exact int64 policy evaluation")
-        run = backward_induction(self, [finals.astype(np.int64)], rolls, Fixed(holds), keep=False)
+        run = backward_induction(self, [self.exact_finals(finals)], rolls, Fixed(holds), keep=False)
         return Fraction(run.total[0], run.denominator)
+
+    def exact_finals(self, finals: np.ndarray) -> np.ndarray:
+        """Integer utilities as this engine's exact stages take them (int64 here)."""
+        return finals.astype(np.int64)
 
     # ------------------------------------------------------------ stages
     # Each stage gets the stage before and ``last`` (whether it is the turn's first roll,
@@ -402,15 +406,22 @@ class TensorEngine(Engine):
         arg = holds_from_codes(sp, codes, np.int32 if sp.n_states < 2**31 else np.int64)
         return Stage(outs, arg=arg, total=None if sums is None else [sums[0] / 6**sp.n_dice])
 
+    def exact_finals(self, finals: np.ndarray) -> np.ndarray:
+        """Integer utilities as they are (the passes read any integer dtype slab by slab: no
+        int64 copy of 60 million utilities)."""
+        return finals if finals.dtype.kind in "iu" else finals.astype(np.int64)
+
     def fixed_stage(self, prev: Stage, r: int, chooser: Fixed, last: bool = False) -> Stage:
         """The values of the policy's holds, die 0's face by face
         (:func:`~.tensor.stages.split_policy_values`): int64 numerators, or float64 means."""
         dt = np.int64 if chooser.exact else np.float64
+
+        def values(v) -> np.ndarray:  # exact: any integer dtype is read as it is
+            v = np.asarray(v)
+            return v if chooser.exact and v.dtype.kind in "iu" else v.astype(dt, copy=False)
+
         return Stage(
-            [
-                split_policy_values(self.space, np.asarray(v, dtype=dt), chooser.holds[r], dt)
-                for v in prev.roll
-            ]
+            [split_policy_values(self.space, values(v), chooser.holds[r], dt) for v in prev.roll]
         )
 
 

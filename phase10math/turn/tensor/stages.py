@@ -146,8 +146,9 @@ def split_policy_values(
 ) -> np.ndarray:
     """One stage of a fixed policy, die 0's face by face as in :func:`split_stage`: the value
     of each roll state's hold ``holds`` (hold ids, ``full_ids`` order) from the roll values
-    ``values`` of the stage before - int64 numerators at ``6**n`` times the scale before, or
-    float64 means for ``dtype=np.float64`` - in one tensor of the other dice."""
+    ``values`` of the stage before (any integer dtype, read slab by slab) - int64 numerators
+    at ``6**n`` times the scale before, or float64 means for ``dtype=np.float64`` - in one
+    tensor of the other dice."""
     rest = without_first_die(space)
     w0 = [int(x) for x in space.types[0].weights]
     F0 = len(w0)

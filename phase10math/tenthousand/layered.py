@@ -179,8 +179,9 @@ def pair_tables(rules: TenKRules, P: np.ndarray, a: int, b: int):
 
 
 @dataclass
-class LayeredSolution:
-    """The proven duel: ``P`` (float), proven bounds ``L <= exact <= U`` at every turn start."""
+class ProvenDuel:
+    """A proven duel's tables: ``P`` (float) and proven bounds ``L <= exact <= U`` at every
+    turn start, how they were found, and the game's first turn start (:attr:`start`)."""
 
     rules: TenKRules
     P: np.ndarray = field(repr=False)
@@ -192,19 +193,30 @@ class LayeredSolution:
     certified: bool
 
     @property
+    def start(self) -> tuple[int, ...]:
+        """Index of the game's first turn start in ``P``: both scores 0."""
+        return (0, 0)
+
+    @property
     def value(self) -> float:
         """P(first player wins), float."""
-        return float(self.P[0, 0])
+        return float(self.P[self.start])
 
     @property
     def lower(self) -> float:
         """Proven lower bound on P(first player wins)."""
-        return float(self.L[0, 0])
+        return float(self.L[self.start])
 
     @property
     def upper(self) -> float:
         """Proven upper bound on P(first player wins)."""
-        return float(self.U[0, 0])
+        return float(self.U[self.start])
+
+
+@dataclass
+class LayeredSolution(ProvenDuel):
+    """The proven duel: ``P[a, b]`` at every turn start (the mover's and the opponent's
+    scores)."""
 
 
 def _layer_columns(U: int, s: int) -> np.ndarray:

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,7 @@ from phase10math.errors import StateSpaceTooLargeError, WrongTypeError
 from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
 from phase10math.tenthousand.layered import (
+    ProvenDuel,
     TurnPass,
     memory_allowed,
     roll_arrays,
@@ -71,18 +72,9 @@ from phase10math.tenthousand.rules import (
 
 @public
 @dataclass
-class PenaltySolution:
+class PenaltySolution(ProvenDuel):
     """The proven duel with a farkle penalty: ``P[i, j, a, b]`` (float) and proven bounds
     ``L <= exact <= U`` at every turn start (indices as in the module docstring)."""
-
-    rules: TenKRules
-    P: np.ndarray = field(repr=False)
-    L: np.ndarray = field(repr=False)
-    U: np.ndarray = field(repr=False)
-    passes: int
-    last_change: float
-    seconds: float
-    certified: bool
 
     @property
     def zero(self) -> int:
@@ -90,22 +82,10 @@ class PenaltySolution:
         return -self.rules.floor // UNIT
 
     @property
-    def value(self) -> float:
-        """P(first player wins), float."""
+    def start(self) -> tuple[int, ...]:
+        """Index of the game's first turn start: no busts, both scores 0."""
         z = self.zero
-        return float(self.P[0, 0, z, z])
-
-    @property
-    def lower(self) -> float:
-        """Proven lower bound on P(first player wins)."""
-        z = self.zero
-        return float(self.L[0, 0, z, z])
-
-    @property
-    def upper(self) -> float:
-        """Proven upper bound on P(first player wins)."""
-        z = self.zero
-        return float(self.U[0, 0, z, z])
+        return (0, 0, z, z)
 
     @property
     def states(self) -> int:

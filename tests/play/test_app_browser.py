@@ -10,6 +10,7 @@ Screenshots go to ``$PHASE10MATH_ARTIFACTS`` (default ``test-artifacts/``); with
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -43,6 +44,23 @@ def browser():
             yield b
         finally:
             b.close()
+
+
+@contextlib.contextmanager
+def _app_page(app_url, browser, size: tuple[int, int]):
+    """A new page of the app at ``size`` (width, height, px), shown as far as its Roll button;
+    closed afterwards, whatever happens."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.set_default_timeout(TIMEOUT)
+    try:
+        page.goto(app_url)
+        expect(page.locator(".p10-app .p10-roll").first).to_be_visible(timeout=60_000)
+        yield page
+    finally:
+        page.close()
 
 
 def _check_layout(page) -> None:
@@ -80,15 +98,10 @@ def test_app_turn_and_game(app_url, browser, width):
     from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT)
-    w, h = WIDTHS[width]
     shots = artifacts()
-    page = browser.new_page(viewport={"width": w, "height": h})
-    page.set_default_timeout(TIMEOUT)
-    try:
-        page.goto(app_url)
+    with _app_page(app_url, browser, WIDTHS[width]) as page:
         board = page.locator(".p10-app .p10-turn").first
         advice = board.locator(".p10-advice")
-        expect(board.locator(".p10-roll")).to_be_visible(timeout=60_000)
         expect(advice).to_contain_text("Roll to start")
         _check_layout(page)
         board.locator(".p10-settings-toggle").click()  # the settings fold into one line
@@ -219,8 +232,6 @@ def test_app_turn_and_game(app_url, browser, width):
         _check_layout(page)
         _check_phone_rules(page)
         page.screenshot(path=str(shots / f"app-game-{width}.png"), full_page=True)
-    finally:
-        page.close()
     if os.environ.get("PHASE10MATH_UPDATE_SCREENSHOT"):
         (ROOT / "docs").mkdir(exist_ok=True)
         shutil.copy(shots / f"app-{width}.png", ROOT / "docs" / f"app-{width}.png")
@@ -312,15 +323,10 @@ def test_safe_actions_on_the_first_screen(app_url, browser, width):
     from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT)
-    w, h = FIRST_SCREEN[width]
     shots = artifacts()
-    page = browser.new_page(viewport={"width": w, "height": h})
-    page.set_default_timeout(TIMEOUT)
-    try:
-        page.goto(app_url)
+    with _app_page(app_url, browser, FIRST_SCREEN[width]) as page:
         board = page.locator(".p10-app .p10-turn").first
         advice = board.locator(".p10-advice")
-        expect(board.locator(".p10-roll")).to_be_visible(timeout=60_000)
         board.locator(".p10-roll").click()
         verdict = advice.locator(".p10-verdict")
         expect(verdict).to_contain_text("Best:")
@@ -390,8 +396,6 @@ def test_safe_actions_on_the_first_screen(app_url, browser, width):
         assert page.evaluate(HIDDEN_JS, ".p10-standings td") == [], "standings cut off"
         _check_layout(page)
         _check_phone_rules(page)
-    finally:
-        page.close()
     if os.environ.get("PHASE10MATH_UPDATE_SCREENSHOT"):
         for name in ("first", "ask"):
             shutil.copy(
@@ -404,11 +408,7 @@ def test_a_reload_mid_game_restores_it(app_url, browser):
     from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT)
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.set_default_timeout(TIMEOUT)
-    try:
-        page.goto(app_url)
-        expect(page.locator(".p10-app .p10-roll").first).to_be_visible(timeout=60_000)
+    with _app_page(app_url, browser, WIDTHS["phone"]) as page:
         expect(page).to_have_url(re.compile(r"[?&]game=[\w-]+"))  # the key is in the address
         page.locator(".p10-tabs .lm-TabBar-tab", has_text="Play a game").click()
         game = page.locator(".p10-app .p10-game").first
@@ -427,5 +427,3 @@ def test_a_reload_mid_game_restores_it(app_url, browser):
         assert _dice(board) == dice
         assert game.locator(".p10-scoresheet").inner_text() == sheet
         page.screenshot(path=str(artifacts() / "app-reloaded-phone.png"))
-    finally:
-        page.close()

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import enum
 import functools
 import inspect
 import math
@@ -244,6 +245,24 @@ def check_type(
             what = " or ".join(t.__name__ for t in ts)
         raise error(f"{name}: expected {what}; got {type(value).__name__} {_short(value)}")
     return value
+
+
+def unknown_choice(
+    choices: type[enum.Enum], value: Any, name: str, error: type[Phase10MathError]
+) -> Phase10MathError:
+    """The refusal of a typed option's lookup (an enum's ``_missing_``): a value that is not
+    text is a :class:`WrongTypeError`, an unknown text ``error``; both name the option, the
+    value (shortened) and the choices.
+
+    >>> class Color(enum.StrEnum):
+    ...     RED = "red"
+    >>> unknown_choice(Color, "blue", "color", InvalidRulesError)
+    InvalidRulesError("color='blue'; allowed: red")
+    """
+    allowed = ", ".join(m.value for m in choices)
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    kind = WrongTypeError if not isinstance(value, str) else error
+    return kind(f"{name}={shown}; allowed: {allowed}")
 
 
 def _short(value: Any) -> str:

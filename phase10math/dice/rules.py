@@ -15,8 +15,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from phase10math.checks import check_type, public
-from phase10math.errors import InvalidRulesError, WrongTypeError
+from phase10math.checks import check_type, public, unknown_choice
+from phase10math.errors import InvalidRulesError
 
 
 class _Choice(StrEnum):
@@ -24,10 +24,7 @@ class _Choice(StrEnum):
 
     @classmethod
     def _missing_(cls, value: Any):
-        allowed = ", ".join(m.value for m in cls)
-        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-        error = WrongTypeError if not isinstance(value, str) else InvalidRulesError
-        raise error(f"{cls.__name__.lower()}={shown}; allowed: {allowed}")
+        raise unknown_choice(cls, value, cls.__name__.lower(), InvalidRulesError)
 
     @classmethod
     def parse(cls, value: Any):

@@ -35,11 +35,10 @@ from typing import Any
 import numpy as np
 
 from phase10math.cache import cache_key, cached
-from phase10math.checks import public
-from phase10math.errors import StateSpaceTooLargeError, WrongTypeError
+from phase10math.checks import public, unknown_choice
 from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
-from phase10math.tenthousand.layered import memory_allowed, pair_tables, solve_layered
+from phase10math.tenthousand.layered import check_memory, pair_tables, solve_layered
 from phase10math.tenthousand.odds import duel_roll_data
 from phase10math.tenthousand.rules import (
     UNIT,
@@ -60,10 +59,7 @@ class DuelMethod(StrEnum):
 
     @classmethod
     def _missing_(cls, value: Any):
-        allowed = ", ".join(m.value for m in cls)
-        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-        error = WrongTypeError if not isinstance(value, str) else TenKRulesError
-        raise error(f"method={shown}; allowed: {allowed}")
+        raise unknown_choice(cls, value, "method", TenKRulesError)
 
 
 @dataclass(frozen=True)
@@ -182,12 +178,10 @@ class DuelSolution:
         of 50; about 3 * 8 * (U + 1) * 6 * U * U bytes: refused at once where that does not
         fit, see :func:`~phase10math.tenthousand.layered.memory_allowed`)."""
         U = self.P.shape[0]
-        need, allowed = 3 * 8 * (U + 1) * self.rules.dice * U * U, memory_allowed()
-        if need > allowed:
-            raise StateSpaceTooLargeError(
-                f"the within-turn tables of the duel to {self.rules.target} need "
-                f"{need / 2**30:.2f} GiB; allowed now: {allowed / 2**30:.2f} GiB"
-            )
+        check_memory(
+            3 * 8 * (U + 1) * self.rules.dice * U * U,
+            f"the within-turn tables of the duel to {self.rules.target} need",
+        )
         if self._V is None:
             _, self._V, self._R = _turn_pass(self.P, self.rules, _plans(self.rules), keep=True)
         return self._V, self._R

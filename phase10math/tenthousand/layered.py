@@ -71,6 +71,16 @@ def memory_allowed() -> int:
     return min(MEMORY_LIMIT, free // 2)
 
 
+def check_memory(need: int, what: str) -> None:
+    """Refuse at once (:class:`StateSpaceTooLargeError`) work that needs more than
+    :func:`memory_allowed`; ``what`` says what needs it ("the proven duel to 10000 needs")."""
+    allowed = memory_allowed()
+    if need > allowed:
+        raise StateSpaceTooLargeError(
+            f"{what} about {need / 2**30:.2f} GiB; allowed now: {allowed / 2**30:.2f} GiB"
+        )
+
+
 @dataclass(frozen=True)
 class _Roll:
     """The rolls of one number of dice as arrays. Groups (rolls that allow the same set-asides)
@@ -286,12 +296,7 @@ def solve_layered(
     """Solve the duel by score layers and certify it (see the module docstring); at most
     ``refine`` further passes narrow the proven box."""
     U = rules.target // UNIT
-    need, allowed = memory_estimate(rules, block), memory_allowed()
-    if need > allowed:
-        raise StateSpaceTooLargeError(
-            f"the proven duel to {rules.target} needs about {need / 2**30:.2f} GiB; "
-            f"allowed now: {allowed / 2**30:.2f} GiB"
-        )
+    check_memory(memory_estimate(rules, block), f"the proven duel to {rules.target} needs")
     start = time.perf_counter()
     ev = TurnPass(rules, roll_arrays(rules))
     P = np.full((U, U), 0.5)

@@ -51,13 +51,13 @@ import numpy as np
 
 from phase10math.cache import cache_key, cached
 from phase10math.checks import public
-from phase10math.errors import StateSpaceTooLargeError, WrongTypeError
+from phase10math.errors import WrongTypeError
 from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
 from phase10math.tenthousand.layered import (
     ProvenDuel,
     TurnPass,
-    memory_allowed,
+    check_memory,
     roll_arrays,
     rounding_margin,
 )
@@ -278,12 +278,8 @@ def solve_penalty(
     width = check_positive_float(width, "width")
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise TenKStateError(f"checkpoint={checkpoint!r}; allowed: a file path or None")
-    need, allowed = memory_estimate(rules, block), memory_allowed()
-    if need > allowed:
-        raise StateSpaceTooLargeError(
-            f"the penalty duel to {rules.target} with floor {rules.floor} needs about "
-            f"{need / 2**30:.2f} GiB; allowed now: {allowed / 2**30:.2f} GiB"
-        )
+    what = f"the penalty duel to {rules.target} with floor {rules.floor} needs"
+    check_memory(memory_estimate(rules, block), what)
     start = time.perf_counter()
     sw = _Sweep(rules, block)
     N, C = sw.N, sw.C

@@ -23,8 +23,7 @@ from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from phase10math.checks import public
-from phase10math.errors import WrongTypeError
+from phase10math.checks import public, unknown_choice
 from phase10math.tenthousand.errors import TenKRulesError
 
 EXTRA_OF_A_KIND = ("none", "double", "add")
@@ -45,10 +44,7 @@ class TenKPreset(StrEnum):
 
     @classmethod
     def _missing_(cls, value: Any):
-        allowed = ", ".join(m.value for m in cls)
-        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-        error = WrongTypeError if not isinstance(value, str) else TenKRulesError
-        raise error(f"preset={shown}; allowed: {allowed}")
+        raise unknown_choice(cls, value, "preset", TenKRulesError)
 
 
 @public

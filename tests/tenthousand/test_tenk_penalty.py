@@ -138,7 +138,7 @@ def test_facebook_scoring_table():
 
 
 def test_too_large_is_refused_at_once(monkeypatch):
-    monkeypatch.setattr("phase10math.tenthousand.penalty.memory_allowed", lambda: 10**6)
+    monkeypatch.setattr("phase10math.tenthousand.layered.memory_allowed", lambda: 10**6)
     with pytest.raises(Phase10MathError, match="GiB"):
         solve_penalty(TenKRules.preset("facebook"))
 

@@ -416,9 +416,9 @@ class TensorEngine(Engine):
         (:func:`~.tensor.stages.split_policy_values`): int64 numerators, or float64 means."""
         dt = np.int64 if chooser.exact else np.float64
 
-        def values(v) -> np.ndarray:  # exact: any integer dtype is read as it is
+        def values(v) -> np.ndarray:
             v = np.asarray(v)
-            return v if chooser.exact and v.dtype.kind in "iu" else v.astype(dt, copy=False)
+            return self.exact_finals(v) if chooser.exact else v.astype(dt, copy=False)
 
         return Stage(
             [split_policy_values(self.space, values(v), chooser.holds[r], dt) for v in prev.roll]

@@ -71,6 +71,7 @@ from phase10math.errors import (
     InvalidDiceError,
     InvalidRulesError,
     OutsideTableError,
+    StateSpaceTooLargeError,
     WrongTypeError,
 )
 from phase10math.game.engine import Game, TurnView
@@ -78,6 +79,7 @@ from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
 from phase10math.turn.batch import TurnBatch
 from phase10math.turn.engine import final_scores
+from phase10math.turn.family import TurnFamily
 from phase10math.turn.kernels import lexicographic_utilities
 from phase10math.turn.solver import solve_utility
 
@@ -122,6 +124,25 @@ LastKey = tuple[Player, int, int]  # (chaser, Dc, eligible)
 Val = tuple[float, float]  # (P(win) + P(tie)/2, P(tie)) of the mover / chaser
 
 
+def turn_of(phase: Phase, rules: Rules, dice: Layout | tuple[Die, ...]) -> TurnBatch:
+    """The batched turn of a phase: exact batched solves without colors, the certified family
+    (:mod:`phase10math.turn.family`) for a color phase."""
+    if not phase.uses_color:
+        return TurnBatch.for_phase(phase, rules, dice)
+    try:
+        return TurnFamily.for_phase(phase, rules, dice)
+    except StateSpaceTooLargeError as exc:
+        raise InvalidRulesError(
+            f"{phase.text}: a color phase of the two-player game needs dice with few kinds "
+            f"(the compact layout has five): {exc}"
+        ) from None
+
+
+def families(game: DuelGame) -> dict[int, TurnFamily]:
+    """The game's color phases and their families."""
+    return {k: tb for k, tb in game.turns.items() if isinstance(tb, TurnFamily)}
+
+
 def _is_whole(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
 
@@ -157,18 +178,10 @@ class DuelGame:
         nums = sorted(self.phases)
         if not nums or nums != list(range(nums[0], nums[-1] + 1)):
             raise InvalidRulesError(f"phases {nums}: expected consecutive numbers")
-        for k in nums:
-            if self.phases[k].uses_color:
-                raise InvalidRulesError(
-                    f"phase {k} ({self.phases[k].text}) has a color group: the two-player "
-                    "solver covers phases without colors only (a color phase needs the "
-                    "certified family of exactly solved turn policies, not built yet); "
-                    "choose a range without phase 8 (e.g. 9-10)"
-                )
         self.lo, self.hi = nums[0], nums[-1]
         for k in nums:
             if k not in self.turns:
-                self.turns[k] = TurnBatch.for_phase(self.phases[k], self.rules, self.dice)
+                self.turns[k] = turn_of(self.phases[k], self.rules, self.dice)
         self.max_score = {k: int(self.turns[k].scores.max(initial=0)) for k in nums}
         self.bonus_in_game = self.lo <= 5 <= self.hi
         self.to_five = {k: sum(self.max_score[j] for j in range(k, 6)) for k in nums if k <= 5}
@@ -492,6 +505,8 @@ class Checkpoint:
         sol = DuelSolution(game)
         for name in ("values", "last", "bound", "tie_bound", "layers_done", "seconds"):
             setattr(sol, name, data[name])
+        for k, state in data.get("families", {}).items():
+            game.turns[k].load(state)
         return sol
 
     def save(self, sol: DuelSolution) -> None:
@@ -505,6 +520,7 @@ class Checkpoint:
             "tie_bound": sol.tie_bound,
             "layers_done": sol.layers_done,
             "seconds": sol.seconds,
+            "families": {k: fam.state() for k, fam in families(sol.game).items()},
         }
         tmp = self.path + ".tmp"
         with gzip.open(tmp, "wb") as fh:
@@ -515,14 +531,14 @@ class Checkpoint:
 def fingerprint(game: DuelGame) -> str:
     """What the values depend on: phases, rules, dice (as the value projection sees them)."""
     tb = game.turns[game.lo]
-    text = json.dumps(
-        {
-            "phases": {k: p.key() for k, p in game.phases.items()},
-            "rules": game.rules.to_dict(),
-            "dice": str(tb.space.key()),
-        },
-        sort_keys=True,
-    )
+    spec = {
+        "phases": {k: p.key() for k, p in game.phases.items()},
+        "rules": game.rules.to_dict(),
+        "dice": str(tb.space.key()),
+    }
+    for fam in families(game).values():  # a color phase sees the dice's colors too
+        spec["color_dice"] = str(fam.space.key())
+    text = json.dumps(spec, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -569,6 +585,9 @@ def solve_duel(
     t0 = time.monotonic() - sol.seconds
     fixed = {(k, p): _fixed_distribution(game, k, p) for k in game.phases for p in PLAYS[1:]}
     sol.fixed = {k: np.stack([fixed[(k, p)] for p in PLAYS[1:]]) for k in game.phases}
+    for k, fam in families(game).items():
+        if not fam.size:  # the per-turn policies are the family's first members
+            fam.add_policies(sol.fixed[k])
     bar = progress_bar(
         total=_work(game), desc=f"duel {game.describe()}", unit="state", enabled=show_progress
     )
@@ -585,7 +604,7 @@ def solve_duel(
         else:
             for ka in range(game.lo, game.hi + 1):  # one phase pair at a time
                 part = [key for key in keys if key[1][0] == ka]
-                _solve_layer(sol, part, fixed)
+                _solve_layer(sol, part, fixed, save=lambda: ck.save(sol), log=log)
         sol.layers_done.append(tag)
         sol.seconds = time.monotonic() - t0
         ck.save(sol)
@@ -605,6 +624,11 @@ def _solve_last(sol: DuelSolution, k: int, keys: list[LastKey], fixed) -> None:
     if not keys:
         return
     U = np.array([sol.last_utility(Play.OPTIMAL, lk) for lk in keys])  # n x 2 x outcomes
+    fam = families(sol.game).get(k)
+    if fam is not None:  # no cycle here: solve the wide intervals exactly, then read the family
+        wide = fam.wide(U[:, 0])
+        for c in range(0, len(wide), REFINE_CHUNK):
+            fam.exact(U[wide[c : c + REFINE_CHUNK], 0])
     vals, marg, dist, dm = _solve_columns(sol.game, k, U[:, 0])
     ties = np.einsum("no,no->n", dist, U[:, 1])
     for i, lk in enumerate(keys):
@@ -617,6 +641,31 @@ def _solve_last(sol: DuelSolution, k: int, keys: list[LastKey], fixed) -> None:
         for lk in keys:
             uw, ut = sol.last_utility(p, lk)
             sol.last[p][lk] = (float(d @ uw), float(d @ ut))
+
+
+REFINE_CHUNK = 16  # exact solves between checkpoints
+
+
+def _refine(g: DuelGame, *sides, stride: int, save: Callable[[], None] | None) -> int:
+    """Exact solves of the color phases' turns whose family interval is wider than its
+    ``tol``, every ``stride``-th of them (by state order), at the current fail values; each
+    ``side`` is (utilities, phases, fail values). Returns how many were solved."""
+    fams = families(g)
+    added = 0
+    for U, kk, fail in sides:
+        for k, fam in fams.items():
+            idx = np.flatnonzero(kk == k)
+            if not len(idx):
+                continue
+            W = U[idx, 0].copy()
+            W[:, 0] = fail[idx]
+            wide = fam.wide(W)[::stride]
+            for c in range(0, len(wide), REFINE_CHUNK):
+                fam.exact(W[wide[c : c + REFINE_CHUNK]])
+                if save:
+                    save()
+            added += len(wide)
+    return added
 
 
 def _shifted(U: np.ndarray, e: float) -> np.ndarray:
@@ -656,8 +705,15 @@ def _certify(sol, U0, U1, ka, kb, x, y, res, m0, m1, p, q, solve_at) -> np.ndarr
     raise RuntimeError("the error bound could not be certified")  # pragma: no cover
 
 
-def _solve_layer(sol: DuelSolution, keys0: list[Key], fixed) -> None:
-    """One layer: every pair (seat 0 state, its seat 1 partner) by policy iteration."""
+def _solve_layer(
+    sol: DuelSolution,
+    keys0: list[Key],
+    fixed,
+    save: Callable[[], None] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> None:
+    """One layer: every pair (seat 0 state, its seat 1 partner) by policy iteration; a color
+    phase's turns from its family, refined (:func:`_refine`) until every interval is narrow."""
     g = sol.game
     if not keys0:
         return
@@ -682,25 +738,38 @@ def _solve_layer(sol: DuelSolution, keys0: list[Key], fixed) -> None:
             vals[idx], marg[idx], dist[idx] = v, m_, d_
         return vals, marg, dist, Uw, dm
 
-    prev = np.full(n, np.inf)
-    for it in range(MAX_ITER):  # noqa: B007 (the count is read after the loop)
-        f0, m0, d0, W0, dm = solve_at(U0, ka, 1 - y)
-        f1, m1, d1, W1, _ = solve_at(U1, kb, 1 - x)
-        res = np.maximum(np.abs(f0 - x), np.abs(f1 - y))
-        slow = res > 0.5 * prev
-        done = (res <= TOL) | ((res <= NOISE) & slow)  # converged, or at rounding's floor
-        if done.all() or it == MAX_ITER - 1:
-            break  # what is left over enters the certificate
-        p, q = d0[:, 0], d1[:, 0]
-        A = np.einsum("no,no->n", d0[:, 1:], W0[:, 1:])
-        B = np.einsum("no,no->n", d1[:, 1:], W1[:, 1:])
-        xn = (A + p * (1 - B) - p * q) / (1 - p * q)
-        yn = q * (1 - xn) + B
-        # Newton where it makes progress; elsewhere a value-iteration step (a contraction)
-        x = np.where(done, x, np.where(slow, f0, xn))
-        y = np.where(done, y, np.where(slow, f1, yn))
-        prev = res
-    sol.iterations += it + 1
+    def policy_iteration(x, y):
+        prev = np.full(n, np.inf)
+        for it in range(MAX_ITER):  # noqa: B007 (the count is read after the loop)
+            f0, m0, d0, W0, dm = solve_at(U0, ka, 1 - y)
+            f1, m1, d1, W1, _ = solve_at(U1, kb, 1 - x)
+            res = np.maximum(np.abs(f0 - x), np.abs(f1 - y))
+            slow = res > 0.5 * prev
+            done = (res <= TOL) | ((res <= NOISE) & slow)  # converged, or at rounding's floor
+            if done.all() or it == MAX_ITER - 1:
+                break  # what is left over enters the certificate
+            p, q = d0[:, 0], d1[:, 0]
+            A = np.einsum("no,no->n", d0[:, 1:], W0[:, 1:])
+            B = np.einsum("no,no->n", d1[:, 1:], W1[:, 1:])
+            xn = (A + p * (1 - B) - p * q) / (1 - p * q)
+            yn = q * (1 - xn) + B
+            # Newton where it makes progress; elsewhere a value-iteration step (a contraction)
+            x = np.where(done, x, np.where(slow, f0, xn))
+            y = np.where(done, y, np.where(slow, f1, yn))
+            prev = res
+        sol.iterations += it + 1
+        return x, y, (f0, m0, d0, W0, dm, f1, m1, d1, W1, res)
+
+    x, y, last = policy_iteration(x, y)
+    for stride in (8, 4, 2, 1, 1, 1, 1):  # coarse to fine: neighbours' cuts may suffice
+        added = _refine(g, (U0, ka, 1 - y), (U1, kb, 1 - x), stride=stride, save=save)
+        if log and added:
+            log(f"  refined {added} turns (every {stride}th of the wide intervals)")
+        if not added and stride == 1:
+            break
+        if added:
+            x, y, last = policy_iteration(x, y)
+    f0, m0, d0, W0, dm, f1, m1, d1, W1, res = last
     p, q = d0[:, 0], d1[:, 0]
     err = _certify(sol, U0, U1, ka, kb, x, y, res, m0, m1, p, q, solve_at)
     sol.bound = max(sol.bound, float(err.max()))

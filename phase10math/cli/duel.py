@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 
 from phase10math.cli.dice import layout_from, roll_from
 from phase10math.dice.phases import as_phase
@@ -44,10 +45,21 @@ def cmd_duel(args: argparse.Namespace) -> int:
     if args.solve:
         lo, hi = _range(args.phases)
         game = DuelGame.standard(lo, hi)
-        sol = solve_duel(game, checkpoint=args.checkpoint, show_progress=not args.json)
+        if not (args.target > 0):
+            raise InvalidRulesError(f"--target {args.target}: expected a number > 0")
+        sol = solve_duel(
+            game,
+            checkpoint=args.checkpoint,
+            show_progress=not args.json,
+            log=None if args.json else (lambda line: print(line, file=sys.stderr, flush=True)),
+            target=args.target,
+        )
         if args.write:
             write_table(
-                sol, args.write, f"phase10math duel --solve --phases {lo}-{hi} --write FILE"
+                sol,
+                args.write,
+                f"phase10math duel --solve --phases {lo}-{hi} --target {args.target:g} "
+                "--write FILE",
             )
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
@@ -63,7 +75,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
                     f"--{name}: phase {k} is outside the solved table ({g.describe()})"
                 )
         seat = 1 if args.second else 0
-        w, t = sol.value(g.key_of(seat, me, opp))
+        key = g.key_of(seat, me, opp)
+        w, t = sol.value(key)
         out = {
             "me": list(me),
             "opponent": list(opp),
@@ -71,7 +84,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             "p_win": w - t / 2,
             "p_tie": t,
             "chance_to_win": w,
-            "bound": sol.bound,
+            "bound": sol.error(key),
         }
         if args.json:
             print(json.dumps(out, indent=2))
@@ -80,7 +93,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
                 f"my turn at phase {me[0]} with {me[1]} points, opponent at phase {opp[0]} with "
                 f"{opp[1]} ({out['seat']} seat): P(win) = {out['p_win']:.6f}, "
                 f"P(tie) = {t:.6f}, chance to win {w:.6f} (a tie counted half; "
-                f"within {sol.bound:.0e})"
+                f"within {out['bound']:.0e})"
             )
         return 0
     h = data["headline"]
@@ -133,6 +146,12 @@ def add_commands(sub) -> None:
     p.add_argument("--phases", default="9-10", help="phase range LO-HI to solve (default 9-10)")
     p.add_argument("--checkpoint", default=None, help="file to resume from and save to")
     p.add_argument("--write", default=None, help="write the solved table here (json.gz)")
+    p.add_argument(
+        "--target",
+        type=float,
+        default=2e-5,
+        help="with color phases: the proven error wanted at the start (default 2e-5)",
+    )
     p.add_argument("--table", default=None, help="read this table instead of the shipped one")
     p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")
     p.add_argument("--opponent", default=None, help="PHASE:SCORE of the other player")

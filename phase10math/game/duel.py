@@ -26,20 +26,29 @@ iteration (Newton on the piecewise-linear map): solve both turns at the current 
 take the exact fixed point of the two policies found (a 2 x 2 linear system), until the turn
 solves reproduce the values.
 
-**Error bound** (float64): every turn value is within its proven rounding margin. If the
-continuation values are within ``E`` and the pair's residual plus margin is ``rho``, the
-pair's fixed point is certified by an interval check (:func:`_certify`): the map ``h(x) =
-f(1 - g(1 - x))`` increases, so ``h(x - delta) >= x - delta`` and ``h(x + delta) <= x +
-delta``, evaluated by turn solves with every margin and ``E`` on the safe side, put the true
-value within ``delta``. The largest such bound over all states is :attr:`DuelSolution.bound`.
-P(tie) and the per-turn matchups are fixed-policy evaluations (exact linear fixed points of
-float distributions), with their own bound ``tie_bound``.
+**Error bound** (float64): every turn value is within its proven margin (rounding for a
+batched solve; the family's interval for a color phase). Each state keeps its own proven
+error (:meth:`DuelSolution.error`). A last chance's error is its turn's margin plus the most
+any policy gains from the errors after its outcomes (a turn solve of those errors). A pair's
+fixed point is certified by an interval check (:func:`_certify`): the map ``h(x) = f(1 -
+g(1 - x))`` increases, so ``h(x - delta) >= x - delta`` and ``h(x + delta) <= x + delta``,
+evaluated by turn solves with each outcome's utility moved by its error and every margin on
+the safe side, put the true value within ``delta``. So an error reaches a state only in
+proportion to the chance of passing through it, and :attr:`DuelSolution.bound` is the
+largest over all states. P(tie) and the per-turn matchups are fixed-policy evaluations
+(exact linear fixed points of float distributions), with their own bound ``tie_bound``.
+
+**Color phases** (the certified family, :mod:`phase10math.turn.family`): a color phase's
+turn needs the full projection (9.7 million holds on the compact dice), so its turns are
+answered from a family of exactly solved policies: the best member's value below, a
+verified linear program over the solved utilities above. With a ``target`` for the start's
+error, :func:`solve_duel` solves one state in 16 exactly, then, round by round, the states
+whose expected visits from the start (:func:`visits`) times interval width is largest, and
+solves the layers that depend on them again. The recorded set's color phases (ten different
+dice, 7**10 holds) are refused.
 
 The phases may be a sub-range (``phases=(9, 10)``: both players start at phase 9, the game
-ends with phase 10) or a reduced game (any dice, any phases, for checks). Phases with color
-groups are refused: their turn needs the full projection (ten different dice on the
-recorded set), for which this module has no batched solve (the certified family of the
-issue is not built).
+ends with phase 10) or a reduced game (any dice, any phases, for checks).
 """
 
 from __future__ import annotations
@@ -319,6 +328,11 @@ class DuelSolution:
     seconds: float = 0.0
     iterations: int = 0
     fixed: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    # per state of optimal play (normal-play and last-chance keys): the proven error of its
+    # value, the outcome distribution of its policy, the width of its turn's interval
+    errors: dict[Any, float] = field(default_factory=dict, repr=False)
+    dists: dict[Any, np.ndarray] = field(default_factory=dict, repr=False)
+    gaps: dict[Any, float] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         for m in MATCHUPS:
@@ -344,7 +358,53 @@ class DuelSolution:
             return (0.0, 0.0)
         return self.values[m][key]
 
+    def error(self, key: Key | LastKey) -> float:
+        """The proven bound on ``|value - exact value|`` of optimal play at a state (a
+        normal-play key, or a last-chance key ``(chaser, Dc, eligible)``); 0 where the
+        state is decided, ``bound`` where no bound of its own was kept."""
+        g = self.game
+        if len(key) == 3:
+            p, dc, elig = key
+            decided = dc > 0 or dc < -g._reach(p, bool(elig))
+        else:
+            _, me, opp, d = key
+            decided = d > g._reach(opp) or d < -g._reach(me)
+        return 0.0 if decided else self.errors.get(key, self.bound)
+
     # ---------------------------------------------------------------- utilities
+    def after(self, key: Key) -> list[tuple[bool, Any]]:
+        """For each made outcome of the mover's turn at ``key`` (in score order): (last
+        chance?, the state the opponent then moves in)."""
+        g = self.game
+        s, me, opp, d = key
+        k = me[0]
+        out = []
+        for x in g.turns[k].scores:
+            me2, gain = g._advance(me, int(x))
+            d2 = d + gain
+            if k == g.hi:
+                out.append((True, (opp, -(d2 + g.rules.first_finish_bonus), int(s == 0))))
+            else:
+                out.append((False, (1 - s, opp, me2, -d2)))
+        return out
+
+    def after_last(self, lk: LastKey) -> list[LastKey | None]:
+        """For each made outcome of the chaser's turn: its next last-chance state (None where
+        the game then ends)."""
+        g = self.game
+        p, dc, elig = lk
+        out: list[LastKey | None] = []
+        for x in g.turns[p[0]].scores:
+            p2, gain = g._advance(p, int(x))
+            out.append(None if p[0] == g.hi else (p2, dc + gain, elig))
+        return out
+
+    def utility_errors(self, key: Key | LastKey) -> np.ndarray:
+        """The proven error of the value after every outcome of the turn at a state (0 for
+        the fail outcome: inside a pair it is the fixed point's, in a last chance final)."""
+        nxt = self.after_last(key) if len(key) == 3 else [n for _, n in self.after(key)]
+        return np.array([0.0] + [0.0 if n is None else self.error(n) for n in nxt])
+
     def last_utility(self, play: Play, lk: LastKey) -> tuple[np.ndarray, np.ndarray]:
         """(win, tie) of every outcome of the chaser's turn."""
         g = self.game
@@ -379,15 +439,8 @@ class DuelSolution:
             else self.value(partner, m)
         )
         uw[0], ut[0] = 1 - w, t
-        chaser_play = m[1 - s]
-        for j, x in enumerate(sc, 1):
-            me2, gain = g._advance(me, int(x))
-            d2 = d + gain
-            if k == g.hi:
-                d2 += g.rules.first_finish_bonus
-                w, t = self.last_value(chaser_play, opp, -d2, int(s == 0))
-            else:
-                w, t = self.value((1 - s, opp, me2, -d2), m)
+        for j, (last, nxt) in enumerate(self.after(key), 1):
+            w, t = self.last_value(m[1 - s], *nxt) if last else self.value(nxt, m)
             uw[j], ut[j] = 1 - w, t
         return uw, ut
 
@@ -449,7 +502,8 @@ class DuelSolution:
             "p_second_wins": 1 - w - t / 2,
             "first_worth": w,
             "second_worth": 1 - w,
-            "bound": self.bound,
+            "bound": self.error(key),
+            "bound_all": self.bound,
             "tie_bound": self.tie_bound,
             "matchups": rows,
         }
@@ -505,6 +559,8 @@ class Checkpoint:
         sol = DuelSolution(game)
         for name in ("values", "last", "bound", "tie_bound", "layers_done", "seconds"):
             setattr(sol, name, data[name])
+        for name in ("errors", "dists", "gaps"):
+            setattr(sol, name, data.get(name, {}))
         for k, state in data.get("families", {}).items():
             game.turns[k].load(state)
         return sol
@@ -520,6 +576,9 @@ class Checkpoint:
             "tie_bound": sol.tie_bound,
             "layers_done": sol.layers_done,
             "seconds": sol.seconds,
+            "errors": sol.errors,
+            "dists": sol.dists,
+            "gaps": sol.gaps,
             "families": {k: fam.state() for k, fam in families(sol.game).items()},
         }
         tmp = self.path + ".tmp"
@@ -569,78 +628,223 @@ def _work(game: DuelGame) -> int:
     return n
 
 
+REFINE_ALL = (8, 4, 2, 1, 1, 1, 1)  # coarse to fine: neighbours' cuts may suffice
+REFINE_FIRST = (16,)  # with a target: one state in 16 first, then by reach times gap
+ROUND_PICKS = 96  # exact solves per round of targeted refinement (at most)
+MAX_ROUNDS = 40
+
+
 @public
 def solve_duel(
     game: DuelGame | None = None,
     checkpoint: str | os.PathLike | None = None,
     show_progress: bool = False,
     log: Callable[[str], None] | None = None,
+    target: float | None = None,
 ) -> DuelSolution:
     """Solve a two-player game (default: phases 9-10 on the kit's rules), resuming from
-    ``checkpoint`` (a file, written after every phase of the last chances and every layer)
-    where a killed run stopped."""
+    ``checkpoint`` (a file, written after every phase of the last chances and every layer,
+    and during a color phase's exact solves) where a killed run stopped.
+
+    A color phase's turns come from its family (:mod:`phase10math.turn.family`). Without
+    ``target`` every interval wider than the family's ``tol`` is solved exactly. With
+    ``target`` (the proven error wanted at the start, both players at the first phase with
+    0 points) only one state in 16 is solved exactly at first; then, round by round, the
+    states whose reach (expected visits from the start, :func:`visits`) times interval
+    width is largest, and the layers from the highest one touched down are solved again,
+    until the start's error is at most ``target``."""
     game = game or DuelGame.standard()
     ck = Checkpoint(checkpoint)
     sol = ck.load(game) or DuelSolution(game)
     t0 = time.monotonic() - sol.seconds
     fixed = {(k, p): _fixed_distribution(game, k, p) for k in game.phases for p in PLAYS[1:]}
     sol.fixed = {k: np.stack([fixed[(k, p)] for p in PLAYS[1:]]) for k in game.phases}
-    for k, fam in families(game).items():
+    fams = families(game)
+    for k, fam in fams.items():
         if not fam.size:  # the per-turn policies are the family's first members
             fam.add_policies(sol.fixed[k])
+    strides = REFINE_ALL if target is None or not fams else REFINE_FIRST
     bar = progress_bar(
         total=_work(game), desc=f"duel {game.describe()}", unit="state", enabled=show_progress
     )
     steps = [("last", k) for k in range(game.hi, game.lo - 1, -1)]
     steps += [("layer", L) for L in range(2 * game.hi, 2 * game.lo - 1, -1)]
-    for kind, n in steps:
-        tag = (1000 + n) if kind == "last" else n
-        keys = _last_keys(game, n) if kind == "last" else _layer_keys(game, n)
-        if tag in sol.layers_done:
-            bar.update(len(keys) * (1 if kind == "last" else 8))
-            continue
-        if kind == "last":
-            _solve_last(sol, n, keys, fixed)
-        else:
-            for ka in range(game.lo, game.hi + 1):  # one phase pair at a time
-                part = [key for key in keys if key[1][0] == ka]
-                _solve_layer(sol, part, fixed, save=lambda: ck.save(sol), log=log)
-        sol.layers_done.append(tag)
-        sol.seconds = time.monotonic() - t0
-        ck.save(sol)
-        bar.update(len(keys) * (1 if kind == "last" else 8))
-        if log:
-            log(
-                f"{kind} {n}: {len(keys)} states, {sol.seconds:.1f} s, bound {sol.bound:.2e}, "
-                f"iterations so far {sol.iterations}"
-            )
+
+    def run(todo, strides, count: bool) -> None:
+        for kind, n in todo:
+            tag = (1000 + n) if kind == "last" else n
+            keys = _last_keys(game, n) if kind == "last" else _layer_keys(game, n)
+            work = len(keys) * (1 if kind == "last" else 8)
+            if count and tag in sol.layers_done:
+                bar.update(work)
+                continue
+            if kind == "last":
+                _solve_last(sol, n, keys, fixed, strides=strides)
+            else:
+                for ka in range(game.lo, game.hi + 1):  # one phase pair at a time
+                    part = [key for key in keys if key[1][0] == ka]
+                    _solve_layer(sol, part, fixed, strides, save=lambda: ck.save(sol), log=log)
+            if tag not in sol.layers_done:
+                sol.layers_done.append(tag)
+            sol.seconds = time.monotonic() - t0
+            ck.save(sol)
+            if count:
+                bar.update(work)
+            if log:
+                log(
+                    f"{kind} {n}: {len(keys)} states, {sol.seconds:.1f} s, bound {sol.bound:.2e}"
+                    f", start {sol.error(game.start()):.2e}, iterations so far {sol.iterations}"
+                )
+
+    run(steps, strides, True)
     bar.close()
+    if target is None or not fams:
+        return sol
+    for _ in range(MAX_ROUNDS):
+        start_err = sol.error(game.start())
+        if start_err <= target:
+            break
+        picks = _pick_refinements(sol, ROUND_PICKS)
+        if not picks:
+            break
+        touched = set()
+        for k, rows in picks.items():
+            U = np.array([_current_utility(sol, key) for key in rows])
+            for c in range(0, len(U), REFINE_CHUNK):
+                fams[k].exact(U[c : c + REFINE_CHUNK])
+                ck.save(sol)
+            touched |= {_step_of(key) for key in rows}
+        again = [st for st in steps if any(_depends(game, st, t) for t in touched)]
+        if log:
+            n = sum(len(r) for r in picks.values())
+            log(f"round: start error {start_err:.2e}; {n} exact solves; again: {again}")
+        run(again, (), False)
+        sol.bound = max(sol.errors.values(), default=sol.bound)
     return sol
 
 
-def _solve_last(sol: DuelSolution, k: int, keys: list[LastKey], fixed) -> None:
+def _depends(game: DuelGame, step: tuple[str, int], on: tuple[str, int]) -> bool:
+    """Whether a step's values depend on those of step ``on`` (or it is ``on``): a layer on
+    the layers above it and on the last chances of phases it holds a player at; a last
+    chance on those of later phases."""
+    (kind, n), (kind_on, m) = step, on
+    if kind == "last":
+        return kind_on == "last" and n <= m
+    return n <= m if kind_on == "layer" else n <= m + game.hi
+
+
+def _step_of(key: Key | LastKey) -> tuple[str, int]:
+    """The step of the solve a state belongs to."""
+    if len(key) == 3:
+        return ("last", key[0][0])
+    return ("layer", key[1][0] + key[2][0])
+
+
+def _current_utility(sol: DuelSolution, key: Key | LastKey) -> np.ndarray:
+    """The chance-to-win utility of the turn at a solved state (its fail entry from the
+    partner's value now in the table)."""
+    return sol.last_utility(Play.OPTIMAL, key)[0] if len(key) == 3 else sol.utility(key)[0]
+
+
+def visits(sol: DuelSolution, totals: tuple[int, int] = (0, 0)) -> dict[Any, float]:
+    """The expected number of visits of every state (normal play and last chances) from the
+    start with ``totals``, both players playing the solution's optimal policies (their outcome
+    distributions). A pair's visits: ``v0 = (m0 + q m1) / (1 - p q)``, ``v1 = (m1 + p m0) /
+    (1 - p q)`` for arrivals ``m0, m1`` and fail chances ``p, q``."""
+    g = sol.game
+    arrive: dict[Any, float] = {g.start(totals): 1.0}
+    out: dict[Any, float] = {}
+    for layer in range(2 * g.lo, 2 * g.hi + 1):
+        here = [k for k in arrive if len(k) == 4 and k[1][0] + k[2][0] == layer]
+        pairs = {k if k[0] == 0 else (0, k[2], k[1], -k[3]) for k in here}
+        for k0 in sorted(pairs):
+            k1 = (1, k0[2], k0[1], -k0[3])
+            if k0 not in sol.dists or k1 not in sol.dists:
+                continue  # decided: no turn is played
+            m0, m1 = arrive.pop(k0, 0.0), arrive.pop(k1, 0.0)
+            d0, d1 = sol.dists[k0], sol.dists[k1]
+            p, q = d0[0], d1[0]
+            v0, v1 = (m0 + q * m1) / (1 - p * q), (m1 + p * m0) / (1 - p * q)
+            out[k0], out[k1] = v0, v1
+            for key, v, d in ((k0, v0, d0), (k1, v1, d1)):
+                for j, (_, nxt) in enumerate(sol.after(key), 1):
+                    if sol.error(nxt) > 0 or nxt in sol.dists:
+                        arrive[nxt] = arrive.get(nxt, 0.0) + v * d[j]
+    for k in range(g.lo, g.hi + 1):
+        for lk in sorted(x for x in arrive if len(x) == 3 and x[0][0] == k):
+            if lk not in sol.dists:
+                continue
+            v = arrive.pop(lk)
+            out[lk] = out.get(lk, 0.0) + v
+            for j, nxt in enumerate(sol.after_last(lk), 1):
+                if nxt is not None and nxt in sol.dists:
+                    arrive[nxt] = arrive.get(nxt, 0.0) + v * sol.dists[lk][j]
+    return out
+
+
+def _pick_refinements(sol: DuelSolution, most: int) -> dict[int, list[Any]]:
+    """The color phases' states whose expected visits times interval width is largest (at
+    most ``most``, each wider than its family's ``tol``), by phase."""
+    fams = families(sol.game)
+    seen = visits(sol)
+    scored = []
+    for key, v in seen.items():
+        k = key[0][0] if len(key) == 3 else key[1][0]
+        gap = sol.gaps.get(key, 0.0)
+        if k in fams and gap > fams[k].tol and v * gap > 0:
+            scored.append((v * gap, key))
+    scored.sort(key=lambda t: t[0], reverse=True)
+    out: dict[int, list[Any]] = {}
+    for _, key in scored[:most]:
+        k = key[0][0] if len(key) == 3 else key[1][0]
+        u = _current_utility(sol, key)
+        if len(fams[k].wide(u[None])):
+            out.setdefault(k, []).append(key)
+    return out
+
+
+def _solve_last(sol: DuelSolution, k: int, keys: list[LastKey], fixed, strides=REFINE_ALL) -> None:
     """Last chances at phase ``k``: the optimal chaser (one batched solve), the per-turn
-    chasers (their fixed distributions)."""
+    chasers (their fixed distributions). A value's error: its turn's margin plus the largest
+    gain any policy makes of the errors after its outcomes (a turn solve of those errors)."""
     if not keys:
         return
+    g = sol.game
     U = np.array([sol.last_utility(Play.OPTIMAL, lk) for lk in keys])  # n x 2 x outcomes
-    fam = families(sol.game).get(k)
-    if fam is not None:  # no cycle here: solve the wide intervals exactly, then read the family
-        wide = fam.wide(U[:, 0])
+    fam = families(g).get(k)
+    if fam is not None and strides:  # no cycle here: solve wide intervals, then read
+        wide = fam.wide(U[:, 0])[:: strides[0]] if strides != REFINE_ALL else fam.wide(U[:, 0])
         for c in range(0, len(wide), REFINE_CHUNK):
             fam.exact(U[wide[c : c + REFINE_CHUNK], 0])
-    vals, marg, dist, dm = _solve_columns(sol.game, k, U[:, 0])
+    vals, marg, dist, dm = _solve_columns(g, k, U[:, 0])
+    E = np.array([sol.utility_errors(lk) for lk in keys])
+    spread = _error_spread(g, k, E)
     ties = np.einsum("no,no->n", dist, U[:, 1])
     for i, lk in enumerate(keys):
         sol.last[Play.OPTIMAL][lk] = (float(vals[i]), float(ties[i]))
+        sol.errors[lk] = float(marg[i] + spread[i])
+        sol.dists[lk] = dist[i]
+        sol.gaps[lk] = float(marg[i])
     n_out = U.shape[2]
-    sol.bound = sol.bound + float(marg.max(initial=0))
+    sol.bound = max(sol.bound, max(sol.errors[lk] for lk in keys))
     sol.tie_bound = sol.tie_bound + n_out * dm + 1e-15
     for p in PLAYS[1:]:
         d = fixed[(k, p)]
         for lk in keys:
             uw, ut = sol.last_utility(p, lk)
             sol.last[p][lk] = (float(d @ uw), float(d @ ut))
+
+
+def _error_spread(g: DuelGame, k: int, E: np.ndarray) -> np.ndarray:
+    """A proven upper bound of the most any policy of phase ``k``'s turn can gain from errors
+    ``E`` (rows: per outcome): a batched solve of ``E`` without colors, the largest error with
+    them (a family's cuts are not made for such utilities)."""
+    if not len(E) or not E.any():
+        return np.zeros(len(E))
+    if k in families(g):
+        return E.max(axis=1)
+    vals, marg, _, _ = _solve_columns(g, k, E, dist=False)
+    return np.minimum(vals + marg, E.max(axis=1))
 
 
 REFINE_CHUNK = 16  # exact solves between checkpoints
@@ -668,40 +872,46 @@ def _refine(g: DuelGame, *sides, stride: int, save: Callable[[], None] | None) -
     return added
 
 
-def _shifted(U: np.ndarray, e: float) -> np.ndarray:
-    """Utilities with every made outcome's chance to win moved by ``e``."""
+def _shifted(U: np.ndarray, E: np.ndarray) -> np.ndarray:
+    """Utilities with every made outcome's chance to win moved by its error ``E`` (a row per
+    state, one entry per outcome, the fail entry unused)."""
     out = U.copy()
-    out[:, 0, 1:] += e
+    out[:, 0, 1:] += E[:, 1:]
     return out
 
 
-def _certify(sol, U0, U1, ka, kb, x, y, res, m0, m1, p, q, solve_at) -> np.ndarray:
-    """A proven error bound of every pair's values. ``h(x) = f(1 - g(1 - x))`` increases, and
-    the true ``h`` lies below ``h+`` (seat 0's made outcomes raised by the continuation bound
-    ``E``, seat 1's lowered) and above ``h-`` (the reverse); so ``h+(x + delta) <= x + delta``
-    and ``h-(x - delta) >= x - delta``, checked by turn solves with every rounding margin on
-    the safe side, put the true ``x`` within ``delta`` (``E`` enters once, not amplified);
-    ``y = g(1 - x)`` then lies between the two solves of seat 1. ``delta`` is doubled where a
-    check fails."""
-    E = sol.bound
-    up0, down1 = _shifted(U0, E), _shifted(U1, -E)
-    down0, up1 = _shifted(U0, -E), _shifted(U1, E)
-    delta = 1.5 * (E + 2 * (m0 + m1) + res + 1e-16) / (1 - p * q)
+def _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, solve_at):
+    """Proven errors of every pair's values (seat 0's, seat 1's). ``h(x) = f(1 - g(1 -
+    x))`` increases, and the true ``h`` lies below ``h+`` (seat 0's made outcomes raised by
+    their errors ``E0``, seat 1's lowered by ``E1``) and above ``h-`` (the reverse); so
+    ``h+(x + delta) <= x + delta`` and ``h-(x - delta) >= x - delta``, checked by turn solves
+    with every margin on the safe side, put the true ``x`` within ``delta``; ``y = g(1 - x)``
+    then lies between the two solves of seat 1. ``delta`` starts at the errors the policies
+    found carry through the pair (unamplified) plus a slack for the local margins, and the
+    slack doubles where a check fails."""
+    p, q = d0[:, 0], d1[:, 0]
+    up0, down1 = _shifted(U0, E0), _shifted(U1, -E1)
+    down0, up1 = _shifted(U0, -E0), _shifted(U1, E1)
+    a0 = np.einsum("no,no->n", d0[:, 1:], E0[:, 1:])
+    a1 = np.einsum("no,no->n", d1[:, 1:], E1[:, 1:])
+    carried = (a0 + p * a1) / (1 - p * q)
+    slack = 1.5 * (2 * (m0 + m1) + res + 1e-16) / (1 - p * q) + 1e-6 * carried
     todo = np.ones(len(x), dtype=bool)
-    err = np.zeros(len(x))
-    for _ in range(40):
+    ex, ey = np.zeros(len(x)), np.zeros(len(x))
+    for _ in range(60):
+        delta = carried + slack
         ya, ma, _, _, _ = solve_at(down1, kb, 1 - (x + delta), False)
         yb, mb, _, _, _ = solve_at(up1, kb, 1 - (x - delta), False)
         fa, mfa, _, _, _ = solve_at(up0, ka, 1 - ya + ma, False)
         fb, mfb, _, _, _ = solve_at(down0, ka, 1 - yb - mb, False)
         ok = (fa + mfa <= x + delta) & (fb - mfb >= x - delta)
-        ey = np.maximum(np.abs(y - (ya - ma)), np.abs(yb + mb - y))
-        new = np.maximum(delta, ey)
-        err = np.where(todo & ok, new, err)
+        ey_now = np.maximum(np.abs(y - (ya - ma)), np.abs(yb + mb - y))
+        ex = np.where(todo & ok, delta, ex)
+        ey = np.where(todo & ok, ey_now, ey)
         todo &= ~ok
         if not todo.any():
-            return err
-        delta = np.where(todo, 2 * delta, delta)
+            return ex, ey
+        slack = np.where(todo, 2 * slack + 0.05 * carried, slack)
     raise RuntimeError("the error bound could not be certified")  # pragma: no cover
 
 
@@ -709,11 +919,13 @@ def _solve_layer(
     sol: DuelSolution,
     keys0: list[Key],
     fixed,
+    strides: Sequence[int] = REFINE_ALL,
     save: Callable[[], None] | None = None,
     log: Callable[[str], None] | None = None,
 ) -> None:
     """One layer: every pair (seat 0 state, its seat 1 partner) by policy iteration; a color
-    phase's turns from its family, refined (:func:`_refine`) until every interval is narrow."""
+    phase's turns from its family, refined (:func:`_refine`, every ``strides[i]``-th wide
+    interval in round ``i``)."""
     g = sol.game
     if not keys0:
         return
@@ -721,11 +933,14 @@ def _solve_layer(
     opt = (Play.OPTIMAL, Play.OPTIMAL)
     U0 = np.array([sol.utility(k, opt) for k in keys0])  # n x 2 x outcomes (fail entry NaN)
     U1 = np.array([sol.utility(k, opt) for k in keys1])
+    E0 = np.array([sol.utility_errors(k) for k in keys0])
+    E1 = np.array([sol.utility_errors(k) for k in keys1])
     ka = np.array([k[1][0] for k in keys0])
     kb = np.array([k[1][0] for k in keys1])
     n = len(keys0)
-    x = np.full(n, 0.5)
-    y = np.full(n, 0.5)
+    start = [sol.values[opt].get(k) for k in keys0], [sol.values[opt].get(k) for k in keys1]
+    x = np.array([0.5 if v is None else v[0] for v in start[0]])  # a re-solve starts there
+    y = np.array([0.5 if v is None else v[0] for v in start[1]])
 
     def solve_at(U, kk, fail, want_dist=True):
         Uw = U[:, 0].copy()
@@ -761,18 +976,23 @@ def _solve_layer(
         return x, y, (f0, m0, d0, W0, dm, f1, m1, d1, W1, res)
 
     x, y, last = policy_iteration(x, y)
-    for stride in (8, 4, 2, 1, 1, 1, 1):  # coarse to fine: neighbours' cuts may suffice
-        added = _refine(g, (U0, ka, 1 - y), (U1, kb, 1 - x), stride=stride, save=save)
-        if log and added:
-            log(f"  refined {added} turns (every {stride}th of the wide intervals)")
-        if not added and stride == 1:
-            break
-        if added:
-            x, y, last = policy_iteration(x, y)
+    if families(g):
+        for i, stride in enumerate(strides):
+            added = _refine(g, (U0, ka, 1 - y), (U1, kb, 1 - x), stride=stride, save=save)
+            if log and added:
+                log(f"  refined {added} turns (every {stride}th of the wide intervals)")
+            if not added and (stride == 1 or i == len(strides) - 1):
+                break
+            if added:
+                x, y, last = policy_iteration(x, y)
     f0, m0, d0, W0, dm, f1, m1, d1, W1, res = last
     p, q = d0[:, 0], d1[:, 0]
-    err = _certify(sol, U0, U1, ka, kb, x, y, res, m0, m1, p, q, solve_at)
-    sol.bound = max(sol.bound, float(err.max()))
+    ex, ey = _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, solve_at)
+    sol.bound = max(sol.bound, float(ex.max()), float(ey.max()))
+    for i in range(n):
+        sol.errors[keys0[i]], sol.errors[keys1[i]] = float(ex[i]), float(ey[i])
+        sol.dists[keys0[i]], sol.dists[keys1[i]] = d0[i], d1[i]
+        sol.gaps[keys0[i]], sol.gaps[keys1[i]] = float(m0[i]), float(m1[i])
     # the policies' ties and the matchups: exact fixed points of fixed policies, whose
     # errors pass through unamplified except the local ones (by 1 + p over 1 - p q)
     n_out = U0.shape[2]
@@ -833,8 +1053,9 @@ def table_payload(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str, Any]
         p, dc, e = k
         return [*p, dc, e]
 
+    opt = (Play.OPTIMAL, Play.OPTIMAL)
     return {
-        "format": 1,
+        "format": 2,  # 2: the optimal rows end with their proven error
         "game": {"lo": g.lo, "hi": g.hi, "phases": {k: p.text for k, p in g.phases.items()}},
         "rules": g.rules.to_dict(),
         "layout": g.dice.to_dict() if isinstance(g.dice, Layout) else None,
@@ -847,12 +1068,17 @@ def table_payload(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str, Any]
         "headline": sol.headline(),
         "values": {
             m[0].label + "-" + m[1].label: [
-                enc_key(k) + [w, t] for k, (w, t) in sol.values[m].items()
+                enc_key(k) + [w, t] + ([sol.error(k)] if m == opt else [])
+                for k, (w, t) in sol.values[m].items()
             ]
             for m in MATCHUPS
         },
         "last": {
-            p.label: [enc_last(k) + [w, t] for k, (w, t) in sol.last[p].items()] for p in PLAYS
+            p.label: [
+                enc_last(k) + [w, t] + ([sol.error(k)] if p == Play.OPTIMAL else [])
+                for k, (w, t) in sol.last[p].items()
+            ]
+            for p in PLAYS
         },
     }
 
@@ -888,11 +1114,17 @@ def read_table(path: str | os.PathLike | None = None) -> tuple[DuelSolution, dic
         a, b = name.split("-")
         vm = sol.values[(by_label[a], by_label[b])]
         for r in rows:
-            vm[(r[0], (r[1], r[2], r[3]), (r[4], r[5], r[6]), r[7])] = (r[8], r[9])
+            key = (r[0], (r[1], r[2], r[3]), (r[4], r[5], r[6]), r[7])
+            vm[key] = (r[8], r[9])
+            if len(r) > 10:
+                sol.errors[key] = r[10]
     for name, rows in data["last"].items():
         lm = sol.last[by_label[name]]
         for r in rows:
-            lm[((r[0], r[1], r[2]), r[3], r[4])] = (r[5], r[6])
+            lk = ((r[0], r[1], r[2]), r[3], r[4])
+            lm[lk] = (r[5], r[6])
+            if len(r) > 7:
+                sol.errors[lk] = r[7]
     return sol, data
 
 
@@ -904,7 +1136,10 @@ def format_headline(h: Mapping[str, Any]) -> str:
         f"P(second player wins) = {h['p_second_wins']:.6f}",
         f"worth of the first seat {h['first_worth']:.6f}, of the second {h['second_worth']:.6f} "
         "(chance to win, a tie counted half)",
-        f"proven error bound {h['bound']:.1e} (values), {h['tie_bound']:.1e} (P(tie), matchups)",
+        f"proven: the first seat's worth within {h['bound']:.1e} (certified interval "
+        f"[{h['first_worth'] - h['bound']:.6f}, {h['first_worth'] + h['bound']:.6f}]); every "
+        f"state's value within {h.get('bound_all', h['bound']):.1e}; P(tie) and the matchups "
+        f"within {h['tie_bound']:.1e}",
         "",
         f"{'first seat':<11} {'second seat':<12} {'P(first wins)':>14} {'P(tie)':>9} "
         f"{'first worth':>12}",

@@ -21,7 +21,7 @@ from phase10math.dice.faces import Die, parse_faces
 from phase10math.dice.phases import parse_phase
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidRulesError
-from phase10math.game.duel import DuelGame, Play, solve_duel
+from phase10math.game.duel import DuelGame, Play, solve_duel, visits
 from phase10math.turn.batch import TurnBatch
 from phase10math.turn.family import TurnFamily
 
@@ -244,6 +244,71 @@ def test_a_coarse_family_is_covered_by_its_bound(color_solution):
     assert fam.exact_solves < color_solution.game.turns[5].exact_solves
     assert 1e-9 < worst <= sol.bound
     assert sol.bound < 0.05
+
+
+@pytest.fixture(scope="module")
+def targeted_solution():
+    die = Die("low", parse_faces(FACES))
+    fam = TurnFamily.for_phase(parse_phase("2 of one color"), RULES, (die,) * N_DICE, tol=1e-11)
+    return solve_duel(reduced_game("2 of one color", turns={5: fam}), target=1e-9)
+
+
+def test_targeted_refinement_certifies_the_start_with_fewer_solves(
+    targeted_solution, color_solution
+):
+    sol, g = targeted_solution, targeted_solution.game
+    assert sol.error(g.start()) <= 1e-9
+    assert g.turns[5].exact_solves < color_solution.game.turns[5].exact_solves / 2
+    for ta, tb in STARTS:
+        COLORS.duel_value(0, LO, ta, LO, tb)
+    exact_start = COLORS.duel_value(0, LO, 0, LO, 0)
+    assert abs(sol.value(g.start())[0] - float(exact_start)) <= sol.error(g.start())
+    off = []  # every state's difference from the brute force is within its own error
+    for (s, ka, ta, kb, tb), exact in COLORS.solved.items():
+        key = g.key_of(s, (ka, ta), (kb, tb))
+        diff = abs(sol.value(key)[0] - float(exact))
+        assert diff <= sol.error(key) + 1e-15
+        off.append(diff)
+    assert max(off) > 1e-6  # states the start rarely reaches were left coarse
+
+
+def test_visits_match_a_simulation_of_the_state_chain(targeted_solution):
+    """The expected visits of the forward pass against games sampled from the same policies'
+    outcome distributions (a seeded Monte Carlo of the chain of states)."""
+    sol = targeted_solution
+    expect = visits(sol)
+    rng = np.random.default_rng(21)
+    n = 4000
+    counts: dict = {}
+    for _ in range(n):
+        seen: dict = {}
+        key = sol.game.start()
+        while key is not None and key in sol.dists:
+            seen[key] = seen.get(key, 0) + 1
+            j = int(rng.choice(len(sol.dists[key]), p=sol.dists[key] / sol.dists[key].sum()))
+            if len(key) == 3:
+                key = None if j == 0 else sol.after_last(key)[j - 1]
+            elif j == 0:
+                key = (1 - key[0], key[2], key[1], -key[3])
+            else:
+                key = sol.after(key)[j - 1][1]
+        for k, c in seen.items():
+            counts.setdefault(k, []).append(c)
+    top = sorted(expect, key=expect.get, reverse=True)[:12]
+    for k in top:
+        c = np.array(counts.get(k, []) + [0] * (n - len(counts.get(k, []))), dtype=float)
+        assert abs(c.mean() - expect[k]) <= 4.5 * c.std() / np.sqrt(n) + 1e-9
+
+
+def test_a_table_keeps_each_states_error(tmp_path, targeted_solution):
+    from phase10math.game.duel import table_payload
+
+    data = table_payload(targeted_solution)
+    rows = data["values"]["optimal-optimal"]
+    assert data["format"] == 2 and all(len(r) == 11 for r in rows)
+    key = targeted_solution.game.start()
+    assert data["headline"]["bound"] == targeted_solution.error(key)
+    assert data["headline"]["bound_all"] == targeted_solution.bound > data["headline"]["bound"]
 
 
 def test_batched_turn_equals_exact_turn():

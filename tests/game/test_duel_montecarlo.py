@@ -109,7 +109,8 @@ def test_duel_command_prints_the_headline(capsys):
 @pytest.mark.parametrize(
     "argv",
     [
-        ["duel", "--solve", "--phases", "8-10"],
+        ["duel", "--solve", "--phases", "9-10", "--target", "0"],
+        ["duel", "--solve", "--phases", "9-10", "--target", "nan"],
         ["duel", "--me", "3:10", "--opponent", "10:0"],
         ["duel", "--me", "10:x", "--opponent", "10:0"],
         ["duel", "--me", "10:10"],

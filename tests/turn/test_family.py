@@ -1,0 +1,99 @@
+"""The certified family of a color phase's turn: its intervals hold the exact optimum (the
+kit's exact integer solver, a different code path), refining closes them, and bad input is
+refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from phase10math.dice.faces import Die, parse_faces
+from phase10math.dice.layouts import RECORDED_LAYOUT
+from phase10math.dice.phases import PHASES, parse_phase
+from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
+from phase10math.turn.family import TurnFamily
+from phase10math.turn.solver import solve_utility
+
+DICE = (
+    Die("low", parse_faces("5r 5o 6b 6g Wr Wo")),
+    Die("low", parse_faces("5g 6r 6o 5b Wg Wb")),
+    Die("low", parse_faces("5r 5o 6b 6g Wr Wo")),
+    Die("low", parse_faces("1r 2r 3g 4b Wo Wg")),
+)
+PHASE = parse_phase("3 of one color")
+
+
+def exact_value(fam: TurnFamily, u: np.ndarray) -> float:
+    """The optimum of an integer utility by the kit's exact solver (Fractions)."""
+    return float(solve_utility(fam.space, u[fam.outcome].astype(np.int64)).value())
+
+
+@pytest.fixture(scope="module")
+def family():
+    fam = TurnFamily.for_phase(PHASE, layout=DICE)
+    rng = np.random.default_rng(11)
+    fam.refine(rng.integers(0, 50, size=(6, fam.n_outcomes)))
+    return fam
+
+
+def test_intervals_hold_the_exact_optimum(family):
+    rng = np.random.default_rng(12)
+    U = rng.integers(-20, 60, size=(12, family.n_outcomes)).astype(float)
+    res = family.solve(U)
+    lo, hi = res.values - res.margin, res.values + res.margin
+    for b in range(len(U)):
+        exact = exact_value(family, U[b])
+        assert lo[b] <= exact <= hi[b]
+        # the value is that of a real policy: its distribution's mean
+        assert abs(res.dist[b] @ U[b] - res.values[b]) <= 1e-9
+    assert (res.margin > 1e-6).any()  # utilities far from the cuts: wide intervals
+
+
+def test_the_linear_program_beats_the_best_single_cut(family):
+    rng = np.random.default_rng(13)
+    U = rng.integers(0, 50, size=(10, family.n_outcomes)).astype(float)
+    v, lo, _ = family.lower(U)
+    shift_only = family.upper(U)  # without a lower value: no program
+    with_lp = family.upper(U, lo)
+    assert (with_lp <= shift_only + 1e-12).all()
+    assert (with_lp < shift_only - 1e-6).any()
+    for b in range(len(U)):
+        assert exact_value(family, U[b]) <= with_lp[b] + 1e-12
+
+
+def test_refine_closes_the_interval_to_rounding():
+    fam = TurnFamily.for_phase(PHASE, layout=DICE, tol=1e-9)
+    U = np.random.default_rng(14).integers(0, 30, size=(3, fam.n_outcomes)).astype(float)
+    assert fam.refine(U) == 3 and fam.exact_solves == 3
+    res = fam.solve(U)
+    assert (res.margin < 1e-10).all()
+    assert fam.refine(U) == 0  # solved already: nothing to do
+    for b in range(3):
+        assert abs(res.values[b] - exact_value(fam, U[b])) <= res.margin[b]
+
+
+def test_state_round_trip():
+    fam = TurnFamily.for_phase(PHASE, layout=DICE)
+    U = np.arange(fam.n_outcomes, dtype=float)[None] ** 0.5
+    fam.refine(U)
+    other = TurnFamily.for_phase(PHASE, layout=DICE)
+    other.load(fam.state())
+    a, b = fam.solve(U), other.solve(U)
+    assert np.array_equal(a.values, b.values) and np.array_equal(a.margin, b.margin)
+
+
+def test_bad_input_is_refused(family):
+    with pytest.raises(InvalidRulesError, match="outcomes"):
+        family.solve(np.zeros((1, family.n_outcomes + 1)))
+    with pytest.raises(InvalidRulesError, match="finite"):
+        family.solve(np.full((1, family.n_outcomes), np.nan))
+    empty = TurnFamily.for_phase(PHASE, layout=DICE)
+    with pytest.raises(InvalidRulesError, match="no policy"):
+        empty.solve(np.zeros((1, empty.n_outcomes)))
+    with pytest.raises(InvalidRulesError, match="outcomes"):
+        empty.add_policies(np.zeros((1, 2)))
+
+
+def test_ten_different_dice_are_refused_before_any_table_is_built():
+    with pytest.raises(StateSpaceTooLargeError, match="holds"):
+        TurnFamily.for_phase(PHASES[8], layout=RECORDED_LAYOUT)

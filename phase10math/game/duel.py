@@ -90,7 +90,9 @@ from phase10math.turn.batch import TurnBatch
 from phase10math.turn.engine import final_scores
 from phase10math.turn.family import TurnFamily
 from phase10math.turn.kernels import lexicographic_utilities
+from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
+from phase10math.turn.statespace import StateSpace
 
 BATCH = 192  # turn columns solved at once (about 180 MB per array on the value projection)
 TOL = 1e-13  # residual at which a pair's policy iteration stops
@@ -1330,7 +1332,7 @@ class WinStrategy(DuelStrategy):
             return f"the player to move is at phase {view.number} (the table: {g.describe()})"
         if not (opp.finished or g.lo <= opp.phase <= g.hi):
             return f"the opponent is at phase {opp.phase} (the table: {g.describe()})"
-        return None
+        return color_reason(self.solution, (view.number, opp.phase), view.layout)
 
     @checks_itself  # once per decision of a game: one isinstance
     def hold(self, view: TurnView) -> frozenset[int]:
@@ -1387,12 +1389,14 @@ def chance_to_win(
     opponent: tuple[int, int],
     second: bool = False,
     last_chance: bool = False,
+    layout: Layout | tuple[Die, ...] | None = None,
 ) -> Val:
     """(chance to win, P(tie)) of the player to move at ``me`` = (phase, total) against
     ``opponent`` (a tie counted half in the chance), from the table; ``second``: the mover
-    sits second in turn order; ``last_chance``: the opponent has finished. Raises
+    sits second in turn order; ``last_chance``: the opponent has finished; ``layout``: the
+    dice of the game (None: the table's). Raises
     :class:`~phase10math.errors.OutsideTableError` for a state the table does not cover."""
-    check_covered(sol, me, opponent, last_chance)
+    check_covered(sol, me, opponent, last_chance, layout)
     g = sol.game
     if last_chance:
         return sol.last_value(Play.OPTIMAL, g.player(*me), me[1] - opponent[1], int(second))
@@ -1400,15 +1404,49 @@ def chance_to_win(
 
 
 def check_covered(
-    sol: DuelSolution, me: tuple[int, int], opponent: tuple[int, int], last_chance: bool
+    sol: DuelSolution,
+    me: tuple[int, int],
+    opponent: tuple[int, int],
+    last_chance: bool,
+    layout: Layout | tuple[Die, ...] | None = None,
 ) -> None:
-    """Refuse (OutsideTableError) a state outside the table's phases."""
+    """Refuse (OutsideTableError) a state outside the table's phases, or with a player at a
+    color phase on dice other than the table's (``layout``; None: the table's own)."""
     g = sol.game
     hi_opp = g.hi + (1 if last_chance else 0)
     if not g.lo <= me[0] <= g.hi or not g.lo <= opponent[0] <= hi_opp:
         raise OutsideTableError(
             f"phases {me[0]} and {opponent[0]} are outside the solved table ({g.describe()})"
         )
+    why = color_reason(sol, (me[0], opponent[0]), layout)
+    if why:
+        raise OutsideTableError(why)
+
+
+def colors_fit(sol: DuelSolution, layout: Layout | tuple[Die, ...] | None) -> bool:
+    """Whether dice ``layout`` are the table's dice as a color phase sees them (None: the
+    table's own; any layout fits a table without color phases)."""
+    fams = families(sol.game)
+    if layout is None or not fams:
+        return True
+    space = next(iter(fams.values())).space
+    return StateSpace.build(layout, FULL).key() == space.key()
+
+
+def color_reason(
+    sol: DuelSolution, phases: Iterable[int], layout: Layout | tuple[Die, ...] | None
+) -> str | None:
+    """Why the table does not cover a state with players at ``phases`` on dice ``layout``
+    (a color phase solved on other dice), or None."""
+    g = sol.game
+    colored = [k for k in phases if k in g.phases and g.phases[k].uses_color]
+    if not colored or colors_fit(sol, layout):
+        return None
+    name = getattr(g.dice, "name", None) or "other"
+    return (
+        f"phase {colored[0]} has colors and the table solved it on the {name} dice, not on "
+        f"these; the table covers these dice from phase {colored[-1] + 1} on"
+    )
 
 
 # --------------------------------------------------------------------------- advice
@@ -1437,7 +1475,7 @@ def win_advice(
     final)."""
     g = sol.game
     k = me[0]
-    check_covered(sol, me, opponent, last_chance)
+    check_covered(sol, me, opponent, last_chance, layout)
     if not 1 <= rolls_left < g.rules.rolls:
         raise InvalidRulesError(f"rolls left {rolls_left}: expected 1..{g.rules.rolls - 1}")
     tb = g.turns[k]
@@ -1452,7 +1490,7 @@ def win_advice(
     for _ in range(1, rolls_left):
         vals, _h = tb.subset_max(tb.expect(vals), 0.0)
     W = tb.expect(vals)[:, 0]
-    smap = SpaceMap(space, layout or COMPACT_LAYOUT)
+    smap = SpaceMap(space, layout or (g.dice if isinstance(g.dice, Layout) else COMPACT_LAYOUT))
     try:
         counts = smap.counts(faces)
     except (ValueError, IndexError):

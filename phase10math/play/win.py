@@ -1,6 +1,7 @@
 """The aim "Win the game" of a two-player game, without widgets: the chance to win from the
 shipped two-player table, the hold that plays for it, and in words why the table does not
-cover a state (it covers two players of a 10-phase game once both are at phase 9 or 10).
+cover a state (it covers two players of a 10-phase game once both are at its first phase; a
+color phase only on the dice it was solved on).
 
 >>> from phase10math.game.engine import Game
 >>> from phase10math.game.strategies import StopStrategy
@@ -26,6 +27,7 @@ from phase10math.game.duel import (
     DuelSolution,
     chance_to_win,
     check_table_rules,
+    color_reason,
     shipped_table,
     win_advice,
 )
@@ -101,12 +103,19 @@ def win_line(
             f"(you: phase {me.phase}, your opponent: phase {opp.phase}); until then the "
             "advice plays for this turn's aim.",
         )
+    why = color_reason(table, (me.phase, opp.phase), state.layout)
+    if why:
+        return WinLine(
+            False, f"Win the game: {why}; until then the advice plays for this turn's aim."
+        )
     second = order[0] != seat
     mine, theirs = (me.phase, me.running_total), (opp.phase, opp.running_total)
-    chance, _tie = chance_to_win(table, mine, theirs, second, last)
-    if state.rolls_done == 0 or state.over:
-        return WinLine(True, "", chance)
-    faces = layout_order(state.faces, state.layout)
+    chance, _tie = chance_to_win(table, mine, theirs, second, last, state.layout)
+    colored = g.phases[me.phase].uses_color
+    if state.rolls_done == 0 or state.over or (colored and state.typed):
+        return WinLine(True, "", chance)  # typed faces of a color phase: no dice to map
+    # a color phase reads each die's color: the rolled faces in die order as they are
+    faces = tuple(state.faces) if colored else layout_order(state.faces, state.layout)
     args = (mine, theirs, faces, state.rolls_left, second, last, state.layout)
     adv = _shipped_advice(*args) if table is shipped_table() else win_advice(table, *args)
     aim = adv["per_turn"][str(state.objective)]

@@ -311,6 +311,22 @@ def test_a_table_keeps_each_states_error(tmp_path, targeted_solution):
     assert data["headline"]["bound_all"] == targeted_solution.bound > data["headline"]["bound"]
 
 
+def test_a_color_phase_is_covered_on_its_own_dice_only(targeted_solution):
+    from phase10math.errors import OutsideTableError
+    from phase10math.game.duel import chance_to_win
+
+    sol = targeted_solution
+    same = reduced_game().dice
+    other = (Die("low", parse_faces("5r 5o 6b 6g Wr Wg")),) * N_DICE  # one W of another color
+    assert chance_to_win(sol, (5, 0), (5, 0), layout=same) == sol.value(sol.game.start())
+    with pytest.raises(OutsideTableError, match="phase 5 has colors"):
+        chance_to_win(sol, (5, 0), (6, 4), layout=other)
+    # from the first phase without colors on, any dice with the same numbers fit
+    assert chance_to_win(sol, (6, 0), (6, 4), layout=other) == chance_to_win(
+        sol, (6, 0), (6, 4)
+    )
+
+
 def test_batched_turn_equals_exact_turn():
     g = reduced_game()
     rng = np.random.default_rng(5)

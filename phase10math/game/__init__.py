@@ -40,5 +40,6 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "shipped_table": "duel",
         "solve_duel": "duel",
         "win_advice": "duel",
+        "visits": "duel",
     },
 )

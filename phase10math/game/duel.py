@@ -748,6 +748,7 @@ def _current_utility(sol: DuelSolution, key: Key | LastKey) -> np.ndarray:
     return sol.last_utility(Play.OPTIMAL, key)[0] if len(key) == 3 else sol.utility(key)[0]
 
 
+@public
 def visits(sol: DuelSolution, totals: tuple[int, int] = (0, 0)) -> dict[Any, float]:
     """The expected number of visits of every state (normal play and last chances) from the
     start with ``totals``, both players playing the solution's optimal policies (their outcome

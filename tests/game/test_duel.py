@@ -322,9 +322,7 @@ def test_a_color_phase_is_covered_on_its_own_dice_only(targeted_solution):
     with pytest.raises(OutsideTableError, match="phase 5 has colors"):
         chance_to_win(sol, (5, 0), (6, 4), layout=other)
     # from the first phase without colors on, any dice with the same numbers fit
-    assert chance_to_win(sol, (6, 0), (6, 4), layout=other) == chance_to_win(
-        sol, (6, 0), (6, 4)
-    )
+    assert chance_to_win(sol, (6, 0), (6, 4), layout=other) == chance_to_win(sol, (6, 0), (6, 4))
 
 
 def test_batched_turn_equals_exact_turn():

@@ -63,7 +63,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             )
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
-        sol, data = read_table(args.table)
+        sol, data = read_table(args.table, _range(args.phases))
     if args.me or args.opponent:
         if not (args.me and args.opponent):
             raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
@@ -143,7 +143,11 @@ def add_commands(sub) -> None:
         help="the two-player game solved: chance to win under optimal play, per-turn matchups",
     )
     p.add_argument("--solve", action="store_true", help="recompute (resumable with --checkpoint)")
-    p.add_argument("--phases", default="9-10", help="phase range LO-HI to solve (default 9-10)")
+    p.add_argument(
+        "--phases",
+        default="9-10",
+        help="phase range LO-HI: the shipped table to read, or the game to solve (default 9-10)",
+    )
     p.add_argument("--checkpoint", default=None, help="file to resume from and save to")
     p.add_argument("--write", default=None, help="write the solved table here (json.gz)")
     p.add_argument(

@@ -1040,7 +1040,16 @@ def _solve_layer(
 
 
 TABLE_PACKAGE = "phase10math.game.data"
-TABLE_FILE = "duel_table.json.gz"  # the shipped range (its game is recorded inside)
+TABLE_FILE = "duel_table.json.gz"  # the default shipped range (its game is recorded inside)
+TABLE_FILES = {(9, 10): TABLE_FILE, (8, 10): "duel_table_8_10.json.gz"}  # every range shipped
+
+
+def shipped_ranges() -> list[tuple[int, int]]:
+    """The phase ranges whose solved tables ship with the package."""
+    root = resources.files(TABLE_PACKAGE)
+    return [r for r, name in TABLE_FILES.items() if root.joinpath(name).is_file()]
+
+
 RECOMPUTE = "phase10math duel --solve --phases 9-10 --write TABLE"
 
 
@@ -1094,11 +1103,19 @@ def write_table(sol: DuelSolution, path: str | os.PathLike, command: str = RECOM
     os.replace(tmp, path)
 
 
-def read_table(path: str | os.PathLike | None = None) -> tuple[DuelSolution, dict[str, Any]]:
+def read_table(
+    path: str | os.PathLike | None = None, phases: tuple[int, int] = (9, 10)
+) -> tuple[DuelSolution, dict[str, Any]]:
     """A solution from a table file (default: the shipped one), checked against the code's
     fingerprint of its game."""
     if path is None:
-        ref = resources.files(TABLE_PACKAGE).joinpath(TABLE_FILE)
+        if phases not in shipped_ranges():
+            shipped = ", ".join(f"{a}-{b}" for a, b in shipped_ranges())
+            raise OutsideTableError(
+                f"no table of phases {phases[0]}-{phases[1]} ships with the package "
+                f"(shipped: {shipped}); solve it with duel --solve"
+            )
+        ref = resources.files(TABLE_PACKAGE).joinpath(TABLE_FILES[phases])
         with ref.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
             data = json.load(fh)
     else:

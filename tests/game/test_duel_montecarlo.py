@@ -123,6 +123,7 @@ def test_duel_command_prints_the_headline(capsys):
         ["duel", "--me", "3:10", "--opponent", "10:0"],
         ["duel", "--me", "10:x", "--opponent", "10:0"],
         ["duel", "--me", "10:10"],
+        ["duel", "--phases", "3-10"],
     ],
 )
 def test_duel_command_refuses_bad_input(argv, capsys):

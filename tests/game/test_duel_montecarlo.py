@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.game.duel import DuelStrategy, Play, read_table
+from phase10math.game.duel import DuelStrategy, Play, read_table, shipped_ranges
 from phase10math.game.engine import Game
 from phase10math.game.strategies import OptimalStrategy
 from phase10math.turn.family import TurnFamily
@@ -84,9 +84,12 @@ def test_optimal_against_complete(table):
 # ------------------------------------------------------------------ the shipped table, the command
 
 
-def test_shipped_table_matches_its_own_turn_solves(table):
-    """Bellman check at sampled states: each value equals the optimal turn's value for the
-    utility that the table's own successors give (batched float solve within its margin)."""
+@pytest.mark.parametrize("phases", shipped_ranges())
+def test_shipped_table_matches_its_own_turn_solves(phases):
+    """Bellman check at sampled states of every shipped table: each value equals the optimal
+    turn's value for the utility that the table's own successors give (batched float solve
+    within its margin; a color phase's exact solve)."""
+    table, _ = read_table(phases=phases)
     rng = np.random.default_rng(2)
     keys = list(table.values[(Play.OPTIMAL, Play.OPTIMAL)])
     plain = [k for k in keys if not table.game.phases[k[1][0]].uses_color]

@@ -632,7 +632,7 @@ def _work(game: DuelGame) -> int:
 
 REFINE_ALL = (8, 4, 2, 1, 1, 1, 1)  # coarse to fine: neighbours' cuts may suffice
 REFINE_FIRST = (16,)  # with a target: one state in 16 first, then by reach times gap
-ROUND_PICKS = 96  # exact solves per round of targeted refinement (at most)
+ROUND_PICKS = 200  # exact solves per round of targeted refinement (at most)
 MAX_ROUNDS = 40
 
 
@@ -706,7 +706,7 @@ def solve_duel(
         start_err = sol.error(game.start())
         if start_err <= target:
             break
-        picks = _pick_refinements(sol, ROUND_PICKS)
+        picks = _pick_refinements(sol, ROUND_PICKS, start_err / 1000)
         if not picks:
             break
         touched = set()
@@ -785,16 +785,17 @@ def visits(sol: DuelSolution, totals: tuple[int, int] = (0, 0)) -> dict[Any, flo
     return out
 
 
-def _pick_refinements(sol: DuelSolution, most: int) -> dict[int, list[Any]]:
+def _pick_refinements(sol: DuelSolution, most: int, least: float = 0.0) -> dict[int, list[Any]]:
     """The color phases' states whose expected visits times interval width is largest (at
-    most ``most``, each wider than its family's ``tol``), by phase."""
+    most ``most``, each wider than its family's ``tol`` and scoring more than ``least``), by
+    phase."""
     fams = families(sol.game)
     seen = visits(sol)
     scored = []
     for key, v in seen.items():
         k = key[0][0] if len(key) == 3 else key[1][0]
         gap = sol.gaps.get(key, 0.0)
-        if k in fams and gap > fams[k].tol and v * gap > 0:
+        if k in fams and gap > fams[k].tol and v * gap > least:
             scored.append((v * gap, key))
     scored.sort(key=lambda t: t[0], reverse=True)
     out: dict[int, list[Any]] = {}

@@ -97,3 +97,20 @@ def test_bad_input_is_refused(family):
 def test_ten_different_dice_are_refused_before_any_table_is_built():
     with pytest.raises(StateSpaceTooLargeError, match="holds"):
         TurnFamily.for_phase(PHASES[8], layout=RECORDED_LAYOUT)
+
+
+def test_exact_solves_side_by_side_equal_one_at_a_time(monkeypatch):
+    """Two threads (chunks of columns, each with its own tie threshold) agree with one
+    within the proven margins."""
+    probe = TurnFamily.for_phase(PHASE, layout=DICE)
+    U = np.random.default_rng(15).integers(0, 40, size=(5, probe.n_outcomes)).astype(float)
+    got = {}
+    for n in ("1", "2"):
+        monkeypatch.setenv("PHASE10MATH_THREADS", n)
+        fam = TurnFamily.for_phase(PHASE, layout=DICE)
+        got[n] = fam.exact(U)
+        assert fam.size == 5 and fam.exact_solves == 5
+    one, two = got["1"], got["2"]
+    assert (np.abs(one.values - two.values) <= one.margin + two.margin).all()
+    for b in range(len(U)):
+        assert abs(two.values[b] - exact_value(probe, U[b])) <= two.margin[b]

@@ -215,13 +215,9 @@ class TurnBatch:
         return (self._onehot.T @ m).T
 
     # ---------------------------------------------------------------- the solve
-    def solve(
-        self, U: np.ndarray, distribution: bool = True, keep_holds: bool = False
-    ) -> BatchResult:
-        """Solve every row of ``U`` (``B x n_outcomes``, float): the optimal value with its
-        proven margin, and (``distribution``) the outcome distribution of the policy found."""
+    def utilities(self, U: np.ndarray) -> np.ndarray:
+        """``U`` as a float array of rows over the outcomes, refused unless it is one."""
         U = np.atleast_2d(np.asarray(U, dtype=np.float64))
-        B = U.shape[0]
         if U.shape[1] != self.n_outcomes:
             raise InvalidRulesError(
                 f"utilities need {self.n_outcomes} outcomes (failed, then each score); "
@@ -229,6 +225,15 @@ class TurnBatch:
             )
         if not np.isfinite(U).all():
             raise InvalidRulesError("utilities must be finite")
+        return U
+
+    def solve(
+        self, U: np.ndarray, distribution: bool = True, keep_holds: bool = False
+    ) -> BatchResult:
+        """Solve every row of ``U`` (``B x n_outcomes``, float): the optimal value with its
+        proven margin, and (``distribution``) the outcome distribution of the policy found."""
+        U = self.utilities(U)
+        B = U.shape[0]
         self._check(B)
         umax = np.abs(U).max(axis=1)
         tie = float(2 * self.rolls * self.space.n_dice * gamma(7) * max(umax.max(), 1e-300))

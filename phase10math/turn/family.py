@@ -234,14 +234,7 @@ class TurnFamily(TurnBatch):
     ) -> BatchResult:
         """The best member's value, a margin that puts the optimum within it, its outcome
         distribution; with ``keep_holds`` exact solves (the holds of an optimal policy)."""
-        U = np.atleast_2d(np.asarray(U, dtype=np.float64))
-        if U.shape[1] != self.n_outcomes:
-            raise InvalidRulesError(
-                f"utilities need {self.n_outcomes} outcomes (failed, then each score); "
-                f"got {U.shape[1]}"
-            )
-        if not np.isfinite(U).all():
-            raise InvalidRulesError("utilities must be finite")
+        U = self.utilities(U)
         if keep_holds:
             return self.exact(U, keep_holds=True)
         v, lo, idx = self.lower(U)

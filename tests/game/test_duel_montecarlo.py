@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT
 from phase10math.game.duel import DuelStrategy, Play, read_table, shipped_ranges
 from phase10math.game.engine import Game
 from phase10math.game.strategies import OptimalStrategy
@@ -40,16 +40,19 @@ def _prepared(sol) -> DuelStrategy:
     return strat
 
 
-def play(sol, plays: tuple[Play, Play], seed: int):
+def play(sol, plays: tuple[Play, Play], seed: int, phase: int = PHASE, layout=DEFAULT_LAYOUT):
     """(results of seat 0's strategy, expected values, tie indicators, who started)."""
-    strats = [_prepared(sol) if p == Play.OPTIMAL else OptimalStrategy(p.label) for p in plays]
+    strats = [
+        _prepared(sol) if p == Play.OPTIMAL else OptimalStrategy(p.label, layout=layout)
+        for p in plays
+    ]
     g0 = sol.game
-    start_key = (0, g0.player(PHASE, 0), g0.player(PHASE, 0), 0)
+    start_key = (0, g0.player(phase, 0), g0.player(phase, 0), 0)
     got, want, ties = [], [], []
     for i in range(GAMES):
-        game = Game(strats, phases=10, layout=DEFAULT_LAYOUT, seed=seed + i)
+        game = Game(strats, phases=10, layout=layout, seed=seed + i)
         for p in game.players:
-            p.phase = PHASE
+            p.phase = phase
         for s in strats:
             if isinstance(s, DuelStrategy):
                 s.attach(game)
@@ -78,6 +81,16 @@ def test_optimal_against_optimal(table):
 
 def test_optimal_against_complete(table):
     got, want, _ = play(table, (Play.OPTIMAL, Play.COMPLETE), seed=5000)
+    assert abs(z_score(got, want)) < 4
+
+
+@pytest.mark.parametrize("phases", [r for r in shipped_ranges() if r[0] <= 8 <= r[1]])
+def test_color_table_per_turn_games_agree_with_the_engine(phases):
+    """From both at phase 8 on the compact dice: completion-optimal against score-optimal
+    turns, played by the game engine, against the table's value of that matchup (the color
+    phase's per-turn policies are the kit's exact turns, as in the table)."""
+    sol, _ = read_table(phases=phases)
+    got, want, _ = play(sol, (Play.COMPLETE, Play.SCORE), 9000, phase=8, layout=COMPACT_LAYOUT)
     assert abs(z_score(got, want)) < 4
 
 

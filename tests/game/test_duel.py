@@ -234,30 +234,18 @@ def test_color_game_equals_brute_force(color_solution):
     assert color_solution.bound <= 1e-10
 
 
-def test_a_coarse_family_is_covered_by_its_bound(color_solution):
-    """With a loose tolerance the family leaves gaps: fewer exact solves, values off the
-    brute force by more than rounding, and the proven bound still covers every difference."""
-    die = Die("low", parse_faces(FACES))
-    fam = TurnFamily.for_phase(parse_phase("2 of one color"), RULES, (die,) * N_DICE, tol=2e-3)
-    sol = solve_duel(reduced_game("2 of one color", turns={5: fam}))
-    worst = worst_difference(sol, COLORS)
-    assert fam.exact_solves < color_solution.game.turns[5].exact_solves
-    assert 1e-9 < worst <= sol.bound
-    assert sol.bound < 0.05
-
-
 @pytest.fixture(scope="module")
 def targeted_solution():
     die = Die("low", parse_faces(FACES))
-    fam = TurnFamily.for_phase(parse_phase("2 of one color"), RULES, (die,) * N_DICE, tol=1e-11)
-    return solve_duel(reduced_game("2 of one color", turns={5: fam}), target=1e-9)
+    fam = TurnFamily.for_phase(parse_phase("2 of one color"), RULES, (die,) * N_DICE, tol=1e-8)
+    return solve_duel(reduced_game("2 of one color", turns={5: fam}), target=1e-6)
 
 
 def test_targeted_refinement_certifies_the_start_with_fewer_solves(
     targeted_solution, color_solution
 ):
     sol, g = targeted_solution, targeted_solution.game
-    assert sol.error(g.start()) <= 1e-9
+    assert sol.error(g.start()) <= 1e-6
     assert g.turns[5].exact_solves < color_solution.game.turns[5].exact_solves / 2
     for ta, tb in STARTS:
         COLORS.duel_value(0, LO, ta, LO, tb)
@@ -269,7 +257,8 @@ def test_targeted_refinement_certifies_the_start_with_fewer_solves(
         diff = abs(sol.value(key)[0] - float(exact))
         assert diff <= sol.error(key) + 1e-15
         off.append(diff)
-    assert max(off) > 1e-6  # states the start rarely reaches were left coarse
+    assert max(off) > 1e-5  # states the start rarely reaches were left coarse: their
+    # intervals, wide, still hold the brute force's values
 
 
 def test_visits_match_a_simulation_of_the_state_chain(targeted_solution):

@@ -40,7 +40,7 @@ def _prepared(sol) -> DuelStrategy:
     return strat
 
 
-def play(sol, plays: tuple[Play, Play], seed: int, phase: int = PHASE, layout=DEFAULT_LAYOUT):
+def play(sol, plays, seed: int, phase: int = PHASE, layout=DEFAULT_LAYOUT, games: int = GAMES):
     """(results of seat 0's strategy, expected values, tie indicators, who started)."""
     strats = [
         _prepared(sol) if p == Play.OPTIMAL else OptimalStrategy(p.label, layout=layout)
@@ -49,7 +49,7 @@ def play(sol, plays: tuple[Play, Play], seed: int, phase: int = PHASE, layout=DE
     g0 = sol.game
     start_key = (0, g0.player(phase, 0), g0.player(phase, 0), 0)
     got, want, ties = [], [], []
-    for i in range(GAMES):
+    for i in range(games):
         game = Game(strats, phases=10, layout=layout, seed=seed + i)
         for p in game.players:
             p.phase = phase
@@ -86,11 +86,13 @@ def test_optimal_against_complete(table):
 
 @pytest.mark.parametrize("phases", [r for r in shipped_ranges() if r[0] <= 8 <= r[1]])
 def test_color_table_per_turn_games_agree_with_the_engine(phases):
-    """From both at phase 8 on the compact dice: completion-optimal against score-optimal
-    turns, played by the game engine, against the table's value of that matchup (the color
+    """From both at phase 8 on the compact dice: completion-optimal turns on both seats,
+    played by the game engine, against the table's value of that matchup (the color
     phase's per-turn policies are the kit's exact turns, as in the table)."""
     sol, _ = read_table(phases=phases)
-    got, want, _ = play(sol, (Play.COMPLETE, Play.SCORE), 9000, phase=8, layout=COMPACT_LAYOUT)
+    got, want, _ = play(
+        sol, (Play.COMPLETE, Play.COMPLETE), 9000, phase=8, layout=COMPACT_LAYOUT, games=400
+    )
     assert abs(z_score(got, want)) < 4
 
 
@@ -108,8 +110,8 @@ def test_shipped_table_matches_its_own_turn_solves(phases):
     plain = [k for k in keys if not table.game.phases[k[1][0]].uses_color]
     colored = [k for k in keys if table.game.phases[k[1][0]].uses_color]
     sample = [plain[int(i)] for i in rng.choice(len(plain), size=12, replace=False)]
-    if colored:  # a color phase's exact solve takes seconds: two of them
-        sample += [colored[int(i)] for i in rng.choice(len(colored), size=2, replace=False)]
+    if colored:  # a color phase's exact solve takes seconds: one of them
+        sample.append(colored[int(rng.integers(len(colored)))])
     for key in sample:
         uw, _ = table.utility(key)
         tb = table.game.turns[key[1][0]]

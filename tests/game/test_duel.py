@@ -238,14 +238,14 @@ def test_color_game_equals_brute_force(color_solution):
 def targeted_solution():
     die = Die("low", parse_faces(FACES))
     fam = TurnFamily.for_phase(parse_phase("2 of one color"), RULES, (die,) * N_DICE, tol=1e-8)
-    return solve_duel(reduced_game("2 of one color", turns={5: fam}), target=1e-6)
+    return solve_duel(reduced_game("2 of one color", turns={5: fam}), target=1e-4)
 
 
 def test_targeted_refinement_certifies_the_start_with_fewer_solves(
     targeted_solution, color_solution
 ):
     sol, g = targeted_solution, targeted_solution.game
-    assert sol.error(g.start()) <= 1e-6
+    assert sol.error(g.start()) <= 1e-4
     assert g.turns[5].exact_solves < color_solution.game.turns[5].exact_solves / 2
     for ta, tb in STARTS:
         COLORS.duel_value(0, LO, ta, LO, tb)

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT
+from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.game.duel import DuelStrategy, Play, read_table, shipped_ranges
 from phase10math.game.engine import Game
 from phase10math.game.strategies import OptimalStrategy
@@ -81,18 +81,6 @@ def test_optimal_against_optimal(table):
 
 def test_optimal_against_complete(table):
     got, want, _ = play(table, (Play.OPTIMAL, Play.COMPLETE), seed=5000)
-    assert abs(z_score(got, want)) < 4
-
-
-@pytest.mark.parametrize("phases", [r for r in shipped_ranges() if r[0] <= 8 <= r[1]])
-def test_color_table_per_turn_games_agree_with_the_engine(phases):
-    """From both at phase 8 on the compact dice: completion-optimal turns on both seats,
-    played by the game engine, against the table's value of that matchup (the color
-    phase's per-turn policies are the kit's exact turns, as in the table)."""
-    sol, _ = read_table(phases=phases)
-    got, want, _ = play(
-        sol, (Play.COMPLETE, Play.COMPLETE), 9000, phase=8, layout=COMPACT_LAYOUT, games=400
-    )
     assert abs(z_score(got, want)) < 4
 
 

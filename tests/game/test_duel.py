@@ -220,11 +220,16 @@ def test_reduced_game_equals_brute_force(reduced_solution):
     assert reduced_solution.bound <= 1e-10
 
 
+def color_game(tol: float) -> DuelGame:
+    """The reduced color game, its color phase a family refined to ``tol``."""
+    die = Die("low", parse_faces(FACES))
+    fam = TurnFamily.for_phase(parse_phase("2 of one color"), RULES, (die,) * N_DICE, tol=tol)
+    return reduced_game("2 of one color", turns={5: fam})
+
+
 @pytest.fixture(scope="module")
 def color_solution():
-    die = Die("low", parse_faces(FACES))
-    fam = TurnFamily.for_phase(parse_phase("2 of one color"), RULES, (die,) * N_DICE, tol=1e-11)
-    return solve_duel(reduced_game("2 of one color", turns={5: fam}))
+    return solve_duel(color_game(1e-11))
 
 
 def test_color_game_equals_brute_force(color_solution):
@@ -236,9 +241,7 @@ def test_color_game_equals_brute_force(color_solution):
 
 @pytest.fixture(scope="module")
 def targeted_solution():
-    die = Die("low", parse_faces(FACES))
-    fam = TurnFamily.for_phase(parse_phase("2 of one color"), RULES, (die,) * N_DICE, tol=1e-8)
-    return solve_duel(reduced_game("2 of one color", turns={5: fam}), target=1e-4)
+    return solve_duel(color_game(1e-8), target=1e-4)
 
 
 def test_targeted_refinement_certifies_the_start_with_fewer_solves(

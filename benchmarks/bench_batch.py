@@ -1,55 +1,148 @@
-"""Batched turn solves against one float solve per utility, in the same run.
+"""Batched turn solves: the compiled steps against their plain numpy form and against one
+float solve per utility, in the same run.
 
 A game solver asks for many turns of one phase, each with its own utility of the outcome
-(failed, or made with score s). The reference solves them one at a time with the kit's
-float64 turn (:func:`phase10math.game.solitaire.float_turn`: the value and the policy);
-:class:`phase10math.turn.batch.TurnBatch` solves ``B`` at once and also returns each policy's
-outcome distribution. Prints seconds per utility, the ratio, the largest difference of the
-values (against the proven margin) and peak memory.
+(failed, or made with score s). :class:`phase10math.turn.batch.TurnBatch` solves ``B`` at
+once, with compiled steps, and also returns each policy's outcome distribution. Two
+references run beside it:
 
-    python benchmarks/bench_batch.py [--phase 10] [--batch 128] [--reference 8]
+- ``plain``: the same recurrence written with numpy array operations (``np.take`` along one
+  type's axis, one face at a time), the form the kit used before the compiled steps;
+- ``single``: the kit's float64 turn one utility at a time
+  (:func:`phase10math.turn.policy.float_optimal_turn`: the value and the policy).
+
+Prints milliseconds of CPU and of wall time per utility, the ratios, the largest
+differences of the values and distributions (against the proven margins) and peak memory.
+
+    python benchmarks/bench_batch.py [--phase 10] [--batch 64] [--reference 8]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import time
 
 import numpy as np
 
 from phase10math.dice.phases import PHASES
-from phase10math.game.solitaire import float_turn
 from phase10math.turn.batch import TurnBatch
+from phase10math.turn.policy import float_optimal_turn
+
+
+class PlainTurn(TurnBatch):
+    """The batched turn with its steps as plain numpy array operations (the reference)."""
+
+    def _axis(self, t: int, i) -> tuple:
+        return (slice(None),) * t + (i,)
+
+    def expect(self, vals: np.ndarray) -> np.ndarray:
+        sp, B = self.space, vals.shape[1]
+        T = np.zeros((sp.n_states, B))
+        T[self.full_ids] = vals
+        T = T.reshape(self.shape + [B])
+        for t, typ in enumerate(sp.types):
+            add = sp.add_tables[t]
+            for idx in self._levels(t, descending=True)[1:]:
+                dst = T[self._axis(t, idx)]
+                for f, wt in enumerate(typ.weights):
+                    term = np.take(T, add[idx, f], axis=t) * wt
+                    dst = term if f == 0 else dst + term
+                T[self._axis(t, idx)] = dst / 6.0
+        return T.reshape(sp.n_states, B)
+
+    def subset_max(self, W: np.ndarray, tie: float) -> tuple[np.ndarray, np.ndarray]:
+        sp, B = self.space, W.shape[1]
+        M = W.reshape(self.shape + [B]).copy()
+        arg = np.broadcast_to(
+            np.arange(sp.n_states, dtype=np.int32).reshape(self.shape + [1]), M.shape
+        ).copy()
+        for t, typ in enumerate(sp.types):
+            rem = sp.remove_tables[t]
+            for idx in self._levels(t, descending=False)[1:]:
+                cur, acur = M[self._axis(t, idx)], arg[self._axis(t, idx)]
+                for f in range(len(typ.faces)):
+                    j = rem[idx, f]
+                    jj = np.where(j >= 0, j, idx)  # no such hold: compare with itself
+                    cand = np.take(M, jj, axis=t)
+                    better = cand > cur + tie
+                    cur = np.where(better, cand, cur)
+                    acur = np.where(better, np.take(arg, jj, axis=t), acur)
+                M[self._axis(t, idx)], arg[self._axis(t, idx)] = cur, acur
+        M, arg = M.reshape(sp.n_states, B), arg.reshape(sp.n_states, B)
+        return M[self.full_ids], arg[self.full_ids]
+
+    def forward(self, holds: dict[int, np.ndarray], B: int) -> np.ndarray:
+        sp = self.space
+        m = np.repeat(self.first[:, None], B, axis=1)
+        cols = np.arange(B)
+        for r in range(self.rolls - 1, 0, -1):
+            flat = holds[r].astype(np.int64) * B + cols
+            H = np.bincount(flat.ravel(), weights=m.ravel(), minlength=sp.n_states * B)
+            H = H.reshape(self.shape + [B])
+            for t, typ in enumerate(sp.types):
+                rem = sp.remove_tables[t]
+                levels = self._levels(t, descending=False)
+                for idx in levels[1:]:
+                    for f, wt in enumerate(typ.weights):
+                        j = rem[idx, f]
+                        ok = np.flatnonzero(j >= 0)
+                        H[self._axis(t, idx[ok])] += np.take(H, j[ok], axis=t) * (wt / 6.0)
+                for idx in levels[:-1]:
+                    H[self._axis(t, idx)] = 0.0
+            m = H.reshape(sp.n_states, B)[self.full_ids]
+        onehot = np.zeros((len(self.outcome), self.n_outcomes))
+        onehot[np.arange(len(self.outcome)), self.outcome] = 1.0
+        return (onehot.T @ m).T
+
+
+def timed(fn):
+    c, w = time.process_time(), time.perf_counter()
+    out = fn()
+    return out, time.process_time() - c, time.perf_counter() - w
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--phase", type=int, default=10)
-    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--reference", type=int, default=8, help="utilities solved one at a time")
     args = ap.parse_args()
+    os.environ.setdefault("PHASE10MATH_THREADS", "1")  # one core each, unless asked
     tb = TurnBatch.for_phase(PHASES[args.phase])
+    plain = PlainTurn(tb.space, tb.outcome, tb.scores, tb.rolls)
     rng = np.random.default_rng(0)
     U = rng.random((args.batch, tb.n_outcomes))
-    t = time.process_time()
-    res = tb.solve(U)
-    batched = (time.process_time() - t) / args.batch
-    t = time.process_time()
-    ref = [float_turn(tb.space, U[b, tb.outcome], tb.rolls)[0] for b in range(args.reference)]
-    single = (time.process_time() - t) / args.reference
-    diff = np.abs(np.array(ref) - res.values[: args.reference]).max()
+    tb.solve(U[:2])  # the compiled steps load (or compile) once per machine
+    res, cpu, wall = timed(lambda: tb.solve(U))
+    ref, pcpu, pwall = timed(lambda: plain.solve(U))
+    one, scpu, _ = timed(
+        lambda: [
+            float_optimal_turn(tb.space, U[b, tb.outcome], tb.rolls)[0]
+            for b in range(args.reference)
+        ]
+    )
+    B, R = args.batch, args.reference
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-    print(f"phase {args.phase}: {tb.space.n_states:,} holds, {tb.n_outcomes} outcomes")
+    print(f"phase {args.phase}: {tb.space.n_states:,} holds, {tb.n_outcomes} outcomes, B={B}")
+    print("per utility:")
+    print(f"compiled steps:   {1000 * cpu / B:6.1f} ms CPU, {1000 * wall / B:6.1f} ms wall")
+    print(f"plain numpy form: {1000 * pcpu / B:6.1f} ms CPU, {1000 * pwall / B:6.1f} ms wall")
     print(
-        f"batched (B={args.batch}, values + distributions): {1000 * batched:.1f} ms CPU per utility"
+        f"one float solve per utility (value + policy): {1000 * scpu / R:6.1f} ms CPU per utility"
     )
     print(
-        f"one float solve per utility (value + policy):    {1000 * single:.1f} ms CPU per utility"
+        f"ratios: plain / compiled {pcpu / cpu:.1f}x (CPU), {pwall / wall:.1f}x (wall); "
+        f"single / compiled {(scpu / R) / (cpu / B):.1f}x (CPU)"
     )
+    dv = np.abs(res.values - ref.values).max()
+    dd = np.abs(res.dist - ref.dist).max()
+    ds = np.abs(np.array(one) - res.values[:R]).max()
     print(
-        f"ratio {single / batched:.1f}x; largest difference {diff:.1e} "
-        f"(margin {res.margin.max():.1e})"
+        f"largest differences: values {dv:.1e} from the plain form, {ds:.1e} from the single "
+        f"solves (margin {res.margin.max():.1e}); distributions {dd:.1e} "
+        f"(margin {res.dist_margin:.1e})"
     )
     print(f"peak memory {peak:.2f} GiB")
 

@@ -14,6 +14,7 @@ from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import (
     RECOMPUTE,
     DuelGame,
+    check_covered,
     format_advice,
     format_headline,
     read_table,
@@ -69,11 +70,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
         me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
         g = sol.game
-        for name, (k, _) in (("me", me), ("opponent", opp)):
-            if not g.lo <= k <= g.hi:
-                raise InvalidRulesError(
-                    f"--{name}: phase {k} is outside the solved table ({g.describe()})"
-                )
+        check_covered(sol, me, opp, False)
         seat = 1 if args.second else 0
         key = g.key_of(seat, me, opp)
         w, t = sol.value(key)
@@ -103,8 +100,9 @@ def cmd_duel(args: argparse.Namespace) -> int:
         return 0
     print(format_headline(h))
     if not args.solve:
+        where = f"the table {args.table}" if args.table else "the shipped table"
         print(
-            f"\nfrom the shipped table (code {data['code_version']}, solved in "
+            f"\nfrom {where} (code {data['code_version']}, solved in "
             f"{data['seconds']:.0f} s); recompute: {data['command']}"
         )
     return 0

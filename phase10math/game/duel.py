@@ -16,7 +16,10 @@ opp, D)``: the mover's seat ``s`` (0 = first in turn order), both players and th
 difference ``D`` = mover's total - opponent's total. A last-chance state is ``(chaser, Dc,
 eligible)``: ``Dc`` the chaser's total minus the finisher's, ``eligible`` whether a finish
 still earns the bonus. Differences beyond what the other side can still score are decided
-and are not stored.
+and are not stored. A game solved from its start (:attr:`DuelGame.reachable`, the default
+from phase 1) keeps only the totals a player can have there: between the least and the most
+points of the phases before (:meth:`DuelGame.totals_at`; at phase 1 always 0), which leaves
+768,983 pairs of states of the 10-phase game instead of 4,299,919.
 
 **Solving**: last chances first (no cycles, later phases first), then normal play in layers
 of decreasing sum of both phases. Inside a layer the only cycle is "both fail": state
@@ -24,7 +27,9 @@ of decreasing sum of both phases. Inside a layer the only cycle is "both fail": 
 f(1 - y), y = g(1 - x)`` with ``f``, ``g`` convex in the fail value. It is solved by policy
 iteration (Newton on the piecewise-linear map): solve both turns at the current values, then
 take the exact fixed point of the two policies found (a 2 x 2 linear system), until the turn
-solves reproduce the values.
+solves reproduce the values. A pair leaves the batch once it has converged, and a fresh
+layer first solves every ``SEED_EVERY``-th score difference, then starts the others from the
+values between their neighbours.
 
 **Error bound** (float64): every turn value is within its proven margin (rounding for a
 batched solve; the family's interval for a color phase). Each state keeps its own proven
@@ -32,11 +37,13 @@ error (:meth:`DuelSolution.error`). A last chance's error is its turn's margin p
 any policy gains from the errors after its outcomes (a turn solve of those errors). A pair's
 fixed point is certified by an interval check (:func:`_certify`): the map ``h(x) = f(1 -
 g(1 - x))`` increases, so ``h(x - delta) >= x - delta`` and ``h(x + delta) <= x + delta``,
-evaluated by turn solves with each outcome's utility moved by its error and every margin on
-the safe side, put the true value within ``delta``. So an error reaches a state only in
-proportion to the chance of passing through it, and :attr:`DuelSolution.bound` is the
-largest over all states. P(tie) and the per-turn matchups are fixed-policy evaluations
-(exact linear fixed points of float distributions), with their own bound ``tie_bound``.
+evaluated with each outcome's utility moved by its error (upper values by turn solves,
+lower values by the policies found: any policy's value is a lower value of the optimum) and
+every margin on the safe side, put the true value within ``delta``. So an error reaches a
+state only in proportion to the chance of passing through it, and
+:attr:`DuelSolution.bound` is the largest over all states. P(tie) and the per-turn
+matchups are fixed-policy evaluations (exact linear fixed points of float distributions),
+with their own bound ``tie_bound``.
 
 **Color phases** (the certified family, :mod:`phase10math.turn.family`): a color phase's
 turn needs the full projection (9.7 million holds on the compact dice), so its turns are
@@ -86,7 +93,7 @@ from phase10math.errors import (
 from phase10math.game.engine import Game, TurnView
 from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
-from phase10math.turn.batch import TurnBatch
+from phase10math.turn.batch import BATCH, TurnBatch, gamma
 from phase10math.turn.engine import final_scores
 from phase10math.turn.family import TurnFamily
 from phase10math.turn.kernels import lexicographic_utilities
@@ -94,9 +101,9 @@ from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
 
-BATCH = 192  # turn columns solved at once (about 180 MB per array on the value projection)
 TOL = 1e-13  # residual at which a pair's policy iteration stops
 MAX_ITER = 60
+SEED_EVERY = 8  # a fresh layer solves every 8th difference first, the others from between
 NOISE = 1e-11  # a residual this small that no longer shrinks is rounding: stop there
 
 
@@ -175,6 +182,10 @@ class DuelGame:
     rules: Rules = DEFAULT_RULES
     dice: Layout | tuple[Die, ...] = COMPACT_LAYOUT
     turns: dict[int, TurnBatch] = field(default_factory=dict, repr=False)
+    # only the states reachable from the start (both players at the first phase with 0
+    # points); None: when the first phase is 1 (a sub-range serves games that reach it with
+    # any totals)
+    reachable: bool | None = None
 
     def __post_init__(self) -> None:
         check_rules(self.rules)
@@ -190,10 +201,15 @@ class DuelGame:
         if not nums or nums != list(range(nums[0], nums[-1] + 1)):
             raise InvalidRulesError(f"phases {nums}: expected consecutive numbers")
         self.lo, self.hi = nums[0], nums[-1]
+        if self.reachable is None:
+            self.reachable = self.lo == 1
+        if not isinstance(self.reachable, bool):
+            raise WrongTypeError(f"DuelGame(): reachable={self.reachable!r:.40}; accepts a bool")
         for k in nums:
             if k not in self.turns:
                 self.turns[k] = turn_of(self.phases[k], self.rules, self.dice)
         self.max_score = {k: int(self.turns[k].scores.max(initial=0)) for k in nums}
+        self.min_score = {k: int(self.turns[k].scores.min(initial=self.max_score[k])) for k in nums}
         self.bonus_in_game = self.lo <= 5 <= self.hi
         self.to_five = {k: sum(self.max_score[j] for j in range(k, 6)) for k in nums if k <= 5}
         self.rest = {k: sum(self.max_score[j] for j in range(k, self.hi + 1)) for k in nums}
@@ -205,11 +221,13 @@ class DuelGame:
         hi: int = 10,
         rules: Rules = DEFAULT_RULES,
         layout: Layout | tuple[Die, ...] = COMPACT_LAYOUT,
+        reachable: bool | None = None,
     ) -> DuelGame:
         """The kit's phases ``lo .. hi`` (both players start at ``lo``)."""
         if not (1 <= lo <= hi <= 20):
             raise InvalidRulesError(f"phases {lo}-{hi}: expected 1 <= lo <= hi <= 20")
-        return cls({k: PHASES[k] for k in range(lo, hi + 1)}, rules, layout)
+        phases = {k: PHASES[k] for k in range(lo, hi + 1)}
+        return cls(phases, rules, layout, reachable=reachable)
 
     def describe(self) -> str:
         return f"phases {self.lo}-{self.hi}" if self.lo != self.hi else f"phase {self.lo}"
@@ -257,22 +275,40 @@ class DuelGame:
         extra = self.rules.five_phase_bonus if c != Bonus.NONE else 0
         return self.rest[k] + extra + (self.rules.first_finish_bonus if finish_bonus else 0)
 
+    def totals_at(self, k: int) -> tuple[int, float]:
+        """The totals a player at phase ``k`` can have: in a game solved from its start
+        (:attr:`reachable`) between the least and the most points of the phases before (the
+        five-phase bonus counted in the most); otherwise any total."""
+        if not self.reachable:
+            return 0, math.inf
+        done = range(self.lo, k)
+        most = sum(self.max_score[j] for j in done)
+        most += self.rules.five_phase_bonus if self.bonus_in_game and k > 5 else 0
+        return sum(self.min_score[j] for j in done), most
+
+    def total_reason(self, k: int, total: int) -> str | None:
+        """Why no game of the table has a player at phase ``k`` with ``total`` points (a total
+        outside :meth:`totals_at`), or None."""
+        least, most = self.totals_at(k)
+        if least <= total <= most:
+            return None
+        return (
+            f"{total} points at phase {k} cannot happen in a game solved from both at phase "
+            f"{self.lo} with 0 points (there: {least} to {most:.0f})"
+        )
+
     def _total_range(self, p: Player) -> tuple[int, float]:
-        """The totals a player can have: from the game's start (phase 1 with 0 points) the
-        points of the phases before; in a sub-range (a later first phase) any total."""
+        """The totals a player of this class can have (an empty range where none)."""
         k, c, t = p
+        least, most = self.totals_at(k)
         if c == Bonus.UNDECIDED:
-            return t, t
-        most: float = math.inf
-        if self.lo == 1:
-            most = sum(self.max_score[j] for j in range(1, k))
-            most += self.rules.five_phase_bonus if self.bonus_in_game and k > 5 else 0
+            return (t, t) if least <= t <= most else (t, t - 1)
         thr = self.rules.five_phase_threshold
         if c == Bonus.PENDING:
-            return thr + 1, most
+            return max(thr + 1, least), most
         if self.bonus_in_game and k <= 5:
-            return 0, min(most, thr - self.to_five[k])
-        return 0, most
+            return least, min(most, thr - self.to_five[k])
+        return least, most
 
     def _players_at(self, k: int) -> list[Player]:
         """Every reduced player at phase ``k`` (with a total it can have)."""
@@ -290,6 +326,9 @@ class DuelGame:
         numbers >= 0; seat 0 moves)."""
         for t in totals:
             check_int(t, "totals", 0, error=InvalidRulesError)
+            why = self.total_reason(self.lo, t)
+            if why:
+                raise OutsideTableError(why)
         a, b = (self._player(self.lo, t) for t in totals)
         return (0, a, b, totals[0] - totals[1])
 
@@ -530,17 +569,11 @@ def _solve_columns(game: DuelGame, k: int, U: np.ndarray, dist: bool = True):
     """Batched turn solves of phase ``k``: values, margins, distributions (zeros without
     ``dist``)."""
     tb = game.turns[k]
-    vals, marg, dists = [], [], []
-    dm = 0.0
-    for lo in range(0, len(U), BATCH):
-        r = tb.solve(U[lo : lo + BATCH], distribution=dist)
-        vals.append(r.values)
-        marg.append(r.margin)
-        dists.append(r.dist if dist else np.zeros((len(r.values), tb.n_outcomes)))
-        dm = r.dist_margin
-    if not vals:
+    if not len(U):
         return np.zeros(0), np.zeros(0), np.zeros((0, tb.n_outcomes)), 0.0
-    return np.concatenate(vals), np.concatenate(marg), np.concatenate(dists), dm
+    r = tb.solve(U, distribution=dist)
+    dists = r.dist if dist else np.zeros((len(r.values), tb.n_outcomes))
+    return r.values, r.margin, dists, r.dist_margin
 
 
 class Checkpoint:
@@ -597,6 +630,8 @@ def fingerprint(game: DuelGame) -> str:
         "rules": game.rules.to_dict(),
         "dice": str(tb.space.key()),
     }
+    if game.reachable and game.lo > 1:  # a game from phase 1 always is
+        spec["reachable"] = True
     for fam in families(game).values():  # a color phase sees the dice's colors too
         spec["color_dice"] = str(fam.space.key())
     text = json.dumps(spec, sort_keys=True)
@@ -884,55 +919,92 @@ def _shifted(U: np.ndarray, E: np.ndarray) -> np.ndarray:
     return out
 
 
-def _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, solve_at):
+def _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_at):
     """Proven errors of every pair's values (seat 0's, seat 1's). ``h(x) = f(1 - g(1 -
     x))`` increases, and the true ``h`` lies below ``h+`` (seat 0's made outcomes raised by
     their errors ``E0``, seat 1's lowered by ``E1``) and above ``h-`` (the reverse); so
-    ``h+(x + delta) <= x + delta`` and ``h-(x - delta) >= x - delta``, checked by turn solves
-    with every margin on the safe side, put the true ``x`` within ``delta``; ``y = g(1 - x)``
-    then lies between the two solves of seat 1. ``delta`` starts at the errors the policies
-    found carry through the pair (unamplified) plus a slack for the local margins, and the
-    slack doubles where a check fails."""
+    ``h+(x + delta) <= x + delta`` and ``h-(x - delta) >= x - delta``, checked with upper
+    values from turn solves and lower values from the policies found (any policy's value is
+    a lower value of the optimum), every margin on the safe side, put the true ``x`` within
+    ``delta``; ``y = g(1 - x)`` then lies between seat 1's two bounds. ``delta`` starts at
+    the errors the policies found carry through the pair (unamplified) plus a slack for the
+    local margins, and the slack doubles where a check fails."""
     p, q = d0[:, 0], d1[:, 0]
     up0, down1 = _shifted(U0, E0), _shifted(U1, -E1)
     down0, up1 = _shifted(U0, -E0), _shifted(U1, E1)
     a0 = np.einsum("no,no->n", d0[:, 1:], E0[:, 1:])
     a1 = np.einsum("no,no->n", d1[:, 1:], E1[:, 1:])
     carried = (a0 + p * a1) / (1 - p * q)
-    slack = 1.5 * (2 * (m0 + m1) + res + 1e-16) / (1 - p * q) + 1e-6 * carried
+    colored = list(families(sol.game))
+    fam0, fam1 = np.isin(ka, colored), np.isin(kb, colored)
 
-    def check(delta):
-        ya, ma, _, _, _ = solve_at(down1, kb, 1 - (x + delta), False)
-        yb, mb, _, _, _ = solve_at(up1, kb, 1 - (x - delta), False)
-        fa, mfa, _, _, _ = solve_at(up0, ka, 1 - ya + ma, False)
-        fb, mfb, _, _, _ = solve_at(down0, ka, 1 - yb - mb, False)
-        ok = (fa + mfa <= x + delta) & (fb - mfb >= x - delta)
-        return ok, np.maximum(np.abs(y - (ya - ma)), np.abs(yb + mb - y))
+    def policy_error(U):
+        # a lower value from the policy found: its distribution's margin and the sum's
+        # rounding (utilities within [-1, 2]: chances moved by their errors, fail values)
+        return np.full(len(U), (dm + 2 * gamma(U.shape[2] + 1)) * 2 * U.shape[2])
 
-    todo = np.ones(len(x), dtype=bool)
+    pol0, pol1 = policy_error(U0), policy_error(U1)
+    local = 2 * (m0 + m1) + res + np.where(fam0, 0, pol0) + np.where(fam1, 0, pol1)
+    slack = 1.5 * (local + 1e-16) / (1 - p * q) + 1e-6 * carried
+
+    def lower_at(U, kk, fail, d, fam, err):
+        # any policy's value is a lower value of the optimum; a family may know a better one
+        W = U[:, 0].copy()
+        W[:, 0] = fail
+        lo = np.einsum("no,no->n", d, W) - err
+        if fam.any():
+            v, m, _, _, _ = solve_at(U[fam], kk[fam], fail[fam], False)
+            lo[fam] = np.maximum(lo[fam], v - m)
+        return lo
+
+    def check(delta, r):
+        """(passed, y's error) at the rows ``r``."""
+        xr, yr = x[r], y[r]
+        ya = lower_at(down1[r], kb[r], 1 - (xr + delta), d1[r], fam1[r], pol1[r])  # g- below
+        # g+ and f+ from above (one solve for both seats where their phases agree)
+        if up1.shape[2] == up0.shape[2]:
+            v, m, _, _, _ = solve_at(
+                np.concatenate([up1[r], up0[r]]),
+                np.concatenate([kb[r], ka[r]]),
+                np.concatenate([1 - (xr - delta), 1 - ya]),
+                False,
+            )
+            yb, fa = np.split(v + m, 2)
+        else:
+            v, m, _, _, _ = solve_at(up1[r], kb[r], 1 - (xr - delta), False)
+            yb = v + m
+            v, m, _, _, _ = solve_at(up0[r], ka[r], 1 - ya, False)
+            fa = v + m
+        fb = lower_at(down0[r], ka[r], 1 - yb, d0[r], fam0[r], pol0[r])  # f- from below
+        ok = (fa <= xr + delta) & (fb >= xr - delta)
+        return ok, np.maximum(np.abs(yr - ya), np.abs(yb - yr))
+
+    todo = np.arange(len(x))
     ex, ey = np.zeros(len(x)), np.zeros(len(x))
+    first_slack = slack.copy()
     for _ in range(60):
-        ok, ey_now = check(carried + slack)
-        ex = np.where(todo & ok, carried + slack, ex)
-        ey = np.where(todo & ok, ey_now, ey)
-        todo &= ~ok
-        if not todo.any():
+        ok, ey_now = check(carried[todo] + slack[todo], todo)
+        done = todo[ok]
+        ex[done], ey[done] = carried[done] + slack[done], ey_now[ok]
+        todo = todo[~ok]
+        if not len(todo):
             break
-        slack = np.where(todo, 2 * slack + 0.05 * carried, slack)
+        slack[todo] = 2 * slack[todo] + 0.05 * carried[todo]
     else:
         raise RuntimeError("the error bound could not be certified")  # pragma: no cover
     # the slack is generous (a family's margins are whole intervals): where it matters, try a
     # quarter of it, and keep it where the check still passes (any passing delta is proven)
+    wide = np.flatnonzero((slack > 1e-9) & ((slack >= 4 * first_slack) | fam0 | fam1))
     for _ in range(3):
-        wide = slack > 1e-9
-        if not wide.any():
+        if not len(wide):
             break
-        trial = np.where(wide, slack / 4, slack)
-        ok, ey_now = check(carried + trial)
-        ok &= wide
-        ex = np.where(ok, carried + trial, ex)
-        ey = np.where(ok, np.minimum(ey, ey_now), ey)
-        slack = np.where(ok, trial, np.where(wide, 0.0, slack))  # a failed trial stops there
+        trial = slack[wide] / 4
+        ok, ey_now = check(carried[wide] + trial, wide)
+        keep = wide[ok]
+        ex[keep] = carried[keep] + trial[ok]
+        ey[keep] = np.minimum(ey[keep], ey_now[ok])
+        slack[keep] = trial[ok]
+        wide = keep[slack[keep] > 1e-9]  # a failed trial stops there
     return ex, ey
 
 
@@ -964,9 +1036,10 @@ def _solve_layer(
     y = np.array([0.5 if v is None else v[0] for v in start[1]])
 
     def solve_at(U, kk, fail, want_dist=True):
+        m = len(U)
         Uw = U[:, 0].copy()
         Uw[:, 0] = fail
-        vals, marg, dist = np.zeros(n), np.zeros(n), np.zeros((n, U.shape[2]))
+        vals, marg, dist = np.zeros(m), np.zeros(m), np.zeros((m, U.shape[2]))
         dm = 0.0
         for k in np.unique(kk):
             idx = np.flatnonzero(kk == k)
@@ -974,29 +1047,60 @@ def _solve_layer(
             vals[idx], marg[idx], dist[idx] = v, m_, d_
         return vals, marg, dist, Uw, dm
 
-    def policy_iteration(x, y):
+    f0, m0, f1, m1, res = (np.zeros(n) for _ in range(5))
+    d0, W0 = np.zeros((n, U0.shape[2])), np.zeros((n, U0.shape[2]))
+    d1, W1 = np.zeros((n, U1.shape[2])), np.zeros((n, U1.shape[2]))
+    margins = [0.0]  # the distributions' margin
+
+    def policy_iteration(x, y, rows=None):
+        """Solve both turns at the current values, then take the exact fixed point of the
+        two policies found, until the solves reproduce the values; a pair leaves the
+        batch once it has converged (``rows``: only these pairs)."""
+        x, y = x.copy(), y.copy()
         prev = np.full(n, np.inf)
+        active = np.arange(n) if rows is None else rows
         for it in range(MAX_ITER):  # noqa: B007 (the count is read after the loop)
-            f0, m0, d0, W0, dm = solve_at(U0, ka, 1 - y)
-            f1, m1, d1, W1, _ = solve_at(U1, kb, 1 - x)
-            res = np.maximum(np.abs(f0 - x), np.abs(f1 - y))
-            slow = res > 0.5 * prev
-            done = (res <= TOL) | ((res <= NOISE) & slow)  # converged, or at rounding's floor
+            i = active
+            f0[i], m0[i], d0[i], W0[i], margins[0] = solve_at(U0[i], ka[i], 1 - y[i])
+            f1[i], m1[i], d1[i], W1[i], _ = solve_at(U1[i], kb[i], 1 - x[i])
+            r = np.maximum(np.abs(f0[i] - x[i]), np.abs(f1[i] - y[i]))
+            res[i] = r
+            slow = r > 0.5 * prev[i]
+            done = (r <= TOL) | ((r <= NOISE) & slow)  # converged, or at rounding's floor
             if done.all() or it == MAX_ITER - 1:
                 break  # what is left over enters the certificate
-            p, q = d0[:, 0], d1[:, 0]
-            A = np.einsum("no,no->n", d0[:, 1:], W0[:, 1:])
-            B = np.einsum("no,no->n", d1[:, 1:], W1[:, 1:])
+            p, q = d0[i, 0], d1[i, 0]
+            A = np.einsum("no,no->n", d0[i, 1:], W0[i, 1:])
+            B = np.einsum("no,no->n", d1[i, 1:], W1[i, 1:])
             xn = (A + p * (1 - B) - p * q) / (1 - p * q)
             yn = q * (1 - xn) + B
             # Newton where it makes progress; elsewhere a value-iteration step (a contraction)
-            x = np.where(done, x, np.where(slow, f0, xn))
-            y = np.where(done, y, np.where(slow, f1, yn))
-            prev = res
+            x[i] = np.where(done, x[i], np.where(slow, f0[i], xn))
+            y[i] = np.where(done, y[i], np.where(slow, f1[i], yn))
+            prev[i] = r
+            active = i[~done]
         sol.iterations += it + 1
-        return x, y, (f0, m0, d0, W0, dm, f1, m1, d1, W1, res)
+        return x, y, (f0, m0, d0, W0, margins[0], f1, m1, d1, W1, res)
 
-    x, y, last = policy_iteration(x, y)
+    if all(v is None for v in start[0]) and n > SEED_EVERY:
+        # a fresh layer: first every SEED_EVERY-th difference of each pair of players, then
+        # the others from the values between their neighbours (fewer policy changes to go)
+        groups: dict[tuple, list[int]] = {}
+        for i, (_, a, b, _) in enumerate(keys0):
+            groups.setdefault((a, b), []).append(i)
+        seeds = [i for g_ in groups.values() for j, i in enumerate(g_) if j % SEED_EVERY == 0]
+        seeds += [g_[-1] for g_ in groups.values() if (len(g_) - 1) % SEED_EVERY]
+        seeds = np.array(sorted(seeds))
+        x, y, last = policy_iteration(x, y, seeds)
+        d = np.array([k[3] for k in keys0], dtype=float)
+        for g_ in groups.values():
+            here = np.array(g_)
+            sd = here[np.isin(here, seeds)]
+            x[here] = np.interp(d[here], d[sd], x[sd])
+            y[here] = np.interp(d[here], d[sd], y[sd])
+        x, y, last = policy_iteration(x, y, np.setdiff1d(np.arange(n), seeds))
+    else:
+        x, y, last = policy_iteration(x, y)
     if families(g):
         for i, stride in enumerate(strides):
             added = _refine(g, (U0, ka, 1 - y), (U1, kb, 1 - x), stride=stride, save=save)
@@ -1008,7 +1112,7 @@ def _solve_layer(
                 x, y, last = policy_iteration(x, y)
     f0, m0, d0, W0, dm, f1, m1, d1, W1, res = last
     p, q = d0[:, 0], d1[:, 0]
-    ex, ey = _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, solve_at)
+    ex, ey = _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_at)
     sol.bound = max(sol.bound, float(ex.max()), float(ey.max()))
     for i in range(n):
         sol.errors[keys0[i]], sol.errors[keys1[i]] = float(ex[i]), float(ey[i])
@@ -1086,7 +1190,12 @@ def table_payload(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str, Any]
     opt = (Play.OPTIMAL, Play.OPTIMAL)
     return {
         "format": 2,  # 2: the optimal rows end with their proven error
-        "game": {"lo": g.lo, "hi": g.hi, "phases": {k: p.text for k, p in g.phases.items()}},
+        "game": {
+            "lo": g.lo,
+            "hi": g.hi,
+            "phases": {k: p.text for k, p in g.phases.items()},
+            "reachable": g.reachable,
+        },
         "rules": g.rules.to_dict(),
         "layout": g.dice.to_dict() if isinstance(g.dice, Layout) else None,
         "fingerprint": fingerprint(g),
@@ -1141,7 +1250,8 @@ def read_table(
             data = json.load(fh)
     rules = Rules(**data["rules"])
     layout = parse_layout(data["layout"]) if data["layout"] else COMPACT_LAYOUT
-    game = DuelGame.standard(data["game"]["lo"], data["game"]["hi"], rules, layout)
+    spec = data["game"]
+    game = DuelGame.standard(spec["lo"], spec["hi"], rules, layout, spec.get("reachable"))
     if fingerprint(game) != data["fingerprint"]:
         raise InvalidRulesError("the table was solved for another game or an older meld")
     sol = DuelSolution(
@@ -1368,6 +1478,11 @@ class WinStrategy(DuelStrategy):
             return f"the player to move is at phase {view.number} (the table: {g.describe()})"
         if not (opp.finished or g.lo <= opp.phase <= g.hi):
             return f"the opponent is at phase {opp.phase} (the table: {g.describe()})"
+        players = (view.player,) if opp.finished else (view.player, opp)
+        for pl in players:
+            why = g.total_reason(pl.phase, pl.running_total)
+            if why:
+                return why
         return color_reason(self.solution, (view.number, opp.phase), view.layout)
 
     @checks_itself  # once per decision of a game: one isinstance
@@ -1446,14 +1561,19 @@ def check_covered(
     last_chance: bool,
     layout: Layout | tuple[Die, ...] | None = None,
 ) -> None:
-    """Refuse (OutsideTableError) a state outside the table's phases, or with a player at a
-    color phase on dice other than the table's (``layout``; None: the table's own)."""
+    """Refuse (OutsideTableError) a state outside the table's phases, with a total no game
+    of the table has (:meth:`DuelGame.total_reason`), or with a player at a color phase on
+    dice other than the table's (``layout``; None: the table's own)."""
     g = sol.game
     hi_opp = g.hi + (1 if last_chance else 0)
     if not g.lo <= me[0] <= g.hi or not g.lo <= opponent[0] <= hi_opp:
         raise OutsideTableError(
             f"phases {me[0]} and {opponent[0]} are outside the solved table ({g.describe()})"
         )
+    for k, total in (me, opponent)[: 1 if last_chance else 2]:
+        why = g.total_reason(k, total)
+        if why:
+            raise OutsideTableError(why)
     why = color_reason(sol, (me[0], opponent[0]), layout)
     if why:
         raise OutsideTableError(why)
@@ -1473,9 +1593,11 @@ def color_reason(
     sol: DuelSolution, phases: Iterable[int], layout: Layout | tuple[Die, ...] | None
 ) -> str | None:
     """Why the table does not cover a state with players at ``phases`` on dice ``layout``
-    (a color phase solved on other dice), or None."""
+    (a color phase solved on other dice that a player is at or has still to play), or
+    None."""
     g = sol.game
-    colored = [k for k in phases if k in g.phases and g.phases[k].uses_color]
+    first = min(phases)
+    colored = [k for k, ph in g.phases.items() if ph.uses_color and k >= first]
     if not colored or colors_fit(sol, layout):
         return None
     name = getattr(g.dice, "name", None) or "other"

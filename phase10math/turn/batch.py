@@ -16,6 +16,9 @@ recurrence (:mod:`phase10math.turn.kernels`) with a trailing axis of length ``B`
 
 Then ``forward`` pushes the first roll's distribution through each column's policy to the
 outcome distribution of that policy (what a game needs to evaluate the policy exactly).
+The steps are compiled (numba; one hold and one face at a time, the GIL released), and
+:meth:`TurnBatch.solve` runs ``threads()`` chunks of columns side by side; every sum runs in
+a fixed order, so a column's result does not depend on the chunk it was solved in.
 
 Proven rounding margin: every die step computes ``(sum_f w_f x_f) / 6`` with integer weights
 ``w_f`` (at most 6 terms): at most 7 roundings, so a relative error of ``gamma_7`` on a
@@ -37,9 +40,11 @@ The outcome probabilities are sums of nonnegative terms (``gamma`` of their numb
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from phase10math.dice.faces import Die, Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
@@ -49,9 +54,11 @@ from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
 from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import VALUE
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor import threads
 
 UNIT = 2.0**-53  # unit roundoff of float64
 MAX_CELLS = 120_000_000  # states x batch columns per array (about 1 GB of float64)
+BATCH = 64  # columns solved together by default (about 60 MB per array on the value projection)
 
 
 def gamma(n: int) -> float:
@@ -73,8 +80,104 @@ class BatchResult:
     holds: dict[int, np.ndarray] | None = None
 
 
-def _axis(t: int, i) -> tuple:
-    return (slice(None),) * t + (i,)
+# ---------------------------------------------------------------- the compiled steps
+# Each works on one type's axis of a C-ordered array viewed as (before, holds, after), one
+# hold and one face at a time: the steps of the recurrence above, as the plain numpy form in
+# benchmarks/bench_batch.py (the reference it is timed and compared against) writes them.
+
+
+@njit(cache=True, nogil=True)
+def expect_step(T, add, w, order):  # pragma: no cover (compiled)
+    """``T[:, i] = sum_f w_f T[:, add[i, f]] / 6`` for the holds ``i`` in ``order``."""
+    pre, _, post = T.shape
+    nf = add.shape[1]
+    for a in range(pre):
+        for i in order:
+            dst = T[a, i]
+            src = T[a, add[i, 0]]
+            for c in range(post):
+                dst[c] = src[c] * w[0]
+            for f in range(1, nf):
+                src = T[a, add[i, f]]
+                wf = w[f]
+                for c in range(post):
+                    dst[c] += src[c] * wf
+            for c in range(post):
+                dst[c] /= 6.0
+
+
+@njit(cache=True, nogil=True)
+def max_step(M, arg, rem, order, tie):  # pragma: no cover (compiled)
+    """For the holds ``i`` in ``order``: the hold one die smaller, ``rem[i, f]``, replaces
+    ``i``'s best so far where better by more than ``tie`` (face by face)."""
+    pre, _, post = M.shape
+    nf = rem.shape[1]
+    for a in range(pre):
+        for i in order:
+            cur, acur = M[a, i], arg[a, i]
+            for f in range(nf):
+                j = rem[i, f]
+                if j < 0:
+                    continue
+                cand, acand = M[a, j], arg[a, j]
+                for c in range(post):  # branch-free, so that it vectorizes
+                    better = cand[c] > cur[c] + tie
+                    cur[c] = cand[c] if better else cur[c]
+                    acur[c] = acand[c] if better else acur[c]
+
+
+@njit(cache=True, nogil=True)
+def weighted_sums(w, vals):  # pragma: no cover (compiled)
+    """``sum_s w[s] vals[s, c]`` for every column ``c``, over ``s`` in order (the same sum
+    whatever the other columns: a column's value does not depend on its batch)."""
+    n, B = vals.shape
+    out = np.zeros(B)
+    for s in range(n):
+        for c in range(B):
+            out[c] += w[s] * vals[s, c]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def outcome_sums(outcome, m, n_out):  # pragma: no cover (compiled)
+    """``out[c, o]``: the mass ``m[s, c]`` of the roll states ``s`` ending in outcome ``o``."""
+    n, B = m.shape
+    out = np.zeros((B, n_out))
+    for s in range(n):
+        o = outcome[s]
+        for c in range(B):
+            out[c, o] += m[s, c]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def gather_mass(H, holds, m):  # pragma: no cover (compiled)
+    """``H[holds[s, c], c] += m[s, c]`` over the roll states ``s`` in order."""
+    n, B = m.shape
+    for s in range(n):
+        for c in range(B):
+            H[holds[s, c], c] += m[s, c]
+
+
+@njit(cache=True, nogil=True)
+def roll_step(H, rem, w, order, below):  # pragma: no cover (compiled)
+    """Mass of the holds one die smaller moves up (``H[:, i] += H[:, rem[i, f]] w_f``, for
+    ``i`` in ``order``); then the holds ``below`` the full size are emptied."""
+    pre, _, post = H.shape
+    nf = rem.shape[1]
+    for a in range(pre):
+        for i in order:
+            dst = H[a, i]
+            for f in range(nf):
+                j = rem[i, f]
+                if j < 0:
+                    continue
+                src = H[a, j]
+                wf = w[f]
+                for c in range(post):
+                    dst[c] += src[c] * wf
+        for i in below:
+            H[a, i] = 0.0
 
 
 class TurnBatch:
@@ -96,8 +199,7 @@ class TurnBatch:
         self.full_ids = space.full_ids
         w = space.roll_weights.astype(np.float64)
         self.first = w / float(6**space.n_dice)
-        self._onehot = np.zeros((len(self.outcome), self.n_outcomes))
-        self._onehot[np.arange(len(self.outcome)), self.outcome] = 1.0
+        self._order_cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     @classmethod
     def for_phase(
@@ -129,90 +231,67 @@ class TurnBatch:
                 "solve in smaller batches"
             )
 
-    def _levels(self, t: int, descending: bool) -> list[tuple[slice, np.ndarray]]:
-        """Type ``t``'s sub-multisets grouped by size, one slice per size (they are numbered
-        by size first), with their indices."""
+    def _levels(self, t: int, descending: bool) -> list[np.ndarray]:
+        """Type ``t``'s sub-multisets grouped by size (they are numbered by size first)."""
         sizes = self.space.sub[t].sum(axis=1)
-        out = []
-        for s in range(int(sizes.max()) + 1):
-            idx = np.flatnonzero(sizes == s)
-            out.append((slice(int(idx[0]), int(idx[-1]) + 1), idx))
+        out = [np.flatnonzero(sizes == s) for s in range(int(sizes.max()) + 1)]
         return out[::-1] if descending else out
+
+    def _orders(self, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Type ``t``'s holds in the order of each step: below the full size, largest first
+        (``expect``); above the empty hold, smallest first (``subset_max``, ``forward``);
+        below the full size (emptied at the end of a ``forward`` step)."""
+        if t not in self._order_cache:
+            down = self._levels(t, descending=True)
+            up = down[::-1]
+            cat = np.concatenate
+            self._order_cache[t] = (cat(down[1:]), cat(up[1:]), cat(up[:-1]))
+        return self._order_cache[t]
+
+    def _slabs(self, A: np.ndarray, t: int) -> np.ndarray:
+        """``A`` (states x B, C order) as ``(before, type t's holds, after x B)``: a view."""
+        pre = int(np.prod(self.shape[:t], dtype=np.int64))
+        return A.reshape(pre, self.shape[t], -1)
 
     def expect(self, vals: np.ndarray) -> np.ndarray:
         """``W(K)`` for every hold ``K``: the mean of ``vals`` (roll states x B) over
-        rolling the dice missing from ``K``, one die at a time (all holds of one size of a
-        type at once)."""
+        rolling the dice missing from ``K``, one die at a time (the largest holds of a type
+        first)."""
         sp, B = self.space, vals.shape[1]
         T = np.zeros((sp.n_states, B))
         T[self.full_ids] = vals
-        T = T.reshape(self.shape + [B])
         for t, typ in enumerate(sp.types):
-            add = sp.add_tables[t]
-            for sl, idx in self._levels(t, descending=True)[1:]:
-                dst = T[_axis(t, sl)]
-                for f, wt in enumerate(typ.weights):
-                    term = np.take(T, add[idx, f], axis=t)
-                    term *= wt
-                    if f == 0:
-                        dst[...] = term
-                    else:
-                        dst += term
-                dst /= 6.0
-        return T.reshape(sp.n_states, B)
+            w = np.asarray(typ.weights, dtype=np.float64)
+            expect_step(self._slabs(T, t), sp.add_tables[t], w, self._orders(t)[0])
+        return T
 
     def subset_max(self, W: np.ndarray, tie: float) -> tuple[np.ndarray, np.ndarray]:
         """``max over J within K of W(J)`` and its arg-max for every roll state, per column;
         a smaller hold wins only when better by more than ``tie``."""
         sp, B = self.space, W.shape[1]
-        M = W.reshape(self.shape + [B]).copy()
-        arg = np.broadcast_to(
-            np.arange(sp.n_states, dtype=np.int32).reshape(self.shape + [1]), M.shape
-        ).copy()
-        for t, typ in enumerate(sp.types):
-            rem = sp.remove_tables[t]
-            for sl, idx in self._levels(t, descending=False)[1:]:
-                cur, acur = M[_axis(t, sl)], arg[_axis(t, sl)]
-                for f in range(len(typ.faces)):
-                    j = rem[idx, f]
-                    if (j < 0).all():
-                        continue
-                    jj = np.where(j >= 0, j, idx)  # no such hold: compare with itself
-                    cand = np.take(M, jj, axis=t)
-                    better = cand > cur + tie
-                    if better.any():
-                        np.copyto(cur, cand, where=better)
-                        np.copyto(acur, np.take(arg, jj, axis=t), where=better)
-        M, arg = M.reshape(sp.n_states, B), arg.reshape(sp.n_states, B)
+        M = np.ascontiguousarray(W, dtype=np.float64).copy()
+        arg = np.empty((sp.n_states, B), dtype=np.int32)
+        arg[...] = np.arange(sp.n_states, dtype=np.int32)[:, None]
+        for t in range(len(sp.types)):
+            up = self._orders(t)[1]
+            max_step(self._slabs(M, t), self._slabs(arg, t), sp.remove_tables[t], up, tie)
         return M[self.full_ids], arg[self.full_ids]
 
     def forward(self, holds: dict[int, np.ndarray], B: int) -> np.ndarray:
         """Outcome distribution ``(B, n_outcomes)`` of the policies ``holds``: the first
         roll's distribution pushed through every hold and reroll (each hold's mass moves to
-        the holds with one more die, one size of a type at a time)."""
+        the holds with one more die, the smallest holds of a type first)."""
         sp = self.space
         m = np.repeat(self.first[:, None], B, axis=1)
-        cols = np.arange(B)
         for r in range(self.rolls - 1, 0, -1):
-            flat = holds[r].astype(np.int64) * B + cols
-            H = np.bincount(flat.ravel(), weights=m.ravel(), minlength=sp.n_states * B)
-            H = H.reshape(self.shape + [B])
+            H = np.zeros((sp.n_states, B))
+            gather_mass(H, np.ascontiguousarray(holds[r], dtype=np.int32), m)
             for t, typ in enumerate(sp.types):
-                rem = sp.remove_tables[t]
-                levels = self._levels(t, descending=False)
-                for sl, idx in levels[1:]:
-                    dst = H[_axis(t, sl)]
-                    for f, wt in enumerate(typ.weights):
-                        j = rem[idx, f]
-                        ok = np.flatnonzero(j >= 0)
-                        if len(ok) == len(j):
-                            dst += np.take(H, j, axis=t) * (wt / 6.0)
-                        elif len(ok):
-                            dst[_axis(t, ok)] += np.take(H, j[ok], axis=t) * (wt / 6.0)
-                for sl, _ in levels[:-1]:
-                    H[_axis(t, sl)] = 0.0
-            m = H.reshape(sp.n_states, B)[self.full_ids]
-        return (self._onehot.T @ m).T
+                w = np.asarray(typ.weights, dtype=np.float64) / 6.0
+                _, up, below = self._orders(t)
+                roll_step(self._slabs(H, t), sp.remove_tables[t], w, up, below)
+            m = H[self.full_ids]
+        return outcome_sums(self.outcome, m, self.n_outcomes)
 
     # ---------------------------------------------------------------- the solve
     def utilities(self, U: np.ndarray) -> np.ndarray:
@@ -228,20 +307,60 @@ class TurnBatch:
         return U
 
     def solve(
-        self, U: np.ndarray, distribution: bool = True, keep_holds: bool = False
+        self,
+        U: np.ndarray,
+        distribution: bool = True,
+        keep_holds: bool = False,
+        step: int | None = None,
     ) -> BatchResult:
         """Solve every row of ``U`` (``B x n_outcomes``, float): the optimal value with its
-        proven margin, and (``distribution``) the outcome distribution of the policy found."""
+        proven margin, and (``distribution``) the outcome distribution of the policy found.
+        The rows go in chunks of ``step`` columns (default ``BATCH``, fewer where
+        ``MAX_CELLS`` asks), ``threads()`` chunks side by side (the compiled steps release
+        the GIL); the tie rule's bound is the same for every chunk."""
         U = self.utilities(U)
+        if not len(U):
+            dist = np.zeros((0, self.n_outcomes)) if distribution else None
+            return BatchResult(np.zeros(0), np.zeros(0), dist, 0.0)
+        umax = np.abs(U).max(axis=1)
+        tie = float(2 * self.rolls * self.space.n_dice * gamma(7) * max(umax.max(), 1e-300))
+        step = max(1, min(step or BATCH, MAX_CELLS // self.space.n_states))
+        k = threads()
+        if k > 1:
+            step = min(step, -(-len(U) // k))
+        chunks = [U[lo : lo + step] for lo in range(0, len(U), step)]
+
+        def one(part: np.ndarray) -> BatchResult:
+            return self._solve_chunk(part, tie, distribution, keep_holds)
+
+        parts = [one(chunks[0])]  # the first builds the space's tables, then they are shared
+        if k > 1 and len(chunks) > 1:
+            with ThreadPoolExecutor(k) as pool:
+                parts += list(pool.map(one, chunks[1:]))
+        else:
+            parts += [one(c) for c in chunks[1:]]
+        holds = None
+        if keep_holds:
+            holds = {r: np.concatenate([p.holds[r] for p in parts], axis=1) for r in parts[0].holds}
+        return BatchResult(
+            np.concatenate([p.values for p in parts]),
+            np.concatenate([p.margin for p in parts]),
+            np.concatenate([p.dist for p in parts]) if distribution else None,
+            parts[0].dist_margin,
+            holds,
+        )
+
+    def _solve_chunk(
+        self, U: np.ndarray, tie: float, distribution: bool, keep_holds: bool
+    ) -> BatchResult:
         B = U.shape[0]
         self._check(B)
         umax = np.abs(U).max(axis=1)
-        tie = float(2 * self.rolls * self.space.n_dice * gamma(7) * max(umax.max(), 1e-300))
         vals = U[:, self.outcome].T.copy()  # roll states x B
         holds: dict[int, np.ndarray] = {}
         for r in range(1, self.rolls):
             vals, holds[r] = self.subset_max(self.expect(vals), tie)
-        values = self.first @ vals  # the mean over the first roll
+        values = weighted_sums(self.first, vals)  # the mean over the first roll
         margin = margin_of(umax, self.rolls, self.space.n_dice, tie, len(self.first))
         dist = self.forward(holds, B) if distribution else None
         dm = 2 * (self.rolls * self.space.n_dice * gamma(8) + gamma(len(self.outcome) + 1))

@@ -44,7 +44,6 @@ proven error bound widened by the family's gaps.
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -60,7 +59,6 @@ from phase10math.turn.batch import MAX_CELLS, UNIT, BatchResult, TurnBatch, gamm
 from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import FULL, VALUE
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor import threads
 
 MAX_HOLDS = 20_000_000  # the largest space a family solves on (the compact dice: 9.7 million)
 NEAREST = 24  # cuts in one linear program (the nearest by the shift bound)
@@ -135,33 +133,15 @@ class TurnFamily(TurnBatch):
         time (``$PHASE10MATH_THREADS``); each policy and its cut join the family."""
         U = np.atleast_2d(np.asarray(U, dtype=np.float64))
         step = max(1, MAX_CELLS // 3 // self.space.n_states)  # memory ~ linear in columns
-        k = threads()
-        if k > 1 and len(U) > 1:  # the chunks side by side (numpy's loops release the GIL)
-            step = min(step, -(-len(U) // k))
-        chunks = [U[lo : lo + step] for lo in range(0, len(U), step)]
         t0 = time.monotonic()
-
-        def one(part: np.ndarray) -> BatchResult:
-            return TurnBatch.solve(self, part, True, keep_holds)
-
-        parts = [one(chunks[0])]  # the first builds the space's tables, then they are shared
-        if k > 1 and len(chunks) > 1:
-            with ThreadPoolExecutor(k) as pool:
-                parts += list(pool.map(one, chunks[1:]))
-        else:
-            parts += [one(c) for c in chunks[1:]]
+        res = TurnBatch.solve(self, U, True, keep_holds, step=step)
         self.exact_seconds += time.monotonic() - t0
         self.exact_solves += len(U)
-        vals = np.concatenate([r.values for r in parts])
-        marg = np.concatenate([r.margin for r in parts])
-        dist = np.concatenate([r.dist for r in parts])
+        vals, marg, dist = res.values, res.margin, res.dist
         self.members = np.vstack([self.members, dist])
         self.cuts = np.vstack([self.cuts, U])
         self.highs = np.concatenate([self.highs, vals + marg])
-        holds = None
-        if keep_holds:
-            holds = {r: np.concatenate([p.holds[r] for p in parts], axis=1) for r in parts[0].holds}
-        return BatchResult(vals, marg, dist, parts[0].dist_margin, holds)
+        return res
 
     # ---------------------------------------------------------------- bounds
     def lower(self, U: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -20,8 +20,15 @@ import pytest
 from phase10math.dice.faces import Die, parse_faces
 from phase10math.dice.phases import parse_phase
 from phase10math.dice.rules import Rules
-from phase10math.errors import InvalidRulesError
-from phase10math.game.duel import DuelGame, Play, solve_duel, visits
+from phase10math.errors import InvalidRulesError, OutsideTableError
+from phase10math.game.duel import (
+    DuelGame,
+    Play,
+    chance_to_win,
+    color_reason,
+    solve_duel,
+    visits,
+)
 from phase10math.turn.batch import TurnBatch
 from phase10math.turn.family import TurnFamily
 
@@ -34,10 +41,12 @@ FACES = "5r 5o 6b 6g Wr Wo"  # each of the three dice
 SIDES = ((5, "r"), (5, "o"), (6, "b"), (6, "g"), (0, "r"), (0, "o"))  # (value, color); 0 = W
 
 
-def reduced_game(phase5: str = "1 set of 2", turns: dict | None = None) -> DuelGame:
+def reduced_game(
+    phase5: str = "1 set of 2", turns: dict | None = None, reachable: bool | None = None
+) -> DuelGame:
     die = Die("low", parse_faces(FACES))
     phases = {5: parse_phase(phase5), 6: parse_phase("1 set of 3")}
-    return DuelGame(phases, RULES, (die,) * N_DICE, turns=dict(turns or {}))
+    return DuelGame(phases, RULES, (die,) * N_DICE, turns=dict(turns or {}), reachable=reachable)
 
 
 def set_score(k: int, faces) -> int | None:
@@ -220,6 +229,42 @@ def test_reduced_game_equals_brute_force(reduced_solution):
     assert reduced_solution.bound <= 1e-10
 
 
+def test_a_game_from_its_start_keeps_only_the_states_it_can_reach(reduced_solution):
+    sol = solve_duel(reduced_game(reachable=True))
+    g, opt = sol.game, (Play.OPTIMAL, Play.OPTIMAL)
+    assert len(sol.values[opt]) < len(reduced_solution.values[opt]) / 2
+    # every state the brute force visits from the start (0, 0) is in the table, equal to it
+    brute = BruteForce(SETS.scorers)
+    brute.duel_value(0, LO, 0, LO, 0)
+    for (s, ka, ta, kb, tb), exact in brute.solved.items():
+        assert abs(sol.value(g.key_of(s, (ka, ta), (kb, tb)))[0] - float(exact)) <= 1e-12
+    for (k, t, f, e), exact in brute.chances.items():
+        got = sol.last_value(Play.OPTIMAL, g.player(k, t), t - f, int(e))[0]
+        assert abs(got - float(exact)) <= 1e-12
+    # and every state of the table equals the table of all totals
+    for key, (w, _) in sol.values[opt].items():
+        assert abs(w - reduced_solution.values[opt][key][0]) <= 1e-12
+    # a total no game from the start has is refused, with the range it could have
+    least = min(SETS.outcomes(LO)[1:])
+    with pytest.raises(OutsideTableError, match=f"cannot happen .* {least} to"):
+        chance_to_win(sol, (HI, least - 1), (LO, 0))
+    with pytest.raises(OutsideTableError, match="cannot happen"):
+        g.start((3, 0))
+    assert chance_to_win(sol, (HI, least), (LO, 0)) == sol.value(g.key_of(0, (HI, least), (LO, 0)))
+
+
+def test_chunks_and_threads_give_the_same_columns(monkeypatch):
+    tb = reduced_game().turns[5]
+    U = np.random.default_rng(2).random((9, tb.n_outcomes))
+    U[4] = np.round(U[4] * 2) / 2  # exact ties
+    one = tb.solve(U, keep_holds=True)
+    for threads in ("1", "2"):
+        monkeypatch.setenv("PHASE10MATH_THREADS", threads)
+        part = tb.solve(U, keep_holds=True, step=2)
+        assert np.array_equal(part.values, one.values) and np.array_equal(part.dist, one.dist)
+        assert all(np.array_equal(part.holds[r], one.holds[r]) for r in one.holds)
+
+
 def color_game(tol: float) -> DuelGame:
     """The reduced color game, its color phase a family refined to ``tol``."""
     die = Die("low", parse_faces(FACES))
@@ -304,9 +349,6 @@ def test_a_table_keeps_each_states_error(tmp_path, targeted_solution):
 
 
 def test_a_color_phase_is_covered_on_its_own_dice_only(targeted_solution):
-    from phase10math.errors import OutsideTableError
-    from phase10math.game.duel import chance_to_win
-
     sol = targeted_solution
     same = reduced_game().dice
     other = (Die("low", parse_faces("5r 5o 6b 6g Wr Wg")),) * N_DICE  # one W of another color
@@ -315,6 +357,9 @@ def test_a_color_phase_is_covered_on_its_own_dice_only(targeted_solution):
         chance_to_win(sol, (5, 0), (6, 4), layout=other)
     # from the first phase without colors on, any dice with the same numbers fit
     assert chance_to_win(sol, (6, 0), (6, 4), layout=other) == chance_to_win(sol, (6, 0), (6, 4))
+    # a player before the color phase has still to play it: its values are of these dice
+    assert "phase 5 has colors" in color_reason(sol, (4, 6), other)
+    assert color_reason(sol, (4, 6), same) is None and color_reason(sol, (6, 6), other) is None
 
 
 def test_batched_turn_equals_exact_turn():

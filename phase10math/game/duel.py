@@ -747,9 +747,7 @@ def solve_duel(
         touched = set()
         for k, rows in picks.items():
             U = np.array([_current_utility(sol, key) for key in rows])
-            for c in range(0, len(U), REFINE_CHUNK):
-                fams[k].exact(U[c : c + REFINE_CHUNK])
-                ck.save(sol)
+            _exact_chunks(fams[k], U, lambda: ck.save(sol))
             touched |= {_step_of(key) for key in rows}
         again = [st for st in steps if any(_depends(game, st, t) for t in touched)]
         if log:
@@ -831,11 +829,10 @@ def _pick_refinements(sol: DuelSolution, most: int, least: float = 0.0) -> dict[
         k = key[0][0] if len(key) == 3 else key[1][0]
         gap = sol.gaps.get(key, 0.0)
         if k in fams and gap > fams[k].tol and v * gap > least:
-            scored.append((v * gap, key))
+            scored.append((v * gap, k, key))
     scored.sort(key=lambda t: t[0], reverse=True)
     out: dict[int, list[Any]] = {}
-    for _, key in scored[:most]:
-        k = key[0][0] if len(key) == 3 else key[1][0]
+    for _, k, key in scored[:most]:
         u = _current_utility(sol, key)
         if len(fams[k].wide(u[None])):
             out.setdefault(k, []).append(key)
@@ -852,9 +849,7 @@ def _solve_last(sol: DuelSolution, k: int, keys: list[LastKey], fixed, strides=R
     U = np.array([sol.last_utility(Play.OPTIMAL, lk) for lk in keys])  # n x 2 x outcomes
     fam = families(g).get(k)
     if fam is not None and strides:  # no cycle here: solve wide intervals, then read
-        wide = fam.wide(U[:, 0])[:: strides[0]] if strides != REFINE_ALL else fam.wide(U[:, 0])
-        for c in range(0, len(wide), REFINE_CHUNK):
-            fam.exact(U[wide[c : c + REFINE_CHUNK], 0])
+        _solve_wide(fam, U[:, 0], 1 if strides == REFINE_ALL else strides[0])
     vals, marg, dist, dm = _solve_columns(g, k, U[:, 0])
     E = np.array([sol.utility_errors(lk) for lk in keys])
     spread = _error_spread(g, k, E)
@@ -902,13 +897,26 @@ def _refine(g: DuelGame, *sides, stride: int, save: Callable[[], None] | None) -
                 continue
             W = U[idx, 0].copy()
             W[:, 0] = fail[idx]
-            wide = fam.wide(W)[::stride]
-            for c in range(0, len(wide), REFINE_CHUNK):
-                fam.exact(W[wide[c : c + REFINE_CHUNK]])
-                if save:
-                    save()
-            added += len(wide)
+            added += _solve_wide(fam, W, stride, save)
     return added
+
+
+def _solve_wide(
+    fam: TurnFamily, W: np.ndarray, stride: int, save: Callable[[], None] | None = None
+) -> int:
+    """Exact solves of every ``stride``-th row of ``W`` whose family interval is wide, in
+    chunks (``save`` after each); how many were solved."""
+    wide = fam.wide(W)[::stride]
+    _exact_chunks(fam, W[wide], save)
+    return len(wide)
+
+
+def _exact_chunks(fam: TurnFamily, W: np.ndarray, save: Callable[[], None] | None) -> None:
+    """Exact solves of the rows of ``W``, ``REFINE_CHUNK`` at a time, ``save`` after each."""
+    for c in range(0, len(W), REFINE_CHUNK):
+        fam.exact(W[c : c + REFINE_CHUNK])
+        if save:
+            save()
 
 
 def _shifted(U: np.ndarray, E: np.ndarray) -> np.ndarray:

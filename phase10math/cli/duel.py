@@ -13,6 +13,7 @@ from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import (
     RECOMPUTE,
+    ROUND_PICKS,
     DuelGame,
     check_covered,
     format_advice,
@@ -54,13 +55,14 @@ def cmd_duel(args: argparse.Namespace) -> int:
             show_progress=not args.json,
             log=None if args.json else (lambda line: print(line, file=sys.stderr, flush=True)),
             target=args.target,
+            picks=args.picks,
         )
         if args.write:
             write_table(
                 sol,
                 args.write,
                 f"phase10math duel --solve --phases {lo}-{hi} --target {args.target:g} "
-                "--write FILE",
+                f"--picks {args.picks} --write FILE",
             )
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
@@ -153,6 +155,12 @@ def add_commands(sub) -> None:
         type=float,
         default=2e-5,
         help="with color phases: the proven error wanted at the start (default 2e-5)",
+    )
+    p.add_argument(
+        "--picks",
+        type=int,
+        default=ROUND_PICKS,
+        help=f"with --target: exact solves a round at most (default {ROUND_PICKS})",
     )
     p.add_argument("--table", default=None, help="read this table instead of the shipped one")
     p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")

@@ -678,6 +678,7 @@ def solve_duel(
     show_progress: bool = False,
     log: Callable[[str], None] | None = None,
     target: float | None = None,
+    picks: int = ROUND_PICKS,
 ) -> DuelSolution:
     """Solve a two-player game (default: phases 9-10 on the kit's rules), resuming from
     ``checkpoint`` (a file, written after every phase of the last chances and every layer,
@@ -688,8 +689,9 @@ def solve_duel(
     ``target`` (the proven error wanted at the start, both players at the first phase with
     0 points) only one state in 16 is solved exactly at first; then, round by round, the
     states whose reach (expected visits from the start, :func:`visits`) times interval
-    width is largest, and the layers from the highest one touched down are solved again,
-    until the start's error is at most ``target``."""
+    width is largest (at most ``picks`` a round), and the layers from the highest one
+    touched down are solved again, until the start's error is at most ``target``."""
+    check_int(picks, "picks", 1, error=InvalidRulesError)
     game = game or DuelGame.standard()
     ck = Checkpoint(checkpoint)
     sol = ck.load(game) or DuelSolution(game)
@@ -741,17 +743,17 @@ def solve_duel(
         start_err = sol.error(game.start())
         if start_err <= target:
             break
-        picks = _pick_refinements(sol, ROUND_PICKS, start_err / 1000)
-        if not picks:
+        chosen = _pick_refinements(sol, picks, start_err / 1000)
+        if not chosen:
             break
         touched = set()
-        for k, rows in picks.items():
+        for k, rows in chosen.items():
             U = np.array([_current_utility(sol, key) for key in rows])
             _exact_chunks(fams[k], U, lambda: ck.save(sol))
             touched |= {_step_of(key) for key in rows}
         again = [st for st in steps if any(_depends(game, st, t) for t in touched)]
         if log:
-            n = sum(len(r) for r in picks.values())
+            n = sum(len(r) for r in chosen.values())
             log(f"round: start error {start_err:.2e}; {n} exact solves; again: {again}")
         run(again, (), False)
         sol.bound = max(sol.errors.values(), default=sol.bound)
@@ -943,8 +945,8 @@ def _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_a
     a0 = np.einsum("no,no->n", d0[:, 1:], E0[:, 1:])
     a1 = np.einsum("no,no->n", d1[:, 1:], E1[:, 1:])
     carried = (a0 + p * a1) / (1 - p * q)
-    colored = list(families(sol.game))
-    fam0, fam1 = np.isin(ka, colored), np.isin(kb, colored)
+    fams = families(sol.game)
+    fam0, fam1 = np.isin(ka, list(fams)), np.isin(kb, list(fams))
 
     def policy_error(U):
         # a lower value from the policy found: its distribution's margin and the sum's
@@ -960,9 +962,9 @@ def _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_a
         W = U[:, 0].copy()
         W[:, 0] = fail
         lo = np.einsum("no,no->n", d, W) - err
-        if fam.any():
-            v, m, _, _, _ = solve_at(U[fam], kk[fam], fail[fam], False)
-            lo[fam] = np.maximum(lo[fam], v - m)
+        for k in np.unique(kk[fam]):  # the best member's proven lower value (no program)
+            idx = np.flatnonzero(fam & (kk == k))
+            lo[idx] = np.maximum(lo[idx], fams[int(k)].lower(W[idx])[1])
         return lo
 
     def check(delta, r):

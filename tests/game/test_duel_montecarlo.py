@@ -126,6 +126,7 @@ def test_duel_command_prints_the_headline(capsys):
     [
         ["duel", "--solve", "--phases", "9-10", "--target", "0"],
         ["duel", "--solve", "--phases", "9-10", "--target", "nan"],
+        ["duel", "--solve", "--phases", "9-10", "--picks", "0"],
         ["duel", "--me", "3:10", "--opponent", "10:0"],
         ["duel", "--me", "10:x", "--opponent", "10:0"],
         ["duel", "--me", "10:10"],

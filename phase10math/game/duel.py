@@ -565,12 +565,16 @@ def _fixed_distribution(game: DuelGame, k: int, play: Play) -> np.ndarray:
     return tb.forward(holds, 1)[0]
 
 
-def _solve_columns(game: DuelGame, k: int, U: np.ndarray, dist: bool = True):
+def _solve_columns(game: DuelGame, k: int, U: np.ndarray, dist: bool = True, margin: bool = True):
     """Batched turn solves of phase ``k``: values, margins, distributions (zeros without
-    ``dist``)."""
+    ``dist``); a color phase's family without ``margin`` gives its best members only (no
+    upper values: the margins are NaN)."""
     tb = game.turns[k]
     if not len(U):
         return np.zeros(0), np.zeros(0), np.zeros((0, tb.n_outcomes)), 0.0
+    if not margin and isinstance(tb, TurnFamily):
+        v, _, idx = tb.lower(tb.utilities(U))
+        return v, np.full(len(v), np.nan), tb.members[idx], tb.dist_margin
     r = tb.solve(U, distribution=dist)
     dists = r.dist if dist else np.zeros((len(r.values), tb.n_outcomes))
     return r.values, r.margin, dists, r.dist_margin
@@ -1045,7 +1049,7 @@ def _solve_layer(
     x = np.array([0.5 if v is None else v[0] for v in start[0]])  # a re-solve starts there
     y = np.array([0.5 if v is None else v[0] for v in start[1]])
 
-    def solve_at(U, kk, fail, want_dist=True):
+    def solve_at(U, kk, fail, want_dist=True, margin=True):
         m = len(U)
         Uw = U[:, 0].copy()
         Uw[:, 0] = fail
@@ -1053,9 +1057,18 @@ def _solve_layer(
         dm = 0.0
         for k in np.unique(kk):
             idx = np.flatnonzero(kk == k)
-            v, m_, d_, dm = _solve_columns(g, int(k), Uw[idx], want_dist)
+            v, m_, d_, dm = _solve_columns(g, int(k), Uw[idx], want_dist, margin)
             vals[idx], marg[idx], dist[idx] = v, m_, d_
         return vals, marg, dist, Uw, dm
+
+    fams = families(g)
+
+    def family_margins(rows, m, W, kk):
+        # a family's margin (its upper value: a linear program) once, at the values found
+        for k in np.unique(kk[rows]):
+            if int(k) in fams:
+                idx = rows[kk[rows] == k]
+                m[idx] = fams[int(k)].solve(W[idx], distribution=False).margin
 
     f0, m0, f1, m1, res = (np.zeros(n) for _ in range(5))
     d0, W0 = np.zeros((n, U0.shape[2])), np.zeros((n, U0.shape[2]))
@@ -1071,8 +1084,8 @@ def _solve_layer(
         active = np.arange(n) if rows is None else rows
         for it in range(MAX_ITER):  # noqa: B007 (the count is read after the loop)
             i = active
-            f0[i], m0[i], d0[i], W0[i], margins[0] = solve_at(U0[i], ka[i], 1 - y[i])
-            f1[i], m1[i], d1[i], W1[i], _ = solve_at(U1[i], kb[i], 1 - x[i])
+            f0[i], m0[i], d0[i], W0[i], margins[0] = solve_at(U0[i], ka[i], 1 - y[i], True, False)
+            f1[i], m1[i], d1[i], W1[i], _ = solve_at(U1[i], kb[i], 1 - x[i], True, False)
             r = np.maximum(np.abs(f0[i] - x[i]), np.abs(f1[i] - y[i]))
             res[i] = r
             slow = r > 0.5 * prev[i]
@@ -1090,6 +1103,9 @@ def _solve_layer(
             prev[i] = r
             active = i[~done]
         sol.iterations += it + 1
+        solved = np.arange(n) if rows is None else rows
+        family_margins(solved, m0, W0, ka)
+        family_margins(solved, m1, W1, kb)
         return x, y, (f0, m0, d0, W0, margins[0], f1, m1, d1, W1, res)
 
     if all(v is None for v in start[0]) and n > SEED_EVERY:

@@ -1189,7 +1189,7 @@ def _solve_layer(
 
 TABLE_PACKAGE = "phase10math.game.data"
 TABLE_FILE = "duel_table.json.gz"  # the default shipped range (its game is recorded inside)
-TABLE_FILES = {(9, 10): TABLE_FILE, (8, 10): "duel_table_8_10.json.gz"}  # every range shipped
+TABLE_FILES = {(9, 10): TABLE_FILE, (6, 10): "duel_table_6_10.json.gz"}  # every range shipped
 
 
 def shipped_ranges() -> list[tuple[int, int]]:

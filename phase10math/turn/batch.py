@@ -58,6 +58,7 @@ from phase10math.turn.tensor import threads
 
 UNIT = 2.0**-53  # unit roundoff of float64
 MAX_CELLS = 120_000_000  # states x batch columns per array (about 1 GB of float64)
+THREAD_CELLS = 2_000_000  # states x columns below which one thread is quicker than a pool
 BATCH = 64  # columns solved together by default (about 60 MB per array on the value projection)
 
 
@@ -325,7 +326,7 @@ class TurnBatch:
         umax = np.abs(U).max(axis=1)
         tie = float(2 * self.rolls * self.space.n_dice * gamma(7) * max(umax.max(), 1e-300))
         step = max(1, min(step or BATCH, MAX_CELLS // self.space.n_states))
-        k = threads()
+        k = threads() if len(U) * self.space.n_states >= THREAD_CELLS else 1
         if k > 1:
             step = min(step, -(-len(U) // k))
         chunks = [U[lo : lo + step] for lo in range(0, len(U), step)]

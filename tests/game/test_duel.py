@@ -254,6 +254,9 @@ def test_a_game_from_its_start_keeps_only_the_states_it_can_reach(reduced_soluti
 
 
 def test_chunks_and_threads_give_the_same_columns(monkeypatch):
+    import phase10math.turn.batch as batch
+
+    monkeypatch.setattr(batch, "THREAD_CELLS", 0)  # threads even for this small turn
     tb = reduced_game().turns[5]
     U = np.random.default_rng(2).random((9, tb.n_outcomes))
     U[4] = np.round(U[4] * 2) / 2  # exact ties

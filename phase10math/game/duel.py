@@ -1127,7 +1127,7 @@ def _solve_layer(
         x, y, last = policy_iteration(x, y, np.setdiff1d(np.arange(n), seeds))
     else:
         x, y, last = policy_iteration(x, y)
-    if families(g):
+    if fams:
         for i, stride in enumerate(strides):
             added = _refine(g, (U0, ka, 1 - y), (U1, kb, 1 - x), stride=stride, save=save)
             if log and added:
@@ -1504,12 +1504,13 @@ class WinStrategy(DuelStrategy):
             return f"the player to move is at phase {view.number} (the table: {g.describe()})"
         if not (opp.finished or g.lo <= opp.phase <= g.hi):
             return f"the opponent is at phase {opp.phase} (the table: {g.describe()})"
-        players = (view.player,) if opp.finished else (view.player, opp)
-        for pl in players:
-            why = g.total_reason(pl.phase, pl.running_total)
-            if why:
-                return why
-        return color_reason(self.solution, (view.number, opp.phase), view.layout)
+        return state_reason(
+            self.solution,
+            (view.number, view.player.running_total),
+            (opp.phase, opp.running_total),
+            opp.finished,
+            view.layout,
+        )
 
     @checks_itself  # once per decision of a game: one isinstance
     def hold(self, view: TurnView) -> frozenset[int]:
@@ -1596,13 +1597,26 @@ def check_covered(
         raise OutsideTableError(
             f"phases {me[0]} and {opponent[0]} are outside the solved table ({g.describe()})"
         )
-    for k, total in (me, opponent)[: 1 if last_chance else 2]:
-        why = g.total_reason(k, total)
-        if why:
-            raise OutsideTableError(why)
-    why = color_reason(sol, (me[0], opponent[0]), layout)
+    why = state_reason(sol, me, opponent, last_chance, layout)
     if why:
         raise OutsideTableError(why)
+
+
+def state_reason(
+    sol: DuelSolution,
+    me: tuple[int, int],
+    opponent: tuple[int, int],
+    last_chance: bool,
+    layout: Layout | tuple[Die, ...] | None = None,
+) -> str | None:
+    """Why the table does not cover a state of its phases, or None: a total no game of the
+    table has (:meth:`DuelGame.total_reason`; a finished opponent's is final), or a color
+    phase solved on other dice (:func:`color_reason`)."""
+    for k, total in (me, opponent)[: 1 if last_chance else 2]:
+        why = sol.game.total_reason(k, total)
+        if why:
+            return why
+    return color_reason(sol, (me[0], opponent[0]), layout)
 
 
 def colors_fit(sol: DuelSolution, layout: Layout | tuple[Die, ...] | None) -> bool:

@@ -21,7 +21,7 @@ from phase10math.dice.rules import Rules
 from phase10math.turn.advisor import best_hold, turn_solution
 
 STICKY = Rules(holds="sticky")
-TURNS = 2500
+TURNS = 1000
 
 
 def play_turn(ph, objective: str, rng: np.random.Generator, layout) -> int | None:

@@ -17,12 +17,6 @@ import pytest
 
 ROOT = Path(__file__).parent
 
-# one thread for the tensor passes and the batched turns in each worker (and in the notebook
-# kernels and app servers it starts): two workers already use both cores, and two threads
-# each only contend (a pair of color-phase solves side by side: 45 s against 41 s). The tests
-# of the threaded paths set PHASE10MATH_THREADS themselves.
-os.environ.setdefault("PHASE10MATH_THREADS", "1")
-
 # the tests (node id prefixes) solving the recorded color phases, both objectives, and
 # simulating them with their best holds, in the order they run
 RECORDED_SOLVES = (

@@ -9,6 +9,7 @@ Modules, in reading order:
 - :mod:`~phase10math.game.solitaire` - optimal solitaire as a Markov decision process.
 - :mod:`~phase10math.game.headtohead` - win rates of strategies against each other.
 - :mod:`~phase10math.game.duel` - the two-player game solved: the chance to win of every state.
+- :mod:`~phase10math.game.duelgames` - seeded two-player games against a solved table's values.
 """
 
 from phase10math.lazy import lazy_exports
@@ -40,6 +41,8 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "shipped_table": "duel",
         "solve_duel": "duel",
         "win_advice": "duel",
+        "DuelSample": "duelgames",
+        "simulate_duel": "duelgames",
         "visits": "duel",
     },
 )

@@ -14,13 +14,14 @@ import numpy as np
 import pytest
 
 from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.game.duel import DuelStrategy, Play, read_table, shipped_ranges
-from phase10math.game.engine import Game
-from phase10math.game.strategies import OptimalStrategy
+from phase10math.errors import InvalidPhaseError, OutsideTableError
+from phase10math.game.duel import Play, read_table, shipped_ranges
+from phase10math.game.duelgames import simulate_duel
 from phase10math.turn.family import TurnFamily
 
 GAMES = 800
 PHASE = 10
+LAYOUT = DEFAULT_LAYOUT  # the recorded dice: phases 9-10 have no colors
 
 
 @pytest.fixture(scope="module")
@@ -29,59 +30,31 @@ def table():
     return sol
 
 
-def _prepared(sol) -> DuelStrategy:
-    g = sol.game
-    strat = DuelStrategy(sol)
-    start = (g.player(PHASE, 0), g.player(PHASE, 0))
-    keys = [(s, start[0], start[1], 0) for s in (0, 1)]
-    bonus = g.rules.first_finish_bonus
-    last = [(start[0], -(int(x) + bonus), e) for x in g.turns[PHASE].scores for e in (0, 1)]
-    strat.prepare(keys, last)
-    return strat
-
-
-def play(sol, plays, seed: int, phase: int = PHASE, layout=DEFAULT_LAYOUT, games: int = GAMES):
-    """(results of seat 0's strategy, expected values, tie indicators, who started)."""
-    strats = [
-        _prepared(sol) if p == Play.OPTIMAL else OptimalStrategy(p.label, layout=layout)
-        for p in plays
-    ]
-    g0 = sol.game
-    start_key = (0, g0.player(phase, 0), g0.player(phase, 0), 0)
-    got, want, ties = [], [], []
-    for i in range(games):
-        game = Game(strats, phases=10, layout=layout, seed=seed + i)
-        for p in game.players:
-            p.phase = phase
-        for s in strats:
-            if isinstance(s, DuelStrategy):
-                s.attach(game)
-        res = game.play()
-        first = res.order[0]
-        w = res.winners
-        got.append(1.0 if w == [0] else (0.5 if len(w) == 2 else 0.0))
-        ties.append(1.0 if len(w) == 2 else 0.0)
-        m = (plays[first], plays[1 - first])  # (first seat's play, second seat's)
-        wv, tv = sol.value(start_key, m)
-        want.append(wv if first == 0 else 1 - wv)
-    return np.array(got), np.array(want), np.array(ties)
-
-
-def z_score(got: np.ndarray, want: np.ndarray) -> float:
-    se = got.std(ddof=1) / math.sqrt(len(got))
-    return float((got.mean() - want.mean()) / se)
-
-
 def test_optimal_against_optimal(table):
-    got, want, ties = play(table, (Play.OPTIMAL, Play.OPTIMAL), seed=11)
-    assert abs(z_score(got, want)) < 4
+    s = simulate_duel(
+        table, (Play.OPTIMAL, Play.OPTIMAL), games=GAMES, seed=11, phase=PHASE, layout=LAYOUT
+    )
+    assert s.games == GAMES and abs(s.z) < 4
     t = table.value((0, table.game.player(PHASE, 0), table.game.player(PHASE, 0), 0))[1]
-    assert abs(ties.mean() - t) < 4 * math.sqrt(t * (1 - t) / len(ties)) + 1e-9
+    assert abs(s.ties.mean() - t) < 4 * math.sqrt(t * (1 - t) / s.games) + 1e-9
 
 
 def test_optimal_against_complete(table):
-    got, want, _ = play(table, (Play.OPTIMAL, Play.COMPLETE), seed=5000)
-    assert abs(z_score(got, want)) < 4
+    s = simulate_duel(
+        table, (Play.OPTIMAL, Play.COMPLETE), games=GAMES, seed=5000, phase=PHASE, layout=LAYOUT
+    )
+    assert abs(s.z) < 4
+
+
+def test_simulated_games_refuse_a_phase_outside_the_table(table):
+    with pytest.raises(InvalidPhaseError, match="phase=8"):
+        simulate_duel(table, games=10, phase=8)
+
+
+def test_simulated_games_refuse_dice_a_color_phase_was_not_solved_for():
+    sol, _ = read_table(phases=(6, 10))
+    with pytest.raises(OutsideTableError, match="dice"):
+        simulate_duel(sol, games=10, phase=8, layout=DEFAULT_LAYOUT)
 
 
 # ------------------------------------------------------------------ the shipped table, the command

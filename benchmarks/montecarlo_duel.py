@@ -1,0 +1,71 @@
+"""Seeded whole two-player games against a shipped table, from any of its phases.
+
+Plays N games (game i from seed SEED + i) of two seats' plays - the table's optimal policy or
+a per-turn objective - through the game engine on the table's dice, both players starting at
+PHASE with 0 points, and compares seat 0's mean result (1 a win, 1/2 a tie) with the table's
+value of that start (`phase10math.game.duelgames.simulate_duel`). Prints z = (mean - exact) /
+SE and exits 1 if any |z| > 4.
+
+This is a check, not a timing. The test command plays 800 games of each pairing from phase
+10 of the 9-10 table; this script plays from the color phases of the 6-10 table, where every
+turn of a player at phase 8 costs an exact solve of the phase (about 2 s).
+
+    python benchmarks/montecarlo_duel.py [--phases 6-10] [--phase 8] [--games 400]
+        [--plays optimal,optimal] [--seed 0] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from phase10math.game.duel import Play, read_table
+from phase10math.game.duelgames import simulate_duel
+
+
+def _games(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    phases, plays, games, seed, phase = args
+    sol, _ = read_table(phases=phases)
+    s = simulate_duel(sol, plays, games=games, seed=seed, phase=phase)
+    return s.got, s.want, s.ties
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--phases", default="6-10")
+    ap.add_argument("--phase", type=int, default=8)
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--plays", default="optimal,optimal")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2)
+    a = ap.parse_args()
+    lo, hi = (int(x) for x in a.phases.split("-"))
+    labels = {p.label: p for p in Play}
+    plays = tuple(labels[x] for x in a.plays.split(","))
+    per = -(-a.games // a.workers)
+    tasks = [
+        ((lo, hi), plays, min(per, a.games - w * per), a.seed + w * per, a.phase)
+        for w in range(a.workers)
+        if a.games - w * per >= 2
+    ]
+    t0 = time.monotonic()
+    with ProcessPoolExecutor(len(tasks)) as pool:
+        parts = list(pool.map(_games, tasks))
+    got, want, ties = (np.concatenate(x) for x in zip(*parts, strict=True))
+    se = got.std(ddof=1) / np.sqrt(len(got))
+    z = (got.mean() - want.mean()) / se
+    print(
+        f"phases {lo}-{hi}, from phase {a.phase} at 0:0, seat 0 {plays[0].label} vs seat 1 "
+        f"{plays[1].label}: {len(got)} games in {time.monotonic() - t0:.0f} s"
+    )
+    print(f"  seat 0's mean result {got.mean():.4f} +- {se:.4f}; table {want.mean():.4f}")
+    print(f"  z = {z:+.2f}; ties {ties.mean():.4f}")
+    return 0 if abs(z) < 4 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

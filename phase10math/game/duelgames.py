@@ -1,0 +1,128 @@
+"""Seeded whole two-player games through the game engine, against a solved table's values.
+
+The second way of checking a two-player table (:mod:`phase10math.game.duel`): the game
+engine rolls the physical dice of the table's layout, runs the turn order, the bonuses and the
+last chances itself, and the seats' strategies only choose holds - the table's optimal policy
+(:class:`~phase10math.game.duel.DuelStrategy`) or a per-turn objective. Each game starts with
+both players at one phase of the table with 0 points; the mean result of seat 0 (1 a win, 1/2
+a tie) must agree with the table's value of that start within its standard error.
+
+>>> from phase10math.game.duel import DuelGame, Play, solve_duel
+>>> sol = solve_duel(DuelGame.standard(10, 10))
+>>> s = simulate_duel(sol, (Play.OPTIMAL, Play.COMPLETE), games=200, seed=1)
+>>> s.games, abs(s.z) < 4
+(200, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from phase10math.checks import check_int, public
+from phase10math.dice.faces import Layout
+from phase10math.dice.layouts import COMPACT_LAYOUT
+from phase10math.errors import InvalidPhaseError, OutsideTableError
+from phase10math.game.duel import DuelSolution, DuelStrategy, Play, color_reason
+from phase10math.game.engine import Game
+from phase10math.game.strategies import OptimalStrategy
+
+__all__ = ["DuelSample", "simulate_duel"]
+
+
+@public
+@dataclass(frozen=True)
+class DuelSample:
+    """Seeded games of two seats' plays: per game the result of seat 0 (``got``: 1, 1/2 or 0),
+    the table's value of the start for the seat that began (``want``, seat 0's worth) and
+    whether it was a tie (``ties``); the phase the players started at."""
+
+    plays: tuple[Play, Play]
+    phase: int
+    got: np.ndarray
+    want: np.ndarray
+    ties: np.ndarray
+
+    @property
+    def games(self) -> int:
+        return len(self.got)
+
+    @property
+    def mean(self) -> float:
+        """Seat 0's mean result (its share of the games, ties counted half)."""
+        return float(self.got.mean())
+
+    @property
+    def expected(self) -> float:
+        """What the table says seat 0's mean result should be, over the same turn orders."""
+        return float(self.want.mean())
+
+    @property
+    def se(self) -> float:
+        """The standard error of :attr:`mean`."""
+        return float(self.got.std(ddof=1) / math.sqrt(self.games))
+
+    @property
+    def z(self) -> float:
+        """(mean - expected) in standard errors."""
+        return (self.mean - self.expected) / self.se
+
+
+def _layout_of(sol: DuelSolution) -> Layout:
+    dice = sol.game.dice
+    return dice if isinstance(dice, Layout) else COMPACT_LAYOUT
+
+
+@public
+def simulate_duel(
+    sol: DuelSolution,
+    plays: Sequence[Play] = (Play.OPTIMAL, Play.OPTIMAL),
+    games: int = 800,
+    seed: int = 0,
+    phase: int | None = None,
+    layout: Layout | None = None,
+) -> DuelSample:
+    """``games`` seeded games (game ``i`` from seed ``seed + i``) of seat 0 playing
+    ``plays[0]`` against seat 1 playing ``plays[1]``, both players starting at ``phase``
+    (default: the table's last) with 0 points, on dice ``layout`` (default: the table's own;
+    others only where no color phase is left to play); the game engine draws who begins. A
+    phase outside the table is refused (:class:`~phase10math.errors.InvalidPhaseError`), and
+    so are dice the table's color phases were not solved for
+    (:class:`~phase10math.errors.OutsideTableError`)."""
+    g = sol.game
+    plays = (Play(plays[0]), Play(plays[1]))
+    games = check_int(games, "games", 2, 10**7)
+    seed = check_int(seed, "seed", 0, 2**32)
+    phase = g.hi if phase is None else check_int(phase, "phase", g.lo, g.hi, InvalidPhaseError)
+    why = color_reason(sol, (phase, phase), layout)
+    if why:
+        raise OutsideTableError(f"simulate_duel(): {why}")
+    layout = _layout_of(sol) if layout is None else layout
+    start = (0, g.player(phase, 0), g.player(phase, 0), 0)
+    strategies = []
+    for p in plays:
+        if p == Play.OPTIMAL:
+            strat = DuelStrategy(sol)
+            strat.prepare([(s, start[1], start[2], 0) for s in (0, 1)])
+            strategies.append(strat)
+        else:
+            strategies.append(OptimalStrategy(p.label, layout=layout))
+    values = {m: sol.value(start, m) for m in {plays, plays[::-1]}}
+    got, want, ties = [], [], []
+    for i in range(games):
+        game = Game(strategies, phases=g.hi, layout=layout, seed=seed + i)
+        for player in game.players:
+            player.phase = phase
+        for s in strategies:
+            if isinstance(s, DuelStrategy):
+                s.attach(game)
+        res = game.play()
+        first, w = res.order[0], res.winners
+        got.append(1.0 if w == [0] else (0.5 if len(w) == 2 else 0.0))
+        ties.append(1.0 if len(w) == 2 else 0.0)
+        worth, _ = values[(plays[first], plays[1 - first])]  # the first seat's worth
+        want.append(worth if first == 0 else 1 - worth)
+    return DuelSample(plays, phase, np.array(got), np.array(want), np.array(ties))

@@ -8,7 +8,7 @@ SE and exits 1 if any |z| > 4.
 
 This is a check, not a timing. The test command plays 800 games of each pairing from phase
 10 of the 9-10 table; this script plays from the color phases of the 6-10 table, where every
-turn of a player at phase 8 costs an exact solve of the phase (about 2 s).
+turn of a player at phase 8 costs an exact solve of the phase (about 3-4 s a game here).
 
     python benchmarks/montecarlo_duel.py [--phases 6-10] [--phase 8] [--games 400]
         [--plays optimal,optimal] [--seed 0] [--workers 2]
@@ -24,14 +24,15 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from phase10math.game.duel import Play, read_table
-from phase10math.game.duelgames import simulate_duel
+from phase10math.game.duelgames import DuelSample, simulate_duel
+
+FIELDS = ("got", "want", "ties")  # a sample's per-game arrays, joined across the workers
 
 
-def _games(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _games(args: tuple) -> DuelSample:
     phases, plays, games, seed, phase = args
     sol, _ = read_table(phases=phases)
-    s = simulate_duel(sol, plays, games=games, seed=seed, phase=phase)
-    return s.got, s.want, s.ties
+    return simulate_duel(sol, plays, games=games, seed=seed, phase=phase)
 
 
 def main() -> int:
@@ -55,16 +56,16 @@ def main() -> int:
     t0 = time.monotonic()
     with ProcessPoolExecutor(len(tasks)) as pool:
         parts = list(pool.map(_games, tasks))
-    got, want, ties = (np.concatenate(x) for x in zip(*parts, strict=True))
-    se = got.std(ddof=1) / np.sqrt(len(got))
-    z = (got.mean() - want.mean()) / se
+    s = DuelSample(
+        plays, a.phase, *(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS)
+    )
     print(
         f"phases {lo}-{hi}, from phase {a.phase} at 0:0, seat 0 {plays[0].label} vs seat 1 "
-        f"{plays[1].label}: {len(got)} games in {time.monotonic() - t0:.0f} s"
+        f"{plays[1].label}: {s.games} games in {time.monotonic() - t0:.0f} s"
     )
-    print(f"  seat 0's mean result {got.mean():.4f} +- {se:.4f}; table {want.mean():.4f}")
-    print(f"  z = {z:+.2f}; ties {ties.mean():.4f}")
-    return 0 if abs(z) < 4 else 1
+    print(f"  seat 0's mean result {s.mean:.4f} +- {s.se:.4f}; table {s.expected:.4f}")
+    print(f"  z = {s.z:+.2f}; ties {s.ties.mean():.4f}")
+    return 0 if abs(s.z) < 4 else 1
 
 
 if __name__ == "__main__":

@@ -232,6 +232,12 @@ class DuelGame:
     def describe(self) -> str:
         return f"phases {self.lo}-{self.hi}" if self.lo != self.hi else f"phase {self.lo}"
 
+    @property
+    def layout(self) -> Layout:
+        """The game's dice as a layout: its own, or the compact layout where it was built on
+        bare dice (whose faces every layout shows)."""
+        return self.dice if isinstance(self.dice, Layout) else COMPACT_LAYOUT
+
     # ---------------------------------------------------------------- players
     def player(self, k: int, total: int) -> Player:
         """The player at phase ``k`` (one of the game's) with ``total`` points (a whole number
@@ -1688,7 +1694,7 @@ def win_advice(
     for _ in range(1, rolls_left):
         vals, _h = tb.subset_max(tb.expect(vals), 0.0)
     W = tb.expect(vals)[:, 0]
-    smap = SpaceMap(space, layout or (g.dice if isinstance(g.dice, Layout) else COMPACT_LAYOUT))
+    smap = SpaceMap(space, layout or g.layout)
     try:
         counts = smap.counts(faces)
     except (ValueError, IndexError):

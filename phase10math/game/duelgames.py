@@ -24,7 +24,6 @@ import numpy as np
 
 from phase10math.checks import check_int, public
 from phase10math.dice.faces import Layout
-from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.errors import InvalidPhaseError, OutsideTableError
 from phase10math.game.duel import DuelSolution, DuelStrategy, Play, color_reason
 from phase10math.game.engine import Game
@@ -71,11 +70,6 @@ class DuelSample:
         return (self.mean - self.expected) / self.se
 
 
-def _layout_of(sol: DuelSolution) -> Layout:
-    dice = sol.game.dice
-    return dice if isinstance(dice, Layout) else COMPACT_LAYOUT
-
-
 @public
 def simulate_duel(
     sol: DuelSolution,
@@ -100,7 +94,7 @@ def simulate_duel(
     why = color_reason(sol, (phase, phase), layout)
     if why:
         raise OutsideTableError(f"simulate_duel(): {why}")
-    layout = _layout_of(sol) if layout is None else layout
+    layout = g.layout if layout is None else layout
     start = (0, g.player(phase, 0), g.player(phase, 0), 0)
     strategies = []
     for p in plays:

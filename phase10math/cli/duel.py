@@ -20,6 +20,7 @@ from phase10math.game.duel import (
     format_headline,
     read_table,
     solve_duel,
+    widest_table,
     win_advice,
     write_table,
 )
@@ -112,7 +113,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
 
 def advise_win(args: argparse.Namespace) -> int:
     """``advise --objective win``: the holds of a roll ranked by the chance to win, from the
-    shipped two-player table."""
+    widest shipped two-player table for the dice (phases 6-10 on the compact dice, 9-10 on
+    others)."""
     if not (args.me and args.opponent):
         raise InvalidRulesError("--objective win needs --me PHASE:SCORE and --opponent PHASE:SCORE")
     me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
@@ -123,7 +125,7 @@ def advise_win(args: argparse.Namespace) -> int:
         raise InvalidRulesError("the two-player table is solved for free holds")
     layout = layout_from(args)
     faces = roll_from(args.dice, ph, layout)
-    sol, _ = read_table()
+    sol = widest_table(layout)
     adv = win_advice(
         sol, me, opp, faces, args.rolls_left, args.second, args.last_chance, layout=layout
     )

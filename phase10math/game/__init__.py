@@ -39,6 +39,7 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "WinStrategy": "duel",
         "chance_to_win": "duel",
         "shipped_table": "duel",
+        "widest_table": "duel",
         "solve_duel": "duel",
         "win_advice": "duel",
         "DuelSample": "duelgames",

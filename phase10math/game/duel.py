@@ -79,7 +79,7 @@ import numpy as np
 
 from phase10math.cache import package_version
 from phase10math.checks import check_int, checks_itself, public
-from phase10math.dice.faces import Die, Layout, parse_layout
+from phase10math.dice.faces import Die, Layout, check_layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
@@ -95,11 +95,13 @@ from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
 from phase10math.turn.batch import BATCH, TurnBatch, gamma
 from phase10math.turn.engine import final_scores
-from phase10math.turn.family import TurnFamily
+from phase10math.turn.family import MAX_HOLDS, TurnFamily
 from phase10math.turn.kernels import lexicographic_utilities
+from phase10math.turn.maxima import max_phase_score
 from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tables import cached_solution
 
 TOL = 1e-13  # residual at which a pair's policy iteration stops
 MAX_ITER = 60
@@ -157,8 +159,28 @@ def turn_of(phase: Phase, rules: Rules, dice: Layout | tuple[Die, ...]) -> TurnB
 
 
 def families(game: DuelGame) -> dict[int, TurnFamily]:
-    """The game's color phases and their families."""
-    return {k: tb for k, tb in game.turns.items() if isinstance(tb, TurnFamily)}
+    """The game's color phases and their families (built here where not yet built)."""
+    return {k: game.turns[k] for k, ph in game.phases.items() if ph.uses_color}
+
+
+class LazyTurns(dict):
+    """A game's batched turns by phase number; a phase missing is built when first asked for
+    (:func:`turn_of`): a color phase's family takes seconds and most of a gigabyte, which a
+    table read only for its values does not need."""
+
+    def __init__(
+        self,
+        built: Mapping[int, TurnBatch],
+        phases: Mapping[int, Phase],
+        rules: Rules,
+        dice: Layout | tuple[Die, ...],
+    ) -> None:
+        super().__init__(built)
+        self.phases, self.rules, self.dice = phases, rules, dice
+
+    def __missing__(self, k: int) -> TurnBatch:
+        tb = self[k] = turn_of(self.phases[k], self.rules, self.dice)
+        return tb
 
 
 def _is_whole(v: Any) -> bool:
@@ -205,11 +227,26 @@ class DuelGame:
             self.reachable = self.lo == 1
         if not isinstance(self.reachable, bool):
             raise WrongTypeError(f"DuelGame(): reachable={self.reachable!r:.40}; accepts a bool")
+        colored = [k for k in nums if self.phases[k].uses_color]
+        self.color_space = StateSpace.build(self.dice, FULL) if colored else None
+        if colored and self.color_space.n_states > MAX_HOLDS:
+            turn_of(self.phases[colored[0]], self.rules, self.dice)  # refused, with the reason
+        # a color phase on a layout is built when first needed (its best score is found
+        # without listing the rolls); elsewhere, and in a game from its start (whose totals
+        # need the least scores), every phase now
+        lazy = isinstance(self.dice, Layout) and not self.reachable
+        self.turns = LazyTurns(self.turns, self.phases, self.rules, self.dice)
         for k in nums:
-            if k not in self.turns:
-                self.turns[k] = turn_of(self.phases[k], self.rules, self.dice)
-        self.max_score = {k: int(self.turns[k].scores.max(initial=0)) for k in nums}
-        self.min_score = {k: int(self.turns[k].scores.min(initial=self.max_score[k])) for k in nums}
+            if not (lazy and k in colored):
+                self.turns[k]  # noqa: B018 (builds it)
+        self.max_score = {
+            k: (
+                int(self.turns[k].scores.max(initial=0))
+                if k in self.turns
+                else max(0, max_phase_score(self.phases[k], self.dice, self.rules))
+            )
+            for k in nums
+        }
         self.bonus_in_game = self.lo <= 5 <= self.hi
         self.to_five = {k: sum(self.max_score[j] for j in range(k, 6)) for k in nums if k <= 5}
         self.rest = {k: sum(self.max_score[j] for j in range(k, self.hi + 1)) for k in nums}
@@ -228,6 +265,12 @@ class DuelGame:
             raise InvalidRulesError(f"phases {lo}-{hi}: expected 1 <= lo <= hi <= 20")
         phases = {k: PHASES[k] for k in range(lo, hi + 1)}
         return cls(phases, rules, layout, reachable=reachable)
+
+    @functools.cached_property
+    def min_score(self) -> dict[int, int]:
+        """The least score of each phase (0 where it cannot be made), by phase number."""
+        sc = {k: self.turns[k].scores for k in self.phases}
+        return {k: int(v.min(initial=self.max_score[k])) for k, v in sc.items()}
 
     def describe(self) -> str:
         return f"phases {self.lo}-{self.hi}" if self.lo != self.hi else f"phase {self.lo}"
@@ -642,8 +685,8 @@ def fingerprint(game: DuelGame) -> str:
     }
     if game.reachable and game.lo > 1:  # a game from phase 1 always is
         spec["reachable"] = True
-    for fam in families(game).values():  # a color phase sees the dice's colors too
-        spec["color_dice"] = str(fam.space.key())
+    if game.color_space is not None:  # a color phase sees the dice's colors too
+        spec["color_dice"] = str(game.color_space.key())
     text = json.dumps(spec, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -1462,11 +1505,12 @@ class DuelStrategy:
 
 @public
 class WinStrategy(DuelStrategy):
-    """The ``win`` strategy: plays to win from a solved two-player table (by default the
-    shipped one, phases 9-10) wherever the table covers the game's state: two players, the
-    game ending with the table's last phase, both players at the table's phases (at the end
-    of any game a total matters only through the difference, so the table of phases 9-10
-    serves a whole game from the moment both players reach phase 9).
+    """The ``win`` strategy: plays to win from a solved two-player table (by name, ``win``:
+    the widest shipped one for the game's dice, :func:`widest_table`) wherever the table
+    covers the game's state: two players, the game ending with the table's last phase, both
+    players at the table's phases (at the end of any game a total matters only through the
+    difference, so the table of phases 6-10 serves a whole game on its dice from the moment
+    both players reach phase 6), a color phase only on the dice it was solved on.
 
     Elsewhere it plays ``fallback`` (:func:`~phase10math.game.strategies.get_strategy` gives
     the completion-optimal turn) and counts those decisions: :meth:`note` says how many and
@@ -1560,10 +1604,54 @@ def check_table_rules(sol: DuelSolution, rules: Rules) -> None:
         raise InvalidRulesError(f"the two-player table is solved for other rules: {diff}")
 
 
+SHIPPED_DICE = COMPACT_LAYOUT  # the dice every shipped table is solved on (tested)
+
+
 @functools.cache
-def shipped_table() -> DuelSolution:
-    """The shipped two-player table, read once per process (about half a second)."""
-    return read_table()[0]
+def shipped_table(phases: tuple[int, int] = (9, 10)) -> DuelSolution:
+    """A shipped two-player table (default: phases 9-10), read once per process (phases
+    9-10 about half a second, 6-10 a few seconds; a color phase's turn is built when a
+    decision there first needs it)."""
+    return read_table(phases=phases)[0]
+
+
+@functools.cache
+def _colors_as_shipped(layout: Layout) -> bool:
+    return StateSpace.build(layout, FULL).key() == StateSpace.build(SHIPPED_DICE, FULL).key()
+
+
+def first_covered(phases: tuple[int, int], layout: Layout | None = None) -> int:
+    """The first phase from which the shipped table of ``phases`` (lo, hi) serves a game on
+    dice ``layout`` (None: the dice it was solved on): its first phase, or the phase after
+    its last color phase on dice whose colors differ from the shipped tables' dice.
+
+    >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
+    >>> first_covered((6, 10)), first_covered((6, 10), DEFAULT_LAYOUT)
+    (6, 9)
+    """
+    lo, hi = phases
+    colored = [k for k in range(lo, hi + 1) if PHASES[k].uses_color]
+    if colored and layout is not None and not _colors_as_shipped(layout):
+        return colored[-1] + 1
+    return lo
+
+
+@public
+def widest_table(layout: Layout | None = None) -> DuelSolution:
+    """The shipped table that serves most of a two-player game on dice ``layout`` (None: the
+    dice the tables are solved on): the one with the lowest :func:`first_covered`, the
+    fewest phases among equals (the quickest to read). On the compact dice the table of
+    phases 6-10; on dice with other colors (the recorded set) that of phases 9-10, since
+    the 6-10 table's phase 8 was solved on the compact dice's colors.
+
+    >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
+    >>> widest_table(DEFAULT_LAYOUT).game.describe()
+    'phases 9-10'
+    """
+    if layout is not None:
+        check_layout(layout)
+    best = min(shipped_ranges(), key=lambda r: (first_covered(r, layout), r[1] - r[0]))
+    return shipped_table(best)
 
 
 @public
@@ -1628,10 +1716,9 @@ def state_reason(
 def colors_fit(sol: DuelSolution, layout: Layout | tuple[Die, ...] | None) -> bool:
     """Whether dice ``layout`` are the table's dice as a color phase sees them (None: the
     table's own; any layout fits a table without color phases)."""
-    fams = families(sol.game)
-    if layout is None or not fams:
+    space = sol.game.color_space
+    if layout is None or space is None:
         return True
-    space = next(iter(fams.values())).space
     return StateSpace.build(layout, FULL).key() == space.key()
 
 
@@ -1714,9 +1801,12 @@ def win_advice(
     pos = int(np.searchsorted(space.full_ids, roll_gid))
     others = {}
     for obj in (Objective.COMPLETE, Objective.SCORE):
-        best = np.asarray(final_scores(g.phases[k], space, g.rules), dtype=np.int64)
-        a, b = lexicographic_utilities(best, obj)
-        s = solve_utility(space, a, g.rules, second=b)
+        # the per-turn objective's turn, solved once and kept on disk for the game's dice
+        s = cached_solution(g.phases[k], obj, g.rules, g.layout) if g.dice is g.layout else None
+        if s is None or s.space.key() != space.key():  # other dice: solved here
+            best = np.asarray(final_scores(g.phases[k], space, g.rules), dtype=np.int64)
+            a, b = lexicographic_utilities(best, obj)
+            s = solve_utility(space, a, g.rules, second=b)
         hid = int(np.asarray(s.roll_arg[rolls_left])[pos])
         others[str(obj)] = {"keep": _hold_text(space, hid), "chance_to_win": float(W[hid])}
     return {

@@ -4,14 +4,17 @@ The second way of checking a two-player table (:mod:`phase10math.game.duel`): th
 engine rolls the physical dice of the table's layout, runs the turn order, the bonuses and the
 last chances itself, and the seats' strategies only choose holds - the table's optimal policy
 (:class:`~phase10math.game.duel.DuelStrategy`) or a per-turn objective. Each game starts with
-both players at one phase of the table with 0 points; the mean result of seat 0 (1 a win, 1/2
-a tie) must agree with the table's value of that start within its standard error.
+both players at one phase of the table with 0 points; two means must agree with the table's
+values within their standard errors: seat 0's result (1 a win, 1/2 a tie), which tests the
+matchup of the two plays, and the result of the seat that began, which tests what moving
+first is worth (under the same play on both seats seat 0's mean is about 1/2 whatever the
+first seat is worth).
 
 >>> from phase10math.game.duel import DuelGame, Play, solve_duel
 >>> sol = solve_duel(DuelGame.standard(10, 10))
 >>> s = simulate_duel(sol, (Play.OPTIMAL, Play.COMPLETE), games=200, seed=1)
->>> s.games, abs(s.z) < 4
-(200, True)
+>>> s.games, abs(s.z) < 4, abs(s.first_z) < 4
+(200, True, True)
 """
 
 from __future__ import annotations
@@ -36,14 +39,16 @@ __all__ = ["DuelSample", "simulate_duel"]
 @dataclass(frozen=True)
 class DuelSample:
     """Seeded games of two seats' plays: per game the result of seat 0 (``got``: 1, 1/2 or 0),
-    the table's value of the start for the seat that began (``want``, seat 0's worth) and
-    whether it was a tie (``ties``); the phase the players started at."""
+    the table's value of the start for seat 0 given who began (``want``), whether it was a
+    tie (``ties``) and the seat that began (``first``: 0 or 1); the phase the players
+    started at."""
 
     plays: tuple[Play, Play]
     phase: int
     got: np.ndarray
     want: np.ndarray
     ties: np.ndarray
+    first: np.ndarray
 
     @property
     def games(self) -> int:
@@ -67,7 +72,40 @@ class DuelSample:
     @property
     def z(self) -> float:
         """(mean - expected) in standard errors."""
-        return (self.mean - self.expected) / self.se
+        return _z(self.mean - self.expected, self.se)
+
+    def _first(self, a: np.ndarray) -> np.ndarray:
+        """Seat 0's figures turned into those of the seat that began."""
+        return np.where(self.first == 0, a, 1 - a)
+
+    @property
+    def first_mean(self) -> float:
+        """The mean result of the seat that began (ties counted half)."""
+        return float(self._first(self.got).mean())
+
+    @property
+    def first_expected(self) -> float:
+        """What the table says the seat that began should score (its worth, averaged over
+        the games' draws of which play began)."""
+        return float(self._first(self.want).mean())
+
+    @property
+    def first_se(self) -> float:
+        """The standard error of :attr:`first_mean`."""
+        return float(self._first(self.got).std(ddof=1) / math.sqrt(self.games))
+
+    @property
+    def first_z(self) -> float:
+        """(first_mean - first_expected) in standard errors."""
+        return _z(self.first_mean - self.first_expected, self.first_se)
+
+
+def _z(diff: float, se: float) -> float:
+    """A difference in standard errors (infinite where the games did not vary at all and the
+    difference is not 0)."""
+    if se == 0:
+        return 0.0 if diff == 0 else math.copysign(math.inf, diff)
+    return diff / se
 
 
 @public
@@ -105,7 +143,7 @@ def simulate_duel(
         else:
             strategies.append(OptimalStrategy(p.label, layout=layout))
     values = {m: sol.value(start, m) for m in {plays, plays[::-1]}}
-    got, want, ties = [], [], []
+    got, want, ties, firsts = [], [], [], []
     for i in range(games):
         game = Game(strategies, phases=g.hi, layout=layout, seed=seed + i)
         for player in game.players:
@@ -119,4 +157,5 @@ def simulate_duel(
         ties.append(1.0 if len(w) == 2 else 0.0)
         worth, _ = values[(plays[first], plays[1 - first])]  # the first seat's worth
         want.append(worth if first == 0 else 1 - worth)
-    return DuelSample(plays, phase, np.array(got), np.array(want), np.array(ties))
+        firsts.append(first)
+    return DuelSample(plays, phase, np.array(got), np.array(want), np.array(ties), np.array(firsts))

@@ -8,8 +8,10 @@
 - ``stop``: keeps everything after the first roll (for scripted tests);
 - ``human``: asks a callback (the notebook widgets) or the terminal;
 - ``solitaire``: the optimal solitaire policy (:mod:`phase10math.game.solitaire`);
-- ``win``: plays to win a two-player game from the shipped solved table (both players at
-  phases 9-10); before that the completion-optimal turn, counted and announced
+- ``win``: plays to win a two-player game from the widest shipped solved table for its dice
+  (both players at phases 6-10 on the compact dice, 9-10 on others:
+  :func:`~phase10math.game.duel.widest_table`); before that the completion-optimal turn,
+  counted and announced
   (:class:`~phase10math.game.duel.WinStrategy`).
 
 Per-turn policies look the roll up in the turn solver's projected state space (O(1) per
@@ -36,7 +38,7 @@ from phase10math.dice.rolls import dice_showing
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.game import solitaire
-from phase10math.game.duel import WinStrategy, check_table_rules, shipped_table
+from phase10math.game.duel import WinStrategy, check_table_rules, widest_table
 from phase10math.game.engine import Game, GameResult, Strategy, TurnView
 from phase10math.game.spacemap import SpaceMap
 from phase10math.turn.advisor import advise
@@ -324,7 +326,7 @@ def get_strategy(
     if key == "solitaire":
         return SolitaireStrategy(rules=rules, layout=layout, show_progress=show_progress)
     if key == "win":
-        table = shipped_table()
+        table = widest_table(layout)
         check_table_rules(table, rules)
         return WinStrategy(table, fallback=OptimalStrategy("complete", rules, layout))
     raise InvalidRulesError(

@@ -29,6 +29,7 @@ from phase10math.game.duel import (
     check_table_rules,
     color_reason,
     shipped_table,
+    widest_table,
     win_advice,
 )
 from phase10math.play.models import TurnState
@@ -76,7 +77,7 @@ def win_line(
 ) -> WinLine:
     """The aim "Win the game" for the player in ``seat`` of ``game`` (an engine
     :class:`~phase10math.game.engine.Game` in turn ``order``) playing the turn ``state``."""
-    table = table or shipped_table()
+    table = table or widest_table(state.layout)
     g = table.game
     players = game.players
     if len(players) != 2:
@@ -117,7 +118,8 @@ def win_line(
     # a color phase reads each die's color: the rolled faces in die order as they are
     faces = tuple(state.faces) if colored else layout_order(state.faces, state.layout)
     args = (mine, theirs, faces, state.rolls_left, second, last, state.layout)
-    adv = _shipped_advice(*args) if table is shipped_table() else win_advice(table, *args)
+    shipped = (g.lo, g.hi) if table is widest_table(state.layout) else None
+    adv = _shipped_advice(shipped, *args) if shipped else win_advice(table, *args)
     aim = adv["per_turn"][str(state.objective)]
     return WinLine(
         True,
@@ -131,10 +133,11 @@ def win_line(
 
 
 @functools.lru_cache(maxsize=32)
-def _shipped_advice(*args: Any) -> dict[str, Any]:
-    """win_advice from the shipped table, remembered: the panel asks again at every tap on a
-    die, and one answer takes a few tenths of a second."""
-    return win_advice(shipped_table(), *args)
+def _shipped_advice(phases: tuple[int, int], *args: Any) -> dict[str, Any]:
+    """win_advice from the shipped table of ``phases``, remembered: the panel asks again at
+    every tap on a die, and one answer takes a few tenths of a second (seconds at a color
+    phase)."""
+    return win_advice(shipped_table(phases), *args)
 
 
 def win_text(line: WinLine, aim_words: str) -> str:

@@ -8,15 +8,27 @@ the strategies only choose holds.
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import pytest
 
+from phase10math.dice.faces import parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.errors import InvalidPhaseError, OutsideTableError
-from phase10math.game.duel import Play, read_table, shipped_ranges
-from phase10math.game.duelgames import simulate_duel
+from phase10math.game.duel import (
+    SHIPPED_DICE,
+    Play,
+    first_covered,
+    read_table,
+    shipped_ranges,
+    shipped_table,
+    widest_table,
+    win_advice,
+)
+from phase10math.game.duelgames import DuelSample, simulate_duel
+from phase10math.game.spacemap import SpaceMap
 from phase10math.turn.family import TurnFamily
 
 GAMES = 800
@@ -35,7 +47,11 @@ def test_optimal_against_optimal(table):
         table, (Play.OPTIMAL, Play.OPTIMAL), games=GAMES, seed=11, phase=PHASE, layout=LAYOUT
     )
     assert s.games == GAMES and abs(s.z) < 4
-    t = table.value((0, table.game.player(PHASE, 0), table.game.player(PHASE, 0), 0))[1]
+    # the seat that began against its worth (seat 0's mean is about 1/2 whatever it is)
+    assert abs(s.first_z) < 4
+    start = (0, table.game.player(PHASE, 0), table.game.player(PHASE, 0), 0)
+    assert s.first_expected == pytest.approx(table.value(start)[0], abs=1e-15)
+    t = table.value(start)[1]
     assert abs(s.ties.mean() - t) < 4 * math.sqrt(t * (1 - t) / s.games) + 1e-9
 
 
@@ -43,7 +59,28 @@ def test_optimal_against_complete(table):
     s = simulate_duel(
         table, (Play.OPTIMAL, Play.COMPLETE), games=GAMES, seed=5000, phase=PHASE, layout=LAYOUT
     )
-    assert abs(s.z) < 4
+    assert abs(s.z) < 4 and abs(s.first_z) < 4
+
+
+def test_first_seat_statistics_see_what_seat_0_cannot():
+    """Seat 0 wins half of 400 games; it began in 200 of them: when it won exactly those, the
+    seat that began won them all, which a worth of 1/2 cannot explain; when the wins are
+    spread evenly over who began, it can."""
+    first = np.tile([0, 1], 200)
+    want = np.full(400, 0.5)
+    s = DuelSample((Play.OPTIMAL,) * 2, 10, (first == 0) * 1.0, want, np.zeros(400), first)
+    assert s.mean == 0.5 and s.z == 0
+    assert s.first_mean == 1.0 and s.first_expected == 0.5
+    assert math.isinf(s.first_z)  # every game to the first seat: no spread at all
+    wins = np.tile([1.0, 1.0, 0.0, 0.0], 100)  # seat 0 wins games 0, 1, 4, 5, ...
+    even = DuelSample((Play.OPTIMAL,) * 2, 10, wins, want, np.zeros(400), first)
+    assert even.first_mean == 0.5 and even.first_z == 0
+    # 260 of 400 to the first seat: 6 standard errors above a worth of 1/2
+    got = np.where(np.arange(400) < 260, first == 0, first == 1) * 1.0
+    skew = DuelSample((Play.OPTIMAL,) * 2, 10, got, want, np.zeros(400), first)
+    assert skew.first_mean == 0.65
+    se = math.sqrt(0.65 * 0.35 * 400 / 399 / 400)
+    assert skew.first_z == pytest.approx(0.15 / se)
 
 
 def test_simulated_games_refuse_a_phase_outside_the_table(table):
@@ -66,6 +103,10 @@ def test_shipped_table_matches_its_own_turn_solves(phases):
     turn's value for the utility that the table's own successors give (batched float solve
     within its margin; a color phase's exact solve)."""
     table, _ = read_table(phases=phases)
+    g = table.game
+    colors = [k for k, ph in g.phases.items() if ph.uses_color]
+    # reading a table builds no color phase's turn (seconds, most of a gigabyte)...
+    assert not set(colors) & set(dict.keys(g.turns))
     rng = np.random.default_rng(2)
     keys = list(table.values[(Play.OPTIMAL, Play.OPTIMAL)])
     plain = [k for k in keys if not table.game.phases[k[1][0]].uses_color]
@@ -81,6 +122,29 @@ def test_shipped_table_matches_its_own_turn_solves(phases):
         slack = max(table.error(n) for _, n in table.after(key))
         slack += table.error((1 - key[0], key[2], key[1], -key[3]))  # the fail entry's
         assert abs(res.values[0] - table.value(key)[0]) <= table.error(key) + slack + res.margin[0]
+    # ... whose best score, found without listing the rolls, is the built turn's
+    for k in colors:
+        assert g.max_score[k] == int(g.turns[k].scores.max())
+
+
+def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
+    from phase10math.dice.layouts import COMPACT_LAYOUT
+
+    for r in shipped_ranges():
+        assert read_table(phases=r)[1]["layout"] == SHIPPED_DICE.to_dict()
+    assert (6, 10) in shipped_ranges()
+    # the compact dice are the shipped dice: the table that starts lowest
+    assert widest_table(COMPACT_LAYOUT) is shipped_table((6, 10))
+    assert widest_table() is shipped_table((6, 10))
+    # the recorded dice show other colors: 6-10 serves them from phase 9 only, as 9-10 does
+    assert first_covered((6, 10), DEFAULT_LAYOUT) == 9
+    assert widest_table(DEFAULT_LAYOUT) is shipped_table((9, 10))
+    # the compact dice with two colors swapped on one die: other colors, the same numbers
+    d = COMPACT_LAYOUT.to_dict()
+    swapped = json.loads(json.dumps(d).replace('"10r"', '"10g"', 1))
+    other = parse_layout(swapped)
+    assert other.to_dict() != d
+    assert first_covered((6, 10), other) == 9 and first_covered((9, 10), other) == 9
 
 
 def test_duel_command_prints_the_headline(capsys):
@@ -125,3 +189,39 @@ def test_advise_win_ranks_holds(capsys):
     chances = [o["chance_to_win"] for o in d["options"]]
     assert all(a >= b - 1e-12 for a, b in zip(chances, chances[1:]))  # ties: larger hold first
     assert d["best"]["chance_to_win"] >= d["per_turn"]["complete"]["chance_to_win"]
+
+
+def test_win_advice_per_turn_holds_are_the_per_turn_solvers():
+    """win_advice reads the per-turn objectives' holds from the kit's cached turn solutions
+    of the game's dice; at random rolls they equal a turn solved here for the objective's
+    lexicographic utility on the table's own space."""
+    from phase10math.dice.layouts import COMPACT_LAYOUT
+    from phase10math.dice.rules import Objective
+    from phase10math.game.engine import RandomDice
+    from phase10math.turn.engine import final_scores
+    from phase10math.turn.kernels import lexicographic_utilities
+    from phase10math.turn.solver import solve_utility
+
+    table = shipped_table((6, 10))
+    g = table.game
+    dice = RandomDice(COMPACT_LAYOUT, seed=9)
+    for k in (6, 7, 9, 10):
+        space = g.turns[k].space
+        best = np.asarray(final_scores(g.phases[k], space, g.rules), dtype=np.int64)
+        here = {
+            str(o): solve_utility(space, *lexicographic_utilities(best, o)[:1], g.rules,
+                                  second=lexicographic_utilities(best, o)[1])
+            for o in (Objective.COMPLETE, Objective.SCORE)
+        }  # fmt: skip
+        for rolls_left in (1, 2):
+            faces = dice.roll(range(10))
+            adv = win_advice(table, (k, 30), (k, 45), faces, rolls_left, layout=COMPACT_LAYOUT)
+            smap = SpaceMap(space, COMPACT_LAYOUT)
+            pos = int(np.searchsorted(space.full_ids, smap.roll_id(faces)))
+            for name, s in here.items():
+                hid = int(s.roll_arg[rolls_left][pos])
+                kept = sorted((v for _, v in space.faces_of(hid)), reverse=True)
+                text = " ".join("W" if v == 0 else str(v) for v in kept) or "(nothing: reroll all)"
+                mine = adv["per_turn"][name]
+                chance = {o["keep"]: o["chance_to_win"] for o in adv["options"]}
+                assert mine["keep"] == text and mine["chance_to_win"] == chance[text]

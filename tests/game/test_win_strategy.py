@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from clirun import one_line_error, run
 
-from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidRulesError, OutsideTableError, Phase10MathError
@@ -131,9 +131,11 @@ def _faces_text(faces) -> str:
     return " ".join("W" if v == 0 else str(v) for v in vals) or "(nothing: reroll all)"
 
 
-def _view_at(win, me, opp, first: bool, last_chance: bool, faces, rolls_left: int):
+def _view_at(
+    win, me, opp, first: bool, last_chance: bool, faces, rolls_left: int, layout=DEFAULT_LAYOUT
+):
     """A two-player game set to the state, and the mover's view of ``faces``."""
-    game = Game([win, get_strategy("stop")], start_phase=9, seed=1)
+    game = Game([win, get_strategy("stop")], start_phase=9, seed=1, layout=layout)
     starter = game.roll_off()[0]
     mover = game.players[starter if first else 1 - starter]
     other = game.players[1 - mover.seat]
@@ -188,6 +190,27 @@ def test_the_strategys_hold_is_win_advices_best(table):
             differs += 1
     assert win.fell_back == 0 and win.from_table == 10
     assert differs >= 2
+
+
+def test_on_the_compact_dice_win_plays_from_phase_six():
+    """By name, ``win`` reads the widest shipped table for the game's dice: on the compact
+    dice (on whose colors phase 8 was solved) the table of phases 6-10, whose holds it plays
+    at phases 6 and 7 (win_advice's best there); on the recorded dice the table of 9-10."""
+    assert get_strategy("win").solution.game.describe() == "phases 9-10"
+    win = get_strategy("win", layout=COMPACT_LAYOUT)
+    wide = win.solution
+    assert wide.game.describe() == "phases 6-10"
+    rng = np.random.default_rng(11)
+    dice = RandomDice(COMPACT_LAYOUT, seed=4)
+    for _ in range(4):
+        me, opp = (int(rng.integers(6, 8)), 30), (int(rng.integers(6, 8)), 45)
+        faces = dice.roll(range(10))
+        game, view = _view_at(win, me, opp, True, False, faces, 2, COMPACT_LAYOUT)
+        mine = _faces_text([faces[j] for j in win.hold(view)])
+        adv = win_advice(wide, me, opp, faces, 2, layout=COMPACT_LAYOUT)
+        chance = {o["keep"]: o["chance_to_win"] for o in adv["options"]}
+        assert chance[mine] >= adv["best"]["chance_to_win"] - 1e-12
+    assert win.fell_back == 0 and win.from_table == 4
 
 
 # ------------------------------------------------------------------ refusals, the fallback

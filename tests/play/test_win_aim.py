@@ -54,6 +54,29 @@ def test_a_last_chance_reads_the_finished_opponent(table):
     assert line.covered and line.chance == pytest.approx(want)
 
 
+def test_on_the_compact_dice_it_plays_to_win_from_phase_six():
+    """The widest shipped table for the dice: phases 6-10 on the compact dice (its phase 8
+    was solved on their colors), 9-10 on the recorded dice."""
+    from phase10math.dice.layouts import COMPACT_LAYOUT
+
+    wide = shipped_table((6, 10))
+    s = GameSession(opponents=["stop"], seed=5, layout=COMPACT_LAYOUT)
+    at_phases(s, (7, 40), (6, 75))
+    st = s.new_turn_state()
+    second = s.order[0] != 0
+    key = (int(second), (7, 0, 0), (6, 0, 0), 40 - 75)  # the reduced state, by hand
+    before = win_line(s.game, 0, s.order, st)
+    assert before.covered and before.chance == pytest.approx(wide.value(key)[0])
+    st.roll()
+    line = win_line(s.game, 0, s.order, st)
+    adv = win_advice(wide, (7, 40), (6, 75), st.faces, 2, second=second, layout=COMPACT_LAYOUT)
+    assert line.best_keep == adv["best"]["keep"]
+    recorded = GameSession(opponents=["stop"], seed=5)
+    at_phases(recorded, (7, 40), (6, 75))
+    line = win_line(recorded.game, 0, recorded.order, recorded.new_turn_state())
+    assert not line.covered and "phase 9" in line.message
+
+
 def test_outside_the_table_it_says_why():
     s = GameSession(opponents=["stop"], seed=5)
     line = win_line(s.game, 0, s.order, s.new_turn_state())

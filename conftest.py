@@ -1,12 +1,12 @@
 """How the test run is shared between two pytest-xdist workers (README's test command,
 ``python -m pytest --nbval -n 2 --dist loadfile``; pytest-xdist is in the ``test`` extra;
 ``-n 0`` runs everything in one process): every file (a notebook with all its cells, in order,
-in one kernel) is one unit of work for one worker, and the tests that solve the color phases on
-the ten different recorded dice and simulate their best holds (notebook 3b and the recorded
-dice's Monte Carlo) are one unit, run one after the other in one worker, so that the second
-reads the first's solutions from the shared result cache instead of solving them again at the
-same time. That unit is the longest: it is handed out first, the others in the order of the
-collection."""
+in one kernel) is one unit of work for one worker, and the tests that solve color phases on
+the ten different recorded dice and simulate their best holds (notebook 3b: phases 15 and 18;
+the recorded dice's Monte Carlo: phase 8), each needing the best holds of 60 million rolls and
+up to 2 GB, are one unit, run one after the other in one worker, so that no two of those run at
+the same time. That unit is the longest: it is handed out first, the others in the order of
+the collection."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import pytest
 
 ROOT = Path(__file__).parent
 
-# the tests (node id prefixes) solving the recorded color phases, both objectives, and
-# simulating them with their best holds, in the order they run
+# the tests (node id prefixes) solving recorded color phases and simulating them with their
+# best holds, in the order they run
 RECORDED_SOLVES = (
     "tests/turn/test_solver_montecarlo.py::test_optimal_policy_simulation_agrees_with_exact_value",
     "notebooks/3b_full_table.ipynb::",

@@ -104,7 +104,7 @@ def not_cached(phase: int, layout: str) -> str | None:
         return None
     return (
         f"phase {phase} on the {layout} dice is not in the result cache "
-        f"({cache.cache_dir()}): run `phase10math table --phases {phase}` first"
+        f"({cache.cache_dir()}): run `phase10math table --phases {phase} --solve` first"
     )
 
 

@@ -33,7 +33,7 @@ from phase10math.turn.tables import phase_table
 lo, hi, holds = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 t = time.perf_counter()
 layout, workers = get_layout(sys.argv[5]), int(sys.argv[4])
-phase_table(range(lo, hi + 1), Rules(holds=holds), layout, workers=workers)
+phase_table(range(lo, hi + 1), Rules(holds=holds), layout, workers=workers, shipped=False)
 print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
       resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """

@@ -10,7 +10,7 @@ import sys
 
 from phase10math.cli.dice import layout_from, roll_from
 from phase10math.dice.phases import as_phase
-from phase10math.errors import InvalidRulesError
+from phase10math.errors import InvalidRulesError, OutsideTableError
 from phase10math.game.duel import (
     RECOMPUTE,
     ROUND_PICKS,
@@ -19,6 +19,7 @@ from phase10math.game.duel import (
     format_advice,
     format_headline,
     read_table,
+    shipped_ranges,
     solve_duel,
     widest_table,
     win_advice,
@@ -46,7 +47,7 @@ def _player(text: str, name: str) -> tuple[int, int]:
 
 def cmd_duel(args: argparse.Namespace) -> int:
     if args.solve:
-        lo, hi = _range(args.phases)
+        lo, hi = _range(args.phases or "9-10")
         game = DuelGame.standard(lo, hi)
         if not (args.target > 0):
             raise InvalidRulesError(f"--target {args.target}: expected a number > 0")
@@ -67,7 +68,18 @@ def cmd_duel(args: argparse.Namespace) -> int:
             )
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
-        sol, data = read_table(args.table, _range(args.phases))
+        phases = _range(args.phases or "9-10")
+        if args.me and args.opponent and not (args.phases or args.table):
+            # a state's look-up: the shipped table of fewest phases that holds both players
+            low = min(_player(args.me, "me")[0], _player(args.opponent, "opponent")[0])
+            fits = [r for r in shipped_ranges() if r[0] <= low <= r[1]]
+            if not fits:
+                shipped = ", ".join(f"{a}-{b}" for a, b in shipped_ranges())
+                raise OutsideTableError(
+                    f"no shipped table holds a player at phase {low} (shipped: phases {shipped})"
+                )
+            phases = min(fits, key=lambda r: r[1] - r[0])
+        sol, data = read_table(args.table, phases)
     if args.me or args.opponent:
         if not (args.me and args.opponent):
             raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
@@ -85,6 +97,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             "p_tie": t,
             "chance_to_win": w,
             "bound": sol.error(key),
+            "table": g.describe(),
         }
         if args.json:
             print(json.dumps(out, indent=2))
@@ -93,7 +106,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
                 f"my turn at phase {me[0]} with {me[1]} points, opponent at phase {opp[0]} with "
                 f"{opp[1]} ({out['seat']} seat): P(win) = {out['p_win']:.6f}, "
                 f"P(tie) = {t:.6f}, chance to win {w:.6f} (a tie counted half; "
-                f"within {out['bound']:.0e})"
+                f"within {out['bound']:.0e}; the table of {g.describe()})"
             )
         return 0
     h = data["headline"]
@@ -147,8 +160,9 @@ def add_commands(sub) -> None:
     p.add_argument("--solve", action="store_true", help="recompute (resumable with --checkpoint)")
     p.add_argument(
         "--phases",
-        default="9-10",
-        help="phase range LO-HI: the shipped table to read, or the game to solve (default 9-10)",
+        default=None,
+        help="phase range LO-HI: the shipped table to read, or the game to solve (default "
+        "9-10; with --me and --opponent the shipped table of fewest phases that holds both)",
     )
     p.add_argument("--checkpoint", default=None, help="file to resume from and save to")
     p.add_argument("--write", default=None, help="write the solved table here (json.gz)")

@@ -58,6 +58,7 @@ def cmd_table(args: argparse.Namespace) -> int:
         rules,
         layout,
         show_progress=not args.json and sys.stderr.isatty() or args.progress,
+        shipped=not args.solve,
     )
     if args.json:
         out = table_json(rows, rules)
@@ -149,6 +150,12 @@ def add_commands(sub) -> None:
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
+    p.add_argument(
+        "--solve",
+        action="store_true",
+        help="solve every row (or read the disk cache) instead of reading the rows that ship "
+        "with the package (phases 1-20 of the recorded dice, default rules)",
+    )
     add_layout_args(p)
     p.set_defaults(func=cmd_table)
 

@@ -40,6 +40,7 @@ from phase10math.turn.tables import (
     completion_utility,
     greedy_holds,
     phase_row,
+    shipped_row,
     solution_key,
 )
 
@@ -57,7 +58,10 @@ def turn_probability(
         raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(TURN_STRATEGIES)}")
     if not isinstance(number, int) or not 1 <= number <= 20:
         raise InvalidRulesError(f"phase {number!r}; allowed: 1..20")
-    if strategy == "complete":
+    if strategy == "complete":  # the shipped row where one ships, else the solve alone
+        row = shipped_row(number, rules, layout)
+        if row:
+            return row["p_optimal"]
         return cached_solution(number, "complete", rules, layout).value()
     if strategy == "score":
         return phase_row(number, rules, layout)["p_score_policy"]

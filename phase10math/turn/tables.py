@@ -5,6 +5,11 @@ The optimal turns are lexicographic (:func:`~phase10math.turn.solver.solve_turn`
 score-optimal turn's completion probability is its second key, the best completion
 probability among the holds of highest expected score.
 
+The rows of phases 1-20 on the recorded dice with the default rules ship with the package
+(exact fractions, solved by this module: ``python tools/ship_phase_rows.py`` solves them
+again), so that the table prints at once; ``shipped=False`` solves instead. The tests solve
+every phase without colors again and compare, and a sample of the color phases.
+
 Solved turns and table rows are cached on disk (:mod:`phase10math.cache`), keyed by the
 phase, objective, rules, layout and package version; the large solutions of ten different dice
 (a color phase on the recorded dice: its utilities and the roll values with one reroll left,
@@ -18,10 +23,13 @@ True
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -179,15 +187,59 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
     return row
 
 
+ROWS_PACKAGE = "phase10math.turn.data"
+ROWS_FILE = "phase_rows.json"
+RECOMPUTE_ROWS = "python tools/ship_phase_rows.py"
+
+
+def rows_setting(rules: Rules, layout: Layout) -> dict[str, Any]:
+    """What a table row depends on besides its phase: the rules and the dice."""
+    return {"rules": rules.to_dict(), "layout": layout.fingerprint()}
+
+
+@functools.cache
+def _shipped_file() -> dict[str, Any]:
+    ref = resources.files(ROWS_PACKAGE).joinpath(ROWS_FILE)
+    return json.loads(ref.read_text(encoding="utf-8")) if ref.is_file() else {}
+
+
+def _shipped_entry(phase: Phase, rules: Rules, layout: Layout) -> dict[str, str] | None:
+    data = _shipped_file()
+    if data.get("setting") != rows_setting(rules, layout):
+        return None
+    entry = data["phases"].get(str(phase.number)) if phase.number else None
+    return entry if entry and entry["phase"] == str(phase.key()) else None
+
+
+def shipped_row(
+    phase: Phase | int | str, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
+) -> dict[str, Fraction] | None:
+    """The shipped row of a phase (the same dict as :func:`phase_row`'s), or None where none
+    ships for this phase, these rules and these dice.
+
+    >>> shipped_row(1)["p_optimal"] == phase_row(1, shipped=False)["p_optimal"]
+    True
+    >>> from phase10math.dice.layouts import COMPACT_LAYOUT
+    >>> shipped_row(1, layout=COMPACT_LAYOUT) is None
+    True
+    """
+    entry = _shipped_entry(as_phase(phase), rules, layout)
+    return None if entry is None else {k: Fraction(v) for k, v in entry["row"].items()}
+
+
 @public
 def phase_row(
     phase: Phase | int | str,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
     progress=None,
+    shipped: bool = True,
 ) -> dict[str, Fraction]:
-    """The table row of one phase (cached on disk)."""
+    """The table row of one phase: the shipped one where there is one (``shipped``), else
+    solved (cached on disk)."""
     phase = as_phase(phase)
+    if shipped and (row := shipped_row(phase, rules, layout)) is not None:
+        return row
     return cache.cached(
         solution_key("row", phase, rules, layout),
         lambda: _row(phase, rules, layout, progress),
@@ -205,8 +257,8 @@ COLUMNS = {
 
 
 def _row_worker(args: tuple) -> list[tuple[int, dict[str, Fraction]]]:
-    ns, rules, layout = args
-    return [(n, phase_row(PHASES[n], rules, layout)) for n in ns]
+    ns, rules, layout, shipped = args
+    return [(n, phase_row(PHASES[n], rules, layout, shipped=shipped)) for n in ns]
 
 
 @public
@@ -216,14 +268,19 @@ def phase_table(
     layout: Layout = DEFAULT_LAYOUT,
     show_progress: bool = False,
     workers: int | None = None,
+    shipped: bool = True,
 ) -> dict[int, dict[str, Fraction]]:
-    """Rows for several phases (cached), solved in ``workers`` processes (default: up to two,
-    one per core) with a progress bar when asked (:func:`phase10math.progress.progress_bar`)."""
+    """Rows for several phases: the shipped ones (``shipped``), the others solved (cached) in
+    ``workers`` processes (default: up to two, one per core) with a progress bar when asked
+    (:func:`phase10math.progress.progress_bar`)."""
     phases = [check_int(n, "phases", 1, len(PHASES), InvalidPhaseError) for n in phases]
     if workers is not None:
         check_int(workers, "workers", 1, 64)
     todo = [
-        n for n in phases if cache.load(solution_key("row", PHASES[n], rules, layout), dict) is None
+        n
+        for n in phases
+        if not (shipped and shipped_row(PHASES[n], rules, layout) is not None)
+        and cache.load(solution_key("row", PHASES[n], rules, layout), dict) is None
     ]
     workers = min(2, os.cpu_count() or 1) if workers is None else workers
     bar = None
@@ -238,14 +295,14 @@ def phase_table(
         heavy = [n for n in order if heavy_phase(n, rules, layout)]
         tasks = ([heavy] if heavy else []) + [[n] for n in order if n not in heavy]
         with WorkerPool(workers) as pool:
-            for done in pool.map(_row_worker, [(ns, rules, layout) for ns in tasks]):
+            for done in pool.map(_row_worker, [(ns, rules, layout, shipped) for ns in tasks]):
                 for n, row in done:
                     rows[n] = row
                     if bar is not None:
                         bar.update()
     for n in phases:
         if n not in rows:
-            rows[n] = phase_row(PHASES[n], rules, layout)
+            rows[n] = phase_row(PHASES[n], rules, layout, shipped=shipped)
             if bar is not None and n in todo:
                 bar.update()
     if bar is not None:
@@ -307,10 +364,12 @@ def values_by_rolls_left(
     objective: Objective | str = Objective.COMPLETE,
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
+    shipped: bool = True,
 ) -> dict[int, Fraction]:
     """The value of a turn of ``phase`` started with 1, 2, ... ``rules.rolls`` rolls, with
     optimal holds: ``{rolls: value}``, read from one cached solution (the value of holding
-    nothing with r rolls left; free holds).
+    nothing with r rolls left; free holds); for the completion objective the shipped values
+    where they ship (``shipped``; see :func:`shipped_row`).
 
     >>> v = values_by_rolls_left(1)
     >>> v[1] == phase_row(1)["p_single_roll"], v[3] == phase_row(1)["p_optimal"]
@@ -318,6 +377,9 @@ def values_by_rolls_left(
     >>> v[1] < v[2] < v[3]
     True
     """
+    entry = _shipped_entry(as_phase(phase), rules, layout) if shipped else None
+    if entry is not None and Objective.parse(objective) == Objective.COMPLETE:
+        return {int(r): Fraction(v) for r, v in entry["by_rolls"].items()}
     sol = cached_solution(phase, objective, rules, layout)
     empty = sol.space.state_id([[0] * len(c) for c in sol.space.counts_of(0)])
     values = {r: sol.hold_value(empty, r) for r in range(1, sol.rolls)}

@@ -156,6 +156,12 @@ def test_duel_command_prints_the_headline(capsys):
     assert main(["duel", "--me", "10:100", "--opponent", "10:130", "--json"]) == 0
     d = __import__("json").loads(capsys.readouterr().out)
     assert 0 <= d["p_win"] <= d["chance_to_win"] <= 1
+    # a state before phase 9: the shipped table of phases 6-10 holds it
+    assert main(["duel", "--me", "7:100", "--opponent", "8:90", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    wide = shipped_table((6, 10))
+    w, t = wide.value(wide.game.key_of(0, (7, 100), (8, 90)))
+    assert d["table"] == "phases 6-10" and (d["chance_to_win"], d["p_tie"]) == (w, t)
 
 
 @pytest.mark.parametrize(
@@ -168,6 +174,7 @@ def test_duel_command_prints_the_headline(capsys):
         ["duel", "--me", "10:x", "--opponent", "10:0"],
         ["duel", "--me", "10:10"],
         ["duel", "--phases", "3-10"],
+        ["duel", "--me", "5:100", "--opponent", "8:90"],
     ],
 )
 def test_duel_command_refuses_bad_input(argv, capsys):

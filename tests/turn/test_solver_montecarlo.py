@@ -15,7 +15,7 @@ from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import DEFAULT_RULES
 from phase10math.turn.policy import play_physical_turns
-from phase10math.turn.tables import cached_solution
+from phase10math.turn.tables import cached_solution, shipped_row
 
 N_TURNS = 20_000
 
@@ -25,6 +25,11 @@ COLOR_PHASES = [n for n in range(1, 21) if PHASES[n].uses_color]  # 8, 14, 15, 1
 
 def check_by_simulation(n: int, objective: str, layout) -> None:
     sol = cached_solution(PHASES[n], objective, DEFAULT_RULES, layout)
+    row = shipped_row(PHASES[n], DEFAULT_RULES, layout)
+    if row is not None:  # the shipped table's row holds the same two keys of the solve
+        keys = ("p_optimal", "e_score_complete_policy")
+        keys = keys if objective == "complete" else ("e_score_optimal", "p_score_policy")
+        assert (row[keys[0]], row[keys[1]]) == (sol.value(), sol.value2())
     prof = play_physical_turns(sol, layout, N_TURNS, seed=1000 * n + (objective == "score"))
     best = best_scores(PHASES[n], prof)
     outcome = (best >= 0).astype(float) if objective == "complete" else np.maximum(best, 0)

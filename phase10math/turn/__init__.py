@@ -31,6 +31,7 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "cached_solution": "tables",
         "phase_row": "tables",
         "phase_table": "tables",
+        "shipped_row": "tables",
         "format_table": "tables",
         "values_by_rolls_left": "tables",
         "phase_maxima": "maxima",

@@ -211,6 +211,7 @@ def _shipped_entry(phase: Phase, rules: Rules, layout: Layout) -> dict[str, str]
     return entry if entry and entry["phase"] == str(phase.key()) else None
 
 
+@public
 def shipped_row(
     phase: Phase | int | str, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT
 ) -> dict[str, Fraction] | None:

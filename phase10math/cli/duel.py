@@ -46,6 +46,11 @@ def _player(text: str, name: str) -> tuple[int, int]:
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
+    me = opp = None
+    if args.me or args.opponent:  # a state's look-up: refused before any work
+        if not (args.me and args.opponent):
+            raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
+        me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
     if args.solve:
         lo, hi = _range(args.phases or "9-10")
         game = DuelGame.standard(lo, hi)
@@ -69,9 +74,9 @@ def cmd_duel(args: argparse.Namespace) -> int:
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
         phases = _range(args.phases or "9-10")
-        if args.me and args.opponent and not (args.phases or args.table):
+        if me and not (args.phases or args.table):
             # a state's look-up: the shipped table of fewest phases that holds both players
-            low = min(_player(args.me, "me")[0], _player(args.opponent, "opponent")[0])
+            low = min(me[0], opp[0])
             fits = [r for r in shipped_ranges() if r[0] <= low <= r[1]]
             if not fits:
                 shipped = ", ".join(f"{a}-{b}" for a, b in shipped_ranges())
@@ -80,10 +85,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
                 )
             phases = min(fits, key=lambda r: r[1] - r[0])
         sol, data = read_table(args.table, phases)
-    if args.me or args.opponent:
-        if not (args.me and args.opponent):
-            raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
-        me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
+    if me:
         g = sol.game
         check_covered(sol, me, opp, False)
         seat = 1 if args.second else 0

@@ -1616,8 +1616,9 @@ def shipped_table(phases: tuple[int, int] = (9, 10)) -> DuelSolution:
 
 
 @functools.cache
-def _colors_as_shipped(layout: Layout) -> bool:
-    return StateSpace.build(layout, FULL).key() == StateSpace.build(SHIPPED_DICE, FULL).key()
+def _color_key(dice: Layout | tuple[Die, ...]) -> tuple:
+    """Dice as a color phase sees them (the full projection's key), found once per dice."""
+    return StateSpace.build(dice, FULL).key()
 
 
 def first_covered(phases: tuple[int, int], layout: Layout | None = None) -> int:
@@ -1631,7 +1632,7 @@ def first_covered(phases: tuple[int, int], layout: Layout | None = None) -> int:
     """
     lo, hi = phases
     colored = [k for k in range(lo, hi + 1) if PHASES[k].uses_color]
-    if colored and layout is not None and not _colors_as_shipped(layout):
+    if colored and layout is not None and _color_key(layout) != _color_key(SHIPPED_DICE):
         return colored[-1] + 1
     return lo
 
@@ -1719,7 +1720,7 @@ def colors_fit(sol: DuelSolution, layout: Layout | tuple[Die, ...] | None) -> bo
     space = sol.game.color_space
     if layout is None or space is None:
         return True
-    return StateSpace.build(layout, FULL).key() == space.key()
+    return _color_key(layout) == space.key()
 
 
 def color_reason(

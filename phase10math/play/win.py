@@ -77,6 +77,7 @@ def win_line(
 ) -> WinLine:
     """The aim "Win the game" for the player in ``seat`` of ``game`` (an engine
     :class:`~phase10math.game.engine.Game` in turn ``order``) playing the turn ``state``."""
+    own = table is None  # the widest shipped table for the dice: its advice is remembered
     table = table or widest_table(state.layout)
     g = table.game
     players = game.players
@@ -118,8 +119,7 @@ def win_line(
     # a color phase reads each die's color: the rolled faces in die order as they are
     faces = tuple(state.faces) if colored else layout_order(state.faces, state.layout)
     args = (mine, theirs, faces, state.rolls_left, second, last, state.layout)
-    shipped = (g.lo, g.hi) if table is widest_table(state.layout) else None
-    adv = _shipped_advice(shipped, *args) if shipped else win_advice(table, *args)
+    adv = _shipped_advice((g.lo, g.hi), *args) if own else win_advice(table, *args)
     aim = adv["per_turn"][str(state.objective)]
     return WinLine(
         True,

@@ -23,7 +23,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 from collections.abc import Callable, Iterable
@@ -197,7 +196,7 @@ def rows_setting(rules: Rules, layout: Layout) -> dict[str, Any]:
     return {"rules": rules.to_dict(), "layout": layout.fingerprint()}
 
 
-@functools.cache
+@lru_cache(maxsize=1)
 def _shipped_file() -> dict[str, Any]:
     ref = resources.files(ROWS_PACKAGE).joinpath(ROWS_FILE)
     return json.loads(ref.read_text(encoding="utf-8")) if ref.is_file() else {}

@@ -28,8 +28,9 @@ f(1 - y), y = g(1 - x)`` with ``f``, ``g`` convex in the fail value. It is solve
 iteration (Newton on the piecewise-linear map): solve both turns at the current values, then
 take the exact fixed point of the two policies found (a 2 x 2 linear system), until the turn
 solves reproduce the values. A pair leaves the batch once it has converged, and a fresh
-layer first solves every ``SEED_EVERY``-th score difference, then starts the others from the
-values between their neighbours.
+layer first solves every ``SEED_EVERY``-th score difference, then starts each other pair at
+the exact fixed point of its nearest seed's two policies (:func:`_policy_fixed_point`) at
+its own utilities: most then converge after two solves a seat.
 
 **Error bound** (float64): every turn value is within its proven margin (rounding for a
 batched solve; the family's interval for a color phase). Each state keeps its own proven
@@ -489,10 +490,16 @@ class DuelSolution:
             out.append(None if p[0] == g.hi else (p2, dc + gain, elig))
         return out
 
-    def utility_errors(self, key: Key | LastKey) -> np.ndarray:
+    def utility_errors(
+        self, key: Key | LastKey, after: list[tuple[bool, Any]] | None = None
+    ) -> np.ndarray:
         """The proven error of the value after every outcome of the turn at a state (0 for
-        the fail outcome: inside a pair it is the fixed point's, in a last chance final)."""
-        nxt = self.after_last(key) if len(key) == 3 else [n for _, n in self.after(key)]
+        the fail outcome: inside a pair it is the fixed point's, in a last chance final);
+        ``after``: a normal-play state's :meth:`after`, where already known."""
+        if len(key) == 3:
+            nxt = self.after_last(key)
+        else:
+            nxt = [n for _, n in (self.after(key) if after is None else after)]
         return np.array([0.0] + [0.0 if n is None else self.error(n) for n in nxt])
 
     def last_utility(self, play: Play, lk: LastKey) -> tuple[np.ndarray, np.ndarray]:
@@ -513,10 +520,14 @@ class DuelSolution:
         return uw, ut
 
     def utility(
-        self, key: Key, m: tuple[Play, Play] = (Play.OPTIMAL, Play.OPTIMAL)
+        self,
+        key: Key,
+        m: tuple[Play, Play] = (Play.OPTIMAL, Play.OPTIMAL),
+        after: list[tuple[bool, Any]] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """(win, tie) of the mover for every outcome of its turn (failed first; the fail
-        entry is read from the table, so it is only meaningful once the state is solved)."""
+        entry is read from the table, so it is only meaningful once the state is solved);
+        ``after``: the state's :meth:`after`, where already known."""
         g = self.game
         s, me, opp, d = key
         k = me[0]
@@ -529,7 +540,7 @@ class DuelSolution:
             else self.value(partner, m)
         )
         uw[0], ut[0] = 1 - w, t
-        for j, (last, nxt) in enumerate(self.after(key), 1):
+        for j, (last, nxt) in enumerate(self.after(key) if after is None else after, 1):
             w, t = self.last_value(m[1 - s], *nxt) if last else self.value(nxt, m)
             uw[j], ut[j] = 1 - w, t
         return uw, ut
@@ -1080,6 +1091,20 @@ def _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_a
     return ex, ey
 
 
+def _policy_fixed_point(
+    d0: np.ndarray, d1: np.ndarray, M0: np.ndarray, M1: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both seats' chances to win when each plays a fixed turn policy: ``d0``, ``d1`` its
+    outcome distributions (failed first), ``M0``, ``M1`` the chances after each made outcome.
+    The exact solution of ``x = A + p (1 - y)``, ``y = B + q (1 - x)`` (a failed turn hands
+    the same configuration to the other player)."""
+    p, q = d0[:, 0], d1[:, 0]
+    A = np.einsum("no,no->n", d0[:, 1:], M0)
+    B = np.einsum("no,no->n", d1[:, 1:], M1)
+    x = (A + p * (1 - B) - p * q) / (1 - p * q)
+    return x, q * (1 - x) + B
+
+
 def _solve_layer(
     sol: DuelSolution,
     keys0: list[Key],
@@ -1096,10 +1121,11 @@ def _solve_layer(
         return
     keys1 = [(1, b, a, -d) for (_, a, b, d) in keys0]
     opt = (Play.OPTIMAL, Play.OPTIMAL)
-    U0 = np.array([sol.utility(k, opt) for k in keys0])  # n x 2 x outcomes (fail entry NaN)
-    U1 = np.array([sol.utility(k, opt) for k in keys1])
-    E0 = np.array([sol.utility_errors(k) for k in keys0])
-    E1 = np.array([sol.utility_errors(k) for k in keys1])
+    nx0, nx1 = [sol.after(k) for k in keys0], [sol.after(k) for k in keys1]  # once a state
+    U0 = np.array([sol.utility(k, opt, a) for k, a in zip(keys0, nx0, strict=True)])
+    U1 = np.array([sol.utility(k, opt, a) for k, a in zip(keys1, nx1, strict=True)])
+    E0 = np.array([sol.utility_errors(k, a) for k, a in zip(keys0, nx0, strict=True)])
+    E1 = np.array([sol.utility_errors(k, a) for k, a in zip(keys1, nx1, strict=True)])
     ka = np.array([k[1][0] for k in keys0])
     kb = np.array([k[1][0] for k in keys1])
     n = len(keys0)
@@ -1150,11 +1176,7 @@ def _solve_layer(
             done = (r <= TOL) | ((r <= NOISE) & slow)  # converged, or at rounding's floor
             if done.all() or it == MAX_ITER - 1:
                 break  # what is left over enters the certificate
-            p, q = d0[i, 0], d1[i, 0]
-            A = np.einsum("no,no->n", d0[i, 1:], W0[i, 1:])
-            B = np.einsum("no,no->n", d1[i, 1:], W1[i, 1:])
-            xn = (A + p * (1 - B) - p * q) / (1 - p * q)
-            yn = q * (1 - xn) + B
+            xn, yn = _policy_fixed_point(d0[i], d1[i], W0[i, 1:], W1[i, 1:])
             # Newton where it makes progress; elsewhere a value-iteration step (a contraction)
             x[i] = np.where(done, x[i], np.where(slow, f0[i], xn))
             y[i] = np.where(done, y[i], np.where(slow, f1[i], yn))
@@ -1176,13 +1198,26 @@ def _solve_layer(
         seeds += [g_[-1] for g_ in groups.values() if (len(g_) - 1) % SEED_EVERY]
         seeds = np.array(sorted(seeds))
         x, y, last = policy_iteration(x, y, seeds)
+        # the others start where the policies of their nearest seed would take them: the
+        # exact fixed point of those two policies at their own utilities (one solve each
+        # where the policies stay optimal)
         d = np.array([k[3] for k in keys0], dtype=float)
+        near = np.arange(n)
         for g_ in groups.values():
             here = np.array(g_)
             sd = here[np.isin(here, seeds)]
-            x[here] = np.interp(d[here], d[sd], x[sd])
-            y[here] = np.interp(d[here], d[sd], y[sd])
-        x, y, last = policy_iteration(x, y, np.setdiff1d(np.arange(n), seeds))
+            pos = np.clip(np.searchsorted(d[sd], d[here]), 1, len(sd) - 1) if len(sd) > 1 else 0
+            if len(sd) > 1:
+                left, right = sd[pos - 1], sd[pos]
+                near[here] = np.where(d[here] - d[left] <= d[right] - d[here], left, right)
+            else:
+                near[here] = sd[0]
+        others = np.setdiff1d(np.arange(n), seeds)
+        s_ = near[others]
+        x[others], y[others] = _policy_fixed_point(
+            d0[s_], d1[s_], U0[others, 0, 1:], U1[others, 0, 1:]
+        )
+        x, y, last = policy_iteration(x, y, others)
     else:
         x, y, last = policy_iteration(x, y)
     if fams:
@@ -1223,15 +1258,12 @@ def _solve_layer(
             V0w, V1w = x, y
             U0m, U1m = U0, U1
         else:
-            U0m = np.array([sol.utility(k, m) for k in keys0])
-            U1m = np.array([sol.utility(k, m) for k in keys1])
+            U0m = np.array([sol.utility(k, m, a) for k, a in zip(keys0, nx0, strict=True)])
+            U1m = np.array([sol.utility(k, m, a) for k, a in zip(keys1, nx1, strict=True)])
         P0, P1 = dists[0][m[0]], dists[1][m[1]]
         p, q = P0[:, 0], P1[:, 0]
         if m != opt:
-            A = np.einsum("no,no->n", P0[:, 1:], U0m[:, 0, 1:])
-            B = np.einsum("no,no->n", P1[:, 1:], U1m[:, 0, 1:])
-            V0w = (A + p * (1 - B) - p * q) / (1 - p * q)
-            V1w = q * (1 - V0w) + B
+            V0w, V1w = _policy_fixed_point(P0, P1, U0m[:, 0, 1:], U1m[:, 0, 1:])
         At = np.einsum("no,no->n", P0[:, 1:], U0m[:, 1, 1:])
         Bt = np.einsum("no,no->n", P1[:, 1:], U1m[:, 1, 1:])
         T0 = (At + p * Bt) / (1 - p * q)

@@ -167,7 +167,12 @@ def add_commands(sub) -> None:
         "9-10; with --me and --opponent the shipped table of fewest phases that holds both)",
     )
     p.add_argument("--checkpoint", default=None, help="file to resume from and save to")
-    p.add_argument("--write", default=None, help="write the solved table here (json.gz)")
+    p.add_argument(
+        "--write",
+        default=None,
+        help="write the solved table here: rows of JSON (.json.gz, every matchup everywhere) "
+        "or packed (.npz: optimal play's values, the matchups at the start; for large games)",
+    )
     p.add_argument(
         "--target",
         type=float,

@@ -70,6 +70,7 @@ import math
 import os
 import pickle
 import time
+import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -424,6 +425,8 @@ class DuelSolution:
     errors: dict[Any, float] = field(default_factory=dict, repr=False)
     dists: dict[Any, np.ndarray] = field(default_factory=dict, repr=False)
     gaps: dict[Any, float] = field(default_factory=dict, repr=False)
+    # read from a packed table: optimal play's values everywhere, the matchups at the start
+    packed: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
         for m in MATCHUPS:
@@ -447,7 +450,13 @@ class DuelSolution:
             return (1.0, 0.0)
         if d < -self.game._reach(me):
             return (0.0, 0.0)
-        return self.values[m][key]
+        vm = self.values[m]
+        if self.packed and m != (Play.OPTIMAL, Play.OPTIMAL) and key not in vm:
+            raise OutsideTableError(
+                f"a packed table keeps the per-turn matchups ({m[0].label} against "
+                f"{m[1].label}) at the start only; solve the game for them elsewhere"
+            )
+        return vm[key]
 
     def error(self, key: Key | LastKey) -> float:
         """The proven bound on ``|value - exact value|`` of optimal play at a state (a
@@ -1292,8 +1301,7 @@ RECOMPUTE = "phase10math duel --solve --phases 9-10 --write TABLE"
 
 
 def table_payload(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str, Any]:
-    """The solution as plain data: the setting, the headline, every optimal value."""
-    g = sol.game
+    """The solution as plain data: the setting, the headline, every value."""
 
     def enc_key(k: Key) -> list[int]:
         s, a, b, d = k
@@ -1305,22 +1313,8 @@ def table_payload(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str, Any]
 
     opt = (Play.OPTIMAL, Play.OPTIMAL)
     return {
+        **table_payload_meta(sol, command),
         "format": 2,  # 2: the optimal rows end with their proven error
-        "game": {
-            "lo": g.lo,
-            "hi": g.hi,
-            "phases": {k: p.text for k, p in g.phases.items()},
-            "reachable": g.reachable,
-        },
-        "rules": g.rules.to_dict(),
-        "layout": g.dice.to_dict() if isinstance(g.dice, Layout) else None,
-        "fingerprint": fingerprint(g),
-        "code_version": package_version(),
-        "command": command,
-        "seconds": round(sol.seconds, 1),
-        "bound": sol.bound,
-        "tie_bound": sol.tie_bound,
-        "headline": sol.headline(),
         "values": {
             m[0].label + "-" + m[1].label: [
                 enc_key(k) + [w, t] + ([sol.error(k)] if m == opt else [])
@@ -1338,12 +1332,300 @@ def table_payload(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str, Any]
     }
 
 
+def table_payload_meta(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str, Any]:
+    """What a table says of itself: its game, rules, dice, code, command, bounds, headline."""
+    g = sol.game
+    return {
+        "format": PACKED_FORMAT,
+        "game": {
+            "lo": g.lo,
+            "hi": g.hi,
+            "phases": {k: p.text for k, p in g.phases.items()},
+            "reachable": g.reachable,
+        },
+        "rules": g.rules.to_dict(),
+        "layout": g.dice.to_dict() if isinstance(g.dice, Layout) else None,
+        "fingerprint": fingerprint(g),
+        "code_version": package_version(),
+        "command": command,
+        "seconds": round(sol.seconds, 1),
+        "bound": sol.bound,
+        "tie_bound": sol.tie_bound,
+        "headline": sol.headline(),
+    }
+
+
 def write_table(sol: DuelSolution, path: str | os.PathLike, command: str = RECOMPUTE) -> None:
-    """Write the compressed table (atomically)."""
+    """Write the compressed table (atomically): rows of JSON, or a packed table where
+    ``path`` ends in ``.npz`` (:func:`write_packed`)."""
+    if os.fspath(path).endswith(".npz"):
+        write_packed(sol, path, command)
+        return
     tmp = os.fspath(path) + ".tmp"
     with gzip.open(tmp, "wt", encoding="utf-8") as fh:
         json.dump(table_payload(sol, command), fh, separators=(",", ":"))
     os.replace(tmp, path)
+
+
+# A packed table (``.npz``) keeps optimal play's values and errors as arrays in the order of
+# the game's own states (blocks of consecutive score differences, regenerated on reading),
+# and the per-turn matchups at the start only: a 10-phase game has 1.5 million states, about
+# 70 times the 6-10 table, far too many for rows of JSON or for dicts in memory.
+PACKED_FORMAT = 3
+
+
+def state_blocks(game: DuelGame) -> Iterable[tuple[tuple[int, Player, Player], int, int]]:
+    """A packed table's normal-play states in order: ``((seat, me, opponent), first score
+    difference, how many)``, layer by layer from the highest; each seat-0 block is followed
+    by its partners' (seat 1, the differences negated)."""
+    for layer in range(2 * game.hi, 2 * game.lo - 1, -1):
+        for ka in range(game.lo, game.hi + 1):
+            if not game.lo <= layer - ka <= game.hi:
+                continue
+            for a in game._players_at(ka):
+                for b in game._players_at(layer - ka):
+                    r = game._d_range(a, b)
+                    if len(r):
+                        yield (0, a, b), r.start, len(r)
+                        yield (1, b, a), -(r.stop - 1), len(r)
+
+
+def last_blocks(game: DuelGame) -> Iterable[tuple[tuple[Player, int], int, int]]:
+    """A packed table's last-chance states in order: ``((chaser, eligible), first Dc, how
+    many)``, from the last phase down (as the solve takes them)."""
+    for k in range(game.hi, game.lo - 1, -1):
+        for p in game._players_at(k):
+            for elig in (0, 1):
+                reach = game._reach(p, bool(elig))
+                yield (p, elig), -reach, reach + 1
+
+
+class PackedStates(Mapping):
+    """Read-only ``key -> value`` over arrays in block order (see :func:`state_blocks`):
+    a key's index is its block's offset plus its place in the block. ``split`` parts a key
+    into (block, position); ``join`` puts them back; ``read(i)`` the value at index ``i``."""
+
+    def __init__(self, blocks, split, join, read, count: int | None = None) -> None:
+        self._at: dict[Any, tuple[int, int, int]] = {}
+        n = 0
+        for block, first, size in blocks:
+            self._at[block] = (n, first, size)
+            n += size
+        if count is not None and n != count:
+            raise InvalidRulesError(
+                f"the packed table holds {count} states where its game has {n}: "
+                "written by other code; solve it again"
+            )
+        self._n, self._split, self._join, self._read = n, split, join, read
+
+    def index(self, key: Any) -> int | None:
+        """Where ``key`` is in the arrays (None where the table has no such state)."""
+        try:
+            block, pos = self._split(key)
+            off, first, size = self._at[block]
+        except (KeyError, TypeError, ValueError, IndexError):
+            return None
+        if not isinstance(pos, int):
+            return None
+        i = pos - first
+        return off + i if 0 <= i < size else None
+
+    def __getitem__(self, key: Any) -> Any:
+        i = self.index(key)
+        if i is None:
+            raise KeyError(key)
+        return self._read(i)
+
+    def __contains__(self, key: object) -> bool:
+        return self.index(key) is not None
+
+    def __iter__(self):
+        for block, (_, first, size) in self._at.items():
+            for pos in range(first, first + size):
+                yield self._join(block, pos)
+
+    def __len__(self) -> int:
+        return self._n
+
+
+def _flat(block: tuple) -> list[int]:
+    """A block's name as integers: (seat, me, opponent) or (chaser, eligible)."""
+    out: list[int] = []
+    for part in block:
+        out += [int(x) for x in part] if isinstance(part, tuple) else [int(part)]
+    return out
+
+
+def _unflat(rows: np.ndarray, normal: bool) -> Iterable[tuple[tuple, int, int]]:
+    """The blocks of a packed table's file (see :func:`_flat`)."""
+    for r in rows.tolist():
+        if normal:
+            s, a, b = r[0], (r[1], Bonus(r[2]), r[3]), (r[4], Bonus(r[5]), r[6])
+            yield (s, a, b), r[7], r[8]
+        else:
+            yield ((r[0], Bonus(r[1]), r[2]), r[3]), r[4], r[5]
+
+
+def _split_normal(k: Key) -> tuple[Any, int]:
+    return (k[0], k[1], k[2]), k[3]
+
+
+def _join_normal(block: tuple, d: int) -> Key:
+    return (*block, d)
+
+
+def _split_last(k: LastKey) -> tuple[Any, int]:
+    return (k[0], k[2]), k[1]
+
+
+def _join_last(block: tuple, dc: int) -> LastKey:
+    return (block[0], dc, block[1])
+
+
+class PackedErrors(Mapping):
+    """Each state's proven error in a packed table, normal-play and last-chance keys alike."""
+
+    def __init__(self, normal: PackedStates, last: PackedStates) -> None:
+        self.normal, self.last = normal, last
+
+    def _part(self, key: Any) -> PackedStates:
+        return self.last if isinstance(key, tuple) and len(key) == 3 else self.normal
+
+    def __getitem__(self, key: Any) -> float:
+        return self._part(key)[key][2]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._part(key)
+
+    def __iter__(self):
+        yield from self.normal
+        yield from self.last
+
+    def __len__(self) -> int:
+        return len(self.normal) + len(self.last)
+
+
+def _up32(e: np.ndarray) -> np.ndarray:
+    """Errors as float32, each rounded up (a bound stays a bound)."""
+    f = np.asarray(e, dtype=np.float64).astype(np.float32)
+    low = f.astype(np.float64) < e
+    f[low] = np.nextafter(f[low], np.float32(np.inf))
+    return f
+
+
+def write_packed(sol: DuelSolution, path: str | os.PathLike, command: str = RECOMPUTE) -> None:
+    """Write a packed table (``.npz``, atomically): optimal play's (win, tie, error) of every
+    state in block order, the matchups at the start. Refused unless every state is solved."""
+    g = sol.game
+    opt = (Play.OPTIMAL, Play.OPTIMAL)
+    arrays: dict[str, np.ndarray] = {}
+    for name, blocks, join, table in (
+        ("", list(state_blocks(g)), _join_normal, sol.values[opt]),
+        ("last_", list(last_blocks(g)), _join_last, sol.last[Play.OPTIMAL]),
+    ):
+        # the blocks go into the file (enumerating a 10-phase game's takes seconds)
+        arrays[name + "blocks"] = np.array(
+            [[*_flat(b), first, size] for b, first, size in blocks], dtype=np.int64
+        ).reshape(len(blocks), -1)
+        keys = [join(b, pos) for b, first, size in blocks for pos in range(first, first + size)]
+        missing = [k for k in keys if k not in table]
+        if missing:
+            raise InvalidRulesError(
+                f"{len(missing)} states of {g.describe()} are not solved (e.g. {missing[0]}); "
+                "finish the solve first"
+            )
+        vals = np.array([table[k] for k in keys], dtype=np.float64).reshape(-1, 2)
+        arrays[name + "win"], arrays[name + "tie"] = vals[:, 0], vals[:, 1]
+        arrays[name + "error"] = _up32(np.array([sol.error(k) for k in keys]))
+    start = g.start()
+    meta = table_payload_meta(sol, command)
+    meta["start"] = {m[0].label + "-" + m[1].label: list(sol.value(start, m)) for m in MATCHUPS}
+    meta["states"], meta["last_states"] = len(arrays["win"]), len(arrays["last_win"])
+    arrays["meta"] = np.array(json.dumps(meta, separators=(",", ":")))
+    tmp = os.fspath(path) + ".tmp.npz"
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+def read_packed(fh, game: DuelGame | None = None) -> tuple[DuelSolution, dict[str, Any]]:
+    """A solution from a packed table (a path or a binary file), checked against the code's
+    fingerprint of its game (``game``: the one it was solved for, where it is not the kit's
+    phases on a named layout) and the number of its states."""
+    try:
+        with np.load(fh, allow_pickle=False) as z:
+            data = json.loads(str(z["meta"][()]))
+            arr = {name: z[name] for name in z.files if name != "meta"}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
+        raise InvalidRulesError(f"not a packed two-player table: {e}") from None
+    if data.get("format") != PACKED_FORMAT:
+        raise InvalidRulesError(f"not a packed two-player table (format {data.get('format')})")
+    if game is None:
+        game = _table_game(data)
+    elif fingerprint(game) != data["fingerprint"]:
+        raise InvalidRulesError("the table was solved for another game or an older meld")
+    parts = {}
+    for name, split, join in (
+        ("", _split_normal, _join_normal),
+        ("last_", _split_last, _join_last),
+    ):
+        w, t, e = (arr[name + x] for x in ("win", "tie", "error"))
+        states = PackedStates(
+            _unflat(arr[name + "blocks"], normal=not name),
+            split,
+            join,
+            lambda i, w=w, t=t, e=e: (float(w[i]), float(t[i]), float(e[i])),
+            data[name + "states"],
+        )
+        if not len(w) == len(t) == len(e) == len(states):
+            raise InvalidRulesError("the packed table's arrays do not match its blocks")
+        parts[name] = states, float(e.max()) if len(e) else 0.0
+    (normal, e_normal), (last, e_last) = parts[""], parts["last_"]
+    bound = max(data["bound"], e_normal, e_last)  # the errors were rounded up
+    sol = DuelSolution(game, bound=bound, tie_bound=data["tie_bound"], seconds=data["seconds"])
+    sol.packed = True
+    opt = (Play.OPTIMAL, Play.OPTIMAL)
+    sol.values[opt] = _Pairs(normal)
+    sol.last[Play.OPTIMAL] = _Pairs(last)
+    sol.errors = PackedErrors(normal, last)
+    by_label = {p.label: p for p in PLAYS}
+    start = game.start()
+    for name, (wm, tm) in data["start"].items():
+        a, b = name.split("-")
+        m = (by_label[a], by_label[b])
+        if m != opt:
+            sol.values[m] = {start: (wm, tm)}
+    return sol, data
+
+
+class _Pairs(Mapping):
+    """A packed table's (win, tie) per state (its error left out)."""
+
+    def __init__(self, states: PackedStates) -> None:
+        self.states = states
+
+    def __getitem__(self, key: Any) -> Val:
+        w, t, _ = self.states[key]
+        return (w, t)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.states
+
+    def __iter__(self):
+        return iter(self.states)
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+
+def _table_game(data: Mapping[str, Any]) -> DuelGame:
+    """The game a table was solved for, refused unless the code's fingerprint agrees."""
+    rules = Rules(**data["rules"])
+    layout = parse_layout(data["layout"]) if data["layout"] else COMPACT_LAYOUT
+    spec = data["game"]
+    game = DuelGame.standard(spec["lo"], spec["hi"], rules, layout, spec.get("reachable"))
+    if fingerprint(game) != data["fingerprint"]:
+        raise InvalidRulesError("the table was solved for another game or an older meld")
+    return game
 
 
 def read_table(
@@ -1359,17 +1641,17 @@ def read_table(
                 f"(shipped: {shipped}); solve it with duel --solve"
             )
         ref = resources.files(TABLE_PACKAGE).joinpath(TABLE_FILES[phases])
+        if TABLE_FILES[phases].endswith(".npz"):
+            with ref.open("rb") as raw:
+                return read_packed(raw)
         with ref.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
             data = json.load(fh)
+    elif os.fspath(path).endswith(".npz"):
+        return read_packed(path)
     else:
         with gzip.open(path, "rt", encoding="utf-8") as fh:
             data = json.load(fh)
-    rules = Rules(**data["rules"])
-    layout = parse_layout(data["layout"]) if data["layout"] else COMPACT_LAYOUT
-    spec = data["game"]
-    game = DuelGame.standard(spec["lo"], spec["hi"], rules, layout, spec.get("reachable"))
-    if fingerprint(game) != data["fingerprint"]:
-        raise InvalidRulesError("the table was solved for another game or an older meld")
+    game = _table_game(data)
     sol = DuelSolution(
         game, bound=data["bound"], tie_bound=data["tie_bound"], seconds=data["seconds"]
     )

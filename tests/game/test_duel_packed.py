@@ -1,0 +1,123 @@
+"""Packed two-player tables (``.npz``: optimal play's values as arrays in the game's own
+state order): written and read back, they answer exactly as the solution they came from, and
+on a reduced game as the rational brute force of ``test_duel``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from test_duel import SETS, reduced_game
+
+from phase10math.errors import InvalidRulesError, OutsideTableError
+from phase10math.game.duel import (
+    DuelSolution,
+    Play,
+    read_packed,
+    read_table,
+    solve_duel,
+    write_table,
+)
+
+OPT = (Play.OPTIMAL, Play.OPTIMAL)
+
+
+@pytest.fixture(scope="module")
+def from_start():
+    """A reduced game from its start (players with undecided bonuses keep their totals)."""
+    return solve_duel(reduced_game(reachable=True))
+
+
+@pytest.fixture(scope="module")
+def packed_reduced(from_start, tmp_path_factory):
+    path = tmp_path_factory.mktemp("packed") / "reduced.npz"
+    write_table(from_start, path)
+    return read_packed(path, reduced_game(reachable=True))[0]
+
+
+def test_a_packed_reduced_game_equals_the_brute_force(from_start, packed_reduced):
+    assert packed_reduced.packed and not from_start.packed
+    # the brute force (absolute totals, Fractions) from the start, read from the arrays
+    brute = type(SETS)(SETS.scorers)
+    g = packed_reduced.game
+    brute.duel_value(0, g.lo, 0, g.lo, 0)
+    for (s, ka, ta, kb, tb), exact in brute.solved.items():
+        got = packed_reduced.value(g.key_of(s, (ka, ta), (kb, tb)))[0]
+        assert abs(got - float(exact)) <= 1e-12
+    for (k, t, f, e), exact in brute.chances.items():
+        got = packed_reduced.last_value(Play.OPTIMAL, g.player(k, t), t - f, int(e))[0]
+        assert abs(got - float(exact)) <= 1e-12
+
+
+def test_a_packed_table_holds_every_state_and_value_of_its_solution(from_start, packed_reduced):
+    for table, packed in (
+        (from_start.values[OPT], packed_reduced.values[OPT]),
+        (from_start.last[Play.OPTIMAL], packed_reduced.last[Play.OPTIMAL]),
+    ):
+        assert len(packed) == len(table) and set(packed) == set(table)
+        assert all(packed[k] == table[k] for k in table)  # float64: the very values
+    for key in list(from_start.values[OPT]) + list(from_start.last[Play.OPTIMAL]):
+        e, got = from_start.error(key), packed_reduced.error(key)
+        assert e <= got <= e * (1 + 2.0**-23) + 1e-45  # float32, rounded up
+    assert packed_reduced.bound >= max(packed_reduced.errors.values())
+    assert packed_reduced.headline()["matchups"] == from_start.headline()["matchups"]
+
+
+def test_a_packed_table_refuses_what_it_does_not_hold(packed_reduced):
+    g, vals = packed_reduced.game, packed_reduced.values[OPT]
+    start = g.start()
+    inside = next(iter(vals))
+    s, me, opp, d = inside
+    assert (s, me, opp, d + 10**6) not in vals and vals.get((s, me, opp, d + 10**6)) is None
+    assert ("not", "a", "key") not in vals and None not in vals
+    with pytest.raises(KeyError):
+        vals[(s, me, opp, d + 10**6)]
+    # the per-turn matchups: at the start, not elsewhere
+    m = (Play.COMPLETE, Play.SCORE)
+    assert packed_reduced.value(start, m) == tuple(packed_reduced.values[m][start])
+    other = next(k for k in vals if k != start)
+    with pytest.raises(OutsideTableError, match="matchups"):
+        packed_reduced.value(other, m)
+
+
+def test_an_unfinished_solve_or_another_game_is_refused(tmp_path, from_start):
+    with pytest.raises(InvalidRulesError, match="not solved"):
+        write_table(DuelSolution(reduced_game(reachable=True)), tmp_path / "none.npz")
+    assert not (tmp_path / "none.npz").exists()
+    write_table(from_start, tmp_path / "t.npz")
+    with pytest.raises(InvalidRulesError, match="another game"):
+        read_packed(tmp_path / "t.npz", reduced_game("1 set of 3", reachable=True))
+    with pytest.raises(InvalidRulesError, match="another game"):
+        read_packed(tmp_path / "t.npz")  # not the kit's phases: found only with its game
+    # a table whose state count does not match its game
+    with np.load(tmp_path / "t.npz") as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(str(arrays["meta"][()]))
+    meta["states"] += 1
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(InvalidRulesError, match="holds"):
+        read_packed(tmp_path / "bad.npz", reduced_game(reachable=True))
+    (tmp_path / "junk.npz").write_bytes(b"not a table")
+    with pytest.raises(InvalidRulesError, match="not a packed"):
+        read_packed(tmp_path / "junk.npz", reduced_game(reachable=True))
+
+
+def test_the_shipped_table_packed_answers_as_its_rows(tmp_path):
+    sol, data = read_table()  # phases 9-10, rows of JSON
+    path = tmp_path / "t.npz"
+    write_table(sol, path, data["command"])
+    packed, meta = read_table(path)
+    assert packed.packed and meta["command"] == data["command"]
+    assert all(packed.values[OPT][k] == v for k, v in sol.values[OPT].items())
+    run = [sys.executable, "-m", "phase10math", "duel", "--me", "9:40", "--opponent", "10:25"]
+    rows = subprocess.run(run + ["--json"], capture_output=True, text=True, check=True)
+    arrays = subprocess.run(
+        run + ["--table", str(path), "--json"], capture_output=True, text=True, check=True
+    )
+    a, b = json.loads(rows.stdout), json.loads(arrays.stdout)
+    assert a["chance_to_win"] == b["chance_to_win"] and a["p_tie"] == b["p_tie"]
+    assert a["bound"] <= b["bound"] <= a["bound"] * (1 + 2.0**-23)

@@ -650,10 +650,14 @@ def _solve_columns(game: DuelGame, k: int, U: np.ndarray, dist: bool = True, mar
 
 
 class Checkpoint:
-    """The solution so far, written atomically after each step; ``None`` path: no file."""
+    """The solution so far, written atomically after each step; ``None`` path: no file.
+    Within a step (a color phase's exact solves) at most every ``every`` seconds: a large
+    game's checkpoint takes a while to write."""
 
-    def __init__(self, path: str | os.PathLike | None) -> None:
+    def __init__(self, path: str | os.PathLike | None, every: float = 300.0) -> None:
         self.path = None if path is None else os.fspath(path)
+        self.every = every
+        self.written = time.monotonic()
 
     def load(self, game: DuelGame) -> DuelSolution | None:
         if self.path is None or not os.path.exists(self.path):
@@ -673,8 +677,10 @@ class Checkpoint:
             game.turns[k].load(state)
         return sol
 
-    def save(self, sol: DuelSolution) -> None:
+    def save(self, sol: DuelSolution, within_step: bool = False) -> None:
         if self.path is None:
+            return
+        if within_step and time.monotonic() - self.written < self.every:
             return
         data = {
             "fingerprint": fingerprint(sol.game),
@@ -690,9 +696,10 @@ class Checkpoint:
             "families": {k: fam.state() for k, fam in families(sol.game).items()},
         }
         tmp = self.path + ".tmp"
-        with gzip.open(tmp, "wb") as fh:
-            pickle.dump(data, fh)
+        with gzip.open(tmp, "wb", compresslevel=1) as fh:  # fast: written often
+            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, self.path)
+        self.written = time.monotonic()
 
 
 def fingerprint(game: DuelGame) -> str:
@@ -795,7 +802,9 @@ def solve_duel(
             else:
                 for ka in range(game.lo, game.hi + 1):  # one phase pair at a time
                     part = [key for key in keys if key[1][0] == ka]
-                    _solve_layer(sol, part, fixed, strides, save=lambda: ck.save(sol), log=log)
+                    _solve_layer(
+                        sol, part, fixed, strides, save=lambda: ck.save(sol, True), log=log
+                    )
             if tag not in sol.layers_done:
                 sol.layers_done.append(tag)
             sol.seconds = time.monotonic() - t0
@@ -822,7 +831,7 @@ def solve_duel(
         touched = set()
         for k, rows in chosen.items():
             U = np.array([_current_utility(sol, key) for key in rows])
-            _exact_chunks(fams[k], U, lambda: ck.save(sol))
+            _exact_chunks(fams[k], U, lambda: ck.save(sol, True))
             touched |= {_step_of(key) for key in rows}
         again = [st for st in steps if any(_depends(game, st, t) for t in touched)]
         if log:

@@ -428,6 +428,24 @@ def test_killed_solve_resumes(tmp_path, monkeypatch, reduced_solution):
     assert again.values == reduced_solution.values
 
 
+def test_checkpoints_within_a_step_are_spaced(tmp_path, reduced_solution):
+    from phase10math.game.duel import Checkpoint
+
+    path = tmp_path / "duel.ck"
+    ck = Checkpoint(path, every=3600)
+    ck.save(reduced_solution)  # the end of a step: always written
+    first = path.read_bytes()
+    reduced_solution.seconds += 1.0
+    try:
+        ck.save(reduced_solution, within_step=True)  # too soon: not written
+        assert path.read_bytes() == first
+        Checkpoint(path, every=0).save(reduced_solution, within_step=True)
+        assert path.read_bytes() != first
+        assert Checkpoint(path).load(reduced_game()).seconds == reduced_solution.seconds
+    finally:
+        reduced_solution.seconds -= 1.0
+
+
 def test_checkpoint_of_another_game_is_refused(tmp_path, reduced_solution):
     import phase10math.game.duel as duel
 

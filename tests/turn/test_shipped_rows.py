@@ -1,7 +1,7 @@
 """The per-phase table that ships with the package (phases 1-20 of the recorded dice, default
 rules): every phase without colors solved again and compared, fraction for fraction; the color
 phases are compared where the test command solves them anyway (the score objective of phase 8
-in ``test_solver_montecarlo.py``, the completion of phases 15 and 18 in notebook 3b);
+in ``test_solver_montecarlo.py``, the completion of phase 18 in notebook 3b);
 ``python tools/ship_phase_rows.py --check`` solves all twenty."""
 
 from __future__ import annotations

@@ -39,8 +39,8 @@ def check_by_simulation(n: int, objective: str, layout) -> None:
     assert abs(mean - exact) <= 4 * se + 1e-12, (n, objective, layout.name, mean, exact, se)
 
 
-# The completion objective of the recorded color phases is simulated by notebook 3b for two of
-# them (15 and 18; 20,000 seeded turns each, asserting |z| < 4, run by the same test command):
+# The completion objective of the recorded color phases is simulated by notebook 3b for the
+# hardest (18; 20,000 seeded turns, asserting |z| < 4, run by the same test command):
 # one home for that check. Their score objective is simulated here for a sample: phase 8 (one
 # color group); it needs the best holds of every roll of the ten dice, found again (a stage
 # with hold codes: about a minute on the 2-core machine). All four, both objectives:

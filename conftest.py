@@ -2,7 +2,7 @@
 ``python -m pytest --nbval -n 2 --dist loadfile``; pytest-xdist is in the ``test`` extra;
 ``-n 0`` runs everything in one process): every file (a notebook with all its cells, in order,
 in one kernel) is one unit of work for one worker, and the tests that solve color phases on
-the ten different recorded dice and simulate their best holds (notebook 3b: phases 15 and 18;
+the ten different recorded dice and simulate their best holds (notebook 3b: phase 18;
 the recorded dice's Monte Carlo: phase 8), each needing the best holds of 60 million rolls and
 up to 2 GB, are one unit, run one after the other in one worker, so that no two of those run at
 the same time. That unit is the longest: it is handed out first, the others in the order of

@@ -3,8 +3,9 @@
 ``-n 0`` runs everything in one process): every file (a notebook with all its cells, in order,
 in one kernel) is one unit of work for one worker, and the tests that solve color phases on
 the ten different recorded dice and simulate their best holds (notebook 3b: phase 18;
-the recorded dice's Monte Carlo: phase 8), each needing the best holds of 60 million rolls and
-up to 2 GB, are one unit, run one after the other in one worker, so that no two of those run at
+the recorded dice's Monte Carlo: phase 8; the simulated whole games of notebook 5 and of the
+game-length test: phase 8), each needing the best holds of 60 million rolls and up to 2 GB,
+are one unit, run one after the other in one worker, so that no two of those run at
 the same time. That unit is the longest: it is handed out first, the others in the order of
 the collection."""
 
@@ -22,6 +23,10 @@ ROOT = Path(__file__).parent
 RECORDED_SOLVES = (
     "tests/turn/test_solver_montecarlo.py::test_optimal_policy_simulation_agrees_with_exact_value",
     "notebooks/3b_full_table.ipynb::",
+    # whole games on the recorded dice: phase 8's best holds (completion), found once here
+    # and again there (the second from the cached solve)
+    "notebooks/5_whole_game.ipynb::",
+    "tests/game/test_gamelength.py::test_expected_length_agrees_with_simulation",
 )
 RECORDED_UNIT = "recorded-solves"
 

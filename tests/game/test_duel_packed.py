@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from test_duel import SETS, reduced_game
 
+from phase10math.dice.faces import parse_faces
 from phase10math.errors import InvalidRulesError, OutsideTableError
 from phase10math.game.duel import (
     DuelSolution,
@@ -19,6 +20,7 @@ from phase10math.game.duel import (
     read_packed,
     read_table,
     solve_duel,
+    win_advice,
     write_table,
 )
 
@@ -121,3 +123,10 @@ def test_the_shipped_table_packed_answers_as_its_rows(tmp_path):
     a, b = json.loads(rows.stdout), json.loads(arrays.stdout)
     assert a["chance_to_win"] == b["chance_to_win"] and a["p_tie"] == b["p_tie"]
     assert a["bound"] <= b["bound"] <= a["bound"] * (1 + 2.0**-23)
+    # the advisor ranks a roll's holds the same from either form, in a game and a last chance
+    faces = parse_faces("7b 8b 10r 6r 9o 7g Wg 1g 3b 2g")
+    for args in (((9, 60), (10, 40), False), ((10, 75), (10, 90), True)):
+        me, opp, last = args
+        want = win_advice(sol, me, opp, faces, 2, last_chance=last)
+        got = win_advice(packed, me, opp, faces, 2, last_chance=last)
+        assert got["options"] == want["options"] and len(want["options"]) > 10

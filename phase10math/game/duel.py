@@ -417,6 +417,8 @@ class DuelSolution:
     bound: float = 0.0
     tie_bound: float = 0.0
     layers_done: list[int] = field(default_factory=list)
+    # (layer, seat 0's phase): the parts of a layer already solved, where the layer is not
+    parts_done: list[tuple[int, int]] = field(default_factory=list)
     seconds: float = 0.0
     iterations: int = 0
     fixed: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
@@ -649,14 +651,17 @@ def _solve_columns(game: DuelGame, k: int, U: np.ndarray, dist: bool = True, mar
     return r.values, r.margin, dists, r.dist_margin
 
 
+CHECKPOINT_EVERY = 300.0  # seconds between checkpoints within a step
+
+
 class Checkpoint:
     """The solution so far, written atomically after each step; ``None`` path: no file.
     Within a step (a color phase's exact solves) at most every ``every`` seconds: a large
     game's checkpoint takes a while to write."""
 
-    def __init__(self, path: str | os.PathLike | None, every: float = 300.0) -> None:
+    def __init__(self, path: str | os.PathLike | None, every: float | None = None) -> None:
         self.path = None if path is None else os.fspath(path)
-        self.every = every
+        self.every = CHECKPOINT_EVERY if every is None else every
         self.written = time.monotonic()
 
     def load(self, game: DuelGame) -> DuelSolution | None:
@@ -673,6 +678,7 @@ class Checkpoint:
             setattr(sol, name, data[name])
         for name in ("errors", "dists", "gaps"):
             setattr(sol, name, data.get(name, {}))
+        sol.parts_done = [tuple(p) for p in data.get("parts_done", [])]
         for k, state in data.get("families", {}).items():
             game.turns[k].load(state)
         return sol
@@ -689,6 +695,7 @@ class Checkpoint:
             "bound": sol.bound,
             "tie_bound": sol.tie_bound,
             "layers_done": sol.layers_done,
+            "parts_done": sol.parts_done,
             "seconds": sol.seconds,
             "errors": sol.errors,
             "dists": sol.dists,
@@ -762,7 +769,8 @@ def solve_duel(
 ) -> DuelSolution:
     """Solve a two-player game (default: phases 9-10 on the kit's rules), resuming from
     ``checkpoint`` (a file, written after every phase of the last chances and every layer,
-    and during a color phase's exact solves) where a killed run stopped.
+    and within a layer after its parts (one phase of seat 0 each) and a color phase's exact
+    solves, there at most every ``CHECKPOINT_EVERY`` seconds) where a killed run stopped.
 
     A color phase's turns come from its family (:mod:`phase10math.turn.family`). Without
     ``target`` every interval wider than the family's ``tol`` is solved exactly. With
@@ -801,10 +809,16 @@ def solve_duel(
                 _solve_last(sol, n, keys, fixed, strides=strides)
             else:
                 for ka in range(game.lo, game.hi + 1):  # one phase pair at a time
+                    if count and (n, ka) in sol.parts_done:
+                        continue  # solved before a resumed run stopped
                     part = [key for key in keys if key[1][0] == ka]
                     _solve_layer(
                         sol, part, fixed, strides, save=lambda: ck.save(sol, True), log=log
                     )
+                    if count and part:
+                        sol.parts_done.append((n, ka))
+                        sol.seconds = time.monotonic() - t0
+                        ck.save(sol, True)  # a large layer's parts survive a stop
             if tag not in sol.layers_done:
                 sol.layers_done.append(tag)
             sol.seconds = time.monotonic() - t0

@@ -428,6 +428,45 @@ def test_killed_solve_resumes(tmp_path, monkeypatch, reduced_solution):
     assert again.values == reduced_solution.values
 
 
+def test_a_solve_killed_inside_a_layer_keeps_the_parts_it_finished(
+    tmp_path, monkeypatch, reduced_solution
+):
+    import phase10math.game.duel as duel
+
+    monkeypatch.setattr(duel, "CHECKPOINT_EVERY", 0.0)  # every finished part is written
+    ck = tmp_path / "duel.ck"
+    real = duel._solve_layer
+    solved: list[tuple[int, int]] = []
+
+    def part_of(keys):
+        (_, a, b, _) = keys[0]
+        return (a[0] + b[0], a[0])
+
+    def dies_in_layer_11(sol, keys, *args, **kwargs):
+        if keys and part_of(keys)[0] == 11 and any(p[0] == 11 for p in solved):
+            raise KeyboardInterrupt  # the second part of layer 11 (phases 6 and 5)
+        if keys:
+            solved.append(part_of(keys))
+        return real(sol, keys, *args, **kwargs)
+
+    monkeypatch.setattr(duel, "_solve_layer", dies_in_layer_11)
+    with pytest.raises(KeyboardInterrupt):
+        solve_duel(reduced_game(), checkpoint=ck)
+    saved = duel.Checkpoint(ck).load(reduced_game())
+    assert (11, 5) in saved.parts_done and 11 not in saved.layers_done
+    solved.clear()
+
+    def counts(sol, keys, *args, **kwargs):
+        if keys:
+            solved.append(part_of(keys))
+        return real(sol, keys, *args, **kwargs)
+
+    monkeypatch.setattr(duel, "_solve_layer", counts)
+    again = solve_duel(reduced_game(), checkpoint=ck)
+    assert solved == [(11, 6), (10, 5)]  # the finished part of layer 11 is not solved again
+    assert again.values == reduced_solution.values
+
+
 def test_checkpoints_within_a_step_are_spaced(tmp_path, reduced_solution):
     from phase10math.game.duel import Checkpoint
 

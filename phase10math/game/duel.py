@@ -1238,12 +1238,12 @@ def _solve_layer(
         for g_ in groups.values():
             here = np.array(g_)
             sd = here[np.isin(here, seeds)]
-            pos = np.clip(np.searchsorted(d[sd], d[here]), 1, len(sd) - 1) if len(sd) > 1 else 0
-            if len(sd) > 1:
-                left, right = sd[pos - 1], sd[pos]
-                near[here] = np.where(d[here] - d[left] <= d[right] - d[here], left, right)
-            else:
+            if len(sd) == 1:
                 near[here] = sd[0]
+                continue
+            pos = np.clip(np.searchsorted(d[sd], d[here]), 1, len(sd) - 1)
+            left, right = sd[pos - 1], sd[pos]
+            near[here] = np.where(d[here] - d[left] <= d[right] - d[here], left, right)
         others = np.setdiff1d(np.arange(n), seeds)
         s_ = near[others]
         x[others], y[others] = _policy_fixed_point(
@@ -1336,8 +1336,8 @@ def table_payload(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str, Any]
 
     opt = (Play.OPTIMAL, Play.OPTIMAL)
     return {
-        **table_payload_meta(sol, command),
         "format": 2,  # 2: the optimal rows end with their proven error
+        **table_payload_meta(sol, command),
         "values": {
             m[0].label + "-" + m[1].label: [
                 enc_key(k) + [w, t] + ([sol.error(k)] if m == opt else [])
@@ -1359,7 +1359,6 @@ def table_payload_meta(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str,
     """What a table says of itself: its game, rules, dice, code, command, bounds, headline."""
     g = sol.game
     return {
-        "format": PACKED_FORMAT,
         "game": {
             "lo": g.lo,
             "hi": g.hi,
@@ -1391,8 +1390,8 @@ def write_table(sol: DuelSolution, path: str | os.PathLike, command: str = RECOM
 
 
 # A packed table (``.npz``) keeps optimal play's values and errors as arrays in the order of
-# the game's own states (blocks of consecutive score differences, regenerated on reading),
-# and the per-turn matchups at the start only: a 10-phase game has 1.5 million states, about
+# the game's own states (blocks of consecutive score differences, stored in the file beside
+# them), and the per-turn matchups at the start only: a 10-phase game has 1.5 million states, about
 # 70 times the 6-10 table, far too many for rows of JSON or for dicts in memory.
 PACKED_FORMAT = 3
 
@@ -1561,7 +1560,7 @@ def write_packed(sol: DuelSolution, path: str | os.PathLike, command: str = RECO
         arrays[name + "win"], arrays[name + "tie"] = vals[:, 0], vals[:, 1]
         arrays[name + "error"] = _up32(np.array([sol.error(k) for k in keys]))
     start = g.start()
-    meta = table_payload_meta(sol, command)
+    meta = {**table_payload_meta(sol, command), "format": PACKED_FORMAT}
     meta["start"] = {m[0].label + "-" + m[1].label: list(sol.value(start, m)) for m in MATCHUPS}
     meta["states"], meta["last_states"] = len(arrays["win"]), len(arrays["last_win"])
     arrays["meta"] = np.array(json.dumps(meta, separators=(",", ":")))
@@ -1582,10 +1581,7 @@ def read_packed(fh, game: DuelGame | None = None) -> tuple[DuelSolution, dict[st
         raise InvalidRulesError(f"not a packed two-player table: {e}") from None
     if data.get("format") != PACKED_FORMAT:
         raise InvalidRulesError(f"not a packed two-player table (format {data.get('format')})")
-    if game is None:
-        game = _table_game(data)
-    elif fingerprint(game) != data["fingerprint"]:
-        raise InvalidRulesError("the table was solved for another game or an older meld")
+    game = _table_game(data) if game is None else _checked(game, data)
     parts = {}
     for name, split, join in (
         ("", _split_normal, _join_normal),
@@ -1645,7 +1641,13 @@ def _table_game(data: Mapping[str, Any]) -> DuelGame:
     rules = Rules(**data["rules"])
     layout = parse_layout(data["layout"]) if data["layout"] else COMPACT_LAYOUT
     spec = data["game"]
-    game = DuelGame.standard(spec["lo"], spec["hi"], rules, layout, spec.get("reachable"))
+    return _checked(
+        DuelGame.standard(spec["lo"], spec["hi"], rules, layout, spec.get("reachable")), data
+    )
+
+
+def _checked(game: DuelGame, data: Mapping[str, Any]) -> DuelGame:
+    """``game``, refused unless the code's fingerprint of it is the table's."""
     if fingerprint(game) != data["fingerprint"]:
         raise InvalidRulesError("the table was solved for another game or an older meld")
     return game

@@ -429,6 +429,13 @@ class DuelSolution:
     gaps: dict[Any, float] = field(default_factory=dict, repr=False)
     # read from a packed table: optimal play's values everywhere, the matchups at the start
     packed: bool = field(default=False, repr=False)
+    # a round of targeted refinement in progress: the steps it has still to solve again
+    # ("again") and the states it solves there ("keep": seat 0's key of a pair, or a
+    # last-chance key)
+    pending: dict[str, Any] | None = field(default=None, repr=False)
+    # states a round left as they were although a state after them changed: the next
+    # rounds solve them again where they weigh
+    stale: set = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         for m in MATCHUPS:
@@ -464,14 +471,16 @@ class DuelSolution:
         """The proven bound on ``|value - exact value|`` of optimal play at a state (a
         normal-play key, or a last-chance key ``(chaser, Dc, eligible)``); 0 where the
         state is decided, ``bound`` where no bound of its own was kept."""
+        return 0.0 if self.decided(key) else self.errors.get(key, self.bound)
+
+    def decided(self, key: Key | LastKey) -> bool:
+        """Whether the game's outcome is settled at a state (no turn is played there)."""
         g = self.game
         if len(key) == 3:
             p, dc, elig = key
-            decided = dc > 0 or dc < -g._reach(p, bool(elig))
-        else:
-            _, me, opp, d = key
-            decided = d > g._reach(opp) or d < -g._reach(me)
-        return 0.0 if decided else self.errors.get(key, self.bound)
+            return dc > 0 or dc < -g._reach(p, bool(elig))
+        _, me, opp, d = key
+        return d > g._reach(opp) or d < -g._reach(me)
 
     # ---------------------------------------------------------------- utilities
     def after(self, key: Key) -> list[tuple[bool, Any]]:
@@ -679,6 +688,8 @@ class Checkpoint:
         for name in ("errors", "dists", "gaps"):
             setattr(sol, name, data.get(name, {}))
         sol.parts_done = [tuple(p) for p in data.get("parts_done", [])]
+        sol.pending = data.get("pending")
+        sol.stale = data.get("stale", set())
         for k, state in data.get("families", {}).items():
             game.turns[k].load(state)
         return sol
@@ -696,6 +707,8 @@ class Checkpoint:
             "tie_bound": sol.tie_bound,
             "layers_done": sol.layers_done,
             "parts_done": sol.parts_done,
+            "pending": sol.pending,
+            "stale": sol.stale,
             "seconds": sol.seconds,
             "errors": sol.errors,
             "dists": sol.dists,
@@ -753,9 +766,15 @@ def _work(game: DuelGame) -> int:
 
 
 REFINE_ALL = (8, 4, 2, 1, 1, 1, 1)  # coarse to fine: neighbours' cuts may suffice
-REFINE_FIRST = (16,)  # with a target: one state in 16 first, then by reach times gap
+# with a target, the first pass solves exactly the color turns whose estimated visits
+# (:func:`visits` with a per-turn stand-in below the layers solved) times interval width
+# is more than this share of the target; then rounds, by the solved policies' visits
+FIRST_SHARE = 1e-3
 ROUND_PICKS = 200  # exact solves per round of targeted refinement (at most)
 MAX_ROUNDS = 40
+# a round solves again the states after which something changed, less those of least visits
+# times error, up to this share of the target in all
+ROUND_LEAVE = 0.25
 
 
 @public
@@ -790,30 +809,38 @@ def solve_duel(
     for k, fam in fams.items():
         if not fam.size:  # the per-turn policies are the family's first members
             fam.add_policies(sol.fixed[k])
-    strides = REFINE_ALL if target is None or not fams else REFINE_FIRST
+    strides = REFINE_ALL
+    reach: Mapping[Any, float] | None = None
+    least = 0.0
+    if target is not None and fams:  # where play goes: the layers solved, a stand-in below
+        strides, least = (), target * FIRST_SHARE
+        if any(s not in sol.layers_done for s in _color_steps(game)):
+            reach = visits(sol, proxy=Play.COMPLETE)
     bar = progress_bar(
         total=_work(game), desc=f"duel {game.describe()}", unit="state", enabled=show_progress
     )
     steps = [("last", k) for k in range(game.hi, game.lo - 1, -1)]
     steps += [("layer", L) for L in range(2 * game.hi, 2 * game.lo - 1, -1)]
 
-    def run(todo, strides, count: bool) -> None:
+    def run(todo, strides, count: bool, keep: set | None = None) -> None:
         for kind, n in todo:
             tag = (1000 + n) if kind == "last" else n
             keys = _last_keys(game, n) if kind == "last" else _layer_keys(game, n)
+            if keep is not None:  # a round: only the states it solves again
+                keys = [k for k in keys if k in keep]
             work = len(keys) * (1 if kind == "last" else 8)
             if count and tag in sol.layers_done:
                 bar.update(work)
                 continue
             if kind == "last":
-                _solve_last(sol, n, keys, fixed, strides=strides)
+                _solve_last(sol, n, keys, fixed, strides, reach, least)
             else:
                 for ka in range(game.lo, game.hi + 1):  # one phase pair at a time
                     if count and (n, ka) in sol.parts_done:
                         continue  # solved before a resumed run stopped
                     part = [key for key in keys if key[1][0] == ka]
                     _solve_layer(
-                        sol, part, fixed, strides, save=lambda: ck.save(sol, True), log=log
+                        sol, part, fixed, strides, lambda: ck.save(sol, True), log, reach, least
                     )
                     if count and part:
                         sol.parts_done.append((n, ka))
@@ -821,6 +848,8 @@ def solve_duel(
                         ck.save(sol, True)  # a large layer's parts survive a stop
             if tag not in sol.layers_done:
                 sol.layers_done.append(tag)
+            if sol.pending is not None and (kind, n) in sol.pending["again"]:
+                sol.pending["again"].remove((kind, n))  # a round's step survives a stop
             sol.seconds = time.monotonic() - t0
             ck.save(sol)
             if count:
@@ -833,27 +862,97 @@ def solve_duel(
 
     run(steps, strides, True)
     bar.close()
+    reach = None  # the rounds read where play goes from the solved policies
     if target is None or not fams:
         return sol
     for _ in range(MAX_ROUNDS):
-        start_err = sol.error(game.start())
-        if start_err <= target:
-            break
-        chosen = _pick_refinements(sol, picks, start_err / 1000)
-        if not chosen:
-            break
-        touched = set()
-        for k, rows in chosen.items():
-            U = np.array([_current_utility(sol, key) for key in rows])
-            _exact_chunks(fams[k], U, lambda: ck.save(sol, True))
-            touched |= {_step_of(key) for key in rows}
-        again = [st for st in steps if any(_depends(game, st, t) for t in touched)]
-        if log:
-            n = sum(len(r) for r in chosen.values())
-            log(f"round: start error {start_err:.2e}; {n} exact solves; again: {again}")
-        run(again, (), False)
+        if sol.pending is None:  # a new round (else: finish the one a stop interrupted)
+            start_err = sol.error(game.start())
+            if start_err <= target:
+                break
+            seen = visits(sol)
+            chosen = _pick_refinements(sol, picks, start_err / 1000, seen)
+            if not chosen and not sol.stale:
+                break
+            touched = set()
+            for k, rows in chosen.items():
+                U = np.array([_current_utility(sol, key) for key in rows])
+                _exact_chunks(fams[k], U, lambda: ck.save(sol, True))
+                touched |= {_pair_key(key) for key in rows}
+            # without new exact solves: every stale state that weighs at all
+            leave = target * ROUND_LEAVE if chosen else 0.0
+            keep, sol.stale = _round_states(sol, seen, touched | sol.stale, leave)
+            steps_touched = {_step_of(key) for key in touched | keep}
+            again = [st for st in steps if any(_depends(game, st, t) for t in steps_touched)]
+            sol.pending = {"again": again, "keep": keep}
+            ck.save(sol)
+            if log:
+                n = sum(len(r) for r in chosen.values())
+                log(
+                    f"round: start error {start_err:.2e}; {n} exact solves; solving again "
+                    f"{len(keep)} of {len(seen)} visited states in {again}"
+                )
+        run(list(sol.pending["again"]), (), False, sol.pending["keep"])
+        sol.pending = None
         sol.bound = max(sol.errors.values(), default=sol.bound)
+        sol.seconds = time.monotonic() - t0
+        ck.save(sol)
     return sol
+
+
+def _pair_key(key: Key | LastKey) -> Key | LastKey:
+    """A state's key in a round's set: seat 0's key of a normal-play pair, a last-chance
+    key itself."""
+    if len(key) == 3 or key[0] == 0:
+        return key
+    return (0, key[2], key[1], -key[3])
+
+
+def _round_states(
+    sol: DuelSolution, seen: Mapping[Any, float], changed: set, leave: float
+) -> tuple[set, set]:
+    """The states a round of targeted refinement solves again and those it leaves stale
+    (:func:`_pair_key` keys): of the ``changed`` states (solved exactly, or left stale by
+    an earlier round) and the visited states whose values depend on them, all but those of
+    least expected visits times proven error whose sum is at most ``leave`` (what the
+    start's error can lose by leaving them, where the policies stay near these). A state
+    left keeps its interval, proven from the intervals after it that were true before and
+    are still true."""
+    g = sol.game
+    hit = set(changed)
+    for k in range(g.hi, g.lo - 1, -1):  # last chances: on those of later phases
+        for lk in [x for x in seen if len(x) == 3 and x[0][0] == k]:
+            if any(n is not None and n in hit for n in sol.after_last(lk)):
+                hit.add(lk)
+    pairs: dict[int, set] = {}
+    for key in seen:
+        if len(key) == 4:
+            pk = _pair_key(key)
+            pairs.setdefault(pk[1][0] + pk[2][0], set()).add(pk)
+    for layer in sorted(pairs, reverse=True):  # a pair: on the states after either seat's
+        for k0 in pairs[layer]:
+            k1 = (1, k0[2], k0[1], -k0[3])
+            nxt = [n for kk in (k0, k1) for _, n in sol.after(kk)]
+            if any(_pair_key(n) in hit for n in nxt):
+                hit.add(k0)
+    weight = dict.fromkeys(hit, 0.0)
+    for key, v in seen.items():
+        pk = _pair_key(key)
+        if pk in hit:
+            weight[pk] += v * sol.error(key)
+    order = sorted(weight, key=weight.__getitem__)
+    left = int(np.searchsorted(np.cumsum([weight[k] for k in order]), leave, side="right"))
+    # a state no play from the start reaches weighs nothing: left, but never stale
+    stale = {k for k in order[:left] if weight[k] > 0}
+    return set(order[left:]), stale
+
+
+def _color_steps(game: DuelGame) -> list[Any]:
+    """The ``layers_done`` tags of the steps with a color phase's turns."""
+    fams = families(game)
+    tags = [1000 + k for k in fams]
+    layers = range(2 * game.lo, 2 * game.hi + 1)
+    return tags + [L for L in layers if any(L - k in game.phases for k in fams)]
 
 
 def _depends(game: DuelGame, step: tuple[str, int], on: tuple[str, int]) -> bool:
@@ -880,12 +979,35 @@ def _current_utility(sol: DuelSolution, key: Key | LastKey) -> np.ndarray:
 
 
 @public
-def visits(sol: DuelSolution, totals: tuple[int, int] = (0, 0)) -> dict[Any, float]:
+def visits(
+    sol: DuelSolution, totals: tuple[int, int] = (0, 0), proxy: Play | None = None
+) -> dict[Any, float]:
     """The expected number of visits of every state (normal play and last chances) from the
     start with ``totals``, both players playing the solution's optimal policies (their outcome
     distributions). A pair's visits: ``v0 = (m0 + q m1) / (1 - p q)``, ``v1 = (m1 + p m0) /
-    (1 - p q)`` for arrivals ``m0, m1`` and fail chances ``p, q``."""
+    (1 - p q)`` for arrivals ``m0, m1`` and fail chances ``p, q``. ``proxy`` (a per-turn
+    play): where a state is not solved yet (a solve in progress), its mover plays that
+    per-turn policy instead, an estimate of where play goes before the layers below are
+    solved; without it such states are not entered."""
     g = sol.game
+    if proxy is not None and proxy not in PLAYS[1:]:
+        raise InvalidRulesError(f"proxy {proxy!r}: expected a per-turn play")
+    stand_in: dict[int, np.ndarray] = {}
+
+    def dist(key: Any) -> np.ndarray | None:
+        d = sol.dists.get(key)
+        if d is not None or proxy is None or sol.decided(key):
+            return d  # solved, no stand-in, or decided: no turn is played
+        k = key[0][0] if len(key) == 3 else key[1][0]
+        if k not in stand_in:
+            fixed = sol.fixed.get(k)
+            stand_in[k] = (
+                fixed[PLAYS.index(proxy) - 1]
+                if fixed is not None
+                else _fixed_distribution(g, k, proxy)
+            )
+        return stand_in[k]
+
     arrive: dict[Any, float] = {g.start(totals): 1.0}
     out: dict[Any, float] = {}
     for layer in range(2 * g.lo, 2 * g.hi + 1):
@@ -893,35 +1015,38 @@ def visits(sol: DuelSolution, totals: tuple[int, int] = (0, 0)) -> dict[Any, flo
         pairs = {k if k[0] == 0 else (0, k[2], k[1], -k[3]) for k in here}
         for k0 in sorted(pairs):
             k1 = (1, k0[2], k0[1], -k0[3])
-            if k0 not in sol.dists or k1 not in sol.dists:
-                continue  # decided: no turn is played
+            d0, d1 = dist(k0), dist(k1)
+            if d0 is None or d1 is None:
+                continue  # decided (or not solved): no turn is played
             m0, m1 = arrive.pop(k0, 0.0), arrive.pop(k1, 0.0)
-            d0, d1 = sol.dists[k0], sol.dists[k1]
             p, q = d0[0], d1[0]
             v0, v1 = (m0 + q * m1) / (1 - p * q), (m1 + p * m0) / (1 - p * q)
             out[k0], out[k1] = v0, v1
             for key, v, d in ((k0, v0, d0), (k1, v1, d1)):
                 for j, (_, nxt) in enumerate(sol.after(key), 1):
-                    if sol.error(nxt) > 0 or nxt in sol.dists:
+                    if not sol.decided(nxt):
                         arrive[nxt] = arrive.get(nxt, 0.0) + v * d[j]
     for k in range(g.lo, g.hi + 1):
         for lk in sorted(x for x in arrive if len(x) == 3 and x[0][0] == k):
-            if lk not in sol.dists:
+            d = dist(lk)
+            if d is None:
                 continue
             v = arrive.pop(lk)
             out[lk] = out.get(lk, 0.0) + v
             for j, nxt in enumerate(sol.after_last(lk), 1):
-                if nxt is not None and nxt in sol.dists:
-                    arrive[nxt] = arrive.get(nxt, 0.0) + v * sol.dists[lk][j]
+                if nxt is not None and dist(nxt) is not None:
+                    arrive[nxt] = arrive.get(nxt, 0.0) + v * d[j]
     return out
 
 
-def _pick_refinements(sol: DuelSolution, most: int, least: float = 0.0) -> dict[int, list[Any]]:
-    """The color phases' states whose expected visits times interval width is largest (at
-    most ``most``, each wider than its family's ``tol`` and scoring more than ``least``), by
-    phase."""
+def _pick_refinements(
+    sol: DuelSolution, most: int, least: float = 0.0, seen: Mapping[Any, float] | None = None
+) -> dict[int, list[Any]]:
+    """The color phases' states whose expected visits (``seen``, else :func:`visits`) times
+    interval width is largest (at most ``most``, each wider than its family's ``tol`` and
+    scoring more than ``least``), by phase."""
     fams = families(sol.game)
-    seen = visits(sol)
+    seen = visits(sol) if seen is None else seen
     scored = []
     for key, v in seen.items():
         k = key[0][0] if len(key) == 3 else key[1][0]
@@ -937,16 +1062,31 @@ def _pick_refinements(sol: DuelSolution, most: int, least: float = 0.0) -> dict[
     return out
 
 
-def _solve_last(sol: DuelSolution, k: int, keys: list[LastKey], fixed, strides=REFINE_ALL) -> None:
+def _solve_last(
+    sol: DuelSolution,
+    k: int,
+    keys: list[LastKey],
+    fixed,
+    strides=REFINE_ALL,
+    reach: Mapping[Any, float] | None = None,
+    least: float = 0.0,
+) -> None:
     """Last chances at phase ``k``: the optimal chaser (one batched solve), the per-turn
     chasers (their fixed distributions). A value's error: its turn's margin plus the largest
-    gain any policy makes of the errors after its outcomes (a turn solve of those errors)."""
+    gain any policy makes of the errors after its outcomes (a turn solve of those errors).
+    A color phase's wide intervals are solved exactly first: every ``strides[0]``-th, or
+    with ``reach`` those whose estimated visits times width is more than ``least``."""
     if not keys:
         return
     g = sol.game
     U = np.array([sol.last_utility(Play.OPTIMAL, lk) for lk in keys])  # n x 2 x outcomes
     fam = families(g).get(k)
-    if fam is not None and strides:  # no cycle here: solve wide intervals, then read
+    if fam is not None and reach is not None:  # no cycle here: solve, then read
+        weight = np.array([reach.get(lk, 0.0) for lk in keys])
+        heavy = np.flatnonzero(weight > least)
+        W = U[heavy, 0]
+        _solve_wide(fam, W[_weighs(fam, W, weight[heavy], least)], 1)
+    elif fam is not None and strides:
         _solve_wide(fam, U[:, 0], 1 if strides == REFINE_ALL else strides[0])
     vals, marg, dist, dm = _solve_columns(g, k, U[:, 0])
     E = np.array([sol.utility_errors(lk) for lk in keys])
@@ -982,21 +1122,41 @@ def _error_spread(g: DuelGame, k: int, E: np.ndarray) -> np.ndarray:
 REFINE_CHUNK = 16  # exact solves between checkpoints
 
 
-def _refine(g: DuelGame, *sides, stride: int, save: Callable[[], None] | None) -> int:
+def _refine(
+    g: DuelGame,
+    *sides,
+    stride: int,
+    save: Callable[[], None] | None,
+    least: float | None = None,
+) -> int:
     """Exact solves of the color phases' turns whose family interval is wider than its
     ``tol``, every ``stride``-th of them (by state order), at the current fail values; each
-    ``side`` is (utilities, phases, fail values). Returns how many were solved."""
+    ``side`` is (utilities, phases, fail values, weights). With ``least``: instead, those
+    whose weight (the state's estimated visits) times interval width is more than ``least``.
+    Returns how many were solved."""
     fams = families(g)
     added = 0
-    for U, kk, fail in sides:
+    for U, kk, fail, weight in sides:
         for k, fam in fams.items():
             idx = np.flatnonzero(kk == k)
+            if least is not None:  # a width is at most 1: lighter states cannot count
+                idx = idx[weight[idx] > least]
             if not len(idx):
                 continue
             W = U[idx, 0].copy()
             W[:, 0] = fail[idx]
-            added += _solve_wide(fam, W, stride, save)
+            if least is not None:
+                W = W[_weighs(fam, W, weight[idx], least)]
+            added += _solve_wide(fam, W, 1 if least is not None else stride, save)
     return added
+
+
+def _weighs(fam: TurnFamily, W: np.ndarray, weight: np.ndarray, least: float) -> np.ndarray:
+    """The rows of ``W`` whose weight times family interval width is more than ``least``."""
+    if not len(W):
+        return np.arange(0)
+    width = fam.solve(W, distribution=False).margin
+    return np.flatnonzero(weight * width > least)
 
 
 def _solve_wide(
@@ -1144,10 +1304,13 @@ def _solve_layer(
     strides: Sequence[int] = REFINE_ALL,
     save: Callable[[], None] | None = None,
     log: Callable[[str], None] | None = None,
+    reach: Mapping[Any, float] | None = None,
+    least: float = 0.0,
 ) -> None:
     """One layer: every pair (seat 0 state, its seat 1 partner) by policy iteration; a color
     phase's turns from its family, refined (:func:`_refine`, every ``strides[i]``-th wide
-    interval in round ``i``)."""
+    interval in round ``i``; with ``reach``, a state's estimated visits, instead those whose
+    visits times interval width is more than ``least``)."""
     g = sol.game
     if not keys0:
         return
@@ -1252,9 +1415,19 @@ def _solve_layer(
         x, y, last = policy_iteration(x, y, others)
     else:
         x, y, last = policy_iteration(x, y)
-    if fams:
+    if fams and reach is not None:  # the turns play reaches most, once
+        r0 = np.array([reach.get(k, 0.0) for k in keys0])
+        r1 = np.array([reach.get(k, 0.0) for k in keys1])
+        sides = (U0, ka, 1 - y, r0), (U1, kb, 1 - x, r1)
+        added = _refine(g, *sides, stride=1, save=save, least=least)
+        if log and added:
+            log(f"  refined {added} turns (estimated visits times width over {least:.1e})")
+        if added:
+            x, y, last = policy_iteration(x, y)
+    elif fams:
         for i, stride in enumerate(strides):
-            added = _refine(g, (U0, ka, 1 - y), (U1, kb, 1 - x), stride=stride, save=save)
+            sides = (U0, ka, 1 - y, None), (U1, kb, 1 - x, None)
+            added = _refine(g, *sides, stride=stride, save=save)
             if log and added:
                 log(f"  refined {added} turns (every {stride}th of the wide intervals)")
             if not added and (stride == 1 or i == len(strides) - 1):
@@ -1768,7 +1941,7 @@ class DuelStrategy:
                     )
         for group, is_last in groups:
             todo = [k for k in group if (is_last, k) not in self._holds]
-            todo = [k for k in todo if not self._decided(is_last, k)]
+            todo = [k for k in todo if not self.solution.decided(k)]
             for k, h in zip(todo, self.solution.policy(todo, last=is_last)):
                 self._holds[(is_last, k)] = h
 
@@ -1790,7 +1963,7 @@ class DuelStrategy:
             for p in players
         )
         solved = sol.last[Play.OPTIMAL] if last else sol.values[(Play.OPTIMAL,) * 2]
-        return well_formed and (key in solved or self._decided(last, key))
+        return well_formed and (key in solved or self.solution.decided(key))
 
     def _first_seat(self) -> int:
         for e in reversed(self.game_ref.log):
@@ -1815,14 +1988,6 @@ class DuelStrategy:
             return True, (g._player(me.phase, mine), mine - theirs, int(s == 1))
         return False, (s, g._player(me.phase, mine), g._player(opp.phase, theirs), mine - theirs)
 
-    def _decided(self, last: bool, key) -> bool:
-        g = self.solution.game
-        if last:
-            p, dc, elig = key
-            return dc > 0 or dc < -g._reach(p, bool(elig))
-        s, me, opp, d = key
-        return d > g._reach(opp) or d < -g._reach(me)
-
     @checks_itself  # once per decision of a game: one isinstance
     def hold(self, view: TurnView) -> frozenset[int]:
         """The dice to keep: the table's optimal hold at the state of ``view`` (every die in a
@@ -1838,7 +2003,7 @@ class DuelStrategy:
 
     def _play(self, view: TurnView) -> frozenset[int]:
         last, key = self._state(view)
-        if self._decided(last, key):
+        if self.solution.decided(key):
             return frozenset(range(len(view.faces)))
         if (last, key) not in self._holds:
             self._holds[(last, key)] = self.solution.policy([key], last=last)[0]

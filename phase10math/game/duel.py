@@ -770,7 +770,7 @@ REFINE_ALL = (8, 4, 2, 1, 1, 1, 1)  # coarse to fine: neighbours' cuts may suffi
 # (:func:`visits` with a per-turn stand-in below the layers solved) times interval width
 # is more than this share of the target; then rounds, by the solved policies' visits
 FIRST_SHARE = 1e-3
-ROUND_PICKS = 200  # exact solves per round of targeted refinement (at most)
+ROUND_PICKS = 2000  # exact solves per round of targeted refinement (at most)
 MAX_ROUNDS = 40
 # a round solves again the states after which something changed, less those of least visits
 # times error, up to this share of the target in all
@@ -871,7 +871,9 @@ def solve_duel(
             if start_err <= target:
                 break
             seen = visits(sol)
-            chosen = _pick_refinements(sol, picks, start_err / 1000, seen)
+            chosen = _pick_refinements(sol, picks, target * ROUND_LEAVE, seen)
+            if not chosen and not sol.stale:  # what is left is spread thin: all of it
+                chosen = _pick_refinements(sol, picks, 0.0, seen)
             if not chosen and not sol.stale:
                 break
             touched = set()
@@ -1040,20 +1042,23 @@ def visits(
 
 
 def _pick_refinements(
-    sol: DuelSolution, most: int, least: float = 0.0, seen: Mapping[Any, float] | None = None
+    sol: DuelSolution, most: int, leave: float = 0.0, seen: Mapping[Any, float] | None = None
 ) -> dict[int, list[Any]]:
     """The color phases' states whose expected visits (``seen``, else :func:`visits`) times
-    interval width is largest (at most ``most``, each wider than its family's ``tol`` and
-    scoring more than ``least``), by phase."""
+    interval width is largest, each wider than its family's ``tol``, by phase: at most
+    ``most`` of them, and no more than it takes for those not picked to sum to at most
+    ``leave``."""
     fams = families(sol.game)
     seen = visits(sol) if seen is None else seen
     scored = []
     for key, v in seen.items():
         k = key[0][0] if len(key) == 3 else key[1][0]
         gap = sol.gaps.get(key, 0.0)
-        if k in fams and gap > fams[k].tol and v * gap > least:
+        if k in fams and gap > fams[k].tol and v * gap > 0:
             scored.append((v * gap, k, key))
-    scored.sort(key=lambda t: t[0], reverse=True)
+    scored.sort(key=lambda t: t[0])
+    rest = np.cumsum([w for w, _, _ in scored])
+    scored = scored[int(np.searchsorted(rest, leave, side="right")) :][::-1]
     out: dict[int, list[Any]] = {}
     for _, k, key in scored[:most]:
         u = _current_utility(sol, key)

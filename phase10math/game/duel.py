@@ -50,10 +50,11 @@ with their own bound ``tie_bound``.
 turn needs the full projection (9.7 million holds on the compact dice), so its turns are
 answered from a family of exactly solved policies: the best member's value below, a
 verified linear program over the solved utilities above. With a ``target`` for the start's
-error, :func:`solve_duel` solves one state in 16 exactly, then, round by round, the states
-whose expected visits from the start (:func:`visits`) times interval width is largest, and
-solves the layers that depend on them again. The recorded set's color phases (ten different
-dice, 7**10 holds) are refused.
+error, :func:`solve_duel` solves exactly the turns whose estimated visits from the start
+(:func:`visits`, a per-turn policy standing in below the layers solved) times interval
+width count, then, round by round, the states whose expected visits times interval width
+is largest, and solves again the states that depend on them where they weigh. The
+recorded set's color phases (ten different dice, 7**10 holds) are refused.
 
 The phases may be a sub-range (``phases=(9, 10)``: both players start at phase 9, the game
 ends with phase 10) or a reduced game (any dice, any phases, for checks).
@@ -794,10 +795,13 @@ def solve_duel(
     A color phase's turns come from its family (:mod:`phase10math.turn.family`). Without
     ``target`` every interval wider than the family's ``tol`` is solved exactly. With
     ``target`` (the proven error wanted at the start, both players at the first phase with
-    0 points) only one state in 16 is solved exactly at first; then, round by round, the
-    states whose reach (expected visits from the start, :func:`visits`) times interval
-    width is largest (at most ``picks`` a round), and the layers from the highest one
-    touched down are solved again, until the start's error is at most ``target``."""
+    0 points) the first pass solves exactly the turns whose estimated visits from the start
+    (:func:`visits` with the completion-optimal turn standing in below the layers solved)
+    times interval width is more than ``FIRST_SHARE`` of the target; then, round by round,
+    the states whose visits times width is largest (until those left weigh at most
+    ``ROUND_LEAVE`` of the target; at most ``picks`` a round), and the states that depend on
+    them again where their visits times proven error weigh (:func:`_round_states`), until
+    the start's error is at most ``target``. A round in progress is kept in the checkpoint."""
     check_int(picks, "picks", 1, error=InvalidRulesError)
     game = game or DuelGame.standard()
     ck = Checkpoint(checkpoint)

@@ -226,6 +226,13 @@ class DuelGame:
         if not nums or nums != list(range(nums[0], nums[-1] + 1)):
             raise InvalidRulesError(f"phases {nums}: expected consecutive numbers")
         self.lo, self.hi = nums[0], nums[-1]
+        n_dice = len(self.dice.dice if isinstance(self.dice, Layout) else self.dice)
+        for k in nums:  # a phase no roll makes would never end the game
+            if self.phases[k].dice_needed > n_dice:
+                raise InvalidRulesError(
+                    f"phase {k} ({self.phases[k].text}) needs {self.phases[k].dice_needed} "
+                    f"dice; the game has {n_dice}"
+                )
         if self.reachable is None:
             self.reachable = self.lo == 1
         if not isinstance(self.reachable, bool):
@@ -240,8 +247,10 @@ class DuelGame:
         lazy = isinstance(self.dice, Layout) and not self.reachable
         self.turns = LazyTurns(self.turns, self.phases, self.rules, self.dice)
         for k in nums:
-            if not (lazy and k in colored):
-                self.turns[k]  # noqa: B018 (builds it)
+            if not (lazy and k in colored) and not len(self.turns[k].scores):
+                raise InvalidRulesError(
+                    f"phase {k} ({self.phases[k].text}): no roll of these dice makes it"
+                )
         self.max_score = {
             k: (
                 int(self.turns[k].scores.max(initial=0))
@@ -776,6 +785,8 @@ MAX_ROUNDS = 40
 # a round solves again the states after which something changed, less those of least visits
 # times error, up to this share of the target in all
 ROUND_LEAVE = 0.25
+MAX_GAIN = 50.0  # the most a state's error is taken to amplify those after it
+TIGHTEN = 4  # in a round, halvings of a pair's certified interval towards the tightest
 
 
 @public
@@ -874,7 +885,7 @@ def solve_duel(
             start_err = sol.error(game.start())
             if start_err <= target:
                 break
-            seen = visits(sol)
+            seen = _flow(sol, gain=_amplification(sol))  # visits, as the errors see them
             chosen = _pick_refinements(sol, picks, target * ROUND_LEAVE, seen)
             if not chosen and not sol.stale:  # what is left is spread thin: all of it
                 chosen = _pick_refinements(sol, picks, 0.0, seen)
@@ -995,9 +1006,20 @@ def visits(
     play): where a state is not solved yet (a solve in progress), its mover plays that
     per-turn policy instead, an estimate of where play goes before the layers below are
     solved; without it such states are not entered."""
-    g = sol.game
     if proxy is not None and proxy not in PLAYS[1:]:
         raise InvalidRulesError(f"proxy {proxy!r}: expected a per-turn play")
+    return _flow(sol, totals, proxy)
+
+
+def _flow(
+    sol: DuelSolution,
+    totals: tuple[int, int] = (0, 0),
+    proxy: Play | None = None,
+    gain: Callable[[Any], float] | None = None,
+) -> dict[Any, float]:
+    """:func:`visits`, each state's outflow (to its partner and after its outcomes)
+    multiplied by ``gain(key)`` where given."""
+    g = sol.game
     stand_in: dict[int, np.ndarray] = {}
 
     def dist(key: Any) -> np.ndarray | None:
@@ -1025,10 +1047,13 @@ def visits(
             if d0 is None or d1 is None:
                 continue  # decided (or not solved): no turn is played
             m0, m1 = arrive.pop(k0, 0.0), arrive.pop(k1, 0.0)
+            g0, g1 = (1.0, 1.0) if gain is None else (gain(k0), gain(k1))
             p, q = d0[0], d1[0]
+            if gain is not None:  # a gain stays short of a cycle that never ends
+                p, q = min(g0 * p, 0.99), min(g1 * q, 0.99)
             v0, v1 = (m0 + q * m1) / (1 - p * q), (m1 + p * m0) / (1 - p * q)
             out[k0], out[k1] = v0, v1
-            for key, v, d in ((k0, v0, d0), (k1, v1, d1)):
+            for key, v, d in ((k0, v0 * g0, d0), (k1, v1 * g1, d1)):
                 for j, (_, nxt) in enumerate(sol.after(key), 1):
                     if not sol.decided(nxt):
                         arrive[nxt] = arrive.get(nxt, 0.0) + v * d[j]
@@ -1039,10 +1064,34 @@ def visits(
                 continue
             v = arrive.pop(lk)
             out[lk] = out.get(lk, 0.0) + v
+            v *= 1.0 if gain is None else gain(lk)
             for j, nxt in enumerate(sol.after_last(lk), 1):
                 if nxt is not None and dist(nxt) is not None:
                     arrive[nxt] = arrive.get(nxt, 0.0) + v * d[j]
     return out
+
+
+def _amplification(sol: DuelSolution) -> Callable[[Any], float]:
+    """How much more than its policy's share of the errors after it a state's proven error
+    is (the certificate's own growth, its policies for the shifted utilities, its local
+    margins counted three times), between 1 and ``MAX_GAIN``: the gain of :func:`_flow`
+    that makes it blame, for the start's error, the states it rests on."""
+
+    def gain(key: Any) -> float:
+        d = sol.dists.get(key)
+        if d is None:
+            return 1.0
+        if len(key) == 3:
+            nxt = sol.after_last(key)
+            fail = 0.0
+        else:
+            nxt = [n for _, n in sol.after(key)]
+            fail = d[0] * sol.error((1 - key[0], key[2], key[1], -key[3]))
+        share = fail + sum(d[j] * sol.error(n) for j, n in enumerate(nxt, 1) if n is not None)
+        share += 3 * sol.gaps.get(key, 0.0) + 1e-15
+        return float(min(max(sol.error(key) / share, 1.0), MAX_GAIN))
+
+    return gain
 
 
 def _pick_refinements(
@@ -1194,7 +1243,7 @@ def _shifted(U: np.ndarray, E: np.ndarray) -> np.ndarray:
     return out
 
 
-def _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_at):
+def _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_at, tighten=0):
     """Proven errors of every pair's values (seat 0's, seat 1's). ``h(x) = f(1 - g(1 -
     x))`` increases, and the true ``h`` lies below ``h+`` (seat 0's made outcomes raised by
     their errors ``E0``, seat 1's lowered by ``E1``) and above ``h-`` (the reverse); so
@@ -1261,10 +1310,12 @@ def _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_a
     todo = np.arange(len(x))
     ex, ey = np.zeros(len(x)), np.zeros(len(x))
     delta = carried + slack
+    failed = np.zeros(len(x))  # the largest delta whose check failed
     for tries in range(60):
         ok, ey_now, missed = check(delta[todo], todo)
         done = todo[ok]
         ex[done], ey[done] = delta[done], ey_now[ok]
+        failed[todo[~ok]] = delta[todo[~ok]]
         todo, missed = todo[~ok], missed[~ok]
         if not len(todo):
             break
@@ -1275,6 +1326,16 @@ def _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_a
             delta[todo] += 0.05 * carried[todo]
     else:
         raise RuntimeError("the error bound could not be certified")  # pragma: no cover
+    # ``tighten`` halvings between the last delta that failed and the one that passed
+    far = np.flatnonzero(failed > 0)
+    for _ in range(tighten):
+        if not len(far):
+            break
+        mid = (failed[far] + ex[far]) / 2
+        ok, ey_now, _ = check(mid, far)
+        ex[far[ok]], ey[far[ok]] = mid[ok], ey_now[ok]
+        failed[far[~ok]] = mid[~ok]
+        far = far[ex[far] > 1.05 * failed[far]]
     # a family's slack is generous (its margins are whole intervals): try a quarter of it,
     # and keep it where the check still passes (any passing delta is proven)
     wide = np.flatnonzero((slack > 1e-9) & (fam0 | fam1))
@@ -1445,7 +1506,8 @@ def _solve_layer(
                 x, y, last = policy_iteration(x, y)
     f0, m0, d0, W0, dm, f1, m1, d1, W1, res = last
     p, q = d0[:, 0], d1[:, 0]
-    ex, ey = _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_at)
+    tighten = TIGHTEN if sol.pending is not None else 0  # a round: few pairs, worth it
+    ex, ey = _certify(sol, U0, U1, E0, E1, ka, kb, x, y, res, m0, m1, d0, d1, dm, solve_at, tighten)
     sol.bound = max(sol.bound, float(ex.max()), float(ey.max()))
     for i in range(n):
         sol.errors[keys0[i]], sol.errors[keys1[i]] = float(ex[i]), float(ey[i])

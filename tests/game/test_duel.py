@@ -312,6 +312,32 @@ def test_targeted_refinement_certifies_the_start_with_fewer_solves(
     # intervals, wide, still hold the brute force's values
 
 
+def three_phase_color_game(tol: float) -> DuelGame:
+    """Four dice, "2 of one color", "1 set of 3", "1 set of 4": errors pass through the
+    pair certificates of several layers before they reach the start."""
+    dice = (Die("low", parse_faces(FACES)),) * 4
+    rules = Rules(five_phase_threshold=15, five_phase_bonus=5, first_finish_bonus=3)
+    texts = ("2 of one color", "1 set of 3", "1 set of 4")
+    phases = {4 + i: parse_phase(t) for i, t in enumerate(texts)}
+    fam = TurnFamily.for_phase(phases[4], rules, dice, tol=tol)
+    return DuelGame(phases, rules, dice, turns={4: fam}, reachable=True)
+
+
+def test_rounds_reach_a_tight_target_where_errors_grow_on_their_way():
+    """The rounds blame the states the start's error rests on (visits grown by how much
+    each state's certificate amplifies the errors after it), not visits alone: a target of
+    1e-5 is met with fewer exact solves than closing every interval, and every state lies
+    within its own error of the closed solve."""
+    closed = solve_duel(three_phase_color_game(1e-11))
+    sol = solve_duel(three_phase_color_game(1e-9), target=1e-5)
+    g = sol.game
+    assert sol.error(g.start()) <= 1e-5
+    assert g.turns[4].exact_solves < closed.game.turns[4].exact_solves / 2
+    opt = (Play.OPTIMAL, Play.OPTIMAL)
+    for key, (w, _) in sol.values[opt].items():
+        assert abs(w - closed.values[opt][key][0]) <= sol.error(key) + closed.error(key)
+
+
 def _round_lines(lines: list[str]) -> list[tuple[int, list]]:
     """(states solved again, steps) of every round a solve logged."""
     import ast
@@ -494,6 +520,17 @@ def test_batched_turn_equals_exact_turn():
             assert abs(res.values[b] - float(v)) <= 1e-12
             # the distribution found is that of an optimal policy: its mean is the value
             assert abs(res.dist[b] @ U[b] - float(v)) <= 1e-12
+
+
+def test_a_phase_no_roll_makes_is_refused():
+    """Such a game would never end (both players fail for ever): refused before solving."""
+    die = Die("low", parse_faces("5r 5o 6b 6g 5b 6r"))  # fives and sixes, no wild
+    ok = parse_phase("1 set of 2")
+    with pytest.raises(InvalidRulesError, match="needs 4 dice; the game has 3"):
+        DuelGame({5: ok, 6: parse_phase("1 set of 4")}, RULES, (die,) * 3)
+    with pytest.raises(InvalidRulesError, match="1 run of 3.*no roll of these dice makes it"):
+        DuelGame({5: ok, 6: parse_phase("1 run of 3")}, RULES, (die,) * 3)
+    assert DuelGame({5: ok, 6: parse_phase("1 set of 3")}, RULES, (die,) * 3).hi == 6
 
 
 def test_color_phase_on_ten_different_dice_is_refused():

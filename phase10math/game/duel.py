@@ -1555,7 +1555,13 @@ def _solve_layer(
 
 TABLE_PACKAGE = "phase10math.game.data"
 TABLE_FILE = "duel_table.json.gz"  # the default shipped range (its game is recorded inside)
-TABLE_FILES = {(9, 10): TABLE_FILE, (6, 10): "duel_table_6_10.json.gz"}  # every range shipped
+# every range shipped (a range whose file is not in the package is skipped: the 10-phase
+# game's packed table joins once its solve ends, ``duel --solve --phases 1-10``)
+TABLE_FILES = {
+    (9, 10): TABLE_FILE,
+    (6, 10): "duel_table_6_10.json.gz",
+    (1, 10): "duel_table_1_10.npz",
+}
 
 
 def shipped_ranges() -> list[tuple[int, int]]:

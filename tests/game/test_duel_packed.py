@@ -130,3 +130,12 @@ def test_the_shipped_table_packed_answers_as_its_rows(tmp_path):
         want = win_advice(sol, me, opp, faces, 2, last_chance=last)
         got = win_advice(packed, me, opp, faces, 2, last_chance=last)
         assert got["options"] == want["options"] and len(want["options"]) > 10
+
+
+def test_a_range_whose_file_is_not_in_the_package_is_not_shipped(monkeypatch):
+    import phase10math.game.duel as duel
+
+    monkeypatch.setitem(duel.TABLE_FILES, (3, 10), "duel_table_3_10_missing.npz")
+    assert (3, 10) not in duel.shipped_ranges() and (9, 10) in duel.shipped_ranges()
+    with pytest.raises(OutsideTableError, match="no table of phases 3-10 ships"):
+        duel.read_table(phases=(3, 10))

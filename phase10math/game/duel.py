@@ -867,7 +867,7 @@ def solve_duel(
             if sol.pending is not None and (kind, n) in sol.pending["again"]:
                 sol.pending["again"].remove((kind, n))  # a round's step survives a stop
             sol.seconds = time.monotonic() - t0
-            ck.save(sol)
+            ck.save(sol, within_step=keep is not None)  # a round's steps: every 5 minutes
             if count:
                 bar.update(work)
             if log:

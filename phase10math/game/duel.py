@@ -2371,12 +2371,18 @@ def win_advice(
     if last_chance:
         lk = (g.player(*me), me[1] - opponent[1], int(seat == 1))
         U = sol.last_utility(Play.OPTIMAL, lk)[0]
+        E = sol.utility_errors(lk)  # a failed last chance ends the game: exact
     else:
-        U = sol.utility(g.key_of(seat, me, opponent))[0]
-    vals = U[tb.outcome][:, None]
+        key = g.key_of(seat, me, opponent)
+        U = sol.utility(key)[0]
+        E = sol.utility_errors(key)
+        E[0] = sol.error((1 - key[0], key[2], key[1], -key[3]))  # the partner's, on a fail
+    # the chances to win, and their errors: a hold's chance is a mean of the outcomes'
+    # chances, and a best choice among means errs by at most the largest error among them
+    vals = np.stack([U[tb.outcome], E[tb.outcome]], axis=1)  # each column on its own
     for _ in range(1, rolls_left):
         vals, _h = tb.subset_max(tb.expect(vals), 0.0)
-    W = tb.expect(vals)[:, 0]
+    W, Werr = tb.expect(vals).T
     smap = SpaceMap(space, layout or g.layout)
     try:
         counts = smap.counts(faces)
@@ -2391,6 +2397,7 @@ def win_advice(
     ):
         gid = space.state_id(sub)
         holds.append((float(W[gid]), int(space.sizes_of([gid])[0]), gid))
+    rounding = float(np.abs(U).max()) * 1e-12
     # ties (within float resolution) to the larger hold, as the kit orders holds
     holds.sort(key=lambda h: (round(h[0], 12), h[1], h[2]), reverse=True)
     roll_gid = space.state_id(counts)
@@ -2405,11 +2412,21 @@ def win_advice(
             s = solve_utility(space, a, g.rules, second=b)
         hid = int(np.asarray(s.roll_arg[rolls_left])[pos])
         others[str(obj)] = {"keep": _hold_text(space, hid), "chance_to_win": float(W[hid])}
+
+    def option(w: float, h: int) -> dict[str, Any]:
+        return {
+            "keep": _hold_text(space, h),
+            "chance_to_win": w,
+            "error": float(Werr[h]) + rounding,
+        }
+
     return {
-        "best": {"keep": _hold_text(space, holds[0][2]), "chance_to_win": holds[0][0]},
-        "options": [{"keep": _hold_text(space, h), "chance_to_win": w} for w, _, h in holds],
+        "best": option(holds[0][0], holds[0][2]),
+        "options": [option(w, h) for w, _, h in holds],
         "per_turn": others,
-        "bound": sol.bound + float(np.abs(U).max()) * 1e-12,
+        # every hold's chance within this: the largest error the states after this turn
+        # carry into any of this roll's holds (not the table's largest)
+        "bound": max(float(Werr[h]) for _, _, h in holds) + rounding,  # of every option
     }
 
 
@@ -2430,4 +2447,8 @@ def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
                 f"it plays for this turn's {'completion' if name == 'complete' else 'points'}, "
                 "not for the score sheets)"
             )
+    lines.append(
+        f"every chance within {adv['bound']:.1e} (proven: the errors of the table's states "
+        "after this turn)"
+    )
     return "\n".join(lines)

@@ -196,6 +196,9 @@ def test_advise_win_ranks_holds(capsys):
     chances = [o["chance_to_win"] for o in d["options"]]
     assert all(a >= b - 1e-12 for a, b in zip(chances, chances[1:]))  # ties: larger hold first
     assert d["best"]["chance_to_win"] >= d["per_turn"]["complete"]["chance_to_win"]
+    assert max(o["error"] for o in d["options"]) <= d["bound"] < 1e-6  # phase 10: no colors
+    assert main(argv[:-13] + argv[-10:]) == 0  # as text: the bound below the holds
+    assert f"every chance within {d['bound']:.1e}" in capsys.readouterr().out
 
 
 def test_win_advice_per_turn_holds_are_the_per_turn_solvers():

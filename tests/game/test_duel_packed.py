@@ -129,7 +129,11 @@ def test_the_shipped_table_packed_answers_as_its_rows(tmp_path):
         me, opp, last = args
         want = win_advice(sol, me, opp, faces, 2, last_chance=last)
         got = win_advice(packed, me, opp, faces, 2, last_chance=last)
-        assert got["options"] == want["options"] and len(want["options"]) > 10
+        ranked = [[(o["keep"], o["chance_to_win"]) for o in a["options"]] for a in (got, want)]
+        assert ranked[0] == ranked[1] and len(want["options"]) > 10
+        # a packed table's errors are rounded up to float32
+        for o, p in zip(got["options"], want["options"], strict=True):
+            assert p["error"] <= o["error"] <= p["error"] * (1 + 2.0**-22) + 1e-15
 
 
 def test_a_range_whose_file_is_not_in_the_package_is_not_shipped(monkeypatch):
@@ -139,3 +143,21 @@ def test_a_range_whose_file_is_not_in_the_package_is_not_shipped(monkeypatch):
     assert (3, 10) not in duel.shipped_ranges() and (9, 10) in duel.shipped_ranges()
     with pytest.raises(OutsideTableError, match="no table of phases 3-10 ships"):
         duel.read_table(phases=(3, 10))
+
+
+def test_the_advisors_bound_is_that_of_the_states_after_the_turn():
+    """Every hold's chance to win is a mean of the chances after the turn's outcomes (the
+    partner's on a fail), so it is within the largest of their errors, not the table's."""
+    sol, _ = read_table(phases=(6, 10))
+    g = sol.game
+    faces = parse_faces("7b 8b 10r 6r 9o 7g Wg 1g 3b 2g")
+    me, opp = (7, 40), (6, 75)
+    key = g.key_of(0, me, opp)
+    errors = [sol.error(n) for _, n in sol.after(key)] + [sol.error((1, key[2], key[1], -key[3]))]
+    for rolls_left in (1, 2):
+        adv = win_advice(sol, me, opp, faces, rolls_left, layout=g.layout)
+        # a mean of the outcomes' errors, or (a roll to come) a mean of best choices of them
+        for o in adv["options"]:
+            assert min(errors) <= o["error"] <= max(errors) + 1e-11
+        assert adv["bound"] == max(o["error"] for o in adv["options"]) < sol.bound / 4
+        assert adv["best"] == adv["options"][0]

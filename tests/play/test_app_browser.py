@@ -330,6 +330,9 @@ def test_safe_actions_on_the_first_screen(app_url, browser, width):
         board.locator(".p10-roll").click()
         verdict = advice.locator(".p10-verdict")
         expect(verdict).to_contain_text("Best:")
+        # every die shows its face (a die's face and its color class arrive one after the
+        # other: a half-updated die is not what the player reads)
+        expect(board.locator(".p10-die", has_text="?")).to_have_count(0)
         # no verdict on "your hold" before the player holds anything
         expect(verdict).not_to_contain_text("Yours")
         # the dice in two rows of five, the roll button and the verdict without scrolling
@@ -357,6 +360,7 @@ def test_safe_actions_on_the_first_screen(app_url, browser, width):
         ask = board.locator(".p10-confirm")
         expect(ask).to_be_visible()
         expect(ask).to_contain_text("can lose it")
+        expect(board.locator(".p10-die", has_text="?")).to_have_count(0)
         _check_phone_rules(page)
         page.screenshot(path=str(shots / f"app-ask-{width}.png"))
         board.locator(".p10-confirm-no").click()

@@ -1166,30 +1166,32 @@ class TurnWidget:
         except Phase10MathError:
             suggest = set()
         for i, b in enumerate(self.dice_buttons):
-            f = st.dice[i]
-            b.description = face_label(f)
-            code = f.color if f is not None else None
-            b.style.button_color = PALETTE[code]
-            for c in ("r", "o", "b", "g", "x"):
-                (b.add_class if (code or "x") == c else b.remove_class)(f"p10-c-{c}")
-            held, aside = i in st.held, i in st.aside
-            for cls, on in (
-                ("p10-held", held),
-                ("p10-aside", aside),
-                ("p10-suggest", i in suggest),
-            ):
-                (b.add_class if on else b.remove_class)(cls)
-            b.tooltip = (
-                f"die {i + 1} (key {(i + 1) % 10}): "
-                + (
-                    f"{face_label(f)} {COLOR_NAMES.get(f.color, '')}".strip()
-                    if f is not None
-                    else "not rolled"
+            # face, color class and state in one message: the page never shows half a die
+            with b.hold_sync():
+                f = st.dice[i]
+                b.description = face_label(f)
+                code = f.color if f is not None else None
+                b.style.button_color = PALETTE[code]
+                for c in ("r", "o", "b", "g", "x"):
+                    (b.add_class if (code or "x") == c else b.remove_class)(f"p10-c-{c}")
+                held, aside = i in st.held, i in st.aside
+                for cls, on in (
+                    ("p10-held", held),
+                    ("p10-aside", aside),
+                    ("p10-suggest", i in suggest),
+                ):
+                    (b.add_class if on else b.remove_class)(cls)
+                b.tooltip = (
+                    f"die {i + 1} (key {(i + 1) % 10}): "
+                    + (
+                        f"{face_label(f)} {COLOR_NAMES.get(f.color, '')}".strip()
+                        if f is not None
+                        else "not rolled"
+                    )
+                    + (" (set aside)" if aside else " (held)" if held else "")
+                    + (" - the best hold keeps it" if i in suggest else "")
                 )
-                + (" (set aside)" if aside else " (held)" if held else "")
-                + (" - the best hold keeps it" if i in suggest else "")
-            )
-            b.disabled = st.rolls_done == 0 or st.over
+                b.disabled = st.rolls_done == 0 or st.over
         typing = self.mode.value == "type"
         # the typed roll's words first, then the box is shown (the page gets the changes in
         # this order: a box never shows the words of the turn before)

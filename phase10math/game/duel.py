@@ -563,7 +563,7 @@ class DuelSolution:
         k = me[0]
         sc = g.turns[k].scores
         uw, ut = np.empty(len(sc) + 1), np.empty(len(sc) + 1)
-        partner = (1 - s, opp, me, -d)
+        partner = _partner(key)
         w, t = (
             self.values[m].get(partner, (math.nan, math.nan))
             if self._open(partner)
@@ -838,7 +838,12 @@ def solve_duel(
     steps = [("last", k) for k in range(game.hi, game.lo - 1, -1)]
     steps += [("layer", L) for L in range(2 * game.hi, 2 * game.lo - 1, -1)]
 
-    def run(todo, strides, count: bool, keep: set | None = None) -> None:
+    def run(
+        todo, strides, count: bool, keep: set | None = None, reach: Mapping | None = None
+    ) -> None:
+        """Solve the steps ``todo``: the first pass (``count``: the progress bar, parts
+        and steps done skipped; ``reach`` where play is estimated to go), or a round's
+        (``keep``: only the states it solves again)."""
         for kind, n in todo:
             tag = (1000 + n) if kind == "last" else n
             keys = _last_keys(game, n) if kind == "last" else _layer_keys(game, n)
@@ -876,9 +881,8 @@ def solve_duel(
                     f", start {sol.error(game.start()):.2e}, iterations so far {sol.iterations}"
                 )
 
-    run(steps, strides, True)
+    run(steps, strides, True, reach=reach)
     bar.close()
-    reach = None  # the rounds read where play goes from the solved policies
     if target is None or not fams:
         return sol
     for _ in range(MAX_ROUNDS):
@@ -918,12 +922,17 @@ def solve_duel(
     return sol
 
 
+def _partner(key: Key) -> Key:
+    """The state of the same configuration with the other player to move (where a failed
+    turn leads)."""
+    s, me, opp, d = key
+    return (1 - s, opp, me, -d)
+
+
 def _pair_key(key: Key | LastKey) -> Key | LastKey:
     """A state's key in a round's set: seat 0's key of a normal-play pair, a last-chance
     key itself."""
-    if len(key) == 3 or key[0] == 0:
-        return key
-    return (0, key[2], key[1], -key[3])
+    return key if len(key) == 3 or key[0] == 0 else _partner(key)
 
 
 def _round_states(
@@ -949,8 +958,7 @@ def _round_states(
             pairs.setdefault(pk[1][0] + pk[2][0], set()).add(pk)
     for layer in sorted(pairs, reverse=True):  # a pair: on the states after either seat's
         for k0 in pairs[layer]:
-            k1 = (1, k0[2], k0[1], -k0[3])
-            nxt = [n for kk in (k0, k1) for _, n in sol.after(kk)]
+            nxt = [n for kk in (k0, _partner(k0)) for _, n in sol.after(kk)]
             if any(_pair_key(n) in hit for n in nxt):
                 hit.add(k0)
     weight = dict.fromkeys(hit, 0.0)
@@ -1016,10 +1024,10 @@ def _flow(
     sol: DuelSolution,
     totals: tuple[int, int] = (0, 0),
     proxy: Play | None = None,
-    gain: Callable[[Any], float] | None = None,
+    gain: Callable[[Any, list], float] | None = None,
 ) -> dict[Any, float]:
     """:func:`visits`, each state's outflow (to its partner and after its outcomes)
-    multiplied by ``gain(key)`` where given."""
+    multiplied by ``gain(key, states after its outcomes)`` where given."""
     g = sol.game
     stand_in: dict[int, np.ndarray] = {}
 
@@ -1041,21 +1049,22 @@ def _flow(
     out: dict[Any, float] = {}
     for layer in range(2 * g.lo, 2 * g.hi + 1):
         here = [k for k in arrive if len(k) == 4 and k[1][0] + k[2][0] == layer]
-        pairs = {k if k[0] == 0 else (0, k[2], k[1], -k[3]) for k in here}
+        pairs = {_pair_key(k) for k in here}
         for k0 in sorted(pairs):
-            k1 = (1, k0[2], k0[1], -k0[3])
+            k1 = _partner(k0)
             d0, d1 = dist(k0), dist(k1)
             if d0 is None or d1 is None:
                 continue  # decided (or not solved): no turn is played
             m0, m1 = arrive.pop(k0, 0.0), arrive.pop(k1, 0.0)
-            g0, g1 = (1.0, 1.0) if gain is None else (gain(k0), gain(k1))
+            n0, n1 = [n for _, n in sol.after(k0)], [n for _, n in sol.after(k1)]
+            g0, g1 = (1.0, 1.0) if gain is None else (gain(k0, n0), gain(k1, n1))
             p, q = d0[0], d1[0]
             if gain is not None:  # a gain stays short of a cycle that never ends
                 p, q = min(g0 * p, 0.99), min(g1 * q, 0.99)
             v0, v1 = (m0 + q * m1) / (1 - p * q), (m1 + p * m0) / (1 - p * q)
             out[k0], out[k1] = v0, v1
-            for key, v, d in ((k0, v0 * g0, d0), (k1, v1 * g1, d1)):
-                for j, (_, nxt) in enumerate(sol.after(key), 1):
+            for v, d, nxts in ((v0 * g0, d0, n0), (v1 * g1, d1, n1)):
+                for j, nxt in enumerate(nxts, 1):
                     if not sol.decided(nxt):
                         arrive[nxt] = arrive.get(nxt, 0.0) + v * d[j]
     for k in range(g.lo, g.hi + 1):
@@ -1065,29 +1074,25 @@ def _flow(
                 continue
             v = arrive.pop(lk)
             out[lk] = out.get(lk, 0.0) + v
-            v *= 1.0 if gain is None else gain(lk)
-            for j, nxt in enumerate(sol.after_last(lk), 1):
+            nxts = sol.after_last(lk)
+            v *= 1.0 if gain is None else gain(lk, nxts)
+            for j, nxt in enumerate(nxts, 1):
                 if nxt is not None and dist(nxt) is not None:
                     arrive[nxt] = arrive.get(nxt, 0.0) + v * d[j]
     return out
 
 
-def _amplification(sol: DuelSolution) -> Callable[[Any], float]:
+def _amplification(sol: DuelSolution) -> Callable[[Any, list], float]:
     """How much more than its policy's share of the errors after it a state's proven error
     is (the certificate's own growth, its policies for the shifted utilities, its local
     margins counted three times), between 1 and ``MAX_GAIN``: the gain of :func:`_flow`
     that makes it blame, for the start's error, the states it rests on."""
 
-    def gain(key: Any) -> float:
+    def gain(key: Any, nxt: list) -> float:
         d = sol.dists.get(key)
         if d is None:
             return 1.0
-        if len(key) == 3:
-            nxt = sol.after_last(key)
-            fail = 0.0
-        else:
-            nxt = [n for _, n in sol.after(key)]
-            fail = d[0] * sol.error((1 - key[0], key[2], key[1], -key[3]))
+        fail = 0.0 if len(key) == 3 else d[0] * sol.error(_partner(key))
         share = fail + sum(d[j] * sol.error(n) for j, n in enumerate(nxt, 1) if n is not None)
         share += 3 * sol.gaps.get(key, 0.0) + 1e-15
         return float(min(max(sol.error(key) / share, 1.0), MAX_GAIN))
@@ -1096,14 +1101,12 @@ def _amplification(sol: DuelSolution) -> Callable[[Any], float]:
 
 
 def _pick_refinements(
-    sol: DuelSolution, most: int, leave: float = 0.0, seen: Mapping[Any, float] | None = None
+    sol: DuelSolution, most: int, leave: float, seen: Mapping[Any, float]
 ) -> dict[int, list[Any]]:
-    """The color phases' states whose expected visits (``seen``, else :func:`visits`) times
-    interval width is largest, each wider than its family's ``tol``, by phase: at most
-    ``most`` of them, and no more than it takes for those not picked to sum to at most
-    ``leave``."""
+    """The color phases' states whose weight in ``seen`` (visits, or blame) times interval
+    width is largest, each wider than its family's ``tol``, by phase: at most ``most`` of
+    them, and no more than it takes for those not picked to sum to at most ``leave``."""
     fams = families(sol.game)
-    seen = visits(sol) if seen is None else seen
     scored = []
     for key, v in seen.items():
         k = key[0][0] if len(key) == 3 else key[1][0]
@@ -1139,14 +1142,12 @@ def _solve_last(
         return
     g = sol.game
     U = np.array([sol.last_utility(Play.OPTIMAL, lk) for lk in keys])  # n x 2 x outcomes
-    fam = families(g).get(k)
-    if fam is not None and reach is not None:  # no cycle here: solve, then read
-        weight = np.array([reach.get(lk, 0.0) for lk in keys])
-        heavy = np.flatnonzero(weight > least)
-        W = U[heavy, 0]
-        _solve_wide(fam, W[_weighs(fam, W, weight[heavy], least)], 1)
-    elif fam is not None and strides:
-        _solve_wide(fam, U[:, 0], 1 if strides == REFINE_ALL else strides[0])
+    if k in families(g) and (reach is not None or strides):  # no cycle: solve, then read
+        # (a failed last chance ends the game: its fail entry is already final)
+        weight = None if reach is None else np.array([reach.get(lk, 0.0) for lk in keys])
+        side = (U, np.full(len(keys), k), U[:, 0, 0], weight)
+        stride = 1 if reach is not None or strides == REFINE_ALL else strides[0]
+        _refine(g, side, stride=stride, save=None, least=None if reach is None else least)
     vals, marg, dist, dm = _solve_columns(g, k, U[:, 0])
     E = np.array([sol.utility_errors(lk) for lk in keys])
     spread = _error_spread(g, k, E)
@@ -1389,7 +1390,7 @@ def _solve_layer(
     g = sol.game
     if not keys0:
         return
-    keys1 = [(1, b, a, -d) for (_, a, b, d) in keys0]
+    keys1 = [_partner(k) for k in keys0]
     opt = (Play.OPTIMAL, Play.OPTIMAL)
     nx0, nx1 = [sol.after(k) for k in keys0], [sol.after(k) for k in keys1]  # once a state
     U0 = np.array([sol.utility(k, opt, a) for k, a in zip(keys0, nx0, strict=True)])
@@ -2376,7 +2377,7 @@ def win_advice(
         key = g.key_of(seat, me, opponent)
         U = sol.utility(key)[0]
         E = sol.utility_errors(key)
-        E[0] = sol.error((1 - key[0], key[2], key[1], -key[3]))  # the partner's, on a fail
+        E[0] = sol.error(_partner(key))  # the partner's, on a fail
     # the chances to win, and their errors: a hold's chance is a mean of the outcomes'
     # chances, and a best choice among means errs by at most the largest error among them
     vals = np.stack([U[tb.outcome], E[tb.outcome]], axis=1)  # each column on its own

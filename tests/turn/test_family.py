@@ -114,3 +114,26 @@ def test_exact_solves_side_by_side_equal_one_at_a_time(monkeypatch):
     assert (np.abs(one.values - two.values) <= one.margin + two.margin).all()
     for b in range(len(U)):
         assert abs(two.values[b] - exact_value(probe, U[b])) <= two.margin[b]
+
+
+def test_programs_in_chunks_side_by_side_bound_like_one_program(family, monkeypatch):
+    """The upper values from many small programs, two threads at a time, hold the exact
+    optimum and are as tight as one block program over all the rows (up to the solver's
+    tolerance)."""
+    import phase10math.turn.family as fam_module
+
+    rng = np.random.default_rng(16)
+    U = rng.integers(0, 50, size=(3 * fam_module.LP_CHUNK + 5, family.n_outcomes)).astype(float)
+    _, lo, _ = family.lower(U)
+    got = {}
+    for threads, chunk in (("1", 10**6), ("2", fam_module.LP_CHUNK), ("1", 7)):
+        monkeypatch.setenv("PHASE10MATH_THREADS", threads)
+        monkeypatch.setattr(fam_module, "LP_CHUNK", chunk)
+        got[threads, chunk] = family.upper(U, lo)
+    one, *others = got.values()
+    assert (one < U.max(axis=1) - 1e-6).any()  # the programs do bound below the best outcome
+    for other in others:
+        assert np.allclose(other, one, rtol=0, atol=1e-6)
+    for b in range(0, len(U), 9):
+        exact = exact_value(family, U[b])
+        assert all(exact <= bound[b] + 1e-12 for bound in got.values())

@@ -867,6 +867,8 @@ def solve_duel(
                         sol.parts_done.append((n, ka))
                         sol.seconds = time.monotonic() - t0
                         ck.save(sol, True)  # a large layer's parts survive a stop
+                        if log:
+                            log(f"  part {n}/{ka}: {len(part)} pairs, {sol.seconds:.1f} s")
             if tag not in sol.layers_done:
                 sol.layers_done.append(tag)
             if sol.pending is not None and (kind, n) in sol.pending["again"]:

@@ -615,8 +615,17 @@ def test_a_solve_killed_inside_a_layer_keeps_the_parts_it_finished(
         return real(sol, keys, *args, **kwargs)
 
     monkeypatch.setattr(duel, "_solve_layer", counts)
-    again = solve_duel(reduced_game(), checkpoint=ck)
+    lines: list[str] = []
+    again = solve_duel(reduced_game(), checkpoint=ck, log=lines.append)
     assert solved == [(11, 6), (10, 5)]  # the finished part of layer 11 is not solved again
+    # each part is logged as it finishes, with its pairs (the watcher of a long solve)
+    logged = [ln.split(":")[0].split()[1] for ln in lines if ln.strip().startswith("part ")]
+    assert logged == ["11/6", "10/5"]
+    sizes = [int(ln.split(":")[1].split()[0]) for ln in lines if ln.strip().startswith("part ")]
+    assert sizes == [
+        len([k for k in duel._layer_keys(again.game, n) if k[1][0] == ka])
+        for n, ka in ((11, 6), (10, 5))
+    ]
     assert again.values == reduced_solution.values
 
 

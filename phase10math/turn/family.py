@@ -183,10 +183,14 @@ class TurnFamily(TurnBatch):
         (HiGHS releases the GIL; small programs solve quicker per row than one large one)."""
         parts = [slice(lo, lo + LP_CHUNK) for lo in range(0, len(U), LP_CHUNK)]
         k = min(threads(), len(parts))
+
+        def one(s: slice) -> np.ndarray:
+            return self._lp_bounds(U[s], near[s])
+
         if k <= 1:
-            return np.concatenate([self._lp_bounds(U[s], near[s]) for s in parts])
+            return np.concatenate([one(s) for s in parts])
         with ThreadPoolExecutor(k) as pool:
-            return np.concatenate(list(pool.map(lambda s: self._lp_bounds(U[s], near[s]), parts)))
+            return np.concatenate(list(pool.map(one, parts)))
 
     def _lp_bounds(self, U: np.ndarray, near: np.ndarray) -> np.ndarray:
         """For each row ``u`` of ``U``: ``min sum lam_i h_i + c`` with ``sum lam_i u_i + c >=

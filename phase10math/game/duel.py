@@ -671,17 +671,22 @@ def _solve_columns(game: DuelGame, k: int, U: np.ndarray, dist: bool = True, mar
 
 
 CHECKPOINT_EVERY = 300.0  # seconds between checkpoints within a step
+# ... and at least this many times as long as the last one took to write: at most a fifth of
+# a step's time goes to writing (the 10-phase game's checkpoint takes minutes)
+CHECKPOINT_SPACING = 4.0
 
 
 class Checkpoint:
     """The solution so far, written atomically after each step; ``None`` path: no file.
-    Within a step (a color phase's exact solves) at most every ``every`` seconds: a large
-    game's checkpoint takes a while to write."""
+    Within a step (a color phase's exact solves) at most every ``every`` seconds and every
+    ``CHECKPOINT_SPACING`` times the last write's time: a large game's checkpoint takes a
+    while to write."""
 
     def __init__(self, path: str | os.PathLike | None, every: float | None = None) -> None:
         self.path = None if path is None else os.fspath(path)
         self.every = CHECKPOINT_EVERY if every is None else every
         self.written = time.monotonic()
+        self.took = 0.0  # seconds the last write took
 
     def load(self, game: DuelGame) -> DuelSolution | None:
         if self.path is None or not os.path.exists(self.path):
@@ -707,8 +712,10 @@ class Checkpoint:
     def save(self, sol: DuelSolution, within_step: bool = False) -> None:
         if self.path is None:
             return
-        if within_step and time.monotonic() - self.written < self.every:
+        wait = max(self.every, CHECKPOINT_SPACING * self.took)
+        if within_step and time.monotonic() - self.written < wait:
             return
+        began = time.monotonic()
         data = {
             "fingerprint": fingerprint(sol.game),
             "values": sol.values,
@@ -730,6 +737,7 @@ class Checkpoint:
             pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, self.path)
         self.written = time.monotonic()
+        self.took = self.written - began
 
 
 def fingerprint(game: DuelGame) -> str:
@@ -2106,9 +2114,11 @@ class WinStrategy(DuelStrategy):
     """The ``win`` strategy: plays to win from a solved two-player table (by name, ``win``:
     the widest shipped one for the game's dice, :func:`widest_table`) wherever the table
     covers the game's state: two players, the game ending with the table's last phase, both
-    players at the table's phases (at the end of any game a total matters only through the
-    difference, so the table of phases 6-10 serves a whole game on its dice from the moment
-    both players reach phase 6), a color phase only on the dice it was solved on.
+    players at the table's phases with totals its games have (the table of phases 1-10 is
+    solved from both at phase 1 with 0 points; at the end of any game a total matters only
+    through the difference, so the tables of phases 6-10 and 9-10 hold every total and
+    serve any game from the moment both players reach their first phase), a color phase
+    only on the dice it was solved on.
 
     Elsewhere it plays ``fallback`` (:func:`~phase10math.game.strategies.get_strategy` gives
     the completion-optimal turn) and counts those decisions: :meth:`note` says how many and
@@ -2118,23 +2128,37 @@ class WinStrategy(DuelStrategy):
 
     name = "win"
 
-    def __init__(self, solution: DuelSolution, fallback: Any = None) -> None:
+    def __init__(
+        self, solution: DuelSolution, fallback: Any = None, shipped: Layout | None = None
+    ) -> None:
         super().__init__(solution)
         self.fallback = fallback
+        # by name: the widest shipped table for these dice, chosen again for the phase a
+        # game begins at when it attaches (:func:`widest_table`)
+        self.shipped = shipped
         self.from_table = 0  # decisions played from the table
         self.fell_back = 0  # decisions played by the fallback
         self.last_reason = ""
 
     def attach(self, game: Game) -> WinStrategy:
         """Follow ``game``; refused unless it has two players and the table's rules (any
-        layout: phases 9-10 have no colors, and every layout shows the same numbers)."""
+        layout: phases 9-10 have no colors, and every layout shows the same numbers). A
+        strategy made from the shipped tables takes the widest that serves a game begun at
+        ``game``'s start phase."""
         if len(game.players) != 2:
             n = len(game.players)
             raise InvalidRulesError(
                 f"the win strategy plays two-player games; this game has {n} "
                 f"player{'s' if n != 1 else ''}"
             )
-        check_table_rules(self.solution, game.rules)
+        table = self.solution
+        if self.shipped is not None:
+            table = widest_table(self.shipped, getattr(game, "start_phase", 1))
+        check_table_rules(table, game.rules)
+        if table is not self.solution:  # another table: its own states and holds
+            self.solution = table
+            self._holds.clear()
+            self._maps.clear()
         return super().attach(game)
 
     def outside(self, view: TurnView) -> str | None:
@@ -2235,13 +2259,30 @@ def first_covered(phases: tuple[int, int], layout: Layout | None = None) -> int:
     return lo
 
 
+def serves_start(phases: tuple[int, int], start: int = 1) -> bool:
+    """Whether the shipped table of ``phases`` (lo, hi) can serve a game whose players begin
+    at phase ``start`` with 0 points: a table solved from its start (phase 1, the default of
+    :attr:`DuelGame.reachable`; tested for every shipped table) holds only the totals a game
+    begun there reaches; the others hold every total of their phases.
+
+    >>> serves_start((1, 10)), serves_start((1, 10), 6), serves_start((6, 10), 8)
+    (True, False, True)
+    """
+    lo, hi = phases
+    return start <= hi and (lo >= start or lo > 1)
+
+
 @public
-def widest_table(layout: Layout | None = None) -> DuelSolution:
+def widest_table(layout: Layout | None = None, start: int = 1) -> DuelSolution:
     """The shipped table that serves most of a two-player game on dice ``layout`` (None: the
-    dice the tables are solved on): the one with the lowest :func:`first_covered`, the
-    fewest phases among equals (the quickest to read). On the compact dice the table of
-    phases 6-10; on dice with other colors (the recorded set) that of phases 9-10, since
-    the 6-10 table's phase 8 was solved on the compact dice's colors.
+    dice the tables are solved on) whose players begin at phase ``start`` (default 1): among
+    those that can serve it (:func:`serves_start`), the one that covers it earliest
+    (:func:`first_covered`), the fewest phases among equals (the quickest to read). On the
+    compact dice the table of phases 1-10 (6-10 for a game begun at phase 6); on dice with
+    other colors (the recorded set) that of phases 9-10, since the wider tables' phase 8
+    was solved on the compact dice's colors. Where none serves the game (it begins after
+    their last phase) the one of a game from phase 1, which the callers' coverage checks
+    then refuse in words.
 
     >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
     >>> widest_table(DEFAULT_LAYOUT).game.describe()
@@ -2249,7 +2290,11 @@ def widest_table(layout: Layout | None = None) -> DuelSolution:
     """
     if layout is not None:
         check_layout(layout)
-    best = min(shipped_ranges(), key=lambda r: (first_covered(r, layout), r[1] - r[0]))
+    check_int(start, "start", 1, 20, error=InvalidRulesError)
+    # none serves a game begun after the tables' phases: the one for a game from phase 1
+    # (whose users' coverage checks then say why it does not serve theirs)
+    fits = [r for r in shipped_ranges() if serves_start(r, start)] or shipped_ranges()
+    best = min(fits, key=lambda r: (max(first_covered(r, layout), start), r[1] - r[0]))
     return shipped_table(best)
 
 

@@ -328,6 +328,7 @@ class Game:
         self.dice = dice if dice is not None else RandomDice(layout, seed)
         self.solitaire = len(strategies) == 1 if solitaire is None else solitaire
         nm = names or [f"{getattr(s, 'name', 'player')}#{i + 1}" for i, s in enumerate(strategies)]
+        self.start_phase = start_phase
         self.players = [PlayerState(nm[i], i, start_phase) for i in range(len(strategies))]
         self.log: list[Event] = []
         self.round = 0

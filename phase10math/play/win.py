@@ -78,7 +78,7 @@ def win_line(
     """The aim "Win the game" for the player in ``seat`` of ``game`` (an engine
     :class:`~phase10math.game.engine.Game` in turn ``order``) playing the turn ``state``."""
     own = table is None  # the widest shipped table for the dice: its advice is remembered
-    table = table or widest_table(state.layout)
+    table = table or widest_table(state.layout, getattr(game, "start_phase", 1))
     g = table.game
     players = game.players
     if len(players) != 2:
@@ -112,6 +112,10 @@ def win_line(
         )
     second = order[0] != seat
     mine, theirs = (me.phase, me.running_total), (opp.phase, opp.running_total)
+    for k, total in (mine, theirs)[: 1 if last else 2]:
+        why = g.total_reason(k, total)
+        if why:
+            return WinLine(False, f"Win the game: {why}; the advice plays for this turn's aim.")
     chance, _tie = chance_to_win(table, mine, theirs, second, last, state.layout)
     colored = g.phases[me.phase].uses_color
     if state.rolls_done == 0 or state.over or (colored and state.typed):

@@ -636,6 +636,7 @@ def test_checkpoints_within_a_step_are_spaced(tmp_path, reduced_solution):
     ck = Checkpoint(path, every=3600)
     ck.save(reduced_solution)  # the end of a step: always written
     first = path.read_bytes()
+    before = reduced_solution.seconds
     reduced_solution.seconds += 1.0
     try:
         ck.save(reduced_solution, within_step=True)  # too soon: not written
@@ -643,8 +644,20 @@ def test_checkpoints_within_a_step_are_spaced(tmp_path, reduced_solution):
         Checkpoint(path, every=0).save(reduced_solution, within_step=True)
         assert path.read_bytes() != first
         assert Checkpoint(path).load(reduced_game()).seconds == reduced_solution.seconds
+        # a checkpoint that took long to write waits four times as long before the next
+        slow = Checkpoint(path, every=0)
+        slow.save(reduced_solution)
+        assert 0 < slow.took < 60
+        slow.took = 60.0  # as if writing it had taken a minute
+        reduced_solution.seconds += 1.0
+        second = path.read_bytes()
+        slow.save(reduced_solution, within_step=True)
+        assert path.read_bytes() == second
+        slow.written -= 241.0  # four minutes and a second later
+        slow.save(reduced_solution, within_step=True)
+        assert path.read_bytes() != second
     finally:
-        reduced_solution.seconds -= 1.0
+        reduced_solution.seconds = before
 
 
 def test_checkpoint_of_another_game_is_refused(tmp_path, reduced_solution):

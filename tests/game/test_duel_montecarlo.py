@@ -131,11 +131,16 @@ def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
     from phase10math.dice.layouts import COMPACT_LAYOUT
 
     for r in shipped_ranges():
-        assert read_table(phases=r)[1]["layout"] == SHIPPED_DICE.to_dict()
-    assert (6, 10) in shipped_ranges()
+        g = shipped_table(r).game
+        assert g.dice.to_dict() == SHIPPED_DICE.to_dict()
+        # serves_start's rule: a table from phase 1 holds the totals reached from there only
+        assert g.reachable == (r[0] == 1) and (g.totals_at(g.hi)[1] < math.inf) == g.reachable
+    assert {(6, 10), (9, 10)} <= set(shipped_ranges())
     # the compact dice are the shipped dice: the table that starts lowest
     assert widest_table(COMPACT_LAYOUT) is shipped_table((6, 10))
     assert widest_table() is shipped_table((6, 10))
+    # ... but for a game begun at phase 9 the quickest table that serves it as early
+    assert widest_table(COMPACT_LAYOUT, start=9) is shipped_table((9, 10))
     # the recorded dice show other colors: 6-10 serves them from phase 9 only, as 9-10 does
     assert first_covered((6, 10), DEFAULT_LAYOUT) == 9
     assert widest_table(DEFAULT_LAYOUT) is shipped_table((9, 10))
@@ -150,9 +155,18 @@ def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
 def test_duel_command_prints_the_headline(capsys):
     from phase10math.cli import main
 
-    assert main(["duel"]) == 0
+    assert main(["duel"]) == 0  # the shipped table of most phases
     out = capsys.readouterr().out
     assert "P(first player wins)" in out and "recompute:" in out
+    wide = min(shipped_ranges())  # the one of most phases
+    assert f"--phases {wide[0]}-{wide[1]}" in out
+    assert main(["duel", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["game"]["lo"], d["game"]["hi"]) == wide
+    table = shipped_table(wide)
+    w, t = table.value(table.game.start())
+    assert d["headline"]["p_first_wins"] == pytest.approx(w - t / 2, abs=1e-12)
+    assert d["headline"]["bound"] <= 1e-4  # the certified headline: within the target
     assert main(["duel", "--me", "10:100", "--opponent", "10:130", "--json"]) == 0
     d = __import__("json").loads(capsys.readouterr().out)
     assert 0 <= d["p_win"] <= d["chance_to_win"] <= 1

@@ -132,10 +132,19 @@ def _faces_text(faces) -> str:
 
 
 def _view_at(
-    win, me, opp, first: bool, last_chance: bool, faces, rolls_left: int, layout=DEFAULT_LAYOUT
+    win,
+    me,
+    opp,
+    first: bool,
+    last_chance: bool,
+    faces,
+    rolls_left: int,
+    layout=DEFAULT_LAYOUT,
+    start: int = 9,
 ):
-    """A two-player game set to the state, and the mover's view of ``faces``."""
-    game = Game([win, get_strategy("stop")], start_phase=9, seed=1, layout=layout)
+    """A two-player game begun at phase ``start``, set to the state, and the mover's view of
+    ``faces``."""
+    game = Game([win, get_strategy("stop")], start_phase=start, seed=1, layout=layout)
     starter = game.roll_off()[0]
     mover = game.players[starter if first else 1 - starter]
     other = game.players[1 - mover.seat]
@@ -199,18 +208,38 @@ def test_on_the_compact_dice_win_plays_from_phase_six():
     assert get_strategy("win").solution.game.describe() == "phases 9-10"
     win = get_strategy("win", layout=COMPACT_LAYOUT)
     wide = win.solution
-    assert wide.game.describe() == "phases 6-10"
+    assert wide is shipped_table((6, 10))
     rng = np.random.default_rng(11)
     dice = RandomDice(COMPACT_LAYOUT, seed=4)
     for _ in range(4):
         me, opp = (int(rng.integers(6, 8)), 30), (int(rng.integers(6, 8)), 45)
         faces = dice.roll(range(10))
-        game, view = _view_at(win, me, opp, True, False, faces, 2, COMPACT_LAYOUT)
+        game, view = _view_at(win, me, opp, True, False, faces, 2, COMPACT_LAYOUT, start=1)
+        assert win.solution is wide
         mine = _faces_text([faces[j] for j in win.hold(view)])
         adv = win_advice(wide, me, opp, faces, 2, layout=COMPACT_LAYOUT)
         chance = {o["keep"]: o["chance_to_win"] for o in adv["options"]}
         assert chance[mine] >= adv["best"]["chance_to_win"] - 1e-12
     assert win.fell_back == 0 and win.from_table == 4
+
+
+def test_a_game_begun_later_plays_from_the_table_that_serves_it():
+    """A game begun at phase 9 is played from the table of phases 9-10 (the quickest that
+    serves it as early), one begun at phase 6 or 1 from that of 6-10: chosen on attach."""
+    win = get_strategy("win", layout=COMPACT_LAYOUT)
+    Game([win, StopStrategy()], start_phase=9, seed=1, layout=COMPACT_LAYOUT)
+    assert win.solution is shipped_table((9, 10))
+    faces = RandomDice(COMPACT_LAYOUT, seed=3).roll(range(10))
+    _, view = _view_at(win, (9, 0), (9, 0), True, False, faces, 2, COMPACT_LAYOUT)
+    win.hold(view)
+    assert win.fell_back == 0 and win.from_table == 1
+    for start in (6, 1):
+        Game([win, StopStrategy()], start_phase=start, seed=1, layout=COMPACT_LAYOUT)
+        assert win.solution is shipped_table((6, 10))
+    # the recorded dice: phase 8's colors differ, the table of 9-10 whatever the start
+    rec = get_strategy("win")
+    Game([rec, StopStrategy()], start_phase=6, seed=1)
+    assert rec.solution is shipped_table((9, 10))
 
 
 # ------------------------------------------------------------------ refusals, the fallback

@@ -907,9 +907,11 @@ def solve_duel(
             if not chosen and not sol.stale:
                 break
             touched = set()
+            todo = sum(len(r) for r in chosen.values())
+            after = _round_progress(todo, lambda: ck.save(sol, True), log)
             for k, rows in chosen.items():
                 U = np.array([_current_utility(sol, key) for key in rows])
-                _exact_chunks(fams[k], U, lambda: ck.save(sol, True))
+                _exact_chunks(fams[k], U, after)
                 touched |= {_pair_key(key) for key in rows}
             # without new exact solves: every stale state that weighs at all
             leave = target * ROUND_LEAVE if chosen else 0.0
@@ -1235,16 +1237,38 @@ def _solve_wide(
     """Exact solves of every ``stride``-th row of ``W`` whose family interval is wide, in
     chunks (``save`` after each); how many were solved."""
     wide = fam.wide(W)[::stride]
-    _exact_chunks(fam, W[wide], save)
+    _exact_chunks(fam, W[wide], None if save is None else lambda _rows: save())
     return len(wide)
 
 
-def _exact_chunks(fam: TurnFamily, W: np.ndarray, save: Callable[[], None] | None) -> None:
-    """Exact solves of the rows of ``W``, ``REFINE_CHUNK`` at a time, ``save`` after each."""
+def _round_progress(
+    todo: int, save: Callable[[], None], log: Callable[[str], None] | None
+) -> Callable[[int], None]:
+    """``after(rows)`` for a round's ``todo`` exact solves: a checkpoint, then a line with
+    how many are done and an estimate of the time left."""
+    done, began = [0], time.monotonic()
+
+    def after(rows: int) -> None:
+        save()
+        done[0] += rows
+        spent = time.monotonic() - began
+        if log:
+            left = spent / done[0] * (todo - done[0])
+            log(
+                f"  round's exact solves: {done[0]} of {todo}, {spent:.0f} s, "
+                f"about {left:.0f} s left"
+            )
+
+    return after
+
+
+def _exact_chunks(fam: TurnFamily, W: np.ndarray, after: Callable[[int], None] | None) -> None:
+    """Exact solves of the rows of ``W``, ``REFINE_CHUNK`` at a time, ``after(rows solved)``
+    after each (a checkpoint, the progress)."""
     for c in range(0, len(W), REFINE_CHUNK):
         fam.exact(W[c : c + REFINE_CHUNK])
-        if save:
-            save()
+        if after:
+            after(len(W[c : c + REFINE_CHUNK]))
 
 
 def _shifted(U: np.ndarray, E: np.ndarray) -> np.ndarray:

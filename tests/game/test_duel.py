@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from fractions import Fraction
 from functools import cache
 
@@ -376,6 +377,13 @@ def test_rounds_solve_again_only_the_states_that_weigh(monkeypatch):
     assert sol.error(g.start()) <= 1e-4 and sol.pending is None
     rounds = _round_lines(lines)
     assert len(rounds) >= 2
+    # each chunk of a round's exact solves says how far it is and how long is left
+    progress = [ln for ln in lines if ln.startswith("  round's exact solves:")]
+    shape = r"\d+ of \d+, \d+ s, about \d+ s left$"
+    assert progress and all(re.search(shape, ln) for ln in progress)
+    ends = [ln for ln in progress if re.search(r"(\d+) of \1,", ln)]  # a round's last chunk
+    solving = [ln for ln in lines if re.match(r"round: .*; [1-9]\d* exact solves", ln)]
+    assert len(ends) == len(solving) and all(ln.endswith("about 0 s left") for ln in ends)
     for n, steps in rounds:  # far fewer states than the steps hold
         held = sum(
             len(duel._last_keys(g, m)) if kind == "last" else len(duel._layer_keys(g, m))

@@ -73,7 +73,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             )
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
-        # the headline: the shipped table of the most phases (the whole game, 1-10)
+        # the headline: the shipped table of the most phases
         phases = _range(args.phases) if args.phases else min(shipped_ranges())
         if me and not (args.phases or args.table):
             # a state's look-up: the shipped table of fewest phases that holds both players
@@ -129,7 +129,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
 
 def advise_win(args: argparse.Namespace) -> int:
     """``advise --objective win``: the holds of a roll ranked by the chance to win, from the
-    widest shipped two-player table for the dice (phases 1-10 on the compact dice, 9-10 on
+    widest shipped two-player table for the dice (phases 6-10 on the compact dice, 9-10 on
     others)."""
     if not (args.me and args.opponent):
         raise InvalidRulesError("--objective win needs --me PHASE:SCORE and --opponent PHASE:SCORE")
@@ -165,8 +165,8 @@ def add_commands(sub) -> None:
         "--phases",
         default=None,
         help="phase range LO-HI: the shipped table to read (default: the one of most phases, "
-        "1-10; with --me and --opponent the one of fewest phases that holds both), or the game "
-        "to solve (default 9-10)",
+        "today 6-10; with --me and --opponent the one of fewest phases that holds both), or "
+        "the game to solve (default 9-10)",
     )
     p.add_argument("--checkpoint", default=None, help="file to resume from and save to")
     p.add_argument(

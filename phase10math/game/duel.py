@@ -2138,7 +2138,7 @@ class WinStrategy(DuelStrategy):
     """The ``win`` strategy: plays to win from a solved two-player table (by name, ``win``:
     the widest shipped one for the game's dice, :func:`widest_table`) wherever the table
     covers the game's state: two players, the game ending with the table's last phase, both
-    players at the table's phases with totals its games have (the table of phases 1-10 is
+    players at the table's phases with totals its games have (a table of phases from 1 is
     solved from both at phase 1 with 0 points; at the end of any game a total matters only
     through the difference, so the tables of phases 6-10 and 9-10 hold every total and
     serve any game from the moment both players reach their first phase), a color phase
@@ -2302,10 +2302,10 @@ def widest_table(layout: Layout | None = None, start: int = 1) -> DuelSolution:
     dice the tables are solved on) whose players begin at phase ``start`` (default 1): among
     those that can serve it (:func:`serves_start`), the one that covers it earliest
     (:func:`first_covered`), the fewest phases among equals (the quickest to read). On the
-    compact dice the table of phases 1-10 (6-10 for a game begun at phase 6); on dice with
+    compact dice the table of phases 6-10 (9-10 for a game begun at phase 9); on dice with
     other colors (the recorded set) that of phases 9-10, since the wider tables' phase 8
     was solved on the compact dice's colors. Where none serves the game (it begins after
-    their last phase) the one of a game from phase 1, which the callers' coverage checks
+    their last phase), the one of fewest phases, whose states the callers' coverage checks
     then refuse in words.
 
     >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
@@ -2315,8 +2315,8 @@ def widest_table(layout: Layout | None = None, start: int = 1) -> DuelSolution:
     if layout is not None:
         check_layout(layout)
     check_int(start, "start", 1, 20, error=InvalidRulesError)
-    # none serves a game begun after the tables' phases: the one for a game from phase 1
-    # (whose users' coverage checks then say why it does not serve theirs)
+    # none serves a game begun after the tables' phases: the one of fewest phases (whose
+    # users' coverage checks then say why it does not serve theirs)
     fits = [r for r in shipped_ranges() if serves_start(r, start)] or shipped_ranges()
     best = min(fits, key=lambda r: (max(first_covered(r, layout), start), r[1] - r[0]))
     return shipped_table(best)

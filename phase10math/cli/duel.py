@@ -74,7 +74,9 @@ def cmd_duel(args: argparse.Namespace) -> int:
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
         # the headline: the shipped table of the most phases
-        phases = _range(args.phases) if args.phases else min(shipped_ranges())
+        phases = (
+            _range(args.phases) if args.phases else max(shipped_ranges(), key=lambda r: r[1] - r[0])
+        )
         if me and not (args.phases or args.table):
             # a state's look-up: the shipped table of fewest phases that holds both players
             low = min(me[0], opp[0])

@@ -1266,9 +1266,10 @@ def _exact_chunks(fam: TurnFamily, W: np.ndarray, after: Callable[[int], None] |
     """Exact solves of the rows of ``W``, ``REFINE_CHUNK`` at a time, ``after(rows solved)``
     after each (a checkpoint, the progress)."""
     for c in range(0, len(W), REFINE_CHUNK):
-        fam.exact(W[c : c + REFINE_CHUNK])
+        chunk = W[c : c + REFINE_CHUNK]
+        fam.exact(chunk)
         if after:
-            after(len(W[c : c + REFINE_CHUNK]))
+            after(len(chunk))
 
 
 def _shifted(U: np.ndarray, E: np.ndarray) -> np.ndarray:
@@ -2372,13 +2373,23 @@ def state_reason(
     layout: Layout | tuple[Die, ...] | None = None,
 ) -> str | None:
     """Why the table does not cover a state of its phases, or None: a total no game of the
-    table has (:meth:`DuelGame.total_reason`; a finished opponent's is final), or a color
-    phase solved on other dice (:func:`color_reason`)."""
+    table has (:func:`totals_reason`), or a color phase solved on other dice
+    (:func:`color_reason`)."""
+    return totals_reason(sol, me, opponent, last_chance) or color_reason(
+        sol, (me[0], opponent[0]), layout
+    )
+
+
+def totals_reason(
+    sol: DuelSolution, me: tuple[int, int], opponent: tuple[int, int], last_chance: bool
+) -> str | None:
+    """Why no game of the table has these (phase, total) players, or None
+    (:meth:`DuelGame.total_reason`; a finished opponent's total is final, not checked)."""
     for k, total in (me, opponent)[: 1 if last_chance else 2]:
         why = sol.game.total_reason(k, total)
         if why:
             return why
-    return color_reason(sol, (me[0], opponent[0]), layout)
+    return None
 
 
 def colors_fit(sol: DuelSolution, layout: Layout | tuple[Die, ...] | None) -> bool:

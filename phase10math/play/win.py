@@ -29,6 +29,7 @@ from phase10math.game.duel import (
     check_table_rules,
     color_reason,
     shipped_table,
+    totals_reason,
     widest_table,
     win_advice,
 )
@@ -112,10 +113,9 @@ def win_line(
         )
     second = order[0] != seat
     mine, theirs = (me.phase, me.running_total), (opp.phase, opp.running_total)
-    for k, total in (mine, theirs)[: 1 if last else 2]:
-        why = g.total_reason(k, total)
-        if why:
-            return WinLine(False, f"Win the game: {why}; the advice plays for this turn's aim.")
+    why = totals_reason(table, mine, theirs, last)
+    if why:
+        return WinLine(False, f"Win the game: {why}; the advice plays for this turn's aim.")
     chance, _tie = chance_to_win(table, mine, theirs, second, last, state.layout)
     colored = g.phases[me.phase].uses_color
     if state.rolls_done == 0 or state.over or (colored and state.typed):

@@ -16,7 +16,12 @@ import pytest
 
 from phase10math.dice.faces import parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.errors import InvalidPhaseError, OutsideTableError
+from phase10math.errors import (
+    InvalidPhaseError,
+    InvalidRulesError,
+    OutsideTableError,
+    WrongTypeError,
+)
 from phase10math.game.duel import (
     SHIPPED_DICE,
     Play,
@@ -141,6 +146,12 @@ def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
     assert widest_table() is shipped_table((6, 10))
     # ... but for a game begun at phase 9 the quickest table that serves it as early
     assert widest_table(COMPACT_LAYOUT, start=9) is shipped_table((9, 10))
+    for bad in (0, 21):  # a start that is no phase: refused in words
+        with pytest.raises(InvalidRulesError, match="start"):
+            widest_table(COMPACT_LAYOUT, start=bad)
+    for bad in (2.5, True):
+        with pytest.raises(WrongTypeError, match="start"):
+            widest_table(COMPACT_LAYOUT, start=bad)
     # the recorded dice show other colors: 6-10 serves them from phase 9 only, as 9-10 does
     assert first_covered((6, 10), DEFAULT_LAYOUT) == 9
     assert widest_table(DEFAULT_LAYOUT) is shipped_table((9, 10))

@@ -100,7 +100,7 @@ from phase10math.turn.batch import BATCH, TurnBatch, gamma
 from phase10math.turn.engine import final_scores
 from phase10math.turn.family import MAX_HOLDS, TurnFamily
 from phase10math.turn.kernels import lexicographic_utilities
-from phase10math.turn.maxima import max_phase_score
+from phase10math.turn.maxima import max_phase_score, min_phase_score
 from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
@@ -241,24 +241,22 @@ class DuelGame:
         self.color_space = StateSpace.build(self.dice, FULL) if colored else None
         if colored and self.color_space.n_states > MAX_HOLDS:
             turn_of(self.phases[colored[0]], self.rules, self.dice)  # refused, with the reason
-        # a color phase on a layout is built when first needed (its best score is found
-        # without listing the rolls); elsewhere, and in a game from its start (whose totals
-        # need the least scores), every phase now
-        lazy = isinstance(self.dice, Layout) and not self.reachable
+        # a color phase on a layout is built when first needed (its best and least scores
+        # are found without building its turn: reading a table takes no gigabyte); elsewhere
+        # every phase now
+        lazy = isinstance(self.dice, Layout)
         self.turns = LazyTurns(self.turns, self.phases, self.rules, self.dice)
+        best = {}
         for k in nums:
-            if not (lazy and k in colored) and not len(self.turns[k].scores):
+            if lazy and k in colored:
+                best[k] = max_phase_score(self.phases[k], self.dice, self.rules)
+            else:
+                best[k] = int(self.turns[k].scores.max(initial=-1))
+            if best[k] < 0:
                 raise InvalidRulesError(
                     f"phase {k} ({self.phases[k].text}): no roll of these dice makes it"
                 )
-        self.max_score = {
-            k: (
-                int(self.turns[k].scores.max(initial=0))
-                if k in self.turns
-                else max(0, max_phase_score(self.phases[k], self.dice, self.rules))
-            )
-            for k in nums
-        }
+        self.max_score = best
         self.bonus_in_game = self.lo <= 5 <= self.hi
         self.to_five = {k: sum(self.max_score[j] for j in range(k, 6)) for k in nums if k <= 5}
         self.rest = {k: sum(self.max_score[j] for j in range(k, self.hi + 1)) for k in nums}
@@ -280,9 +278,14 @@ class DuelGame:
 
     @functools.cached_property
     def min_score(self) -> dict[int, int]:
-        """The least score of each phase (0 where it cannot be made), by phase number."""
-        sc = {k: self.turns[k].scores for k in self.phases}
-        return {k: int(v.min(initial=self.max_score[k])) for k, v in sc.items()}
+        """The least score of each phase, by phase number (a color phase not yet built: found
+        without building it)."""
+        return {
+            k: int(self.turns[k].scores.min())
+            if k in self.turns
+            else min_phase_score(self.phases[k], self.dice, self.rules)
+            for k in self.phases
+        }
 
     def describe(self) -> str:
         return f"phases {self.lo}-{self.hi}" if self.lo != self.hi else f"phase {self.lo}"

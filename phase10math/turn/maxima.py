@@ -159,6 +159,69 @@ def one_color_group_max(number: int, layout: Layout = DEFAULT_LAYOUT) -> int:
     return best
 
 
+def min_phase_score(
+    phase: Phase | int | str, layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
+) -> int:
+    """The least score a made phase can have: over every final roll that makes it, the least
+    of that roll's best scores (-1 if it cannot be made). A game's totals from its start lie
+    between the sums of these least scores and of the best scores (:func:`max_phase_score`).
+
+    >>> from phase10math.dice.layouts import COMPACT_LAYOUT as compact
+    >>> min_phase_score(8, compact) == min_phase_score_by_rolls(8, compact)
+    True
+    """
+    phase = as_phase(phase)
+    g = phase.groups[0]
+    if len(phase.groups) == 1 and g.kind == "color" and 2 * g.size > len(layout.dice):
+        return one_color_group_min(g.size, layout)
+    return min_phase_score_by_rolls(phase, layout, rules)
+
+
+def min_phase_score_by_rolls(
+    phase: Phase | int | str, layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
+) -> int:
+    """:func:`min_phase_score` by scoring every distinct final roll (the reference)."""
+    phase = as_phase(phase)
+    least = -1
+    for prof in roll_profiles(layout, phase):
+        s = best_scores(phase, prof, rules)
+        s = s[s >= 0]
+        if len(s):
+            least = int(s.min()) if least < 0 else min(least, int(s.min()))
+    return least
+
+
+def one_color_group_min(number: int, layout: Layout = DEFAULT_LAYOUT) -> int:
+    """The least score of "k of one color" alone, where k is more than half the dice (so no
+    roll shows two colors on k dice): for each color, the roll that shows it on as few dice
+    as it can (at least k, and every die with no other color), each on its lowest face of
+    that color, scores the k highest of those; the least over the colors (-1 if no color is
+    on k dice). Checked against the enumeration of every roll in the tests.
+
+    >>> from phase10math.dice.layouts import COMPACT_LAYOUT as compact
+    >>> one_color_group_min(7, compact)
+    18
+    """
+    if 2 * number <= len(layout.dice):
+        raise InvalidPhaseError(
+            f"{number} of one color on {len(layout.dice)} dice: two colors could both make it; "
+            "use min_phase_score"
+        )
+    least = -1
+    for c in COLORS:
+        forced, free = [], []
+        for die in layout.dice:
+            points = [f.points for f in die.faces if f.color == c]
+            if points:
+                (forced if len(points) == len(die.faces) else free).append(min(points))
+        if len(forced) + len(free) < number:
+            continue
+        shown = sorted(forced)[::-1][:number] + sorted(free)[: max(0, number - len(forced))]
+        score = sum(shown)
+        least = score if least < 0 else min(least, score)
+    return least
+
+
 @dataclass(frozen=True)
 class LayoutReport:
     """What a layout offers: the manual's facts, checked (see :func:`layout_report`)."""

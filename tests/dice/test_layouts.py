@@ -17,8 +17,14 @@ from phase10math.dice.layouts import (
 )
 from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import parse_phase
-from phase10math.errors import InvalidLayoutError
-from phase10math.turn.maxima import layout_report, one_color_group_max, roll_profiles
+from phase10math.errors import InvalidLayoutError, InvalidPhaseError
+from phase10math.turn.maxima import (
+    layout_report,
+    min_phase_score,
+    one_color_group_max,
+    one_color_group_min,
+    roll_profiles,
+)
 
 # RULES.md, "Checks any implementation must pass" (default rules, any layout)
 PHASE_MAXIMA = {1: 60, 2: 57, 3: 59, 4: 49, 5: 52, 6: 54, 7: 60, 9: 60, 10: 62}
@@ -50,6 +56,32 @@ def test_one_color_group_closed_form_equals_enumerating_every_roll(k):
     ph = parse_phase(f"{k} of one color")
     best = max(int(best_scores(ph, prof).max()) for prof in roll_profiles(COMPACT_LAYOUT, ph))
     assert one_color_group_max(k, COMPACT_LAYOUT) == best
+
+
+def _least_by_every_roll(ph, layout):
+    """The least of the rolls' best scores, by scoring every roll (the reference)."""
+    made = [s[s >= 0] for s in (best_scores(ph, prof) for prof in roll_profiles(layout, ph))]
+    return min(int(s.min()) for s in made if len(s))
+
+
+@pytest.mark.parametrize("k", [7, 9])
+def test_least_score_of_one_color_equals_enumerating_every_roll(k):
+    ph = parse_phase(f"{k} of one color")
+    least = _least_by_every_roll(ph, COMPACT_LAYOUT)
+    assert one_color_group_min(k, COMPACT_LAYOUT) == min_phase_score(ph, COMPACT_LAYOUT) == least
+    # dice with a die of one color only (it always shows that color): green on the first die
+    d = COMPACT_LAYOUT.to_dict()
+    d["dice"][0] = ["5g", "6g", "7g", "8g", "9g", "10g"]
+    other = parse_layout(d)
+    assert one_color_group_min(k, other) == _least_by_every_roll(ph, other)
+
+
+def test_least_score_of_one_color_refuses_where_two_colors_could_make_it():
+    with pytest.raises(InvalidPhaseError, match="two colors"):
+        one_color_group_min(5, COMPACT_LAYOUT)
+    # ... where min_phase_score scores every roll instead
+    ph = parse_phase("5 of one color")
+    assert min_phase_score(ph, COMPACT_LAYOUT) == _least_by_every_roll(ph, COMPACT_LAYOUT)
 
 
 @pytest.mark.parametrize("name", ["recorded", "compact"])

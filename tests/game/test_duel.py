@@ -532,6 +532,19 @@ def test_batched_turn_equals_exact_turn():
             assert abs(res.dist[b] @ U[b] - float(v)) <= 1e-12
 
 
+def test_a_game_from_phase_one_finds_its_totals_without_building_its_color_turn():
+    """Reading the 1-10 table needs every phase's least score (the totals a game from phase
+    1 can have); phase 8's is found without building its turn (seconds, most of a gigabyte),
+    and is the least score the built turn can end with."""
+    from phase10math.dice.layouts import COMPACT_LAYOUT
+
+    g = DuelGame.standard(1, 10, layout=COMPACT_LAYOUT)
+    lows = [g.totals_at(k)[0] for k in (8, 9)]
+    assert 8 not in dict.keys(g.turns)
+    assert lows[1] - lows[0] == g.min_score[8] == int(g.turns[8].scores.min())
+    assert g.max_score[8] == int(g.turns[8].scores.max())
+
+
 def test_a_phase_no_roll_makes_is_refused():
     """Such a game would never end (both players fail for ever): refused before solving."""
     die = Die("low", parse_faces("5r 5o 6b 6g 5b 6r"))  # fives and sixes, no wild

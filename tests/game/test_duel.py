@@ -428,6 +428,55 @@ def test_a_solve_killed_inside_a_round_finishes_that_round(tmp_path, monkeypatch
         assert abs(sol.value(key)[0] - float(exact)) <= sol.error(key) + 1e-15
 
 
+def test_a_solve_killed_inside_a_rounds_exact_solves_does_not_solve_them_again(
+    tmp_path, monkeypatch
+):
+    """A round's exact solves are kept in the checkpoint as they go (in the family); a run
+    resumed after a stop among them picks the round's states again, and those solved already
+    are no longer wide (nor, being solved, do they weigh as before): the solves are those of a
+    run never stopped, each once."""
+    import phase10math.game.duel as duel
+
+    monkeypatch.setattr(duel, "CHECKPOINT_EVERY", 0.0)
+    monkeypatch.setattr(duel, "CHECKPOINT_SPACING", 0.0)
+    monkeypatch.setattr(duel, "FIRST_SHARE", 1.0)  # a coarse first pass: rounds finish it
+    monkeypatch.setattr(duel, "REFINE_CHUNK", 1)
+    real = duel._exact_chunks
+    asked: list[bytes] = []  # the utilities of the exact solves in chunks, in order
+
+    def counted(fam, W, after):
+        asked.extend(w.tobytes() for w in W)
+        return real(fam, W, after)
+
+    monkeypatch.setattr(duel, "_exact_chunks", counted)
+    never_stopped = solve_duel(color_game(1e-8), target=1e-4)
+    want, asked[:] = list(asked), []
+    assert len(want) >= 2
+
+    def dies_after_one(fam, W, after):
+        if after is None:  # the first pass's
+            return counted(fam, W, after)
+
+        def then_die(rows):
+            after(rows)  # the checkpoint, with the one solve
+            raise KeyboardInterrupt
+
+        asked.extend(w.tobytes() for w in W[:1])
+        real(fam, W[:1], then_die)
+
+    ck = tmp_path / "duel.ck"
+    monkeypatch.setattr(duel, "_exact_chunks", dies_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
+    assert duel.Checkpoint(ck).load(color_game(1e-8)).pending is None  # before the round's line
+    monkeypatch.setattr(duel, "_exact_chunks", counted)
+    sol = solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
+    assert asked == want  # the same solves, none twice
+    start = sol.game.start()
+    assert sol.error(start) <= 1e-4
+    assert sol.value(start) == never_stopped.value(start)
+
+
 def _chain_matches_visits(sol, expect, dist, seed, n=4000, top=12):
     """Games sampled from the outcome distributions ``dist(key)`` (a seeded Monte Carlo of
     the chain of states) against the expected visits of the forward pass, at the ``top``

@@ -904,12 +904,13 @@ def solve_duel(
             if start_err <= target:
                 break
             seen = _flow(sol, gain=_amplification(sol))  # visits, as the errors see them
-            chosen = _pick_refinements(sol, picks, target * ROUND_LEAVE, seen)
-            if not chosen and not sol.stale:  # what is left is spread thin: all of it
-                chosen = _pick_refinements(sol, picks, 0.0, seen)
-            if not chosen and not sol.stale:
+            chosen, narrowed = _pick_refinements(sol, picks, target * ROUND_LEAVE, seen)
+            if not (chosen or narrowed or sol.stale):  # what is left is spread thin: all of it
+                chosen, narrowed = _pick_refinements(sol, picks, 0.0, seen)
+            if not (chosen or narrowed or sol.stale):
                 break
-            touched = set()
+            # states whose family interval narrowed since they were solved: solved again
+            touched = {_pair_key(key) for key in narrowed}
             todo = sum(len(r) for r in chosen.values())
             after = _round_progress(todo, lambda: ck.save(sol, True), log)
             for k, rows in chosen.items():
@@ -917,7 +918,7 @@ def solve_duel(
                 _exact_chunks(fams[k], U, after)
                 touched |= {_pair_key(key) for key in rows}
             # without new exact solves: every stale state that weighs at all
-            leave = target * ROUND_LEAVE if chosen else 0.0
+            leave = target * ROUND_LEAVE if chosen or narrowed else 0.0
             keep, sol.stale = _round_states(sol, seen, touched | sol.stale, leave)
             steps_touched = {_step_of(key) for key in touched | keep}
             again = [st for st in steps if any(_depends(game, st, t) for t in steps_touched)]
@@ -926,7 +927,8 @@ def solve_duel(
             if log:
                 n = sum(len(r) for r in chosen.values())
                 log(
-                    f"round: start error {start_err:.2e}; {n} exact solves; solving again "
+                    f"round: start error {start_err:.2e}; {n} exact solves; {len(narrowed)} "
+                    f"narrowed since solved; solving again "
                     f"{len(keep)} of {len(seen)} visited states in {again}"
                 )
         run(list(sol.pending["again"]), (), False, sol.pending["keep"])
@@ -1117,10 +1119,13 @@ def _amplification(sol: DuelSolution) -> Callable[[Any, list], float]:
 
 def _pick_refinements(
     sol: DuelSolution, most: int, leave: float, seen: Mapping[Any, float]
-) -> dict[int, list[Any]]:
+) -> tuple[dict[int, list[Any]], list[Any]]:
     """The color phases' states whose weight in ``seen`` (visits, or blame) times interval
-    width is largest, each wider than its family's ``tol``, by phase: at most ``most`` of
-    them, and no more than it takes for those not picked to sum to at most ``leave``."""
+    width is largest, each wider than its family's ``tol``: at most ``most`` of them, and no
+    more than it takes for those not picked to sum to at most ``leave``. Those the family
+    still finds wide, by phase, to solve exactly; and those whose interval the family now
+    gives less than half as wide as when they were solved (an exact solve made for another
+    state, at the same or a nearby utility), to solve again only."""
     fams = families(sol.game)
     scored = []
     for key, v in seen.items():
@@ -1132,11 +1137,16 @@ def _pick_refinements(
     rest = np.cumsum([w for w, _, _ in scored])
     scored = scored[int(np.searchsorted(rest, leave, side="right")) :][::-1]
     out: dict[int, list[Any]] = {}
+    narrowed = []
     for _, k, key in scored[:most]:
-        u = _current_utility(sol, key)
-        if len(fams[k].wide(u[None])):
+        u = _current_utility(sol, key)[None]
+        if len(fams[k].wide(u)):
             out.setdefault(k, []).append(key)
-    return out
+            continue
+        _, lo, _ = fams[k].lower(u)
+        if float(fams[k].upper(u, lo)[0] - lo[0]) < sol.gaps[key] / 2:
+            narrowed.append(key)
+    return out, narrowed
 
 
 def _solve_last(

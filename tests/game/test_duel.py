@@ -477,6 +477,46 @@ def test_a_solve_killed_inside_a_rounds_exact_solves_does_not_solve_them_again(
     assert sol.value(start) == never_stopped.value(start)
 
 
+def test_a_state_whose_interval_narrowed_since_it_was_solved_is_solved_again(tmp_path):
+    """A color state solved while its family was coarse keeps the wide interval of then,
+    though an exact solve made later (for another state, at the same or a nearby utility)
+    narrows it. A last chance depends only on later phases' last chances, so no round's
+    exact solves make it solve again, and the family does not find it wide: a round must
+    find it (narrowed since solved) and solve it again."""
+    import phase10math.game.duel as duel
+
+    ck = tmp_path / "duel.ck"
+    sol = solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
+    g = sol.game
+    fam = duel.families(g)[5]
+    seen = duel._flow(sol, gain=duel._amplification(sol))
+
+    def tight(key):
+        return not len(fam.wide(duel._current_utility(sol, key)[None]))
+
+    last = [k for k in seen if len(k) == 3 and k[0][0] == 5 and seen[k] > 0 and tight(k)]
+    key = max(last, key=seen.get)  # the most visited color last chance the family holds tight
+    assert sol.gaps[key] < 1e-6
+    sol.gaps[key] = sol.errors[key] = 0.05  # as if solved before the cut that narrowed it
+    sol.errors[g.start()] = 1.0  # and a start not yet certified: a round is due
+    duel.Checkpoint(ck).save(sol)
+    lines: list[str] = []
+    again = solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4, log=lines.append)
+    assert any(re.search(r"; [1-9]\d* narrowed since solved;", ln) for ln in lines)
+    assert again.gaps[key] < 1e-6 and again.error(key) < 1e-3
+    g = again.game
+    assert again.error(g.start()) <= 1e-4
+    COLORS.duel_value(0, LO, 0, LO, 0)  # the brute force from the start
+    assert COLORS.solved and COLORS.chances
+    for (s, ka, ta, kb, tb), exact in COLORS.solved.items():  # each within its own error
+        k = g.key_of(s, (ka, ta), (kb, tb))
+        assert abs(again.value(k)[0] - float(exact)) <= again.error(k) + 1e-15
+    for (k, t, f, e), exact in COLORS.chances.items():
+        lk = (g.player(k, t), t - f, int(e))
+        got = again.last_value(Play.OPTIMAL, *lk)[0]
+        assert abs(got - float(exact)) <= again.error(lk) + 1e-15
+
+
 def _chain_matches_visits(sol, expect, dist, seed, n=4000, top=12):
     """Games sampled from the outcome distributions ``dist(key)`` (a seeded Monte Carlo of
     the chain of states) against the expected visits of the forward pass, at the ``top``

@@ -131,7 +131,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
 
 def advise_win(args: argparse.Namespace) -> int:
     """``advise --objective win``: the holds of a roll ranked by the chance to win, from the
-    widest shipped two-player table for the dice (phases 6-10 on the compact dice, 9-10 on
+    widest shipped two-player table for the dice (phases 1-10 on the compact dice, 9-10 on
     others)."""
     if not (args.me and args.opponent):
         raise InvalidRulesError("--objective win needs --me PHASE:SCORE and --opponent PHASE:SCORE")
@@ -167,7 +167,7 @@ def add_commands(sub) -> None:
         "--phases",
         default=None,
         help="phase range LO-HI: the shipped table to read (default: the one of most phases, "
-        "today 6-10; with --me and --opponent the one of fewest phases that holds both), or "
+        "today 1-10; with --me and --opponent the one of fewest phases that holds both), or "
         "the game to solve (default 9-10)",
     )
     p.add_argument("--checkpoint", default=None, help="file to resume from and save to")

@@ -2270,7 +2270,7 @@ SHIPPED_DICE = COMPACT_LAYOUT  # the dice every shipped table is solved on (test
 @functools.cache
 def shipped_table(phases: tuple[int, int] = (9, 10)) -> DuelSolution:
     """A shipped two-player table (default: phases 9-10), read once per process (phases
-    9-10 about half a second, 6-10 a few seconds; a color phase's turn is built when a
+    9-10 about half a second, 6-10 and 1-10 a few seconds; a color phase's turn is built when a
     decision there first needs it)."""
     return read_table(phases=phases)[0]
 
@@ -2316,7 +2316,8 @@ def widest_table(layout: Layout | None = None, start: int = 1) -> DuelSolution:
     dice the tables are solved on) whose players begin at phase ``start`` (default 1): among
     those that can serve it (:func:`serves_start`), the one that covers it earliest
     (:func:`first_covered`), the fewest phases among equals (the quickest to read). On the
-    compact dice the table of phases 6-10 (9-10 for a game begun at phase 9); on dice with
+    compact dice the table of phases 1-10 (6-10 for a game begun at phase 6, whose totals
+    no game from phase 1 has; 9-10 for one begun at phase 9); on dice with
     other colors (the recorded set) that of phases 9-10, since the wider tables' phase 8
     was solved on the compact dice's colors. Where none serves the game (it begins after
     their last phase), the one of fewest phases, whose states the callers' coverage checks

@@ -140,11 +140,12 @@ def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
         assert g.dice.to_dict() == SHIPPED_DICE.to_dict()
         # serves_start's rule: a table from phase 1 holds the totals reached from there only
         assert g.reachable == (r[0] == 1) and (g.totals_at(g.hi)[1] < math.inf) == g.reachable
-    assert {(6, 10), (9, 10)} <= set(shipped_ranges())
+    assert {(1, 10), (6, 10), (9, 10)} <= set(shipped_ranges())
     # the compact dice are the shipped dice: the table that starts lowest
-    assert widest_table(COMPACT_LAYOUT) is shipped_table((6, 10))
-    assert widest_table() is shipped_table((6, 10))
-    # ... but for a game begun at phase 9 the quickest table that serves it as early
+    assert widest_table(COMPACT_LAYOUT) is shipped_table((1, 10))
+    assert widest_table() is shipped_table((1, 10))
+    # ... but a game begun at phase 6 has totals the 1-10 table does not hold; at 9, 9-10
+    assert widest_table(COMPACT_LAYOUT, start=6) is shipped_table((6, 10))
     assert widest_table(COMPACT_LAYOUT, start=9) is shipped_table((9, 10))
     for bad in (0, 21):  # a start that is no phase: refused in words
         with pytest.raises(InvalidRulesError, match="start"):
@@ -152,8 +153,8 @@ def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
     for bad in (2.5, True):
         with pytest.raises(WrongTypeError, match="start"):
             widest_table(COMPACT_LAYOUT, start=bad)
-    # the recorded dice show other colors: 6-10 serves them from phase 9 only, as 9-10 does
-    assert first_covered((6, 10), DEFAULT_LAYOUT) == 9
+    # the recorded dice show other colors: 1-10 and 6-10 serve them from phase 9 only
+    assert first_covered((6, 10), DEFAULT_LAYOUT) == first_covered((1, 10), DEFAULT_LAYOUT) == 9
     assert widest_table(DEFAULT_LAYOUT) is shipped_table((9, 10))
     # the compact dice with two colors swapped on one die: other colors, the same numbers
     d = COMPACT_LAYOUT.to_dict()
@@ -166,18 +167,20 @@ def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
 def test_duel_command_prints_the_headline(capsys):
     from phase10math.cli import main
 
-    assert main(["duel"]) == 0  # the shipped table of most phases
+    assert main(["duel"]) == 0  # the table of most phases: the whole game
     out = capsys.readouterr().out
     assert "P(first player wins)" in out and "recompute:" in out
-    wide = max(shipped_ranges(), key=lambda r: r[1] - r[0])  # the one of most phases
-    assert f"--phases {wide[0]}-{wide[1]}" in out
+    assert max(shipped_ranges(), key=lambda r: r[1] - r[0]) == (1, 10)
+    assert "--phases 1-10" in out
     assert main(["duel", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert (d["game"]["lo"], d["game"]["hi"]) == wide
-    table = shipped_table(wide)
-    w, t = table.value(table.game.start())
+    assert (d["game"]["lo"], d["game"]["hi"]) == (1, 10)
+    whole = shipped_table((1, 10))
+    w, t = whole.value(whole.game.start())
     assert d["headline"]["p_first_wins"] == pytest.approx(w - t / 2, abs=1e-12)
-    assert d["headline"]["bound"] <= 1e-4  # the certified headline: within the target
+    # the certified headline: its interval (the worth plus or minus the bound) at most
+    # 1e-4 wide
+    assert 0 < 2 * d["headline"]["bound"] <= 1e-4
     assert main(["duel", "--me", "10:100", "--opponent", "10:130", "--json"]) == 0
     d = __import__("json").loads(capsys.readouterr().out)
     assert 0 <= d["p_win"] <= d["chance_to_win"] <= 1
@@ -187,6 +190,11 @@ def test_duel_command_prints_the_headline(capsys):
     wide = shipped_table((6, 10))
     w, t = wide.value(wide.game.key_of(0, (7, 100), (8, 90)))
     assert d["table"] == "phases 6-10" and (d["chance_to_win"], d["p_tie"]) == (w, t)
+    # before phase 6: the table of the whole game
+    assert main(["duel", "--me", "3:60", "--opponent", "2:40", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    w, t = whole.value(whole.game.key_of(0, (3, 60), (2, 40)))
+    assert d["table"] == "phases 1-10" and (d["chance_to_win"], d["p_tie"]) == (w, t)
 
 
 @pytest.mark.parametrize(
@@ -199,7 +207,7 @@ def test_duel_command_prints_the_headline(capsys):
         ["duel", "--me", "10:x", "--opponent", "10:0"],
         ["duel", "--me", "10:10"],
         ["duel", "--phases", "3-10"],
-        ["duel", "--me", "5:100", "--opponent", "8:90"],
+        ["duel", "--me", "5:10", "--opponent", "8:190"],  # 10 points: no game has so few
     ],
 )
 def test_duel_command_refuses_bad_input(argv, capsys):

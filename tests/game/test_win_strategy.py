@@ -201,18 +201,20 @@ def test_the_strategys_hold_is_win_advices_best(table):
     assert differs >= 2
 
 
-def test_on_the_compact_dice_win_plays_from_phase_six():
+def test_on_the_compact_dice_win_plays_the_whole_game():
     """By name, ``win`` reads the widest shipped table for the game's dice: on the compact
-    dice (on whose colors phase 8 was solved) the table of phases 6-10, whose holds it plays
-    at phases 6 and 7 (win_advice's best there); on the recorded dice the table of 9-10."""
+    dice (on whose colors phase 8 was solved) the table of phases 1-10, whose holds it plays
+    from phase 1 (win_advice's best there); on the recorded dice the table of 9-10."""
     assert get_strategy("win").solution.game.describe() == "phases 9-10"
     win = get_strategy("win", layout=COMPACT_LAYOUT)
     wide = win.solution
-    assert wide is shipped_table((6, 10))
+    assert wide is shipped_table((1, 10))
     rng = np.random.default_rng(11)
     dice = RandomDice(COMPACT_LAYOUT, seed=4)
     for _ in range(4):
-        me, opp = (int(rng.integers(6, 8)), 30), (int(rng.integers(6, 8)), 45)
+        me, opp = [int(rng.integers(2, 8)) for _ in range(2)]
+        # totals a game from phase 1 reaches (the table holds only those)
+        me, opp = ((k, int(rng.integers(*wide.game.totals_at(k)))) for k in (me, opp))
         faces = dice.roll(range(10))
         game, view = _view_at(win, me, opp, True, False, faces, 2, COMPACT_LAYOUT, start=1)
         assert win.solution is wide
@@ -221,21 +223,25 @@ def test_on_the_compact_dice_win_plays_from_phase_six():
         chance = {o["keep"]: o["chance_to_win"] for o in adv["options"]}
         assert chance[mine] >= adv["best"]["chance_to_win"] - 1e-12
     assert win.fell_back == 0 and win.from_table == 4
+    # a total no game from phase 1 has (at least 132 points at phase 7): the fallback plays
+    faces = dice.roll(range(10))
+    _, view = _view_at(win, (7, 40), (7, 150), True, False, faces, 2, COMPACT_LAYOUT, start=1)
+    win.hold(view)
+    assert win.fell_back == 1 and "cannot happen" in win.note()
 
 
 def test_a_game_begun_later_plays_from_the_table_that_serves_it():
-    """A game begun at phase 9 is played from the table of phases 9-10 (the quickest that
-    serves it as early), one begun at phase 6 or 1 from that of 6-10: chosen on attach."""
+    """The 1-10 table holds only the totals of games from phase 1: a game begun at phase 6
+    (0 points each) is played from the table of phases 6-10, chosen when it attaches."""
     win = get_strategy("win", layout=COMPACT_LAYOUT)
-    Game([win, StopStrategy()], start_phase=9, seed=1, layout=COMPACT_LAYOUT)
-    assert win.solution is shipped_table((9, 10))
+    Game([win, StopStrategy()], start_phase=6, seed=1, layout=COMPACT_LAYOUT)
+    assert win.solution is shipped_table((6, 10))
     faces = RandomDice(COMPACT_LAYOUT, seed=3).roll(range(10))
-    _, view = _view_at(win, (9, 0), (9, 0), True, False, faces, 2, COMPACT_LAYOUT)
+    _, view = _view_at(win, (6, 0), (6, 0), True, False, faces, 2, COMPACT_LAYOUT, start=6)
     win.hold(view)
     assert win.fell_back == 0 and win.from_table == 1
-    for start in (6, 1):
-        Game([win, StopStrategy()], start_phase=start, seed=1, layout=COMPACT_LAYOUT)
-        assert win.solution is shipped_table((6, 10))
+    Game([win, StopStrategy()], seed=1, layout=COMPACT_LAYOUT)  # from phase 1 again
+    assert win.solution is shipped_table((1, 10))
     # the recorded dice: phase 8's colors differ, the table of 9-10 whatever the start
     rec = get_strategy("win")
     Game([rec, StopStrategy()], start_phase=6, seed=1)

@@ -54,25 +54,34 @@ def test_a_last_chance_reads_the_finished_opponent(table):
     assert line.covered and line.chance == pytest.approx(want)
 
 
-def test_on_the_compact_dice_it_plays_to_win_from_phase_six():
-    """The widest shipped table for the dice: phases 6-10 on the compact dice (its phase 8
-    was solved on their colors), 9-10 on the recorded dice."""
+def test_on_the_compact_dice_it_plays_to_win_from_phase_one():
+    """The widest shipped table for the dice: phases 1-10 on the compact dice (its phase 8
+    was solved on their colors, from both at phase 1 with 0 points), 9-10 on the recorded
+    dice."""
     from phase10math.dice.layouts import COMPACT_LAYOUT
 
-    wide = shipped_table((6, 10))
+    wide = shipped_table((1, 10))
     s = GameSession(opponents=["stop"], seed=5, layout=COMPACT_LAYOUT)
-    at_phases(s, (7, 40), (6, 75))
     st = s.new_turn_state()
     second = s.order[0] != 0
-    key = (int(second), (7, 0, 0), (6, 0, 0), 40 - 75)  # the reduced state, by hand
+    start = win_line(s.game, 0, s.order, st)  # the game's first turn
+    first = wide.value(wide.game.key_of(int(second), (1, 0), (1, 0)))[0]
+    assert start.covered and start.chance == pytest.approx(first)
+    at_phases(s, (7, 160), (6, 150))
+    st = s.new_turn_state()
+    key = (int(second), (7, 0, 0), (6, 0, 0), 160 - 150)  # the reduced state, by hand
     before = win_line(s.game, 0, s.order, st)
     assert before.covered and before.chance == pytest.approx(wide.value(key)[0])
     st.roll()
     line = win_line(s.game, 0, s.order, st)
-    adv = win_advice(wide, (7, 40), (6, 75), st.faces, 2, second=second, layout=COMPACT_LAYOUT)
+    adv = win_advice(wide, (7, 160), (6, 150), st.faces, 2, second=second, layout=COMPACT_LAYOUT)
     assert line.best_keep == adv["best"]["keep"]
+    # 40 points at phase 7: no game from phase 1 has so few (at least 132), said in words
+    at_phases(s, (7, 40), (6, 150))
+    line = win_line(s.game, 0, s.order, s.new_turn_state())
+    assert not line.covered and "cannot happen" in line.message
     recorded = GameSession(opponents=["stop"], seed=5)
-    at_phases(recorded, (7, 40), (6, 75))
+    at_phases(recorded, (7, 160), (6, 150))
     line = win_line(recorded.game, 0, recorded.order, recorded.new_turn_state())
     assert not line.covered and "phase 9" in line.message
 

@@ -1143,8 +1143,8 @@ def _pick_refinements(
         if len(fams[k].wide(u)):
             out.setdefault(k, []).append(key)
             continue
-        _, lo, _ = fams[k].lower(u)
-        if float(fams[k].upper(u, lo)[0] - lo[0]) < sol.gaps[key] / 2:
+        # the margin the state's gap was recorded as, at its utility now
+        if float(fams[k].solve(u, distribution=False).margin[0]) < sol.gaps[key] / 2:
             narrowed.append(key)
     return out, narrowed
 

@@ -72,10 +72,7 @@ def max_phase_score(
         return one_color_group_max(phase.groups[0].size, layout)
     if phase.uses_numbers and sum(g.kind == "color" for g in phase.groups) == 1:
         return assignment_max(phase, layout, rules)
-    best = -1
-    for prof in roll_profiles(layout, phase):
-        best = max(best, int(best_scores(phase, prof, rules).max()))
-    return best
+    return max_phase_score_by_rolls(phase, layout, rules)
 
 
 def assignment_max(
@@ -129,11 +126,16 @@ def max_phase_score_by_rolls(
     phase: Phase | int | str, layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
 ) -> int:
     """:func:`max_phase_score` by scoring every distinct final roll (the reference)."""
-    phase = as_phase(phase)
-    best = -1
+    made = made_scores_by_rolls(as_phase(phase), layout, rules)
+    return max((int(s.max()) for s in made if len(s)), default=-1)
+
+
+def made_scores_by_rolls(phase: Phase, layout: Layout, rules: Rules = DEFAULT_RULES):
+    """Yield, a chunk of distinct final rolls at a time, the best scores of those that make
+    ``phase`` (every roll scored: the reference for the closed forms)."""
     for prof in roll_profiles(layout, phase):
-        best = max(best, int(best_scores(phase, prof, rules).max()))
-    return best
+        s = best_scores(phase, prof, rules)
+        yield s[s >= 0]
 
 
 def one_color_group_max(number: int, layout: Layout = DEFAULT_LAYOUT) -> int:
@@ -181,14 +183,8 @@ def min_phase_score_by_rolls(
     phase: Phase | int | str, layout: Layout = DEFAULT_LAYOUT, rules: Rules = DEFAULT_RULES
 ) -> int:
     """:func:`min_phase_score` by scoring every distinct final roll (the reference)."""
-    phase = as_phase(phase)
-    least = -1
-    for prof in roll_profiles(layout, phase):
-        s = best_scores(phase, prof, rules)
-        s = s[s >= 0]
-        if len(s):
-            least = int(s.min()) if least < 0 else min(least, int(s.min()))
-    return least
+    made = made_scores_by_rolls(as_phase(phase), layout, rules)
+    return min((int(s.min()) for s in made if len(s)), default=-1)
 
 
 def one_color_group_min(number: int, layout: Layout = DEFAULT_LAYOUT) -> int:

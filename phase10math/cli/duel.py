@@ -9,6 +9,7 @@ import re
 import sys
 
 from phase10math.cli.dice import layout_from, roll_from
+from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError, OutsideTableError
 from phase10math.game.duel import (
@@ -53,7 +54,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
         me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
     if args.solve:
         lo, hi = _range(args.phases or "9-10")
-        game = DuelGame.standard(lo, hi)
+        layout = layout_from(args) if args.layout else COMPACT_LAYOUT
+        game = DuelGame.standard(lo, hi, layout=layout)
         if not (args.target > 0):
             raise InvalidRulesError(f"--target {args.target}: expected a number > 0")
         sol = solve_duel(
@@ -69,7 +71,9 @@ def cmd_duel(args: argparse.Namespace) -> int:
                 sol,
                 args.write,
                 f"phase10math duel --solve --phases {lo}-{hi} --target {args.target:g} "
-                f"--picks {args.picks} --write FILE",
+                f"--picks {args.picks}"
+                + (f" --layout {args.layout.strip().lower()}" if args.layout else "")
+                + " --write FILE",
             )
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
@@ -188,6 +192,13 @@ def add_commands(sub) -> None:
         type=int,
         default=ROUND_PICKS,
         help=f"with --target: exact solves a round at most (default {ROUND_PICKS})",
+    )
+    p.add_argument(
+        "--layout",
+        metavar="NAME|FILE",
+        default=None,
+        help="with --solve: the dice (default compact, the shipped tables' dice; recorded: "
+        "its color phase solves on the tensor engine, about 30 s per exact solve), or a file",
     )
     p.add_argument("--table", default=None, help="read this table instead of the shipped one")
     p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")

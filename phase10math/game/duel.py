@@ -53,8 +53,10 @@ verified linear program over the solved utilities above. With a ``target`` for t
 error, :func:`solve_duel` solves exactly the turns whose estimated visits from the start
 (:func:`visits`, a per-turn policy standing in below the layers solved) times interval
 width count, then, round by round, the states whose expected visits times interval width
-is largest, and solves again the states that depend on them where they weigh. The
-recorded set's color phases (ten different dice, 7**10 holds) are refused.
+is largest, and solves again the states that depend on them where they weigh. On the
+recorded set's ten different dice (7**10 holds) a color phase's family solves on the tensor
+engine (:class:`~phase10math.turn.family.TensorFamily`, about 30 s an exact solve), two at a
+time, the rows left checked again after each pair.
 
 The phases may be a sub-range (``phases=(9, 10)``: both players start at phase 9, the game
 ends with phase 10) or a reduced game (any dice, any phases, for checks).
@@ -98,7 +100,7 @@ from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
 from phase10math.turn.batch import BATCH, TurnBatch, gamma
 from phase10math.turn.engine import final_scores
-from phase10math.turn.family import MAX_HOLDS, TurnFamily
+from phase10math.turn.family import TensorFamily, TurnFamily, check_family_fits
 from phase10math.turn.kernels import lexicographic_utilities
 from phase10math.turn.maxima import max_phase_score, min_phase_score
 from phase10math.turn.projection import FULL
@@ -155,10 +157,7 @@ def turn_of(phase: Phase, rules: Rules, dice: Layout | tuple[Die, ...]) -> TurnB
     try:
         return TurnFamily.for_phase(phase, rules, dice)
     except StateSpaceTooLargeError as exc:
-        raise InvalidRulesError(
-            f"{phase.text}: a color phase of the two-player game needs dice with few kinds "
-            f"(the compact layout has five): {exc}"
-        ) from None
+        raise InvalidRulesError(f"{phase.text}: {exc}") from None
 
 
 def families(game: DuelGame) -> dict[int, TurnFamily]:
@@ -239,8 +238,11 @@ class DuelGame:
             raise WrongTypeError(f"DuelGame(): reachable={self.reachable!r:.40}; accepts a bool")
         colored = [k for k in nums if self.phases[k].uses_color]
         self.color_space = StateSpace.build(self.dice, FULL) if colored else None
-        if colored and self.color_space.n_states > MAX_HOLDS:
-            turn_of(self.phases[colored[0]], self.rules, self.dice)  # refused, with the reason
+        if colored:
+            try:
+                check_family_fits(self.color_space, self.rules)
+            except StateSpaceTooLargeError as exc:
+                raise InvalidRulesError(f"{self.phases[colored[0]].text}: {exc}") from None
         # a color phase on a layout is built when first needed (its best and least scores
         # are found without building its turn: reading a table takes no gigabyte); elsewhere
         # every phase now
@@ -596,8 +598,10 @@ class DuelSolution:
             by_phase.setdefault(k, []).append(i)
         res: dict[int, dict[int, np.ndarray]] = {}
         for k, idx in by_phase.items():
-            for lo in range(0, len(idx), BATCH):
-                part = idx[lo : lo + BATCH]
+            # ten different dice: one policy at a time (its holds take 240 MB a reroll)
+            step = 1 if isinstance(g.turns[k], TensorFamily) else BATCH
+            for lo in range(0, len(idx), step):
+                part = idx[lo : lo + step]
                 U = np.array(
                     [
                         self.last_utility(Play.OPTIMAL, keys[i])[0]
@@ -865,7 +869,9 @@ def solve_duel(
                 bar.update(work)
                 continue
             if kind == "last":
-                _solve_last(sol, n, keys, fixed, strides, reach, least)
+                _solve_last(
+                    sol, n, keys, fixed, strides, reach, least, log, lambda: ck.save(sol, True)
+                )
             else:
                 for ka in range(game.lo, game.hi + 1):  # one phase pair at a time
                     if count and (n, ka) in sol.parts_done:
@@ -1157,6 +1163,8 @@ def _solve_last(
     strides=REFINE_ALL,
     reach: Mapping[Any, float] | None = None,
     least: float = 0.0,
+    log: Callable[[str], None] | None = None,
+    save: Callable[[], None] | None = None,
 ) -> None:
     """Last chances at phase ``k``: the optimal chaser (one batched solve), the per-turn
     chasers (their fixed distributions). A value's error: its turn's margin plus the largest
@@ -1172,7 +1180,7 @@ def _solve_last(
         weight = None if reach is None else np.array([reach.get(lk, 0.0) for lk in keys])
         side = (U, np.full(len(keys), k), U[:, 0, 0], weight)
         stride = 1 if reach is not None or strides == REFINE_ALL else strides[0]
-        _refine(g, side, stride=stride, save=None, least=None if reach is None else least)
+        _refine(g, side, stride=stride, save=save, least=None if reach is None else least, log=log)
     vals, marg, dist, dm = _solve_columns(g, k, U[:, 0])
     E = np.array([sol.utility_errors(lk) for lk in keys])
     spread = _error_spread(g, k, E)
@@ -1205,6 +1213,7 @@ def _error_spread(g: DuelGame, k: int, E: np.ndarray) -> np.ndarray:
 
 
 REFINE_CHUNK = 16  # exact solves between checkpoints
+COSTLY_CHUNK = 2  # ... where each costs far more than a check (the tensor engine)
 
 
 def _refine(
@@ -1213,6 +1222,7 @@ def _refine(
     stride: int,
     save: Callable[[], None] | None,
     least: float | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> int:
     """Exact solves of the color phases' turns whose family interval is wider than its
     ``tol``, every ``stride``-th of them (by state order), at the current fail values; each
@@ -1230,9 +1240,15 @@ def _refine(
                 continue
             W = U[idx, 0].copy()
             W[:, 0] = fail[idx]
-            if least is not None:
-                W = W[_weighs(fam, W, weight[idx], least)]
-            added += _solve_wide(fam, W, 1 if least is not None else stride, save)
+            if least is None:
+                added += _solve_wide(fam, W, stride, save, log=log)
+            else:
+                w = weight[idx]
+
+                def weighs(rows: np.ndarray, fam=fam, W=W, w=w) -> np.ndarray:
+                    return rows[_weighs(fam, W[rows], w[rows], least)]
+
+                added += _solve_wide(fam, W, 1, save, weighs, log)
     return added
 
 
@@ -1245,13 +1261,36 @@ def _weighs(fam: TurnFamily, W: np.ndarray, weight: np.ndarray, least: float) ->
 
 
 def _solve_wide(
-    fam: TurnFamily, W: np.ndarray, stride: int, save: Callable[[], None] | None = None
+    fam: TurnFamily,
+    W: np.ndarray,
+    stride: int,
+    save: Callable[[], None] | None = None,
+    weighs: Callable[[np.ndarray], np.ndarray] | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> int:
-    """Exact solves of every ``stride``-th row of ``W`` whose family interval is wide, in
-    chunks (``save`` after each); how many were solved."""
-    wide = fam.wide(W)[::stride]
-    _exact_chunks(fam, W[wide], None if save is None else lambda _rows: save())
-    return len(wide)
+    """Exact solves of every ``stride``-th row of ``W`` whose family interval is wide (and,
+    with ``weighs``, that it keeps of those rows), in chunks (``save`` after each, and for a
+    costly family a ``log`` line); how many were solved."""
+
+    def left(rows: np.ndarray) -> np.ndarray:
+        rows = rows[fam.wide(W[rows])]
+        return rows if weighs is None or not len(rows) else weighs(rows)
+
+    rows = left(np.arange(len(W)))[::stride]
+    before, began, done = fam.exact_solves, time.monotonic(), [0]
+
+    def after(n: int) -> None:
+        if save is not None:
+            save()
+        done[0] += n
+        if log is not None and fam.costly:  # minutes a chunk: say how far it is
+            log(
+                f"  exact solves: {fam.exact_solves - before} solved, {done[0]} of "
+                f"{len(rows)} wide turns done, {time.monotonic() - began:.0f} s"
+            )
+
+    _exact_chunks(fam, W, after, rows, left)
+    return fam.exact_solves - before
 
 
 def _round_progress(
@@ -1275,14 +1314,31 @@ def _round_progress(
     return after
 
 
-def _exact_chunks(fam: TurnFamily, W: np.ndarray, after: Callable[[int], None] | None) -> None:
-    """Exact solves of the rows of ``W``, ``REFINE_CHUNK`` at a time, ``after(rows solved)``
-    after each (a checkpoint, the progress)."""
-    for c in range(0, len(W), REFINE_CHUNK):
-        chunk = W[c : c + REFINE_CHUNK]
-        fam.exact(chunk)
+def _exact_chunks(
+    fam: TurnFamily,
+    W: np.ndarray,
+    after: Callable[[int], None] | None,
+    rows: np.ndarray | None = None,
+    left: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> None:
+    """Exact solves of the rows ``rows`` of ``W`` (default all), ``REFINE_CHUNK`` at a time,
+    ``after(rows done)`` after each (a checkpoint, the progress). Where an exact solve costs
+    far more than a check (:attr:`~phase10math.turn.family.TurnFamily.costly`: the tensor
+    engine's 30 s), ``COSTLY_CHUNK`` at a time, and the rows left are checked again after
+    each chunk (``left``: those still to solve; default the family's wide ones): the others
+    are done without a solve."""
+    size = COSTLY_CHUNK if fam.costly else REFINE_CHUNK
+    rows = np.arange(len(W)) if rows is None else rows
+    while len(rows):
+        chunk, rows = rows[:size], rows[size:]
+        fam.exact(W[chunk])
+        done = len(chunk)
+        if fam.costly and len(rows):
+            keep = left(rows) if left is not None else rows[fam.wide(W[rows])]
+            done += len(rows) - len(keep)
+            rows = keep
         if after:
-            after(len(chunk))
+            after(done)
 
 
 def _shifted(U: np.ndarray, E: np.ndarray) -> np.ndarray:
@@ -1543,7 +1599,7 @@ def _solve_layer(
         r0 = np.array([reach.get(k, 0.0) for k in keys0])
         r1 = np.array([reach.get(k, 0.0) for k in keys1])
         sides = (U0, ka, 1 - y, r0), (U1, kb, 1 - x, r1)
-        added = _refine(g, *sides, stride=1, save=save, least=least)
+        added = _refine(g, *sides, stride=1, save=save, least=least, log=log)
         if log and added:
             log(f"  refined {added} turns (estimated visits times width over {least:.1e})")
         if added:
@@ -1551,7 +1607,7 @@ def _solve_layer(
     elif fams:
         for i, stride in enumerate(strides):
             sides = (U0, ka, 1 - y, None), (U1, kb, 1 - x, None)
-            added = _refine(g, *sides, stride=stride, save=save)
+            added = _refine(g, *sides, stride=stride, save=save, log=log)
             if log and added:
                 log(f"  refined {added} turns (every {stride}th of the wide intervals)")
             if not added and (stride == 1 or i == len(strides) - 1):
@@ -2474,12 +2530,6 @@ def win_advice(
         U = sol.utility(key)[0]
         E = sol.utility_errors(key)
         E[0] = sol.error(_partner(key))  # the partner's, on a fail
-    # the chances to win, and their errors: a hold's chance is a mean of the outcomes'
-    # chances, and a best choice among means errs by at most the largest error among them
-    vals = np.stack([U[tb.outcome], E[tb.outcome]], axis=1)  # each column on its own
-    for _ in range(1, rolls_left):
-        vals, _h = tb.subset_max(tb.expect(vals), 0.0)
-    W, Werr = tb.expect(vals).T
     smap = SpaceMap(space, layout or g.layout)
     try:
         counts = smap.counts(faces)
@@ -2488,12 +2538,18 @@ def win_advice(
             "the faces do not fit the dice (in layout order: 6 high dice 5-10, then 4 low "
             "dice 1-4 or W)"
         ) from None
-    holds = []
-    for sub in itertools.product(
-        *[itertools.product(*[range(c + 1) for c in cs]) for cs in counts]
-    ):
-        gid = space.state_id(sub)
-        holds.append((float(W[gid]), int(space.sizes_of([gid])[0]), gid))
+    gids = [
+        space.state_id(sub)
+        for sub in itertools.product(
+            *[itertools.product(*[range(c + 1) for c in cs]) for cs in counts]
+        )
+    ]
+    # the chances to win, and their errors: a hold's chance is a mean of the outcomes'
+    # chances, and a best choice among means errs by at most the largest error among them
+    HV = tb.hold_values(np.stack([U, E], axis=1), rolls_left, np.array(gids))
+    W, Werr = dict(zip(gids, HV[:, 0])), dict(zip(gids, HV[:, 1]))
+    sizes = space.sizes_of(gids)
+    holds = [(float(W[gid]), int(sizes[i]), gid) for i, gid in enumerate(gids)]
     rounding = float(np.abs(U).max()) * 1e-12
     # ties (within float resolution) to the larger hold, as the kit orders holds
     holds.sort(key=lambda h: (round(h[0], 12), h[1], h[2]), reverse=True)

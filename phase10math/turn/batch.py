@@ -40,6 +40,7 @@ The outcome probabilities are sums of nonnegative terms (``gamma`` of their numb
 
 from __future__ import annotations
 
+import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -186,21 +187,34 @@ class TurnBatch:
     every roll state (0 = failed, ``1 + j`` = made with score ``scores[j]``), the rolls."""
 
     def __init__(self, space: StateSpace, outcome: np.ndarray, scores: np.ndarray, rolls: int):
-        if space.distinct and len(space.types) > 3:
-            raise StateSpaceTooLargeError(
-                "batched solves run on spaces of grouped dice (a phase without colors); "
-                "this space has ten different dice"
-            )
+        self.check_space(space)
         self.space = space
         self.outcome = np.asarray(outcome, dtype=np.int64)
         self.scores = np.asarray(scores, dtype=np.int64)
         self.rolls = rolls
         self.n_outcomes = 1 + len(self.scores)
         self.shape = [len(s) for s in space.sub]
-        self.full_ids = space.full_ids
-        w = space.roll_weights.astype(np.float64)
-        self.first = w / float(6**space.n_dice)
         self._order_cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    @staticmethod
+    def check_space(space: StateSpace) -> None:
+        """Refuse a space the per-type steps would not solve in reasonable memory: ten
+        different dice (:class:`~phase10math.turn.family.TensorFamily` solves those)."""
+        if space.distinct and len(space.types) > 3:
+            raise StateSpaceTooLargeError(
+                "batched solves run on spaces of grouped dice (a phase without colors); "
+                "this space has ten different dice"
+            )
+
+    @functools.cached_property
+    def full_ids(self) -> np.ndarray:
+        """The roll states' ids (built when first used)."""
+        return self.space.full_ids
+
+    @functools.cached_property
+    def first(self) -> np.ndarray:
+        """The first roll's probability of every roll state (built when first used)."""
+        return self.space.roll_weights.astype(np.float64) / float(6**self.space.n_dice)
 
     @classmethod
     def for_phase(
@@ -293,6 +307,15 @@ class TurnBatch:
                 roll_step(self._slabs(H, t), sp.remove_tables[t], w, up, below)
             m = H[self.full_ids]
         return outcome_sums(self.outcome, m, self.n_outcomes)
+
+    def hold_values(self, cols: np.ndarray, rolls_left: int, holds: np.ndarray) -> np.ndarray:
+        """The value of each hold ``holds`` (hold ids) with ``rolls_left`` rolls left, for
+        each column of ``cols`` (values of the outcomes, ``n_outcomes x C``), each column
+        maximised on its own (ties within ``0``: exact comparisons)."""
+        vals = np.ascontiguousarray(np.asarray(cols, dtype=np.float64)[self.outcome])
+        for _ in range(1, rolls_left):
+            vals, _h = self.subset_max(self.expect(vals), 0.0)
+        return self.expect(vals)[np.asarray(holds)]
 
     # ---------------------------------------------------------------- the solve
     def utilities(self, U: np.ndarray) -> np.ndarray:

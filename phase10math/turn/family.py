@@ -23,6 +23,10 @@ upper value ``h_i >= V(u_i)`` (the float optimum plus its rounding margin,
 - **refine**: where the interval is wider than ``tol``, solve ``u`` exactly and add the
   policy found (and its cut): its interval closes to the solve's rounding margin.
 
+On ten different dice (the recorded set's color phases: 7**10 holds, beyond the per-type
+steps) the same family's exact solves run on the tensor engine, one utility at a time
+(:class:`TensorFamily`; :meth:`TurnFamily.for_phase` picks it).
+
 A family answers :meth:`TurnFamily.solve` like :class:`~phase10math.turn.batch.TurnBatch`:
 the value of the best member, a margin that puts the optimum within it (the interval's width)
 and the member's distribution; so a game solved with batched turns runs unchanged on it, its
@@ -43,6 +47,7 @@ proven error bound widened by the family's gaps.
 
 from __future__ import annotations
 
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -57,10 +62,24 @@ from phase10math.dice.phases import Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
 from phase10math.turn.batch import MAX_CELLS, UNIT, BatchResult, TurnBatch, gamma
-from phase10math.turn.engine import final_scores
+from phase10math.turn.engine import Stage, TensorEngine, final_scores
 from phase10math.turn.projection import FULL, VALUE
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor import threads
+from phase10math.turn.tensor.forward import (
+    chunk_roundings,
+    forward_roundings,
+    mean_over_first_roll,
+    push_forward,
+)
+from phase10math.turn.tensor.holdvalues import LazyHoldValues
+from phase10math.turn.tensor.memory import (
+    check_tensor_fits,
+    face_shape,
+    is_tensor_space,
+    tensor_shape,
+)
+from phase10math.turn.tensor.totals import unit_weights
 
 MAX_HOLDS = 20_000_000  # the largest space a family solves on (the compact dice: 9.7 million)
 NEAREST = 24  # cuts in one linear program (the nearest by the shift bound)
@@ -68,10 +87,31 @@ LP_CHUNK = 32  # rows of U in one (block-diagonal) linear program
 TOL = 1e-7  # the widest interval that refine() leaves without an exact solve
 
 
+def needs_tensor(space: StateSpace) -> bool:
+    """Whether a family on ``space`` solves on the tensor engine (more than three dice, no
+    two alike: the recorded set's color phases)."""
+    return space.distinct and len(space.types) > 3
+
+
+def check_family_fits(space: StateSpace, rules: Rules, tensor: bool | None = None) -> None:
+    """Refuse at once (:class:`StateSpaceTooLargeError`) a family whose exact solves would
+    not fit: on the tensor engine, beyond :func:`~phase10math.turn.tensor.memory_budget`; on
+    grouped dice, more than ``MAX_HOLDS`` holds."""
+    if needs_tensor(space) if tensor is None else tensor:
+        check_tensor_fits(space, rules.rolls, extra=TensorFamily.forward_bytes(space, rules))
+    elif space.n_states > MAX_HOLDS:
+        raise StateSpaceTooLargeError(
+            f"{space.n_states:,} holds on these dice (at most {MAX_HOLDS:,} for a family of "
+            "batched solves of grouped dice)"
+        )
+
+
 class TurnFamily(TurnBatch):
     """A phase's turn answered from a family of exactly solved policies (see the module
     text); exact solves are :class:`~phase10math.turn.batch.TurnBatch` solves, counted in
     ``exact_solves`` and timed in ``exact_seconds``."""
+
+    costly = False  # whether an exact solve costs far more than checking many rows
 
     def __init__(
         self,
@@ -99,22 +139,22 @@ class TurnFamily(TurnBatch):
         layout: Layout | list[Die] | tuple[Die, ...] = DEFAULT_LAYOUT,
         tol: float = TOL,
     ) -> TurnFamily:
-        """The family of a phase (any phase; a color phase on the full projection), empty;
-        refused where the space has more than ``MAX_HOLDS`` holds (the recorded dice's color
-        phases: ten different dice, 7**10 holds)."""
+        """The family of a phase (any phase; a color phase on the full projection), empty: a
+        :class:`TensorFamily` on ten different dice (the recorded set's color phases, 7**10
+        holds), refused at once where its solve would not fit in
+        :func:`~phase10math.turn.tensor.memory_budget`; refused where grouped dice have more
+        than ``MAX_HOLDS`` holds."""
         check_rules(rules)
         if rules.holds != "free":
             raise InvalidRulesError("batched turn solves are for free holds only")
         space = StateSpace.build(layout, FULL if phase.uses_color else VALUE)
-        if space.n_states > MAX_HOLDS:
-            raise StateSpaceTooLargeError(
-                f"{phase}: {space.n_states:,} holds on these dice (at most {MAX_HOLDS:,} for a "
-                "family of batched solves); the recorded set's ten different dice need the "
-                "tensor engine, which solves one objective at a time"
-            )
-        best = np.asarray(final_scores(phase, space, rules), dtype=np.int64)
-        scores = np.unique(best[best >= 0])
+        tensor = cls is TensorFamily or needs_tensor(space)
+        check_family_fits(space, rules, tensor)
+        best = np.asarray(final_scores(phase, space, rules))
+        scores = np.unique(best[best >= 0]).astype(np.int64)
         outcome = np.where(best >= 0, 1 + np.searchsorted(scores, best), 0)
+        if tensor:
+            return TensorFamily(space, outcome.astype(np.int8), scores, rules, tol)
         return cls(space, outcome, scores, rules.rolls, tol)
 
     @property
@@ -271,3 +311,121 @@ class TurnFamily(TurnBatch):
         self.members = np.asarray(state["members"], dtype=np.float64)
         self.cuts = np.asarray(state["cuts"], dtype=np.float64)
         self.highs = np.asarray(state["highs"], dtype=np.float64)
+
+
+class TensorFamily(TurnFamily):
+    """A color phase's family on ten different dice (the recorded set: 7**10 holds), the
+    same bounds; its exact solves run on the tensor engine, one utility at a time: the
+    float64 stages of :class:`~phase10math.turn.engine.TensorEngine` (die 0's face by face,
+    the best hold of every roll state kept), the value the mean over the first roll (summed
+    in chunks), the policy's outcome distribution the first roll's mass pushed forward
+    through the hold tensor (:mod:`phase10math.turn.tensor.forward`).
+
+    Proven margins: a die step is a mean of six terms (``gamma(7)``, or ``gamma(13)`` where
+    a die has a face twice), the maxima are exact comparisons, and the first roll's mean is
+    a chunked sum (:func:`~phase10math.turn.tensor.forward.chunk_roundings`); a distribution
+    is within a relative ``gamma`` of :func:`~phase10math.turn.tensor.forward.forward_roundings`
+    (a sum of nonnegative terms). About 30 s and 5 GB per exact solve on the recorded dice
+    (two cores)."""
+
+    costly = True  # about 30 s a solve on the recorded dice: rows left are checked again
+
+    def __init__(
+        self, space: StateSpace, outcome: np.ndarray, scores: np.ndarray, rules: Rules, tol: float
+    ):
+        super().__init__(space, outcome, scores, rules.rolls, tol)
+        self.rules = rules
+        self.outcome = np.asarray(outcome, dtype=np.int8 if len(scores) < 127 else np.int16)
+        self.dist_margin = gamma(forward_roundings(space, rules.rolls))
+
+    @staticmethod
+    def check_space(space: StateSpace) -> None:
+        if not is_tensor_space(space):
+            raise InvalidRulesError("a tensor family needs dice no two alike (after projection)")
+
+    @staticmethod
+    def forward_bytes(space: StateSpace, rules: Rules, columns: int = 1) -> int:
+        """Bytes an exact solve needs beside the engine's stages: the forward pass's hold
+        tensor and share of it, the float utilities and two masses of the rolls, and the best
+        holds kept (``columns`` policies, int32 per roll state and reroll)."""
+        S = math.prod(tensor_shape(space))
+        F = math.prod(face_shape(space))
+        return 8 * S + 8 * S // 7 + 3 * 8 * F + 4 * F * (rules.rolls - 1) * max(1, columns)
+
+    def _margin(self, umax: float) -> float:
+        n, R = self.space.n_dice, self.rolls
+        step = gamma(7) if unit_weights(self.space) else gamma(13)
+        n_rolls = math.prod(face_shape(self.space))
+        return umax * ((R - 1) * n * step + gamma(chunk_roundings(n_rolls) + 3))
+
+    def solve_one(self, u: np.ndarray) -> tuple[float, float, dict[int, np.ndarray]]:
+        """(float optimum, its proven margin, the best hold of every roll state per number
+        of rerolls left) of one utility ``u`` over the outcomes."""
+        engine = TensorEngine(self.space, self.rules)
+        stage = Stage([np.asarray(u, dtype=np.float64)[self.outcome]])
+        holds: dict[int, np.ndarray] = {}
+        for r in range(1, self.rolls):
+            stage = engine.float_stage(stage, r)
+            holds[r] = stage.arg
+        value = mean_over_first_roll(self.space, stage.roll[0])
+        return value, self._margin(float(np.abs(u).max())), holds
+
+    def exact(self, U: np.ndarray, keep_holds: bool = False) -> BatchResult:
+        """Exact solves of the rows of ``U`` one at a time (tensor engine; proven margins);
+        each policy and its cut join the family. With ``keep_holds``, refused at once where
+        the holds of all rows would not fit in memory."""
+        U = self.utilities(U)
+        check_tensor_fits(
+            self.space,
+            self.rolls,
+            extra=self.forward_bytes(self.space, self.rules, len(U) if keep_holds else 1),
+        )
+        t0 = time.monotonic()
+        vals, margins, dists, kept = [], [], [], []
+        for u in U:
+            v, m, holds = self.solve_one(u)
+            vals.append(v)
+            margins.append(m)
+            dists.append(push_forward(self.space, holds, self.outcome, self.n_outcomes, self.rolls))
+            if keep_holds:
+                kept.append(holds)
+        self.exact_seconds += time.monotonic() - t0
+        self.exact_solves += len(U)
+        vals, marg, dist = np.array(vals), np.array(margins), np.array(dists)
+        self.members = np.vstack([self.members, dist])
+        self.cuts = np.vstack([self.cuts, U])
+        self.highs = np.concatenate([self.highs, vals + marg])
+        holds_out = None
+        if keep_holds:
+            holds_out = {r: np.stack([h[r] for h in kept], axis=1) for r in range(1, self.rolls)}
+        return BatchResult(vals, marg, dist, self.dist_margin, holds_out)
+
+    def forward(self, holds: dict[int, np.ndarray], B: int) -> np.ndarray:
+        """Outcome distributions ``(B, n_outcomes)`` of the policies ``holds`` (hold ids per
+        roll state, a column per policy), pushed forward on the hold tensor."""
+        return np.array(
+            [
+                push_forward(
+                    self.space,
+                    {r: np.asarray(h)[:, b] for r, h in holds.items()},
+                    self.outcome,
+                    self.n_outcomes,
+                    self.rolls,
+                )
+                for b in range(B)
+            ]
+        )
+
+    def hold_values(self, cols: np.ndarray, rolls_left: int, holds: np.ndarray) -> np.ndarray:
+        """The value of each hold ``holds`` (hold ids) with ``rolls_left`` rolls left, for
+        each column of ``cols`` (values of the outcomes, ``n_outcomes x C``): the optimal
+        float stages below, then the restricted transform over the asked holds (each
+        column maximised on its own)."""
+        engine = TensorEngine(self.space, self.rules)
+        out = []
+        for c in np.asarray(cols, dtype=np.float64).T:
+            stage = Stage([c[self.outcome]])
+            for r in range(1, rolls_left):
+                stage = engine.float_stage(stage, r)
+            out.append(LazyHoldValues(self.space, stage.roll[0])[np.asarray(holds)])
+        return np.stack(out, axis=1)

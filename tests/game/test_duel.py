@@ -31,7 +31,7 @@ from phase10math.game.duel import (
     visits,
 )
 from phase10math.turn.batch import TurnBatch
-from phase10math.turn.family import TurnFamily
+from phase10math.turn.family import TensorFamily, TurnFamily
 
 # ------------------------------------------------------------------ the reduced games
 N_DICE = 3
@@ -55,7 +55,7 @@ def set_score(k: int, faces) -> int | None:
     values = [v for v, _ in faces]
     wild = values.count(0)
     best = 0 if wild >= k else None
-    for v in (5, 6):
+    for v in set(values) - {0}:
         n = values.count(v)
         if n + wild >= k:
             s = v * min(n, k)
@@ -79,25 +79,51 @@ class BruteForce:
     fail" pair solved exactly by policy iteration in Fractions. ``scorers[k]``: the score of
     the final faces at phase ``k`` (None: not made)."""
 
-    def __init__(self, scorers):
+    def __init__(self, scorers, dice: tuple | None = None):
         self.scorers = scorers
+        # the sides of each die; alike dice: rolls as sorted tuples of sides, else a side
+        # per die in die order and holds as (die, side) pairs
+        self.dice = dice or (SIDES,) * N_DICE
+        self.alike = len(set(self.dice)) == 1
         self.solved: dict = {}
         self.turns: dict = {}
         self.chances: dict = {}
+        self.moves: dict = {}
 
     def score(self, k, faces):
         return self.scorers[k](faces)
 
     def outcomes(self, k: int) -> list[int | None]:
-        found = {self.score(k, f) for f in itertools.product(SIDES, repeat=N_DICE)}
+        found = {self.score(k, f) for f in itertools.product(*self.dice)}
         return [None] + sorted(s for s in found if s is not None)
 
-    @staticmethod
-    @cache
-    def transitions(kept: tuple) -> tuple[tuple, ...]:
-        """Every equally likely final tuple (sorted) after rolling the dice not kept."""
-        m = N_DICE - len(kept)
-        return tuple(tuple(sorted(kept + r)) for r in itertools.product(SIDES, repeat=m))
+    def transitions(self, kept: tuple) -> tuple[tuple, ...]:
+        """Every equally likely final roll after rolling the dice not kept."""
+        if kept not in self.moves:
+            if self.alike:
+                m = len(self.dice) - len(kept)
+                rolls = itertools.product(self.dice[0], repeat=m)
+                self.moves[kept] = tuple(tuple(sorted(kept + r)) for r in rolls)
+            else:
+                held = dict(kept)
+                free = [d for d in range(len(self.dice)) if d not in held]
+                out = []
+                for r in itertools.product(*(self.dice[d] for d in free)):
+                    side = {**held, **dict(zip(free, r))}
+                    out.append(tuple(side[d] for d in range(len(self.dice))))
+                self.moves[kept] = tuple(out)
+        return self.moves[kept]
+
+    def holds_of(self, f: tuple) -> set[tuple]:
+        """Every hold of the roll ``f``."""
+        n = len(f)
+        if self.alike:
+            return {tuple(sorted(c)) for m in range(n + 1) for c in itertools.combinations(f, m)}
+        return {
+            tuple((d, f[d]) for d in c)
+            for m in range(n + 1)
+            for c in itertools.combinations(range(n), m)
+        }
 
     def exact_turn(self, k: int, U: dict) -> tuple[Fraction, dict]:
         """The optimal turn for utility ``U`` (outcome -> Fraction): its value and the outcome
@@ -124,11 +150,8 @@ class BruteForce:
                 o = self.score(k, f)
                 return U[o], {o: Fraction(1)}
             best = None
-            subs = {
-                tuple(sorted(c)) for n in range(len(f) + 1) for c in itertools.combinations(f, n)
-            }
-            for kept in sorted(subs, key=len, reverse=True):
-                v = hold_value(kept, rolls_left - 1) if len(kept) < N_DICE else roll_value(f, 0)
+            for kept in sorted(self.holds_of(f), key=len, reverse=True):
+                v = hold_value(kept, rolls_left - 1) if len(kept) < len(f) else roll_value(f, 0)
                 if best is None or v[0] > best[0]:
                     best = v
             return best
@@ -288,6 +311,65 @@ def test_color_game_equals_brute_force(color_solution):
     assert color_solution.bound <= 1e-10
 
 
+LOW_DICE = ("1b 2g 3o 4g Wr Wo", "1r 2b 3g 4o Wb Wo", "1o 2r 3r 4b Wg Wb")  # recorded
+
+
+def sides(text: str) -> tuple:
+    """(value, color) of each face; W is 0."""
+    return tuple((0 if t[0] == "W" else int(t[:-1]), t[-1]) for t in text.split())
+
+
+DIFFERENT = BruteForce(
+    {5: lambda f: color_score(2, f), 6: lambda f: set_score(3, f)},
+    dice=tuple(sides(t) for t in LOW_DICE),
+)
+
+
+@pytest.fixture(scope="module")
+def different_solution():
+    """Three different dice (the recorded set's low dice): the color phase's family solves
+    on the tensor engine, as the recorded set's ten dice do."""
+    dice = tuple(Die("low", parse_faces(t)) for t in LOW_DICE)
+    phases = {5: parse_phase("2 of one color"), 6: parse_phase("1 set of 3")}
+    fam = TensorFamily.for_phase(phases[5], RULES, dice, tol=1e-8)
+    lines: list[str] = []
+    sol = solve_duel(DuelGame(phases, RULES, dice, turns={5: fam}), target=1e-4, log=lines.append)
+    return sol, lines
+
+
+def test_a_color_phase_on_different_dice_solved_on_the_tensor_engine_holds_the_brute_force(
+    different_solution,
+):
+    """The start is certified to its target, and every state the brute force on those dice
+    visits lies within its own error of the exact value."""
+    sol, lines = different_solution
+    g = sol.game
+    assert isinstance(g.turns[5], TensorFamily) and g.turns[5].exact_solves > 0
+    # its exact solves are costly: each pair is logged, and every logged count adds up
+    found = (re.search(r"exact solves: (\d+) solved", ln) for ln in lines)
+    solved = [int(m.group(1)) for m in found if m]
+    assert solved and max(solved) <= g.turns[5].exact_solves
+    assert sol.error(g.start()) <= 1e-4
+    DIFFERENT.duel_value(0, LO, 0, LO, 0)
+    assert len(DIFFERENT.solved) > 100
+    for (s, ka, ta, kb, tb), exact in DIFFERENT.solved.items():
+        key = g.key_of(s, (ka, ta), (kb, tb))
+        assert abs(sol.value(key)[0] - float(exact)) <= sol.error(key) + 1e-15
+
+
+def test_the_tensor_familys_policies_play_the_solved_values(different_solution):
+    """The holds a table gives at a color state on different dice (exact solves on the
+    tensor engine) play that state's chance to win: their outcome distribution, pushed
+    forward, has the state's utility's value within its error."""
+    sol = different_solution[0]
+    fam = sol.game.turns[5]
+    keys = [k for k in sol.values[(Play.OPTIMAL, Play.OPTIMAL)] if k[1][0] == 5][:3]
+    for key, holds in zip(keys, sol.policy(keys), strict=True):
+        U = sol.utility(key)[0]
+        played = fam.forward({r: h[:, None] for r, h in holds.items()}, 1)[0] @ U
+        assert abs(played - sol.value(key)[0]) <= sol.error(key) + 1e-12
+
+
 @pytest.fixture(scope="module")
 def targeted_solution():
     return solve_duel(color_game(1e-8), target=1e-4)
@@ -444,18 +526,19 @@ def test_a_solve_killed_inside_a_rounds_exact_solves_does_not_solve_them_again(
     real = duel._exact_chunks
     asked: list[bytes] = []  # the utilities of the exact solves in chunks, in order
 
-    def counted(fam, W, after):
-        asked.extend(w.tobytes() for w in W)
-        return real(fam, W, after)
+    def counted(fam, W, after, rows=None, left=None):
+        asked.extend(w.tobytes() for w in (W if rows is None else W[rows]))
+        return real(fam, W, after, rows, left)
 
     monkeypatch.setattr(duel, "_exact_chunks", counted)
     never_stopped = solve_duel(color_game(1e-8), target=1e-4)
     want, asked[:] = list(asked), []
     assert len(want) >= 2
 
-    def dies_after_one(fam, W, after):
+    def dies_after_one(fam, W, after, rows=None, left=None):
         if after is None:  # the first pass's
-            return counted(fam, W, after)
+            return counted(fam, W, after, rows, left)
+        W = W if rows is None else W[rows]
 
         def then_die(rows):
             after(rows)  # the checkpoint, with the one solve
@@ -645,10 +728,15 @@ def test_a_phase_no_roll_makes_is_refused():
     assert DuelGame({5: ok, 6: parse_phase("1 set of 3")}, RULES, (die,) * 3).hi == 6
 
 
-def test_color_phase_on_ten_different_dice_is_refused():
+def test_a_color_phase_on_ten_different_dice_is_refused_at_once_only_where_memory_is_short(
+    monkeypatch,
+):
     from phase10math.dice.layouts import RECORDED_LAYOUT
 
-    with pytest.raises(InvalidRulesError, match="color phase .* compact layout"):
+    g = DuelGame.standard(8, 10, layout=RECORDED_LAYOUT)  # its family is built when needed
+    assert 8 not in g.turns and g.max_score[8] > 0
+    monkeypatch.setenv("PHASE10MATH_MEMORY_GB", "1")
+    with pytest.raises(InvalidRulesError, match="7 of one color: .*needs about"):
         DuelGame.standard(8, 10, layout=RECORDED_LAYOUT)
 
 
@@ -697,6 +785,7 @@ def test_a_solve_killed_inside_a_layer_keeps_the_parts_it_finished(
     import phase10math.game.duel as duel
 
     monkeypatch.setattr(duel, "CHECKPOINT_EVERY", 0.0)  # every finished part is written
+    monkeypatch.setattr(duel, "CHECKPOINT_SPACING", 0.0)  # however long the last write took
     ck = tmp_path / "duel.ck"
     real = duel._solve_layer
     solved: list[tuple[int, int]] = []

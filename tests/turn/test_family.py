@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 
 from phase10math.dice.faces import Die, parse_faces
-from phase10math.dice.layouts import RECORDED_LAYOUT
-from phase10math.dice.phases import PHASES, parse_phase
-from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
+from phase10math.dice.phases import parse_phase
+from phase10math.errors import InvalidRulesError
 from phase10math.turn.family import TurnFamily
 from phase10math.turn.solver import solve_utility
 
@@ -92,11 +91,6 @@ def test_bad_input_is_refused(family):
         empty.solve(np.zeros((1, empty.n_outcomes)))
     with pytest.raises(InvalidRulesError, match="outcomes"):
         empty.add_policies(np.zeros((1, 2)))
-
-
-def test_ten_different_dice_are_refused_before_any_table_is_built():
-    with pytest.raises(StateSpaceTooLargeError, match="holds"):
-        TurnFamily.for_phase(PHASES[8], layout=RECORDED_LAYOUT)
 
 
 def test_exact_solves_side_by_side_equal_one_at_a_time(monkeypatch):

@@ -39,7 +39,8 @@ The modules, one concern each: :mod:`.memory` (sizes, the memory budget, work bu
 :mod:`.slabs` (threads, slabs and cache-sized blocks), :mod:`.passes` (expectation and subset
 maximum), :mod:`.codes` (hold codes), :mod:`.stages` (one stage: one or two keys, floats or a fixed
 policy), :mod:`.holdvalues` (hold values and best holds on demand), :mod:`.finals` (final
-scores) and :mod:`.greedy` (the greedy baseline). The stages are driven by the one backward
+scores), :mod:`.greedy` (the greedy baseline) and :mod:`.forward` (a policy's outcome
+distribution, the first roll's mass pushed forward). The stages are driven by the one backward
 induction (:class:`~phase10math.turn.engine.TensorEngine`,
 :func:`~phase10math.turn.engine.backward_induction`).
 
@@ -48,9 +49,10 @@ solve may use), :func:`threads` (the threads of the passes) and :func:`release_b
 the work buffers a large solve leaves allocated). The kernels themselves are the engine's
 inside, not an API: they take the engine's state space and work arrays whose shapes it fixes,
 and run per stage in the backward induction, so they are imported from their modules by
-:mod:`phase10math.turn.engine` and :mod:`phase10math.turn.solver` only. The public way to
-solve a turn on this engine is :func:`phase10math.turn.solve_turn` (and the advice built on
-it).
+:mod:`phase10math.turn.engine`, :mod:`phase10math.turn.solver` and
+:mod:`phase10math.turn.family` (the tensor family's forward pass and hold values) only. The
+public way to solve a turn on this engine is :func:`phase10math.turn.solve_turn` (and the
+advice built on it).
 """
 
 from phase10math.turn.tensor.memory import memory_budget, release_buffers

@@ -14,7 +14,8 @@ from phase10math.turn.tensor.stages import split_stage
 class LazyHoldValues:
     """``hold_num[r]`` of a tensor solve: ``self[gids]`` computes the hold values asked for
     from the roll values with ``r - 1`` rolls left (a restricted transform: per die only the
-    faces some asked hold shows, plus the 'not held' sum)."""
+    faces some asked hold shows, plus the 'not held' sum); float64 roll values give the hold
+    values as means (the 'not held' sum over 6: a mean of six terms per die)."""
 
     def __init__(self, space: StateSpace, below: np.ndarray):
         self.space, self.below = space, below
@@ -29,6 +30,7 @@ class LazyHoldValues:
         n = len(sp.types)
         slots = [(g // int(st)) % (len(t.faces) + 1) for st, t in zip(sp.strides, sp.types)]
         W = self.below.reshape(face_shape(sp))
+        floats = W.dtype.kind == "f"
         maps = []
         for d, typ in enumerate(sp.types):
             used = np.unique(slots[d][slots[d] > 0]) - 1
@@ -36,17 +38,23 @@ class LazyHoldValues:
                 (1,) * d + (-1,) + (1,) * (n - d - 1)
             )
             # int64 from the first axis on (the stored values may be small or unsigned)
+            dt = np.float64 if floats else np.int64
             tot = (
-                (W * w).sum(axis=d, keepdims=True, dtype=np.int64)
+                (W * w).sum(axis=d, keepdims=True, dtype=dt)
                 if (w != 1).any()
-                else W.sum(d, keepdims=True, dtype=np.int64)
+                else W.sum(d, keepdims=True, dtype=dt)
             )
-            W = np.concatenate([W.take(used, axis=d).astype(np.int64), tot], axis=d)
+            if floats:
+                tot /= 6.0
+            W = np.concatenate([W.take(used, axis=d).astype(dt), tot], axis=d)
             m = np.full(len(typ.faces) + 1, -1, dtype=np.int64)
             m[used + 1] = np.arange(len(used))
             m[0] = len(used)
             maps.append(m[slots[d]])
         held = sum((s > 0).astype(np.int64) for s in slots)
+        if floats:
+            vals = W[tuple(maps)]
+            return float(vals[0]) if scalar else vals
         vals = W[tuple(maps)] * (6 ** held.astype(np.int64) if n < 24 else 1)
         return int(vals[0]) if scalar else vals
 

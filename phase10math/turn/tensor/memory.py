@@ -69,10 +69,11 @@ def estimate_bytes(space: StateSpace, rolls: int, second: bool = False) -> int:
     return need + cb * F + 256 * 2**20
 
 
-def check_tensor_fits(space: StateSpace, rolls: int, second: bool = False) -> None:
+def check_tensor_fits(space: StateSpace, rolls: int, second: bool = False, extra: int = 0) -> None:
     """Refuse (:class:`StateSpaceTooLargeError`, at once) a solve that would not fit in
-    :func:`memory_budget` (see :func:`estimate_bytes`)."""
-    need, have = estimate_bytes(space, rolls, second), memory_budget()
+    :func:`memory_budget` (see :func:`estimate_bytes`), with ``extra`` bytes the caller needs
+    beside it."""
+    need, have = estimate_bytes(space, rolls, second) + extra, memory_budget()
     if need > have:
         raise StateSpaceTooLargeError(
             f"this turn has {math.prod(tensor_shape(space)):,} holds "

@@ -1,0 +1,127 @@
+"""A policy's outcome distribution: the first roll's mass pushed forward through the hold tensor.
+
+The transpose of the expectation pass (:func:`~.passes.expect_into`): the mass of each roll
+state moves to the hold its policy keeps (:func:`gather_holds`), then each hold's mass spreads
+over the rolls of its dice not held, one axis at a time (:func:`spread_rolls`: the not-held
+slot's mass goes to the face slots, ``w_f / 6`` each); after the last reroll the mass of the
+roll states is summed by outcome (:func:`sum_by_outcome`).
+
+Every quantity is a sum of nonnegative terms, so its float64 value is within a relative
+``gamma(k)`` of the exact one where ``k`` bounds the roundings on any one term's path
+(:func:`forward_roundings`). The long sums are cut in chunks of ``CHUNK`` terms, summed
+apart and then added: at most ``CHUNK + number of chunks`` roundings, not one per term
+(60 million on the recorded dice).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor.memory import face_shape, scratch, tensor_shape
+from phase10math.turn.tensor.passes import face_slots
+from phase10math.turn.tensor.slabs import in_slabs
+from phase10math.turn.tensor.totals import unit_weights
+
+CHUNK = 1 << 16  # terms summed in one go before the chunks' sums are added
+
+
+def chunk_roundings(n: int) -> int:
+    """The most roundings on one term's path through a chunked sum of ``n`` terms."""
+    return min(n, CHUNK) + -(-n // CHUNK)
+
+
+def gather_holds(space: StateSpace, holds: np.ndarray, mass: np.ndarray) -> np.ndarray:
+    """The hold tensor (float64, a reused buffer) with each roll state's ``mass`` moved to its
+    hold ``holds`` (hold ids, ``full_ids`` order): chunk by chunk, each chunk's masses summed
+    by hold, then added to the tensor."""
+    T = scratch("forward", tensor_shape(space), np.float64)
+    flat = T.reshape(-1)
+    flat.fill(0.0)
+    for lo in range(0, len(mass), CHUNK):
+        ids, inv = np.unique(holds[lo : lo + CHUNK], return_inverse=True)
+        flat[ids] += np.bincount(inv, weights=mass[lo : lo + CHUNK], minlength=len(ids))
+    return T
+
+
+def spread_rolls(space: StateSpace, T: np.ndarray) -> np.ndarray:
+    """In place: the mass of every hold spread over the rolls of its dice not held, axis by
+    axis (the not-held slot's mass over 6, times ``w_f``, added to face slot ``f``); returns
+    the roll states' masses (``full_ids`` order, a copy). The pass over axis ``j`` reads only
+    the entries whose earlier axes show faces (the mass left in a not-held slot of an axis
+    already spread is never read again), in :func:`threads` slabs."""
+    n = T.ndim
+    for j, typ in enumerate(space.types):
+        weights = [float(w) for w in typ.weights]
+
+        def step(i: int, V: np.ndarray, j: int = j, weights: list[float] = weights) -> None:
+            def slot(s: int) -> np.ndarray:
+                return V[(slice(None),) * j + (s,)]
+
+            share = scratch(f"spread{i}", slot(0).shape, np.float64)
+            np.divide(slot(0), 6.0, out=share)
+            for f, wf in enumerate(weights):
+                face = slot(f + 1)
+                face += share if wf == 1.0 else share * wf
+
+        if n == 1:
+            step(0, T)
+        else:
+            in_slabs(step, T[face_slots(j)], axis=0 if j else n - 1)
+    return np.ascontiguousarray(T[face_slots(n)]).reshape(-1)
+
+
+def sum_by_outcome(outcome: np.ndarray, mass: np.ndarray, n_outcomes: int) -> np.ndarray:
+    """The mass of every outcome (``outcome[i]`` of roll state ``i``), summed in chunks."""
+    out = np.zeros(n_outcomes)
+    for lo in range(0, len(mass), CHUNK):
+        out += np.bincount(outcome[lo : lo + CHUNK], mass[lo : lo + CHUNK], minlength=n_outcomes)
+    return out
+
+
+def first_roll_mass(space: StateSpace) -> np.ndarray:
+    """Each roll state's probability on the first roll (``full_ids`` order)."""
+    n = math.prod(face_shape(space))
+    if unit_weights(space):
+        return np.full(n, 1.0 / 6 ** len(space.types))
+    return space.roll_weights.astype(np.float64) / float(6 ** len(space.types))
+
+
+def mean_over_first_roll(space: StateSpace, values: np.ndarray) -> float:
+    """The mean of ``values`` (roll states, ``full_ids`` order) over the first roll, summed in
+    chunks: within a relative ``gamma(chunk_roundings(n) + 2)`` of the exact mean of the
+    floats given (a product by the weight, the chunked sum, the division)."""
+    w = None if unit_weights(space) else space.roll_weights
+    total = 0.0
+    for lo in range(0, len(values), CHUNK):
+        v = values[lo : lo + CHUNK]
+        total += float(v.sum() if w is None else v @ w[lo : lo + CHUNK])
+    return total / float(6 ** len(space.types))
+
+
+def push_forward(
+    space: StateSpace,
+    holds: dict[int, np.ndarray],
+    outcome: np.ndarray,
+    n_outcomes: int,
+    rolls: int,
+) -> np.ndarray:
+    """Outcome distribution of the policy ``holds`` (``holds[r]``: the hold of every roll
+    state with ``r`` rolls left, ``full_ids`` order): the first roll's mass through each
+    hold and reroll, summed by outcome."""
+    m = first_roll_mass(space)
+    for r in range(rolls - 1, 0, -1):
+        m = spread_rolls(space, gather_holds(space, np.asarray(holds[r]), m))
+    return sum_by_outcome(np.asarray(outcome), m, n_outcomes)
+
+
+def forward_roundings(space: StateSpace, rolls: int) -> int:
+    """The most roundings on one term's path through :func:`push_forward`: the first roll's
+    probability (1), per reroll the gather (a chunked sum) and per die three (a product, a
+    quotient and a sum), then the sum by outcome (chunked)."""
+    n_rolls = math.prod(face_shape(space))
+    per_die = 2 if unit_weights(space) else 3
+    stage = chunk_roundings(n_rolls) + per_die * len(space.types)
+    return 1 + (rolls - 1) * stage + chunk_roundings(n_rolls)

@@ -1,0 +1,108 @@
+"""The family of a color phase on different dice, solved on the tensor engine: its values hold
+the exact optimum (the kit's exact integer solver), its outcome distributions are those of
+the policy it found (the per-type forward pass on the same space, and a seeded simulation of
+that policy), its hold values are the per-type ones, and a solve that would not fit in memory
+is refused at once."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from phase10math.dice.layouts import RECORDED_LAYOUT
+from phase10math.dice.phases import PHASES, parse_phase
+from phase10math.errors import StateSpaceTooLargeError
+from phase10math.game.length import simulate_turns
+from phase10math.turn.family import TensorFamily, TurnFamily
+from phase10math.turn.solver import solve_utility
+from phase10math.turn.tensor.forward import CHUNK, chunk_roundings, sum_by_outcome
+
+THREE = tuple(RECORDED_LAYOUT.dice[i] for i in (0, 1, 6))  # two high dice, one low
+FIVE = tuple(RECORDED_LAYOUT.dice[i] for i in (0, 1, 2, 6, 7))
+
+
+@pytest.fixture(scope="module")
+def three():
+    """The same turn twice: the per-type family and the tensor family."""
+    phase = parse_phase("2 of one color")
+    return TurnFamily.for_phase(phase, layout=THREE), TensorFamily.for_phase(phase, layout=THREE)
+
+
+def test_three_different_dice_agree_with_the_per_type_steps(three):
+    grouped, tensor = three
+    assert type(grouped) is TurnFamily and type(tensor) is TensorFamily
+    assert grouped.space.key() == tensor.space.key()
+    U = np.random.default_rng(3).random((5, grouped.n_outcomes))
+    U[4] = np.round(U[4] * 2) / 2  # ties
+    a, b = grouped.exact(U, keep_holds=True), tensor.exact(U, keep_holds=True)
+    assert (np.abs(a.values - b.values) <= a.margin + b.margin).all()
+    assert (b.margin > 0).all()
+    # each distribution is its own policy's: the per-type forward pass of the tensor's holds
+    again = grouped.forward(b.holds, len(U))
+    assert np.abs(again - b.dist).max() <= grouped.dist_margin + b.dist_margin
+    assert np.allclose(np.einsum("bo,bo->b", b.dist, U), b.values, atol=1e-12)
+    assert np.allclose(tensor.forward(b.holds, len(U)), b.dist, atol=1e-15)
+
+
+def test_hold_values_agree_with_the_per_type_steps(three):
+    grouped, tensor = three
+    cols = np.random.default_rng(4).random((grouped.n_outcomes, 2))
+    holds = np.arange(0, grouped.space.n_states, 7)
+    for rolls_left in (1, 2):
+        a = grouped.hold_values(cols, rolls_left, holds)
+        b = tensor.hold_values(cols, rolls_left, holds)
+        assert a.shape == b.shape == (len(holds), 2)
+        assert np.abs(a - b).max() <= 1e-14
+
+
+@pytest.fixture(scope="module")
+def five():
+    fam = TensorFamily.for_phase(parse_phase("3 of one color"), layout=FIVE)
+    U = np.random.default_rng(5).integers(-10, 40, size=(3, fam.n_outcomes)).astype(float)
+    return fam, U, fam.exact(U, keep_holds=True)
+
+
+def test_five_different_dice_hold_the_exact_optimum(five):
+    fam, U, res = five
+    assert type(TurnFamily.for_phase(parse_phase("3 of one color"), layout=FIVE)) is TensorFamily
+    assert fam.size == fam.exact_solves == 3
+    for b in range(len(U)):
+        exact = float(solve_utility(fam.space, U[b][fam.outcome].astype(np.int64)).value())
+        assert abs(res.values[b] - exact) <= res.margin[b]
+        assert abs(res.dist[b] @ U[b] - res.values[b]) <= 1e-11
+    # solved: the family's interval at its cuts closes to rounding, and is not solved again
+    again = fam.solve(U)
+    assert (again.margin <= 1e-8).all() and (np.abs(again.values - res.values) <= 1e-8).all()
+    assert fam.refine(U) == 0
+
+
+def test_distributions_match_a_simulation_of_the_policy(five):
+    fam, _, res = five
+    n = 40_000
+    rng = np.random.default_rng(6)
+    for b in range(len(res.dist)):
+        holds = {r: h[:, b] for r, h in res.holds.items()}
+        got = simulate_turns(fam.space, fam.outcome, holds, fam.rolls, n, rng)
+        freq = np.bincount(got, minlength=fam.n_outcomes) / n
+        sd = np.sqrt(res.dist[b] * (1 - res.dist[b]) / n)
+        assert (np.abs(freq - res.dist[b]) <= 5 * sd + 1e-9).all()
+
+
+def test_chunked_sums_add_every_term_once():
+    outcome = np.arange(3 * CHUNK + 5) % 4
+    mass = np.full(len(outcome), 0.5)
+    got = sum_by_outcome(outcome, mass, 5)
+    assert got.tolist() == [np.count_nonzero(outcome == k) * 0.5 for k in range(4)] + [0.0]
+    assert chunk_roundings(10) == 11 and chunk_roundings(3 * CHUNK + 5) == CHUNK + 4
+
+
+def test_the_recorded_dice_get_a_tensor_family_or_a_refusal_at_once(monkeypatch):
+    fam = TurnFamily.for_phase(PHASES[8], layout=RECORDED_LAYOUT)
+    assert type(fam) is TensorFamily and fam.size == 0
+    assert fam.space.n_states == 7**10 and fam.n_outcomes > 20
+    monkeypatch.setenv("PHASE10MATH_MEMORY_GB", "1")
+    with pytest.raises(StateSpaceTooLargeError, match="needs about"):
+        TurnFamily.for_phase(PHASES[8], layout=RECORDED_LAYOUT)
+    with pytest.raises(StateSpaceTooLargeError, match="needs about"):
+        fam.exact(np.zeros((1, fam.n_outcomes)))
+    assert fam.size == 0 and fam.exact_solves == 0

@@ -147,7 +147,7 @@ def advise_win(args: argparse.Namespace) -> int:
         raise InvalidRulesError("the two-player table is solved for free holds")
     layout = layout_from(args)
     faces = roll_from(args.dice, ph, layout)
-    sol = widest_table(layout)
+    sol = read_table(args.table)[0] if args.table else widest_table(layout)
     adv = win_advice(
         sol, me, opp, faces, args.rolls_left, args.second, args.last_chance, layout=layout
     )

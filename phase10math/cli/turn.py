@@ -178,6 +178,12 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--last-chance", action="store_true", help="win: the opponent has finished the game"
     )
+    p.add_argument(
+        "--table",
+        default=None,
+        help="win: read this two-player table (one `duel --solve --write` wrote, e.g. on the "
+        "recorded dice) instead of the widest shipped one for the dice",
+    )
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--set-aside", default="", help="sticky holds: the dice set aside before")
     p.add_argument("--keep", default="", help="also show the value of this hold")

@@ -2034,8 +2034,23 @@ def read_table(
     elif os.fspath(path).endswith(".npz"):
         return read_packed(path)
     else:
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            data = json.load(fh)
+        try:
+            with gzip.open(path, "rt", encoding="utf-8") as fh:
+                data = json.load(fh)
+            if not isinstance(data, dict) or "fingerprint" not in data:
+                raise ValueError("no fingerprint")
+        except (OSError, EOFError, ValueError) as e:  # gzip, UTF-8 and JSON errors among them
+            raise InvalidRulesError(f"not a two-player table: {e}") from None
+    try:
+        return _table_rows(data)
+    except (KeyError, TypeError, IndexError, ValueError) as e:  # a file of another shape
+        if isinstance(e, InvalidRulesError):
+            raise
+        raise InvalidRulesError(f"not a two-player table: {type(e).__name__} {e}") from None
+
+
+def _table_rows(data: dict[str, Any]) -> tuple[DuelSolution, dict[str, Any]]:
+    """The solution a table's rows of JSON hold."""
     game = _table_game(data)
     sol = DuelSolution(
         game, bound=data["bound"], tie_bound=data["tie_bound"], seconds=data["seconds"]

@@ -346,11 +346,12 @@ class TensorFamily(TurnFamily):
     @staticmethod
     def forward_bytes(space: StateSpace, rules: Rules, columns: int = 1) -> int:
         """Bytes an exact solve needs beside the engine's stages: the forward pass's hold
-        tensor and share of it, the float utilities and two masses of the rolls, and the best
+        tensor (twice: the gather's counts, or its chunked buffer kept beside a fresh one)
+        and a share of it, the float utilities and two masses of the rolls, and the best
         holds kept (``columns`` policies, int32 per roll state and reroll)."""
         S = math.prod(tensor_shape(space))
         F = math.prod(face_shape(space))
-        return 8 * S + 8 * S // 7 + 3 * 8 * F + 4 * F * (rules.rolls - 1) * max(1, columns)
+        return 16 * S + 8 * S // 7 + 3 * 8 * F + 4 * F * (rules.rolls - 1) * max(1, columns)
 
     def _margin(self, umax: float) -> float:
         n, R = self.space.n_dice, self.rolls

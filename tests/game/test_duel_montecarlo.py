@@ -203,6 +203,7 @@ def test_duel_command_prints_the_headline(capsys):
         ["duel", "--solve", "--phases", "9-10", "--target", "0"],
         ["duel", "--solve", "--phases", "9-10", "--target", "nan"],
         ["duel", "--solve", "--phases", "9-10", "--picks", "0"],
+        ["duel", "--solve", "--phases", "9-10", "--layout", "nosuch"],
         ["duel", "--me", "3:10", "--opponent", "10:0"],
         ["duel", "--me", "10:x", "--opponent", "10:0"],
         ["duel", "--me", "10:10"],
@@ -216,6 +217,56 @@ def test_duel_command_refuses_bad_input(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_recorded_dice_solve_that_would_not_fit_is_refused_at_once(capsys, monkeypatch):
+    """Phase 8 on the recorded dice solves on the tensor engine; where memory is short the
+    command says so in one line before any work."""
+    from phase10math.cli import main
+
+    monkeypatch.setenv("PHASE10MATH_MEMORY_GB", "1")
+    argv = ["duel", "--solve", "--phases", "8-10", "--layout", "recorded"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "7 of one color" in err and "needs about" in err
+
+
+def test_a_table_file_that_is_not_a_table_is_refused_in_one_line(tmp_path, capsys):
+    import gzip
+
+    from phase10math.cli import main
+
+    garbage = tmp_path / "garbage.json.gz"
+    garbage.write_bytes(b"not gzip")
+    no_rows = tmp_path / "no_rows.json.gz"
+    no_rows.write_bytes(gzip.compress(b'{"fingerprint": "x"}'))
+    roll = ["10", "10", "10", "10", "7", "7", "2", "1", "W", "W"]
+    advise = ["advise", "--phase", "10", "--rolls-left", "1", "--objective", "win"]
+    advise += ["--me", "10:0", "--opponent", "10:0"]
+    for path in (tmp_path / "missing.json.gz", garbage, no_rows):
+        for argv in (["duel", "--table", str(path)], [*advise, "--table", str(path), *roll]):
+            assert main(argv) == 2
+            err = capsys.readouterr().err.strip()
+            assert len(err.splitlines()) == 1 and "not a two-player table" in err
+
+
+def test_advise_win_reads_a_table_file_given(capsys):
+    """``advise --objective win --table FILE`` (a table `duel --solve --write` wrote) answers
+    from that file: here the shipped 9-10 table's file, the same answer as the widest shipped
+    table for the recorded dice (that table)."""
+    from importlib import resources
+
+    from phase10math.cli import main
+    from phase10math.game.duel import TABLE_FILE, TABLE_PACKAGE
+
+    argv = ["advise", "--phase", "10", "--rolls-left", "1", "--objective", "win", "--json"]
+    argv += ["--me", "10:0", "--opponent", "10:20", "10", "10", "10", "10", "7", "7", "2", "1"]
+    argv += ["W", "W"]
+    assert main(argv) == 0
+    shipped = capsys.readouterr().out
+    with resources.as_file(resources.files(TABLE_PACKAGE).joinpath(TABLE_FILE)) as path:
+        assert main([*argv[:8], "--table", str(path), *argv[8:]]) == 0
+    assert capsys.readouterr().out == shipped and '"chance_to_win"' in shipped
 
 
 def test_advise_win_ranks_holds(capsys):

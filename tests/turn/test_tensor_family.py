@@ -106,3 +106,21 @@ def test_the_recorded_dice_get_a_tensor_family_or_a_refusal_at_once(monkeypatch)
     with pytest.raises(StateSpaceTooLargeError, match="needs about"):
         fam.exact(np.zeros((1, fam.n_outcomes)))
     assert fam.size == 0 and fam.exact_solves == 0
+
+
+def test_the_gather_in_one_pass_equals_the_gather_in_chunks(five, monkeypatch):
+    """Where some hold is kept by more rolls than one pass may sum, the gather goes chunk by
+    chunk: the same masses (to rounding) and the same outcome distribution."""
+    import phase10math.turn.tensor.forward as fwd
+
+    fam, _, res = five
+    holds = {r: h[:, 0] for r, h in res.holds.items()}
+    mass = fwd.first_roll_mass(fam.space)
+    one = fwd.gather_holds(fam.space, holds[2], mass).copy()
+    monkeypatch.setattr(fwd, "GATHER_DEPTH", 0)
+    monkeypatch.setattr(fwd, "CHUNK", 1000)  # several chunks of the 7,776 rolls
+    chunked = fwd.gather_holds(fam.space, holds[2], mass)
+    assert np.abs(one - chunked).max() <= 1e-15 and abs(chunked.sum() - 1) <= 1e-12
+    assert np.count_nonzero(chunked) == len(np.unique(holds[2]))
+    dist = fwd.push_forward(fam.space, holds, fam.outcome, fam.n_outcomes, fam.rolls)
+    assert np.abs(dist - res.dist[0]).max() <= 1e-15

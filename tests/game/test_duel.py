@@ -535,8 +535,15 @@ def test_a_solve_killed_inside_a_rounds_exact_solves_does_not_solve_them_again(
     want, asked[:] = list(asked), []
     assert len(want) >= 2
 
+    in_round = []  # a round has begun: it picks its states first
+    pick = duel._pick_refinements
+
+    def picked(*args, **kwargs):
+        in_round.append(True)
+        return pick(*args, **kwargs)
+
     def dies_after_one(fam, W, after, rows=None, left=None):
-        if after is None:  # the first pass's
+        if not in_round:  # the first pass's
             return counted(fam, W, after, rows, left)
         W = W if rows is None else W[rows]
 
@@ -549,8 +556,10 @@ def test_a_solve_killed_inside_a_rounds_exact_solves_does_not_solve_them_again(
 
     ck = tmp_path / "duel.ck"
     monkeypatch.setattr(duel, "_exact_chunks", dies_after_one)
+    monkeypatch.setattr(duel, "_pick_refinements", picked)
     with pytest.raises(KeyboardInterrupt):
         solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
+    assert in_round  # it stopped inside a round
     assert duel.Checkpoint(ck).load(color_game(1e-8)).pending is None  # before the round's line
     monkeypatch.setattr(duel, "_exact_chunks", counted)
     sol = solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
@@ -558,6 +567,62 @@ def test_a_solve_killed_inside_a_rounds_exact_solves_does_not_solve_them_again(
     start = sol.game.start()
     assert sol.error(start) <= 1e-4
     assert sol.value(start) == never_stopped.value(start)
+
+
+def test_a_solve_killed_among_the_first_passs_exact_solves_of_last_chances_keeps_them(
+    tmp_path, monkeypatch
+):
+    """The first pass's exact solves of a color phase's last chances are checkpointed as they
+    go (in the family): a run stopped after the first of them and resumed does not solve that
+    utility again, solves no more than a run never stopped, and certifies the start."""
+    import phase10math.game.duel as duel
+
+    monkeypatch.setattr(duel, "CHECKPOINT_EVERY", 0.0)
+    monkeypatch.setattr(duel, "CHECKPOINT_SPACING", 0.0)
+    monkeypatch.setattr(duel, "REFINE_CHUNK", 1)
+    real, real_last = duel._exact_chunks, duel._solve_last
+    asked: list[bytes] = []
+    in_last = []
+
+    def last(*args, **kwargs):
+        in_last.append(True)
+        try:
+            return real_last(*args, **kwargs)
+        finally:
+            in_last.pop()
+
+    def dies_after_one(fam, W, after, rows=None, left=None):
+        W = W if rows is None else W[rows]
+        if not in_last:
+            return real(fam, W, after)
+
+        def then_die(n):
+            after(n)  # the checkpoint, with the one solve
+            raise KeyboardInterrupt
+
+        asked.extend(w.tobytes() for w in W[:1])
+        real(fam, W[:1], then_die)
+
+    def counted(fam, W, after, rows=None, left=None):
+        asked.extend(w.tobytes() for w in (W if rows is None else W[rows]))
+        return real(fam, W, after, rows, left)
+
+    monkeypatch.setattr(duel, "_exact_chunks", counted)
+    solve_duel(color_game(1e-8), target=1e-4)
+    never_stopped, asked[:] = len(asked), []
+    ck = tmp_path / "duel.ck"
+    monkeypatch.setattr(duel, "_solve_last", last)
+    monkeypatch.setattr(duel, "_exact_chunks", dies_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
+    saved = duel.Checkpoint(ck).load(color_game(1e-8))
+    assert len(asked) == 1 and saved.game.turns[5].exact_solves == 0  # counted anew
+    assert asked[0] in {row.tobytes() for row in saved.game.turns[5].cuts}  # kept
+    monkeypatch.setattr(duel, "_exact_chunks", counted)
+    sol = solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
+    assert len(asked) > 1 and asked[0] not in asked[1:]  # not solved again
+    assert len(asked) <= never_stopped
+    assert sol.error(sol.game.start()) <= 1e-4
 
 
 def test_a_state_whose_interval_narrowed_since_it_was_solved_is_solved_again(tmp_path):

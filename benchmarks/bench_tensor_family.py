@@ -28,7 +28,6 @@ from phase10math.game.length import simulate_turns
 from phase10math.turn.family import TensorFamily, TurnFamily
 from phase10math.turn.solver import solve_utility
 
-
 TURNS = 100_000  # simulated turns of the first policy
 
 

@@ -85,7 +85,7 @@ import numpy as np
 from phase10math.cache import package_version
 from phase10math.checks import check_int, checks_itself, public
 from phase10math.dice.faces import Die, Layout, check_layout, parse_layout
-from phase10math.dice.layouts import COMPACT_LAYOUT
+from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import (
@@ -1674,10 +1674,25 @@ TABLE_FILES = {
 }
 
 
-def shipped_ranges() -> list[tuple[int, int]]:
-    """The phase ranges whose solved tables ship with the package."""
+# tables whose color phase was solved on other dice than the others' (``SHIPPED_DICE``), by
+# those dice (a layout of :data:`~phase10math.dice.layouts.LAYOUTS`), then phase range; a
+# range whose file is not in the package is skipped (the recorded dice' end game joins once
+# its solve ends: ``duel --solve --phases 8-10 --layout recorded``)
+OTHER_DICE_TABLE_FILES: dict[Layout, dict[tuple[int, int], str]] = {
+    RECORDED_LAYOUT: {(8, 10): "duel_table_8_10_recorded.json.gz"},
+}
+
+
+def _table_files(dice: Layout | None) -> Mapping[tuple[int, int], str]:
+    """The table files of the tables solved on ``dice`` (None: ``SHIPPED_DICE``)."""
+    return TABLE_FILES if dice is None else OTHER_DICE_TABLE_FILES.get(dice, {})
+
+
+def shipped_ranges(dice: Layout | None = None) -> list[tuple[int, int]]:
+    """The phase ranges whose solved tables ship with the package: those solved on ``dice``
+    (a layout of :data:`OTHER_DICE_TABLE_FILES`; None: the compact dice, most tables)."""
     root = resources.files(TABLE_PACKAGE)
-    return [r for r, name in TABLE_FILES.items() if root.joinpath(name).is_file()]
+    return [r for r, name in _table_files(dice).items() if root.joinpath(name).is_file()]
 
 
 RECOMPUTE = "phase10math duel --solve --phases 9-10 --write TABLE"
@@ -2014,19 +2029,24 @@ def _checked(game: DuelGame, data: Mapping[str, Any]) -> DuelGame:
 
 
 def read_table(
-    path: str | os.PathLike | None = None, phases: tuple[int, int] = (9, 10)
+    path: str | os.PathLike | None = None,
+    phases: tuple[int, int] = (9, 10),
+    dice: Layout | None = None,
 ) -> tuple[DuelSolution, dict[str, Any]]:
-    """A solution from a table file (default: the shipped one), checked against the code's
-    fingerprint of its game."""
+    """A solution from a table file (default: the shipped one of ``phases`` solved on
+    ``dice``, see :func:`shipped_ranges`), checked against the code's fingerprint of its
+    game."""
     if path is None:
-        if phases not in shipped_ranges():
-            shipped = ", ".join(f"{a}-{b}" for a, b in shipped_ranges())
+        if phases not in shipped_ranges(dice):
+            shipped = ", ".join(f"{a}-{b}" for a, b in shipped_ranges(dice))
+            on = "" if dice is None else f" solved on the {dice.name} dice"
             raise OutsideTableError(
-                f"no table of phases {phases[0]}-{phases[1]} ships with the package "
-                f"(shipped: {shipped}); solve it with duel --solve"
+                f"no table of phases {phases[0]}-{phases[1]}{on} ships with the package "
+                f"(shipped: {shipped or 'none'}); solve it with duel --solve"
             )
-        ref = resources.files(TABLE_PACKAGE).joinpath(TABLE_FILES[phases])
-        if TABLE_FILES[phases].endswith(".npz"):
+        name = _table_files(dice)[phases]
+        ref = resources.files(TABLE_PACKAGE).joinpath(name)
+        if name.endswith(".npz"):
             with ref.open("rb") as raw:
                 return read_packed(raw)
         with ref.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
@@ -2338,12 +2358,27 @@ def check_table_rules(sol: DuelSolution, rules: Rules) -> None:
 SHIPPED_DICE = COMPACT_LAYOUT  # the dice every shipped table is solved on (tested)
 
 
+def shipped_table(phases: tuple[int, int] = (9, 10), dice: Layout | None = None) -> DuelSolution:
+    """A shipped two-player table (default: phases 9-10; ``dice``: solved on those dice, see
+    :func:`shipped_ranges`), read once per process (phases 9-10 about half a second, 6-10
+    and 1-10 a few seconds; a color phase's turn is built when a decision there first needs
+    it)."""
+    if not (
+        isinstance(phases, tuple)
+        and len(phases) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in phases)
+    ):
+        raise WrongTypeError(
+            f"shipped_table(): phases={phases!r:.40}; accepts (lo, hi), e.g. (9, 10)"
+        )
+    if dice is not None and not isinstance(dice, Layout):
+        raise WrongTypeError(f"shipped_table(): dice={dice!r:.40}; accepts a Layout or None")
+    return _read_shipped(phases, dice)
+
+
 @functools.cache
-def shipped_table(phases: tuple[int, int] = (9, 10)) -> DuelSolution:
-    """A shipped two-player table (default: phases 9-10), read once per process (phases
-    9-10 about half a second, 6-10 and 1-10 a few seconds; a color phase's turn is built when a
-    decision there first needs it)."""
-    return read_table(phases=phases)[0]
+def _read_shipped(phases: tuple[int, int], dice: Layout | None) -> DuelSolution:
+    return read_table(phases=phases, dice=dice)[0]
 
 
 @functools.cache
@@ -2352,10 +2387,13 @@ def _color_key(dice: Layout | tuple[Die, ...]) -> tuple:
     return StateSpace.build(dice, FULL).key()
 
 
-def first_covered(phases: tuple[int, int], layout: Layout | None = None) -> int:
-    """The first phase from which the shipped table of ``phases`` (lo, hi) serves a game on
-    dice ``layout`` (None: the dice it was solved on): its first phase, or the phase after
-    its last color phase on dice whose colors differ from the shipped tables' dice.
+def first_covered(
+    phases: tuple[int, int], layout: Layout | None = None, dice: Layout | None = None
+) -> int:
+    """The first phase from which the shipped table of ``phases`` (lo, hi) solved on ``dice``
+    (None: the compact dice) serves a game on dice ``layout`` (None: the dice it was solved
+    on): its first phase, or the phase after its last color phase on dice whose colors
+    differ from the table's dice.
 
     >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
     >>> first_covered((6, 10)), first_covered((6, 10), DEFAULT_LAYOUT)
@@ -2363,9 +2401,28 @@ def first_covered(phases: tuple[int, int], layout: Layout | None = None) -> int:
     """
     lo, hi = phases
     colored = [k for k in range(lo, hi + 1) if PHASES[k].uses_color]
-    if colored and layout is not None and _color_key(layout) != _color_key(SHIPPED_DICE):
+    own = SHIPPED_DICE if dice is None else dice
+    if colored and layout is not None and _color_key(layout) != _color_key(own):
         return colored[-1] + 1
     return lo
+
+
+def shipped_dice(sol: DuelSolution) -> Layout | None:
+    """The dice argument of :func:`shipped_table` that names the shipped table ``sol``: a
+    layout of :data:`OTHER_DICE_TABLE_FILES` whose colors its color phase was solved on,
+    else None (the compact dice' tables, and any table without a color phase)."""
+    g = sol.game
+    if g.color_space is None:
+        return None
+    key = g.color_space.key()
+    return next(
+        (
+            d
+            for d, files in OTHER_DICE_TABLE_FILES.items()
+            if (g.lo, g.hi) in files and _color_key(d) == key
+        ),
+        None,
+    )
 
 
 def serves_start(phases: tuple[int, int], start: int = 1) -> bool:
@@ -2390,9 +2447,10 @@ def widest_table(layout: Layout | None = None, start: int = 1) -> DuelSolution:
     compact dice the table of phases 1-10 (6-10 for a game begun at phase 6, whose totals
     no game from phase 1 has; 9-10 for one begun at phase 9); on dice with
     other colors (the recorded set) that of phases 9-10, since the wider tables' phase 8
-    was solved on the compact dice's colors. Where none serves the game (it begins after
-    their last phase), the one of fewest phases, whose states the callers' coverage checks
-    then refuse in words.
+    was solved on the compact dice's colors, unless a table solved on those dice ships
+    (:data:`OTHER_DICE_TABLE_FILES`: the recorded dice' end game, once its solve ends).
+    Where none serves the game (it begins after their last phase), the one of fewest phases,
+    whose states the callers' coverage checks then refuse in words.
 
     >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
     >>> widest_table(DEFAULT_LAYOUT).game.describe()
@@ -2403,9 +2461,15 @@ def widest_table(layout: Layout | None = None, start: int = 1) -> DuelSolution:
     check_int(start, "start", 1, 20, error=InvalidRulesError)
     # none serves a game begun after the tables' phases: the one of fewest phases (whose
     # users' coverage checks then say why it does not serve theirs)
-    fits = [r for r in shipped_ranges() if serves_start(r, start)] or shipped_ranges()
-    best = min(fits, key=lambda r: (max(first_covered(r, layout), start), r[1] - r[0]))
-    return shipped_table(best)
+    tables = [(r, None) for r in shipped_ranges()]
+    for dice in OTHER_DICE_TABLE_FILES:  # tables solved on the game's own dice
+        if layout is not None and _color_key(layout) == _color_key(dice):
+            tables += [(r, dice) for r in shipped_ranges(dice)]
+    fits = [(r, d) for r, d in tables if serves_start(r, start)] or tables
+    best = min(
+        fits, key=lambda t: (max(first_covered(t[0], layout, t[1]), start), t[0][1] - t[0][0])
+    )
+    return shipped_table(*best)
 
 
 @public

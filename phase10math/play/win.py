@@ -28,6 +28,7 @@ from phase10math.game.duel import (
     chance_to_win,
     check_table_rules,
     color_reason,
+    shipped_dice,
     shipped_table,
     totals_reason,
     widest_table,
@@ -123,7 +124,10 @@ def win_line(
     # a color phase reads each die's color: the rolled faces in die order as they are
     faces = tuple(state.faces) if colored else layout_order(state.faces, state.layout)
     args = (mine, theirs, faces, state.rolls_left, second, last, state.layout)
-    adv = _shipped_advice((g.lo, g.hi), *args) if own else win_advice(table, *args)
+    if own:
+        adv = _shipped_advice((g.lo, g.hi), shipped_dice(table), *args)
+    else:
+        adv = win_advice(table, *args)
     aim = adv["per_turn"][str(state.objective)]
     return WinLine(
         True,
@@ -137,11 +141,11 @@ def win_line(
 
 
 @functools.lru_cache(maxsize=32)
-def _shipped_advice(phases: tuple[int, int], *args: Any) -> dict[str, Any]:
-    """win_advice from the shipped table of ``phases``, remembered: the panel asks again at
-    every tap on a die, and one answer takes a few tenths of a second (seconds at a color
-    phase)."""
-    return win_advice(shipped_table(phases), *args)
+def _shipped_advice(phases: tuple[int, int], dice: Layout | None, *args: Any) -> dict[str, Any]:
+    """win_advice from the shipped table of ``phases`` solved on ``dice`` (None: the compact
+    dice), remembered: the panel asks again at every tap on a die, and one answer takes a few
+    tenths of a second (seconds at a color phase)."""
+    return win_advice(shipped_table(phases, dice), *args)
 
 
 def win_text(line: WinLine, aim_words: str) -> str:

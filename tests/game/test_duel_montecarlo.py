@@ -164,6 +164,31 @@ def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
     assert first_covered((6, 10), other) == 9 and first_covered((9, 10), other) == 9
 
 
+def test_a_table_solved_on_the_recorded_dice_serves_them_from_its_first_phase(monkeypatch):
+    """Where a table solved on the recorded dice ships (its file in the package), the recorded
+    dice read it from its first phase on, the compact dice from after its color phase; its
+    own dice choose it over the compact dice' tables, which serve them from phase 9 only.
+    (The recorded end game's file is stood in for by another shipped file: the choice reads
+    only which files ship.)"""
+    import phase10math.game.duel as duel
+    from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
+
+    assert duel.shipped_ranges(RECORDED_LAYOUT) == []  # not shipped yet: nothing changes
+    assert widest_table(RECORDED_LAYOUT) is shipped_table((9, 10))
+    monkeypatch.setitem(duel.OTHER_DICE_TABLE_FILES, RECORDED_LAYOUT, {(8, 10): duel.TABLE_FILE})
+    assert duel.shipped_ranges(RECORDED_LAYOUT) == [(8, 10)]
+    assert first_covered((8, 10), RECORDED_LAYOUT, RECORDED_LAYOUT) == 8
+    assert first_covered((8, 10), COMPACT_LAYOUT, RECORDED_LAYOUT) == 9
+    asked = []
+    monkeypatch.setattr(duel, "shipped_table", lambda *a: asked.append(a) or a)
+    assert duel.widest_table(RECORDED_LAYOUT) == ((8, 10), RECORDED_LAYOUT)
+    assert duel.widest_table(RECORDED_LAYOUT, start=9) == ((9, 10), None)  # fewer phases
+    assert duel.widest_table(COMPACT_LAYOUT) == ((1, 10), None)  # never the recorded one
+    assert duel.widest_table() == ((1, 10), None)
+    with pytest.raises(OutsideTableError, match="phases 6-10 solved on the recorded dice"):
+        duel.read_table(phases=(6, 10), dice=RECORDED_LAYOUT)
+
+
 def test_duel_command_prints_the_headline(capsys):
     from phase10math.cli import main
 

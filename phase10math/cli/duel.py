@@ -13,10 +13,12 @@ from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError, OutsideTableError
 from phase10math.game.duel import (
+    OTHER_DICE_TABLE_FILES,
     RECOMPUTE,
     ROUND_PICKS,
     DuelGame,
     check_covered,
+    first_covered,
     format_advice,
     format_headline,
     read_table,
@@ -77,24 +79,34 @@ def cmd_duel(args: argparse.Namespace) -> int:
             )
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
-        # the headline: the shipped table of the most phases
-        phases = (
-            _range(args.phases) if args.phases else max(shipped_ranges(), key=lambda r: r[1] - r[0])
-        )
+        # the shipped tables that serve the dice (--layout; default the compact dice, which
+        # most are solved on) from their first phase: those solved on them, and those
+        # without a color phase
+        layout = layout_from(args) if args.layout else None
+        dice = layout if layout in OTHER_DICE_TABLE_FILES else None
+        tables = [(r, None) for r in shipped_ranges()]
+        tables += [(r, dice) for r in shipped_ranges(dice)] if dice is not None else []
+        whole = [(r, d) for r, d in tables if first_covered(r, layout, d) == r[0]]
+        if args.phases:
+            phases = _range(args.phases)
+            pick = [d for r, d in whole if r == phases]
+            table_dice = pick[-1] if pick else None
+        else:  # the headline: the table of the most phases
+            phases, table_dice = max(whole, key=lambda t: t[0][1] - t[0][0])
         if me and not (args.phases or args.table):
             # a state's look-up: the shipped table of fewest phases that holds both players
             low = min(me[0], opp[0])
-            fits = [r for r in shipped_ranges() if r[0] <= low <= r[1]]
+            fits = [(r, d) for r, d in tables if first_covered(r, layout, d) <= low <= r[1]]
             if not fits:
-                shipped = ", ".join(f"{a}-{b}" for a, b in shipped_ranges())
+                shipped = ", ".join(f"{a}-{b}" for (a, b), _ in tables)
                 raise OutsideTableError(
                     f"no shipped table holds a player at phase {low} (shipped: phases {shipped})"
                 )
-            phases = min(fits, key=lambda r: r[1] - r[0])
-        sol, data = read_table(args.table, phases)
+            phases, table_dice = min(fits, key=lambda t: t[0][1] - t[0][0])
+        sol, data = read_table(args.table, phases, None if args.table else table_dice)
     if me:
         g = sol.game
-        check_covered(sol, me, opp, False)
+        check_covered(sol, me, opp, False, layout)
         seat = 1 if args.second else 0
         key = g.key_of(seat, me, opp)
         w, t = sol.value(key)
@@ -197,8 +209,10 @@ def add_commands(sub) -> None:
         "--layout",
         metavar="NAME|FILE",
         default=None,
-        help="with --solve: the dice (default compact, the shipped tables' dice; recorded: "
-        "its color phase solves on the tensor engine, about 30 s per exact solve), or a file",
+        help="the dice: with --solve, those to solve on (default compact, the shipped tables' "
+        "dice; recorded: its color phase solves on the tensor engine, about 25 s an exact "
+        "solve), or a file; else the tables that serve them (those solved on them, and those "
+        "without a color phase)",
     )
     p.add_argument("--table", default=None, help="read this table instead of the shipped one")
     p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")

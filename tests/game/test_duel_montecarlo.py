@@ -189,6 +189,22 @@ def test_a_table_solved_on_the_recorded_dice_serves_them_from_its_first_phase(mo
         duel.read_table(phases=(6, 10), dice=RECORDED_LAYOUT)
 
 
+def test_duel_command_on_the_recorded_dice_reads_the_tables_that_serve_them(capsys):
+    """``duel --layout recorded``: the compact dice' tables serve the recorded dice only
+    after their color phase, so the headline is the 9-10 table's and a player before phase
+    9 is refused in one line (until a table solved on the recorded dice ships)."""
+    from phase10math.cli import main
+
+    assert main(["duel", "--layout", "recorded", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["headline"]["game"] == "phases 9-10"
+    assert main(["duel", "--layout", "recorded", "--me", "9:100", "--opponent", "10:90"]) == 0
+    assert "the table of phases 9-10" in capsys.readouterr().out
+    assert main(["duel", "--layout", "recorded", "--me", "3:60", "--opponent", "2:40"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "phase 2" in err
+    assert main(["duel", "--me", "3:60", "--opponent", "2:40"]) == 0  # the compact dice: 1-10
+
+
 def test_duel_command_prints_the_headline(capsys):
     from phase10math.cli import main
 

@@ -55,7 +55,7 @@ error, :func:`solve_duel` solves exactly the turns whose estimated visits from t
 width count, then, round by round, the states whose expected visits times interval width
 is largest, and solves again the states that depend on them where they weigh. On the
 recorded set's ten different dice (7**10 holds) a color phase's family solves on the tensor
-engine (:class:`~phase10math.turn.family.TensorFamily`, about 30 s an exact solve), two at a
+engine (:class:`~phase10math.turn.family.TensorFamily`, about 25 s an exact solve), two at a
 time, the rows left checked again after each pair.
 
 The phases may be a sub-range (``phases=(9, 10)``: both players start at phase 9, the game
@@ -1324,7 +1324,7 @@ def _exact_chunks(
     """Exact solves of the rows ``rows`` of ``W`` (default all), ``REFINE_CHUNK`` at a time,
     ``after(rows done)`` after each (a checkpoint, the progress). Where an exact solve costs
     far more than a check (:attr:`~phase10math.turn.family.TurnFamily.costly`: the tensor
-    engine's 30 s), ``COSTLY_CHUNK`` at a time, and the rows left are checked again after
+    engine's 25 s), ``COSTLY_CHUNK`` at a time, and the rows left are checked again after
     each chunk (``left``: those still to solve; default the family's wide ones): the others
     are done without a solve."""
     size = COSTLY_CHUNK if fam.costly else REFINE_CHUNK

@@ -154,7 +154,7 @@ class TurnFamily(TurnBatch):
         scores = np.unique(best[best >= 0]).astype(np.int64)
         outcome = np.where(best >= 0, 1 + np.searchsorted(scores, best), 0)
         if tensor:
-            return TensorFamily(space, outcome.astype(np.int8), scores, rules, tol)
+            return TensorFamily(space, outcome, scores, rules, tol)
         return cls(space, outcome, scores, rules.rolls, tol)
 
     @property
@@ -325,10 +325,10 @@ class TensorFamily(TurnFamily):
     a die has a face twice), the maxima are exact comparisons, and the first roll's mean is
     a chunked sum (:func:`~phase10math.turn.tensor.forward.chunk_roundings`); a distribution
     is within a relative ``gamma`` of :func:`~phase10math.turn.tensor.forward.forward_roundings`
-    (a sum of nonnegative terms). About 30 s and 5 GB per exact solve on the recorded dice
+    (a sum of nonnegative terms). About 25 s and 5 GB per exact solve on the recorded dice
     (two cores)."""
 
-    costly = True  # about 30 s a solve on the recorded dice: rows left are checked again
+    costly = True  # about 25 s a solve on the recorded dice: rows left are checked again
 
     def __init__(
         self, space: StateSpace, outcome: np.ndarray, scores: np.ndarray, rules: Rules, tol: float

@@ -174,6 +174,7 @@ def test_a_table_solved_on_the_recorded_dice_serves_them_from_its_first_phase(mo
     from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 
     assert duel.shipped_ranges(RECORDED_LAYOUT) == []  # not shipped yet: nothing changes
+    assert duel.shipped_dice(shipped_table((6, 10))) is None  # a compact dice' table
     assert widest_table(RECORDED_LAYOUT) is shipped_table((9, 10))
     monkeypatch.setitem(duel.OTHER_DICE_TABLE_FILES, RECORDED_LAYOUT, {(8, 10): duel.TABLE_FILE})
     assert duel.shipped_ranges(RECORDED_LAYOUT) == [(8, 10)]

@@ -1329,6 +1329,8 @@ def _exact_chunks(
     are done without a solve."""
     size = COSTLY_CHUNK if fam.costly else REFINE_CHUNK
     rows = np.arange(len(W)) if rows is None else rows
+    if fam.costly:  # spread out: the rows between two solved ones are the likeliest covered
+        rows = rows[spread_order(len(rows))]
     while len(rows):
         chunk, rows = rows[:size], rows[size:]
         fam.exact(W[chunk])
@@ -1339,6 +1341,19 @@ def _exact_chunks(
             rows = keep
         if after:
             after(done)
+
+
+def spread_order(n: int) -> np.ndarray:
+    """``0 .. n - 1`` in bisection order: the first, then every 2**k-th for k from the largest
+    down (each position after those with more trailing zero bits), so that a prefix is spread
+    evenly over the range.
+
+    >>> spread_order(8).tolist()
+    [0, 4, 2, 6, 1, 3, 5, 7]
+    """
+    i = np.arange(n, dtype=np.int64)
+    low = np.where(i == 0, np.int64(1) << 62, i & -i)  # the lowest set bit
+    return np.argsort(-low, kind="stable")
 
 
 def _shifted(U: np.ndarray, E: np.ndarray) -> np.ndarray:

@@ -921,7 +921,7 @@ def solve_duel(
             after = _round_progress(todo, lambda: ck.save(sol, True), log)
             for k, rows in chosen.items():
                 U = np.array([_current_utility(sol, key) for key in rows])
-                _exact_chunks(fams[k], U, after)
+                _exact_chunks(fams[k], U, after, None, _still_picked(sol, fams[k], rows, U, seen))
                 touched |= {_pair_key(key) for key in rows}
             # without new exact solves: every stale state that weighs at all
             leave = target * ROUND_LEAVE if chosen or narrowed else 0.0
@@ -1121,6 +1121,27 @@ def _amplification(sol: DuelSolution) -> Callable[[Any, list], float]:
         return float(min(max(sol.error(key) / share, 1.0), MAX_GAIN))
 
     return gain
+
+
+def _still_picked(
+    sol: DuelSolution, fam: TurnFamily, keys: list[Any], U: np.ndarray, seen: Mapping[Any, float]
+) -> Callable[[np.ndarray], np.ndarray] | None:
+    """For a costly family: which of a round's picks ``keys`` (utilities ``U``) are still to
+    solve once some are solved: those still wide whose weight in ``seen`` times the family's
+    interval now is at least the least weight times gap that got a state picked (the others
+    are covered by the new policies). None for a family whose exact solves are cheap."""
+    if not fam.costly:
+        return None
+    w = np.array([seen[key] for key in keys])
+    cut = float(np.min(w * np.array([sol.gaps[key] for key in keys])))
+
+    def left(rows: np.ndarray) -> np.ndarray:
+        rows = rows[fam.wide(U[rows])]
+        if not len(rows):
+            return rows
+        return rows[w[rows] * fam.solve(U[rows], distribution=False).margin >= cut]
+
+    return left
 
 
 def _pick_refinements(

@@ -934,3 +934,36 @@ def test_checkpoint_of_another_game_is_refused(tmp_path, reduced_solution):
     )
     with pytest.raises(InvalidRulesError, match="another game"):
         solve_duel(other, checkpoint=ck)
+
+
+def test_a_rounds_costly_picks_covered_by_the_solves_before_them_are_not_solved():
+    """A costly family (the tensor engine) solves a round's picks spread out, two at a time,
+    and checks the rest again: a pick whose interval the new policies have narrowed below
+    what got it picked (weight times width) is done without a solve; one still wide is
+    solved."""
+    from types import SimpleNamespace
+
+    import phase10math.game.duel as duel
+
+    dice = tuple(Die("low", parse_faces(t)) for t in LOW_DICE)
+    fam = TensorFamily.for_phase(parse_phase("2 of one color"), RULES, dice, tol=1e-12)
+    rng = np.random.default_rng(21)
+    far = rng.random((3, fam.n_outcomes))
+    fam.exact(far[:1])  # a family that answers the others coarsely
+    base = rng.random(fam.n_outcomes)
+    U = np.array([base, base + 1e-3, far[1], base + 2e-3, far[2]])  # shifts of one utility
+    keys = ["a", "b", "c", "d", "e"]
+    width = fam.solve(U, distribution=False).margin
+    assert (width > 1e-6).all()
+    sol = SimpleNamespace(gaps=dict(zip(keys, width)))
+    seen = {**dict.fromkeys(keys, 1.0), "c": 10.0}  # far[1] weighs most
+    left = duel._still_picked(sol, fam, keys, U, seen)
+    before = fam.exact_solves
+    duel._exact_chunks(fam, U, None, None, left)
+    # the spread order solves 0 and 4 (base, far[2]) first, then the rest are checked: the
+    # shifts of base are covered by its cut, far[1] (narrowed a little, weighing ten times
+    # as much) is not
+    assert fam.exact_solves - before == 3
+    solved = {row.tobytes() for row in fam.cuts}
+    assert U[2].tobytes() in solved and U[1].tobytes() not in solved
+    assert U[3].tobytes() not in solved

@@ -7,7 +7,9 @@ The compact dice' end game (phases 8-10, ``--target`` for the start), up to the 
 8's last chances, three times: its family marked costly or not, the order patched. Prints the
 exact solves and the seconds of each variant. (On the compact dice a solve takes 1-2 s, so
 the seconds say little; the counts carry over to the recorded dice, where the solves are
-nearly all the time.)
+nearly all the time.) Then a reduced game on four of the recorded dice solved to a target of
+1e-5 through rounds, their costly picks left checked again by weight times width or all
+solved.
 
     python benchmarks/bench_costly_refine.py [--target 5e-5]
 """
@@ -20,8 +22,14 @@ import time
 import numpy as np
 
 import phase10math.game.duel as duel
+from phase10math.dice.layouts import RECORDED_LAYOUT
+from phase10math.dice.phases import parse_phase
+from phase10math.dice.rules import Rules
 from phase10math.game.duel import DuelGame, solve_duel
-from phase10math.turn.family import TurnFamily
+from phase10math.turn.family import TensorFamily, TurnFamily
+
+REDUCED = ("2 of one color", "1 set of 3", "1 set of 4")
+REDUCED_RULES = Rules(five_phase_threshold=15, five_phase_bonus=5, first_finish_bonus=3)
 
 
 class LastChancesDone(Exception):
@@ -51,6 +59,25 @@ def run(target: float, costly: bool, spread: bool) -> tuple[int, float]:
     return game.turns[8].exact_solves, time.perf_counter() - t
 
 
+def rounds(target: float, recheck: bool) -> tuple[int, float, float]:
+    """Exact solves of a reduced game on four of the recorded low dice ("2 of one color",
+    "1 set of 3", "1 set of 4"; its color phase on the tensor engine) to ``target``, the
+    rounds' picks left checked again by weight times width (``recheck``) or not."""
+    real = duel._still_picked
+    if not recheck:
+        duel._still_picked = lambda *args: None
+    try:
+        dice = tuple(RECORDED_LAYOUT.dice[i] for i in (6, 7, 8, 9))
+        phases = {4 + i: parse_phase(t) for i, t in enumerate(REDUCED)}
+        fam = TensorFamily.for_phase(phases[4], REDUCED_RULES, dice, tol=1e-9)
+        game = DuelGame(phases, REDUCED_RULES, dice, turns={4: fam}, reachable=True)
+        t = time.perf_counter()
+        sol = solve_duel(game, target=target)
+        return fam.exact_solves, time.perf_counter() - t, sol.error(game.start())
+    finally:
+        duel._still_picked = real
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--target", type=float, default=5e-5)
@@ -65,6 +92,10 @@ def main() -> None:
         n, sec = run(args.target, costly, spread)
         base = base or n
         print(f"{name:<46} {n:>4} exact solves ({n / base:.2f} x), {sec:.0f} s")
+    for recheck in (False, True):
+        n, sec, err = rounds(1e-5, recheck)
+        how = "checked again by weight times width" if recheck else "all solved (the reference)"
+        print(f"reduced game, rounds' picks {how}: {n} exact solves, {sec:.1f} s, start {err:.1e}")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ is refused at once."""
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -106,6 +108,23 @@ def test_the_recorded_dice_get_a_tensor_family_or_a_refusal_at_once(monkeypatch)
     with pytest.raises(StateSpaceTooLargeError, match="needs about"):
         fam.exact(np.zeros((1, fam.n_outcomes)))
     assert fam.size == 0 and fam.exact_solves == 0
+
+
+@pytest.mark.parametrize("depth", [0, 3, 10**6])
+def test_the_rolls_per_hold_bound_is_never_below_the_true_count(monkeypatch, depth):
+    """The bucketed count bounds every hold's number of rolls from above (many holds share a
+    bucket here); where the bound passes ``GATHER_DEPTH`` the exact count is returned."""
+    import phase10math.turn.tensor.forward as fwd
+
+    monkeypatch.setattr(fwd, "BUCKETS", 16)
+    monkeypatch.setattr(fwd, "GATHER_DEPTH", depth)
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        holds = rng.integers(0, 200, size=int(rng.integers(1, 300)))
+        true = max(collections.Counter(holds.tolist()).values())
+        got = fwd.most_rolls_per_hold(holds, 200)
+        assert got >= true
+        assert got == true or got <= depth
 
 
 def test_the_gather_in_one_pass_equals_the_gather_in_chunks(five, monkeypatch):

@@ -11,8 +11,8 @@ Every quantity is a sum of nonnegative terms, so its float64 value is within a r
 (:func:`forward_roundings`). The long sums are cut in chunks of ``CHUNK`` terms, summed
 apart and then added: at most ``CHUNK + number of chunks`` roundings, not one per term
 (60 million on the recorded dice); a gather runs in one pass where no hold is kept by more
-than ``GATHER_DEPTH`` rolls (counted exactly first; about 20,000 on phase 8 of the recorded
-dice).
+than ``GATHER_DEPTH`` rolls (bounded first by counting the hold ids modulo ``BUCKETS``; about
+20,000 on phase 8 of the recorded dice).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from phase10math.turn.tensor.totals import unit_weights
 
 CHUNK = 1 << 16  # terms summed in one go before the chunks' sums are added
 GATHER_DEPTH = 1 << 17  # the most rolls keeping one hold for a gather in one pass
+BUCKETS = 1 << 22  # hold ids counted modulo this first: a bound without a tensor of counts
 
 
 def chunk_roundings(n: int) -> int:
@@ -36,14 +37,34 @@ def chunk_roundings(n: int) -> int:
     return min(n, CHUNK) + -(-n // CHUNK)
 
 
+def most_rolls_per_hold(holds: np.ndarray, size: int) -> int:
+    """An upper bound on the number of rolls that keep any one hold (``holds``: hold ids below
+    ``size``): the rolls counted by hold id modulo ``BUCKETS`` (a bucket's count is at least
+    that of each of its holds; a few megabytes, not a count per hold), and only where that
+    bound exceeds ``GATHER_DEPTH`` the exact count.
+
+    >>> most_rolls_per_hold(np.array([3, 3, 7, 3 + BUCKETS]), BUCKETS + 8)
+    3
+    """
+    if size <= BUCKETS:
+        return int(np.bincount(holds, minlength=size).max(initial=0))
+    counts = np.zeros(BUCKETS, dtype=np.int64)
+    for lo in range(0, len(holds), BUCKETS):
+        counts += np.bincount(holds[lo : lo + BUCKETS] & (BUCKETS - 1), minlength=BUCKETS)
+    bound = int(counts.max(initial=0))
+    if bound <= GATHER_DEPTH:
+        return bound
+    return int(np.bincount(holds, minlength=size).max(initial=0))
+
+
 def gather_holds(space: StateSpace, holds: np.ndarray, mass: np.ndarray) -> np.ndarray:
     """The hold tensor (float64) with each roll state's ``mass`` moved to its hold ``holds``
     (hold ids, ``full_ids`` order). Each hold's mass is a sum of the masses of the rolls that
     keep it: one pass of ``np.bincount`` (sequential: as many roundings as terms) where no
-    hold is kept by more than ``GATHER_DEPTH`` rolls (counted first, exactly), else chunk by
+    hold is kept by more than ``GATHER_DEPTH`` rolls (:func:`most_rolls_per_hold`), else chunk by
     chunk (each chunk's masses summed by hold, then added)."""
     size = math.prod(tensor_shape(space))
-    if int(np.bincount(holds, minlength=size).max(initial=0)) <= GATHER_DEPTH:
+    if most_rolls_per_hold(holds, size) <= GATHER_DEPTH:
         return np.bincount(holds, weights=mass, minlength=size).reshape(tensor_shape(space))
     T = scratch("forward", tensor_shape(space), np.float64)
     flat = T.reshape(-1)

@@ -64,6 +64,7 @@ ends with phase 10) or a reduced game (any dice, any phases, for checks).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import hashlib
@@ -107,6 +108,7 @@ from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
+from phase10math.turn.tensor import held_heap
 
 TOL = 1e-13  # residual at which a pair's policy iteration stops
 MAX_ITER = 60
@@ -828,9 +830,25 @@ def solve_duel(
     the states whose visits times width is largest (until those left weigh at most
     ``ROUND_LEAVE`` of the target; at most ``picks`` a round), and the states that depend on
     them again where their visits times proven error weigh (:func:`_round_states`), until
-    the start's error is at most ``target``. A round in progress is kept in the checkpoint."""
+    the start's error is at most ``target``. A round in progress is kept in the checkpoint.
+    Where a turn is costly (the tensor family of the recorded dice) the run keeps the memory
+    it frees for its next solves (:func:`~phase10math.turn.tensor.memory.held_heap`)."""
     check_int(picks, "picks", 1, error=InvalidRulesError)
     game = game or DuelGame.standard()
+    costly = any(fam.costly for fam in families(game).values())
+    with held_heap() if costly else contextlib.nullcontext():
+        return _solve_duel(game, checkpoint, show_progress, log, target, picks)
+
+
+def _solve_duel(
+    game: DuelGame,
+    checkpoint: str | os.PathLike | None,
+    show_progress: bool,
+    log: Callable[[str], None] | None,
+    target: float | None,
+    picks: int,
+) -> DuelSolution:
+    """:func:`solve_duel`'s run, its arguments checked."""
     ck = Checkpoint(checkpoint)
     sol = ck.load(game) or DuelSolution(game)
     t0 = time.monotonic() - sol.seconds

@@ -45,17 +45,19 @@ induction (:class:`~phase10math.turn.engine.TensorEngine`,
 :func:`~phase10math.turn.engine.backward_induction`).
 
 The public names (``__all__``) are the engine's settings: :func:`memory_budget` (the bytes a
-solve may use), :func:`threads` (the threads of the passes) and :func:`release_buffers` (free
-the work buffers a large solve leaves allocated). The kernels themselves are the engine's
-inside, not an API: they take the engine's state space and work arrays whose shapes it fixes,
-and run per stage in the backward induction, so they are imported from their modules by
+solve may use), :func:`threads` (the threads of the passes), :func:`release_buffers` (free
+the work buffers a large solve leaves allocated) and :func:`held_heap` (a block in which the
+memory freed stays with the process for the next solve: for long runs of solves). The kernels
+themselves are the engine's inside, not an API: they take the engine's state space and work
+arrays whose shapes it fixes, and run per stage in the backward induction, so they are imported
+from their modules by
 :mod:`phase10math.turn.engine`, :mod:`phase10math.turn.solver` and
 :mod:`phase10math.turn.family` (the tensor family's forward pass and hold values) only. The
 public way to solve a turn on this engine is :func:`phase10math.turn.solve_turn` (and the
 advice built on it).
 """
 
-from phase10math.turn.tensor.memory import memory_budget, release_buffers
+from phase10math.turn.tensor.memory import held_heap, memory_budget, release_buffers
 from phase10math.turn.tensor.slabs import threads
 
-__all__ = ["memory_budget", "release_buffers", "threads"]
+__all__ = ["held_heap", "memory_budget", "release_buffers", "threads"]

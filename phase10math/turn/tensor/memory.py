@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import math
 import os
+import sys
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -99,6 +103,59 @@ def buffer(name: str, n: int, dtype) -> np.ndarray:
 def release_buffers() -> None:
     """Free the reusable work buffers."""
     _BUFFERS.clear()
+
+
+# glibc's mallopt parameters and their defaults (malloc.h)
+M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
+DEFAULT_TRIM_THRESHOLD, DEFAULT_MMAP_MAX = 128 * 1024, 65536
+_HELD = [0]  # depth of nested held_heap blocks
+
+
+def _glibc():
+    """The C library where it is glibc (``mallopt``, ``malloc_trim``), else ``None``."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:  # pragma: no cover - musl and others
+        return None
+    return libc if hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
+
+
+@public
+@contextlib.contextmanager
+def held_heap() -> Iterator[bool]:
+    """Within the block, memory the process frees stays with it for its next arrays (glibc:
+    large arrays from the heap, not from ``mmap``, and the heap never trimmed); after it the
+    defaults come back and the free heap goes back to the system (``malloc_trim``). Yields
+    whether it could (glibc on Linux; elsewhere it changes nothing).
+
+    A long run of tensor solves allocates and frees arrays of gigabytes again and again; each
+    fresh mapping is faulted in page by page, and on a virtual machine that hands freed memory
+    back to its host each first touch is slow: on the 2-core development machine half of an
+    exact solve of the recorded dice' phase 8 was spent in the kernel
+    (``benchmarks/bench_held_heap.py``)."""
+    libc = _glibc()
+    if libc is None:
+        yield False
+        return
+    if _HELD[0] == 0:
+        libc.mallopt(M_MMAP_MAX, 0)
+        libc.mallopt(M_TRIM_THRESHOLD, -1)  # -1: never trim (mallopt(3))
+    _HELD[0] += 1
+    try:
+        yield True
+    finally:
+        _HELD[0] -= 1
+        if _HELD[0] == 0:
+            libc.mallopt(M_MMAP_MAX, DEFAULT_MMAP_MAX)
+            libc.mallopt(M_TRIM_THRESHOLD, DEFAULT_TRIM_THRESHOLD)
+            libc.malloc_trim(0)
+
+
+def heap_is_held() -> bool:
+    """Whether the process is inside a :func:`held_heap` block that took effect."""
+    return _HELD[0] > 0
 
 
 def scratch(name: str, shape, dtype) -> np.ndarray:

@@ -1821,7 +1821,10 @@ def write_table(sol: DuelSolution, path: str | os.PathLike, command: str = RECOM
 # A packed table (``.npz``) keeps optimal play's values and errors as arrays in the order of
 # the game's own states (blocks of consecutive score differences, stored in the file beside
 # them), and the per-turn matchups at the start only: a 10-phase game has 1.5 million states, about
-# 70 times the 6-10 table, far too many for rows of JSON or for dicts in memory.
+# 70 times the 6-10 table, far too many for rows of JSON or for dicts in memory. The values are
+# float32 (the nearest to each float64), each state's error widened by its value's rounding and
+# P(tie)'s bound by the largest of its roundings: intervals still certified, a file 0.57 as
+# large. Blocks are int32.
 PACKED_FORMAT = 3
 
 
@@ -1964,19 +1967,38 @@ def _up32(e: np.ndarray) -> np.ndarray:
     return f
 
 
+def narrow_values(
+    win: np.ndarray, tie: np.ndarray, error: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Values (float64) as float32 with their errors widened to still bound them: ``(win32,
+    tie32, error32, tie_rounding)``, each error plus its value's rounding (a difference of a
+    float and its nearest float32, exact in float64), rounded up, then up to float32; the
+    largest rounding of a P(tie), rounded up (the caller adds it to the tie bound).
+
+    >>> w, t, e, r = narrow_values(np.array([0.1]), np.array([0.3]), np.array([1e-12]))
+    >>> bool(abs(float(w[0]) - 0.1) <= float(e[0]) and float(e[0]) < 3e-9 and r < 1e-8)
+    True
+    """
+    w32, t32 = win.astype(np.float32), tie.astype(np.float32)
+    widened = np.nextafter(error + np.abs(win - w32.astype(np.float64)), np.inf)
+    tie_rounding = float(np.abs(tie - t32.astype(np.float64)).max(initial=0.0))
+    return w32, t32, _up32(widened), float(np.nextafter(tie_rounding, np.inf))
+
+
 def write_packed(sol: DuelSolution, path: str | os.PathLike, command: str = RECOMPUTE) -> None:
     """Write a packed table (``.npz``, atomically): optimal play's (win, tie, error) of every
     state in block order, the matchups at the start. Refused unless every state is solved."""
     g = sol.game
     opt = (Play.OPTIMAL, Play.OPTIMAL)
     arrays: dict[str, np.ndarray] = {}
+    tie_rounding = 0.0
     for name, blocks, join, table in (
         ("", list(state_blocks(g)), _join_normal, sol.values[opt]),
         ("last_", list(last_blocks(g)), _join_last, sol.last[Play.OPTIMAL]),
     ):
         # the blocks go into the file (enumerating a 10-phase game's takes seconds)
         arrays[name + "blocks"] = np.array(
-            [[*_flat(b), first, size] for b, first, size in blocks], dtype=np.int64
+            [[*_flat(b), first, size] for b, first, size in blocks], dtype=np.int32
         ).reshape(len(blocks), -1)
         keys = [join(b, pos) for b, first, size in blocks for pos in range(first, first + size)]
         missing = [k for k in keys if k not in table]
@@ -1986,10 +2008,13 @@ def write_packed(sol: DuelSolution, path: str | os.PathLike, command: str = RECO
                 "finish the solve first"
             )
         vals = np.array([table[k] for k in keys], dtype=np.float64).reshape(-1, 2)
-        arrays[name + "win"], arrays[name + "tie"] = vals[:, 0], vals[:, 1]
-        arrays[name + "error"] = _up32(np.array([sol.error(k) for k in keys]))
+        errors = np.array([sol.error(k) for k in keys], dtype=np.float64)
+        w, t, e, r = narrow_values(vals[:, 0], vals[:, 1], errors)
+        arrays[name + "win"], arrays[name + "tie"], arrays[name + "error"] = w, t, e
+        tie_rounding = max(tie_rounding, r)
     start = g.start()
     meta = {**table_payload_meta(sol, command), "format": PACKED_FORMAT}
+    meta["tie_bound"] = float(np.nextafter(sol.tie_bound + tie_rounding, np.inf))
     meta["start"] = {m[0].label + "-" + m[1].label: list(sol.value(start, m)) for m in MATCHUPS}
     meta["states"], meta["last_states"] = len(arrays["win"]), len(arrays["last_win"])
     arrays["meta"] = np.array(json.dumps(meta, separators=(",", ":")))
@@ -2032,26 +2057,30 @@ def read_packed(fh, game: DuelGame | None = None) -> tuple[DuelSolution, dict[st
     sol = DuelSolution(game, bound=bound, tie_bound=data["tie_bound"], seconds=data["seconds"])
     sol.packed = True
     opt = (Play.OPTIMAL, Play.OPTIMAL)
-    sol.values[opt] = _Pairs(normal)
-    sol.last[Play.OPTIMAL] = _Pairs(last)
-    sol.errors = PackedErrors(normal, last)
     by_label = {p.label: p for p in PLAYS}
     start = game.start()
+    at_start = {}  # the start's values in full (the arrays' are float32)
     for name, (wm, tm) in data["start"].items():
         a, b = name.split("-")
-        m = (by_label[a], by_label[b])
-        if m != opt:
-            sol.values[m] = {start: (wm, tm)}
+        at_start[(by_label[a], by_label[b])] = {start: (float(wm), float(tm))}
+    sol.values[opt] = _Pairs(normal, at_start.pop(opt, {}))
+    sol.values.update(at_start)
+    sol.last[Play.OPTIMAL] = _Pairs(last)
+    sol.errors = PackedErrors(normal, last)
     return sol, data
 
 
 class _Pairs(Mapping):
-    """A packed table's (win, tie) per state (its error left out)."""
+    """A packed table's (win, tie) per state (its error left out); ``full``: states whose
+    values the file keeps in full beside the arrays (the start)."""
 
-    def __init__(self, states: PackedStates) -> None:
+    def __init__(self, states: PackedStates, full: Mapping[Any, Val] | None = None) -> None:
         self.states = states
+        self.full = dict(full or {})
 
     def __getitem__(self, key: Any) -> Val:
+        if key in self.full:
+            return self.full[key]
         w, t, _ = self.states[key]
         return (w, t)
 

@@ -3,9 +3,9 @@ dynamic program on reduced games, against the per-type solver, and its refusals.
 
 from __future__ import annotations
 
-import ctypes
 import itertools
 import os
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -698,51 +698,16 @@ def test_the_one_backward_induction_drives_the_tensor_stages(monkeypatch):
     assert (np.asarray(got_f.arg[3]) == np.asarray(want_f.arg[3])).all()
 
 
-class _MallInfo2(ctypes.Structure):
-    _fields_ = [
-        (name, ctypes.c_size_t)
-        for name in (
-            "arena", "ordblks", "smblks", "hblks", "hblkhd",
-            "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost",
-        )
-    ]  # fmt: skip
-
-
 def test_a_held_heap_keeps_what_is_freed_and_gives_it_back_after():
-    """Within ``held_heap`` a large array comes from the heap (not a fresh mapping) and stays
-    there once freed, for the next one; after the block the heap is trimmed again and large
-    arrays are mapped as before (glibc's own counters, ``mallinfo2``)."""
+    """``held_heap`` checked by glibc's own counters in a fresh process (``heldheap.py``): not
+    in this one, whose heap the tests before have left in any state, and which the test run
+    holds (``conftest.py``)."""
     if not sys.platform.startswith("linux"):
         pytest.skip("glibc only; elsewhere held_heap changes nothing")
-    libc = ctypes.CDLL("libc.so.6")
-    libc.mallinfo2.restype = _MallInfo2
-    big = 64 * 2**20
-
-    def info() -> _MallInfo2:
-        return libc.mallinfo2()
-
-    def resident() -> int:
-        with open("/proc/self/statm") as fh:
-            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-    before = info().hblkhd
-    a = np.ones(big // 8)
-    assert info().hblkhd >= before + big  # outside: a mapping of its own
-    del a
-    with tensor_memory.held_heap() as held:
-        assert held and tensor_memory.heap_is_held()
-        mapped = info().hblkhd
-        a = np.ones(big // 8)
-        assert info().hblkhd < mapped + big  # from the heap
-        del a
-        kept_free, heap = info().fordblks, info().arena
-        assert kept_free >= big  # freed, and kept
-        b = np.ones(big // 8)  # the next one reuses it: the heap does not grow
-        assert info().arena <= heap and info().fordblks <= kept_free - big + 2**20
-        del b
-        kept = resident()
-    assert not tensor_memory.heap_is_held()
-    assert resident() <= kept - big // 2  # given back to the system after the block
-    a = np.ones(big // 8)
-    assert info().hblkhd >= before + big
-    del a
+    env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+    script = os.path.join(os.path.dirname(__file__), "heldheap.py")
+    done = subprocess.run(
+        [sys.executable, script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["held", "given", "back"]

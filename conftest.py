@@ -3,11 +3,10 @@
 ``-n 0`` runs everything in one process): every file (a notebook with all its cells, in order,
 in one kernel) is one unit of work for one worker, and the tests that solve color phases on
 the ten different recorded dice and simulate their best holds (notebook 3b: phase 18;
-the recorded dice's Monte Carlo: phase 8; the simulated whole games of notebook 5 and of the
-game-length test: phase 8), each needing the best holds of 60 million rolls and up to 2 GB,
-are one unit, run one after the other in one worker, so that no two of those run at
-the same time. That unit is the longest: it is handed out first, the others in the order of
-the collection.
+the recorded dice's Monte Carlo: phase 8; the simulated whole games of notebook 5: phase 8),
+each needing the best holds of 60 million rolls and up to 2 GB, are one unit, run one after
+the other in one worker, so that no two of those run at the same time. That unit is the
+longest: it is handed out first, the others in the order of the collection.
 
 Memory the test processes free stays with them for their next arrays (``held_heap`` in each
 worker, the same glibc settings for the processes they start: notebook kernels, the command
@@ -44,12 +43,29 @@ def _held_heap_for_the_run():
 RECORDED_SOLVES = (
     "tests/turn/test_solver_montecarlo.py::test_optimal_policy_simulation_agrees_with_exact_value",
     "notebooks/3b_full_table.ipynb::",
-    # whole games on the recorded dice: phase 8's best holds (completion), found once here
-    # and again there (the second from the cached solve)
+    # whole games on the recorded dice: phase 8's best holds (completion)
     "notebooks/5_whole_game.ipynb::",
-    "tests/game/test_gamelength.py::test_expected_length_agrees_with_simulation",
 )
 RECORDED_UNIT = "recorded-solves"
+
+# the next longest units (about 35-125 s each in a run of the test command on the 2-core
+# machine, 2026-12-04), longest first: handed out before the others, so that the run does
+# not end with one worker on a long unit while the other waits
+LONG_UNITS = (
+    "tests/play/test_app_class.py",
+    "tests/play/test_app_browser.py",
+    "tests/game/test_duel.py",
+    "tests/turn/test_solver_montecarlo.py",
+    "tests/lessons/test_handouts.py",
+    "tests/turn/test_sticky_montecarlo.py",
+    "notebooks/3_optimal_turn.ipynb",
+    "tests/turn/test_real_dice.py",
+    "tests/cards/test_cards_dealt.py",
+    "tests/game/test_duel_montecarlo.py",
+    "tests/cli/test_cli_game.py",
+    "tests/lessons/test_site.py",
+    "notebooks/card_game.ipynb",
+)
 
 
 def work_unit(nodeid: str) -> str:
@@ -57,11 +73,19 @@ def work_unit(nodeid: str) -> str:
     return RECORDED_UNIT if nodeid.startswith(RECORDED_SOLVES) else nodeid.split("::", 1)[0]
 
 
+def hand_out_order(unit: str) -> int:
+    """Where a unit of work comes in the order they are handed out: the recorded solves, then
+    the long units, longest first, then the others (0 for all of those: in collection order)."""
+    if unit == RECORDED_UNIT:
+        return -1 - len(LONG_UNITS)
+    return LONG_UNITS.index(unit) - len(LONG_UNITS) if unit in LONG_UNITS else 0
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # under xdist (a worker's collection is what the scheduler hands out)
     if "PYTEST_XDIST_WORKER" in os.environ or config.getoption("dist", "no") != "no":
-        # the longest unit first (a stable sort keeps the order within every file)
-        items.sort(key=lambda it: work_unit(it.nodeid) != RECORDED_UNIT)
+        # the longest units first (a stable sort keeps the order within every file)
+        items.sort(key=lambda it: hand_out_order(work_unit(it.nodeid)))
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -9,7 +9,7 @@ from phase10math.cli import main
 
 def test_game_prints_score_sheet(capsys):
     # the compact dice here and below: on the recorded dice the commands play phase 8 with
-    # its ten-dice solve (games on those dice: tests/game/test_gamelength.py, notebook 5)
+    # its ten-dice solve (games on those dice: notebook 5)
     cmd = ["game", "--players", "2", "--strategies", "greedy,complete", "--seed", "3"]
     assert main([*cmd, "--layout", "compact"]) == 0
     out = capsys.readouterr().out

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from phase10math.dice.faces import parse_layout
+from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.errors import InvalidRulesError
 from phase10math.game.length import (
     GameLength,
@@ -76,8 +77,11 @@ def test_random_holds_brute_force_two_dice():
 
 
 def test_expected_length_agrees_with_simulation():
-    gl = GameLength.for_strategy("complete")
-    sims = simulate_game_lengths("complete", 1500, seed=11)
+    """The compact dice (their color phase solves in seconds): the mean, variance and
+    distribution against 1,500 simulated games. On the recorded dice notebook 5 checks the
+    mean against 2,000 games (``simulate_game_lengths``, the same code on the other dice)."""
+    gl = GameLength.for_strategy("complete", layout=COMPACT_LAYOUT)
+    sims = simulate_game_lengths("complete", 1500, seed=11, layout=COMPACT_LAYOUT)
     se = sims.std(ddof=1) / np.sqrt(len(sims))
     assert abs(sims.mean() - float(gl.expected_turns)) < 4 * se
     # and the exact variance against the sample variance (loose, 4 standard errors)

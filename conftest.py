@@ -2,11 +2,11 @@
 ``python -m pytest --nbval -n 2 --dist loadfile``; pytest-xdist is in the ``test`` extra;
 ``-n 0`` runs everything in one process): every file (a notebook with all its cells, in order,
 in one kernel) is one unit of work for one worker, and the tests that solve color phases on
-the ten different recorded dice and simulate their best holds (notebook 3b: phase 18;
-the recorded dice's Monte Carlo: phase 8; the simulated whole games of notebook 5: phase 8),
-each needing the best holds of 60 million rolls and up to 2 GB, are one unit, run one after
-the other in one worker, so that no two of those run at the same time. That unit is the
-longest: it is handed out first, the others in the order of the collection.
+the ten different recorded dice and simulate their best holds (notebook 3b: phase 18; the
+simulated whole games of notebook 5: phase 8), each needing the best holds of 60 million
+rolls and up to 2 GB, are one unit, run one after the other in one worker, so that no two of
+those run at the same time. That unit is the longest: it is handed out first, then the other
+long units (``LONG_UNITS``), then the rest in the order of the collection.
 
 Memory the test processes free stays with them for their next arrays (``held_heap`` in each
 worker, the same glibc settings for the processes they start: notebook kernels, the command
@@ -41,7 +41,6 @@ def _held_heap_for_the_run():
 # the tests (node id prefixes) solving recorded color phases and simulating them with their
 # best holds, in the order they run
 RECORDED_SOLVES = (
-    "tests/turn/test_solver_montecarlo.py::test_optimal_policy_simulation_agrees_with_exact_value",
     "notebooks/3b_full_table.ipynb::",
     # whole games on the recorded dice: phase 8's best holds (completion)
     "notebooks/5_whole_game.ipynb::",

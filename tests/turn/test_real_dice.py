@@ -312,7 +312,7 @@ def test_phase_8_on_the_recorded_dice_two_ways():
     from phase10math.turn.projection import COLOR
     from phase10math.turn.solver import solve_utility
     from phase10math.turn.statespace import StateSpace
-    from phase10math.turn.tables import cached_solution
+    from phase10math.turn.tables import cached_solution, shipped_row
 
     full = cached_solution(8, "complete", layout=RECORDED_LAYOUT)
     assert full.space.distinct and full.space.n_states == 7**10
@@ -321,3 +321,6 @@ def test_phase_8_on_the_recorded_dice_two_ways():
     made = utility_from_scores(final_scores(PHASES[8], space, Rules()), "complete")
     color_only = solve_utility(space, made, Rules()).value()
     assert full.value() == color_only == Fraction(102703714935391429, 197432555763400704)
+    # the shipped row holds the same two keys of the solve
+    row = shipped_row(PHASES[8], Rules(), RECORDED_LAYOUT)
+    assert (row["p_optimal"], row["e_score_complete_policy"]) == (full.value(), full.value2())

@@ -5,8 +5,9 @@ in one kernel) is one unit of work for one worker, and the tests that solve colo
 the ten different recorded dice and simulate their best holds (notebook 3b: phase 18; the
 simulated whole games of notebook 5: phase 8), each needing the best holds of 60 million
 rolls and up to 2 GB, are one unit, run one after the other in one worker, so that no two of
-those run at the same time. That unit is the longest: it is handed out first, then the other
-long units (``LONG_UNITS``), then the rest in the order of the collection.
+those run at the same time; the tests that read phase 8's solve come after them there. That
+unit is the longest: it is handed out first, then the other long units (``LONG_UNITS``), then
+the rest in the order of the collection.
 
 Memory the test processes free stays with them for their next arrays (``held_heap`` in each
 worker, the same glibc settings for the processes they start: notebook kernels, the command
@@ -44,6 +45,10 @@ RECORDED_SOLVES = (
     "notebooks/3b_full_table.ipynb::",
     # whole games on the recorded dice: phase 8's best holds (completion)
     "notebooks/5_whole_game.ipynb::",
+    # phase 8 on the recorded dice again: read from the result cache the notebook filled (on
+    # the other worker, or before it, each would solve it again: half a minute or more)
+    "tests/turn/test_real_dice.py::test_phase_8_on_the_recorded_dice_two_ways",
+    "tests/turn/test_advisor.py::test_shown_holds_are_the_dice_the_values_are_for[8-recorded]",
 )
 RECORDED_UNIT = "recorded-solves"
 
@@ -72,6 +77,12 @@ def work_unit(nodeid: str) -> str:
     return RECORDED_UNIT if nodeid.startswith(RECORDED_SOLVES) else nodeid.split("::", 1)[0]
 
 
+def recorded_place(nodeid: str) -> int:
+    """Where a test of the recorded solves runs among them (their order in ``RECORDED_SOLVES``;
+    0 for the others)."""
+    return next((i for i, p in enumerate(RECORDED_SOLVES) if nodeid.startswith(p)), 0)
+
+
 def hand_out_order(unit: str) -> int:
     """Where a unit of work comes in the order they are handed out: the recorded solves, then
     the long units, longest first, then the others (0 for all of those: in collection order)."""
@@ -84,7 +95,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # under xdist (a worker's collection is what the scheduler hands out)
     if "PYTEST_XDIST_WORKER" in os.environ or config.getoption("dist", "no") != "no":
         # the longest units first (a stable sort keeps the order within every file)
-        items.sort(key=lambda it: hand_out_order(work_unit(it.nodeid)))
+        items.sort(key=lambda it: (hand_out_order(work_unit(it.nodeid)), recorded_place(it.nodeid)))
 
 
 @pytest.hookimpl(optionalhook=True)

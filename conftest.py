@@ -24,12 +24,12 @@ from pathlib import Path
 import pytest
 
 from phase10math.turn.tensor import held_heap
+from phase10math.turn.tensor.memory import HELD_TUNABLES
 
 ROOT = Path(__file__).parent
 
-# the processes the tests start keep the memory they free, as the workers do (glibc's
-# tunables, read when a process starts; the process's own setting if it has one)
-HELD_TUNABLES = "glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4611686018427387904"
+# the processes the tests start keep the memory they free, as the workers do (the process's
+# own setting if it has one)
 os.environ.setdefault("GLIBC_TUNABLES", HELD_TUNABLES)
 
 

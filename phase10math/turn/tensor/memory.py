@@ -109,6 +109,9 @@ def release_buffers() -> None:
 M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
 DEFAULT_TRIM_THRESHOLD, DEFAULT_MMAP_MAX = 128 * 1024, 65536
 _HELD = [0]  # depth of nested held_heap blocks
+# the same settings for a process yet to start (glibc's tunables, read at its start: put in
+# its ``GLIBC_TUNABLES``): no mmap for large arrays, a trim threshold never reached
+HELD_TUNABLES = f"glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold={2**62}"
 
 
 def _glibc():

@@ -83,12 +83,13 @@ def recorded_place(nodeid: str) -> int:
     return next((i for i, p in enumerate(RECORDED_SOLVES) if nodeid.startswith(p)), 0)
 
 
+FIRST_UNITS = (RECORDED_UNIT, *LONG_UNITS)
+
+
 def hand_out_order(unit: str) -> int:
     """Where a unit of work comes in the order they are handed out: the recorded solves, then
-    the long units, longest first, then the others (0 for all of those: in collection order)."""
-    if unit == RECORDED_UNIT:
-        return -1 - len(LONG_UNITS)
-    return LONG_UNITS.index(unit) - len(LONG_UNITS) if unit in LONG_UNITS else 0
+    the long units, longest first, then the others (all in one place: in collection order)."""
+    return FIRST_UNITS.index(unit) if unit in FIRST_UNITS else len(FIRST_UNITS)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -9,10 +9,14 @@ value of that start, and the result of the seat that began with its worth
 
 This is a check, not a timing. The test command plays 800 games of each pairing from phase
 10 of the 9-10 table; this script plays from the color phases of the 6-10 table, where every
-turn of a player at phase 8 costs an exact solve of the phase (about 3-4 s a game here).
+turn of a player at phase 8 costs an exact solve of the phase (about 3-4 s a game here), or
+(``--layout recorded``) of the table solved on the recorded dice, the end game 8-10: there a
+per-turn pairing reads the per-turn policies' best holds (about a second a game once they are
+solved), and optimal play a float stage of the 7**10 hold tensor at every roll of phase 8
+(tens of seconds, a few GB).
 
     python benchmarks/montecarlo_duel.py [--phases 6-10] [--phase 8] [--games 400]
-        [--plays optimal,optimal] [--seed 0] [--workers 2]
+        [--plays optimal,optimal] [--seed 0] [--workers 2] [--layout compact|recorded]
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from phase10math.dice.layouts import LAYOUTS
 from phase10math.game.duel import Play, read_table
 from phase10math.game.duelgames import DuelSample, simulate_duel
 
@@ -31,9 +36,10 @@ FIELDS = ("got", "want", "ties", "first")  # a sample's per-game arrays, joined 
 
 
 def _games(args: tuple) -> DuelSample:
-    phases, plays, games, seed, phase = args
-    sol, _ = read_table(phases=phases)
-    return simulate_duel(sol, plays, games=games, seed=seed, phase=phase)
+    phases, plays, games, seed, phase, layout = args
+    dice = None if layout == "compact" else LAYOUTS[layout]  # the tables' own dice, or others
+    sol, _ = read_table(phases=phases, dice=dice)
+    return simulate_duel(sol, plays, games=games, seed=seed, phase=phase, layout=dice)
 
 
 def main() -> int:
@@ -44,13 +50,14 @@ def main() -> int:
     ap.add_argument("--plays", default="optimal,optimal")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--layout", choices=["compact", "recorded"], default="compact")
     a = ap.parse_args()
     lo, hi = (int(x) for x in a.phases.split("-"))
     labels = {p.label: p for p in Play}
     plays = tuple(labels[x] for x in a.plays.split(","))
     per = -(-a.games // a.workers)
     tasks = [
-        ((lo, hi), plays, min(per, a.games - w * per), a.seed + w * per, a.phase)
+        ((lo, hi), plays, min(per, a.games - w * per), a.seed + w * per, a.phase, a.layout)
         for w in range(a.workers)
         if a.games - w * per >= 2
     ]
@@ -61,7 +68,8 @@ def main() -> int:
         plays, a.phase, *(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS)
     )
     print(
-        f"phases {lo}-{hi}, from phase {a.phase} at 0:0, seat 0 {plays[0].label} vs seat 1 "
+        f"phases {lo}-{hi} ({a.layout} dice), from phase {a.phase} at 0:0, seat 0 "
+        f"{plays[0].label} vs seat 1 "
         f"{plays[1].label}: {s.games} games in {time.monotonic() - t0:.0f} s"
     )
     print(f"  seat 0's mean result {s.mean:.4f} +- {s.se:.4f}; table {s.expected:.4f}")

@@ -147,8 +147,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
 
 def advise_win(args: argparse.Namespace) -> int:
     """``advise --objective win``: the holds of a roll ranked by the chance to win, from the
-    widest shipped two-player table for the dice (phases 1-10 on the compact dice, 9-10 on
-    others)."""
+    widest shipped two-player table for the dice (phases 1-10 on the compact dice, 8-10 on
+    the recorded set, 9-10 on others)."""
     if not (args.me and args.opponent):
         raise InvalidRulesError("--objective win needs --me PHASE:SCORE and --opponent PHASE:SCORE")
     me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")

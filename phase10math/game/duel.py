@@ -751,11 +751,13 @@ class Checkpoint:
 
 def fingerprint(game: DuelGame) -> str:
     """What the values depend on: phases, rules, dice (as the value projection sees them)."""
-    tb = game.turns[game.lo]
+    # the first phase's state space (a color phase's: the game's color space, the space its
+    # family would be built on; reading a table builds no family)
+    first = game.color_space if game.phases[game.lo].uses_color else game.turns[game.lo].space
     spec = {
         "phases": {k: p.key() for k, p in game.phases.items()},
         "rules": game.rules.to_dict(),
-        "dice": str(tb.space.key()),
+        "dice": str(first.key()),
     }
     if game.reachable and game.lo > 1:  # a game from phase 1 always is
         spec["reachable"] = True
@@ -1730,8 +1732,8 @@ TABLE_FILES = {
 
 # tables whose color phase was solved on other dice than the others' (``SHIPPED_DICE``), by
 # those dice (a layout of :data:`~phase10math.dice.layouts.LAYOUTS`), then phase range; a
-# range whose file is not in the package is skipped (the recorded dice' end game joins once
-# its solve ends: ``duel --solve --phases 8-10 --layout recorded``)
+# range whose file is not in the package is skipped (the recorded dice' end game:
+# ``duel --solve --phases 8-10 --layout recorded``, resumable from ``runs/``)
 OTHER_DICE_TABLE_FILES: dict[Layout, dict[tuple[int, int], str]] = {
     RECORDED_LAYOUT: {(8, 10): "duel_table_8_10_recorded.json.gz"},
 }
@@ -2528,16 +2530,16 @@ def widest_table(layout: Layout | None = None, start: int = 1) -> DuelSolution:
     those that can serve it (:func:`serves_start`), the one that covers it earliest
     (:func:`first_covered`), the fewest phases among equals (the quickest to read). On the
     compact dice the table of phases 1-10 (6-10 for a game begun at phase 6, whose totals
-    no game from phase 1 has; 9-10 for one begun at phase 9); on dice with
-    other colors (the recorded set) that of phases 9-10, since the wider tables' phase 8
-    was solved on the compact dice's colors, unless a table solved on those dice ships
-    (:data:`OTHER_DICE_TABLE_FILES`: the recorded dice' end game, once its solve ends).
-    Where none serves the game (it begins after their last phase), the one of fewest phases,
-    whose states the callers' coverage checks then refuse in words.
+    no game from phase 1 has; 9-10 for one begun at phase 9); on dice with other colors,
+    a table solved on those dice where one ships (:data:`OTHER_DICE_TABLE_FILES`: the
+    recorded set's end game, phases 8-10), else that of phases 9-10, since the wider
+    tables' phase 8 was solved on the compact dice's colors. Where none serves the game (it
+    begins after their last phase), the one of fewest phases, whose states the callers'
+    coverage checks then refuse in words.
 
     >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
     >>> widest_table(DEFAULT_LAYOUT).game.describe()
-    'phases 9-10'
+    'phases 8-10'
     """
     if layout is not None:
         check_layout(layout)

@@ -10,7 +10,7 @@ color phase only on the dice it was solved on).
 >>> line = win_line(game, 0, [0, 1], TurnState(1))
 >>> line.covered
 False
->>> "starts when both players are at phase 9" in line.message
+>>> "starts when both players are at phase 8" in line.message
 True
 """
 

@@ -68,6 +68,22 @@ def gamma(n: int) -> float:
     return n * UNIT / (1 - n * UNIT)
 
 
+def outcomes_of(best: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the scores a turn can make, each roll's outcome) from every roll's best score
+    (``final_scores``: -1 where the phase is not made): outcome 0 is a failed turn, ``1 + i``
+    the score ``scores[i]``. A look-up by score: the recorded set's ten dice have tens of
+    millions of rolls, where a search each took seconds.
+
+    >>> outcomes_of(np.array([-1, 30, 25, -1, 30]))
+    (array([25, 30]), array([0, 2, 1, 0, 2]))
+    """
+    best = np.asarray(best, dtype=np.int64)
+    scores = np.unique(best[best >= 0])
+    index = np.zeros(int(scores.max(initial=0)) + 2, dtype=np.int64)
+    index[scores] = np.arange(1, len(scores) + 1)
+    return scores, index[best]  # -1 reads the last entry, never a score: 0
+
+
 @dataclass
 class BatchResult:
     """Solved columns: ``values[b]`` the float optimal value of utility ``b``, within
@@ -233,9 +249,7 @@ class TurnBatch:
                 "recorded set); batched solves cover the phases without colors"
             )
         space = StateSpace.build(layout, VALUE)
-        best = np.asarray(final_scores(phase, space, rules), dtype=np.int64)
-        scores = np.unique(best[best >= 0])
-        outcome = np.where(best >= 0, 1 + np.searchsorted(scores, best), 0)
+        scores, outcome = outcomes_of(final_scores(phase, space, rules))
         return cls(space, outcome, scores, rules.rolls)
 
     # ---------------------------------------------------------------- the steps

@@ -61,7 +61,7 @@ from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
-from phase10math.turn.batch import MAX_CELLS, UNIT, BatchResult, TurnBatch, gamma
+from phase10math.turn.batch import MAX_CELLS, UNIT, BatchResult, TurnBatch, gamma, outcomes_of
 from phase10math.turn.engine import Stage, TensorEngine, final_scores
 from phase10math.turn.projection import FULL, VALUE
 from phase10math.turn.statespace import StateSpace
@@ -150,9 +150,7 @@ class TurnFamily(TurnBatch):
         space = StateSpace.build(layout, FULL if phase.uses_color else VALUE)
         tensor = cls is TensorFamily or needs_tensor(space)
         check_family_fits(space, rules, tensor)
-        best = np.asarray(final_scores(phase, space, rules))
-        scores = np.unique(best[best >= 0]).astype(np.int64)
-        outcome = np.where(best >= 0, 1 + np.searchsorted(scores, best), 0)
+        scores, outcome = outcomes_of(final_scores(phase, space, rules))
         if tensor:
             return TensorFamily(space, outcome, scores, rules, tol)
         return cls(space, outcome, scores, rules.rolls, tol)

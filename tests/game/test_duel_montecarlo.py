@@ -153,9 +153,17 @@ def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
     for bad in (2.5, True):
         with pytest.raises(WrongTypeError, match="start"):
             widest_table(COMPACT_LAYOUT, start=bad)
-    # the recorded dice show other colors: 1-10 and 6-10 serve them from phase 9 only
+    # the recorded dice show other colors: 1-10 and 6-10 serve them from phase 9 only ...
     assert first_covered((6, 10), DEFAULT_LAYOUT) == first_covered((1, 10), DEFAULT_LAYOUT) == 9
-    assert widest_table(DEFAULT_LAYOUT) is shipped_table((9, 10))
+    # ... and the end game solved on them (its phase 8 on their colors) from phase 8
+    assert shipped_ranges(DEFAULT_LAYOUT) == [(8, 10)]
+    recorded = shipped_table((8, 10), DEFAULT_LAYOUT)
+    assert recorded.game.dice.to_dict() == DEFAULT_LAYOUT.to_dict() != SHIPPED_DICE.to_dict()
+    assert not recorded.game.reachable  # any totals at phase 8: it serves games begun earlier
+    assert first_covered((8, 10), DEFAULT_LAYOUT, DEFAULT_LAYOUT) == 8
+    assert widest_table(DEFAULT_LAYOUT) is recorded
+    assert widest_table(DEFAULT_LAYOUT, start=9) is shipped_table((9, 10))  # fewer phases
+    assert widest_table(COMPACT_LAYOUT) is shipped_table((1, 10))  # never on other colors
     # the compact dice with two colors swapped on one die: other colors, the same numbers
     d = COMPACT_LAYOUT.to_dict()
     swapped = json.loads(json.dumps(d).replace('"10r"', '"10g"', 1))
@@ -164,45 +172,72 @@ def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
     assert first_covered((6, 10), other) == 9 and first_covered((9, 10), other) == 9
 
 
-def test_a_table_solved_on_the_recorded_dice_serves_them_from_its_first_phase(monkeypatch):
-    """Where a table solved on the recorded dice ships (its file in the package), the recorded
-    dice read it from its first phase on, the compact dice from after its color phase; its
-    own dice choose it over the compact dice' tables, which serve them from phase 9 only.
-    (The recorded end game's file is stood in for by another shipped file: the choice reads
-    only which files ship.)"""
+def test_the_table_solved_on_the_recorded_dice_serves_them_from_its_first_phase():
+    """The recorded end game (phases 8-10, phase 8 solved on the recorded set's colors):
+    the recorded dice read it from phase 8, the compact dice from after its color phase
+    only; read without building phase 8's turn; its values at sampled states equal the
+    optimal turn's value for the utility its own successors give (a mover at phase 9 or 10,
+    most against a player at phase 8, whose values the successors are); and where both
+    players are past phase 8 it is the game of the shipped 9-10 table (solved on its own),
+    value for value within both tables' errors."""
     import phase10math.game.duel as duel
     from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 
-    assert duel.shipped_ranges(RECORDED_LAYOUT) == []  # not shipped yet: nothing changes
+    table = shipped_table((8, 10), RECORDED_LAYOUT)
+    g = table.game
+    assert 8 not in dict.keys(g.turns)  # reading it built no family of phase 8
+    assert duel.shipped_dice(table) is RECORDED_LAYOUT
     assert duel.shipped_dice(shipped_table((6, 10))) is None  # a compact dice' table
-    assert widest_table(RECORDED_LAYOUT) is shipped_table((9, 10))
-    monkeypatch.setitem(duel.OTHER_DICE_TABLE_FILES, RECORDED_LAYOUT, {(8, 10): duel.TABLE_FILE})
-    assert duel.shipped_ranges(RECORDED_LAYOUT) == [(8, 10)]
     assert first_covered((8, 10), RECORDED_LAYOUT, RECORDED_LAYOUT) == 8
     assert first_covered((8, 10), COMPACT_LAYOUT, RECORDED_LAYOUT) == 9
-    asked = []
-    monkeypatch.setattr(duel, "shipped_table", lambda *a: asked.append(a) or a)
-    assert duel.widest_table(RECORDED_LAYOUT) == ((8, 10), RECORDED_LAYOUT)
-    assert duel.widest_table(RECORDED_LAYOUT, start=9) == ((9, 10), None)  # fewer phases
-    assert duel.widest_table(COMPACT_LAYOUT) == ((1, 10), None)  # never the recorded one
-    assert duel.widest_table() == ((1, 10), None)
     with pytest.raises(OutsideTableError, match="phases 6-10 solved on the recorded dice"):
         duel.read_table(phases=(6, 10), dice=RECORDED_LAYOUT)
+    # Bellman check at sampled states (a turn of phase 9 or 10: a batched float solve)
+    rng = np.random.default_rng(3)
+    keys = [k for k in table.values[(Play.OPTIMAL, Play.OPTIMAL)] if k[1][0] > 8]
+    facing = [k for k in keys if k[2][0] == 8]
+    others = [k for k in keys if k[2][0] > 8]
+    sample = [facing[int(i)] for i in rng.choice(len(facing), size=10, replace=False)]
+    sample += [others[int(i)] for i in rng.choice(len(others), size=2, replace=False)]
+    for key in sample:
+        uw, _ = table.utility(key)
+        res = g.turns[key[1][0]].solve(uw[None, :])
+        slack = max(table.error(n) for _, n in table.after(key))
+        slack += table.error((1 - key[0], key[2], key[1], -key[3]))  # the fail entry's
+        assert abs(res.values[0] - table.value(key)[0]) <= table.error(key) + slack + res.margin[0]
+    assert 8 not in dict.keys(g.turns)
+    # past phase 8: the end game's table, every matchup, every state both hold
+    end = shipped_table((9, 10))
+    for m, values in end.values.items():
+        common = [k for k in values if k in table.values[m]]
+        assert len(common) == len(values) > 1000
+        for k in common:
+            (w, t), (w2, t2) = table.values[m][k], values[k]
+            assert abs(w - w2) <= table.error(k) + end.error(k) + 1e-12
+            assert abs(t - t2) <= table.tie_bound + end.tie_bound + 1e-12
 
 
 def test_duel_command_on_the_recorded_dice_reads_the_tables_that_serve_them(capsys):
-    """``duel --layout recorded``: the compact dice' tables serve the recorded dice only
-    after their color phase, so the headline is the 9-10 table's and a player before phase
-    9 is refused in one line (until a table solved on the recorded dice ships)."""
+    """``duel --layout recorded``: the headline is the recorded end game's (8-10, solved on
+    those dice); a state reads the table of fewest phases that holds it (9-10 past phase 8,
+    a compact dice' table with no colors); a player before phase 8 is refused in one line."""
     from phase10math.cli import main
 
     assert main(["duel", "--layout", "recorded", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["headline"]["game"] == "phases 9-10"
+    d = json.loads(capsys.readouterr().out)
+    assert d["headline"]["game"] == "phases 8-10" and "--layout recorded" in d["command"]
+    h = d["headline"]
+    assert 0 < h["p_first_wins"] < 1 and 0 < h["bound"] < 1e-3
+    table = shipped_table((8, 10), DEFAULT_LAYOUT)
+    w, t = table.value(table.game.start())
+    assert h["p_first_wins"] == pytest.approx(w - t / 2, abs=1e-12)
+    assert main(["duel", "--layout", "recorded", "--me", "8:100", "--opponent", "9:90"]) == 0
+    assert "the table of phases 8-10" in capsys.readouterr().out
     assert main(["duel", "--layout", "recorded", "--me", "9:100", "--opponent", "10:90"]) == 0
     assert "the table of phases 9-10" in capsys.readouterr().out
-    assert main(["duel", "--layout", "recorded", "--me", "3:60", "--opponent", "2:40"]) == 2
+    assert main(["duel", "--layout", "recorded", "--me", "3:60", "--opponent", "7:40"]) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "phase 2" in err
+    assert len(err.splitlines()) == 1 and "phase 3" in err
     assert main(["duel", "--me", "3:60", "--opponent", "2:40"]) == 0  # the compact dice: 1-10
 
 
@@ -294,19 +329,21 @@ def test_a_table_file_that_is_not_a_table_is_refused_in_one_line(tmp_path, capsy
 
 def test_advise_win_reads_a_table_file_given(capsys):
     """``advise --objective win --table FILE`` (a table `duel --solve --write` wrote) answers
-    from that file: here the shipped 9-10 table's file, the same answer as the widest shipped
-    table for the recorded dice (that table)."""
+    from that file: here the shipped file of the recorded dice' end game, the same answer as
+    the widest shipped table for the recorded dice (that table)."""
     from importlib import resources
 
     from phase10math.cli import main
-    from phase10math.game.duel import TABLE_FILE, TABLE_PACKAGE
+    from phase10math.game.duel import OTHER_DICE_TABLE_FILES, TABLE_PACKAGE
+
+    table_file = OTHER_DICE_TABLE_FILES[DEFAULT_LAYOUT][(8, 10)]
 
     argv = ["advise", "--phase", "10", "--rolls-left", "1", "--objective", "win", "--json"]
     argv += ["--me", "10:0", "--opponent", "10:20", "10", "10", "10", "10", "7", "7", "2", "1"]
     argv += ["W", "W"]
     assert main(argv) == 0
     shipped = capsys.readouterr().out
-    with resources.as_file(resources.files(TABLE_PACKAGE).joinpath(TABLE_FILE)) as path:
+    with resources.as_file(resources.files(TABLE_PACKAGE).joinpath(table_file)) as path:
         assert main([*argv[:8], "--table", str(path), *argv[8:]]) == 0
     assert capsys.readouterr().out == shipped and '"chance_to_win"' in shipped
 

@@ -12,7 +12,10 @@ from phase10math.play.win import WIN_AIM, layout_order, win_line, win_text
 
 @pytest.fixture(scope="module")
 def table():
-    return shipped_table()
+    """The table the app reads on its default dice (the recorded set): their end game."""
+    from phase10math.dice.layouts import DEFAULT_LAYOUT
+
+    return shipped_table((8, 10), DEFAULT_LAYOUT)
 
 
 def at_phases(session: GameSession, me: tuple[int, int], opp: tuple[int, int]) -> None:
@@ -39,7 +42,7 @@ def test_the_chance_to_win_and_the_hold_are_the_tables(table):
     assert line.best_chance == adv["best"]["chance_to_win"]
     assert line.aim_keep == adv["per_turn"]["complete"]["keep"]
     assert "Chance to win the game" in win_text(line, "make the phase")
-    assert g.lo == 9
+    assert g.lo == 8
 
 
 def test_a_last_chance_reads_the_finished_opponent(table):
@@ -56,8 +59,8 @@ def test_a_last_chance_reads_the_finished_opponent(table):
 
 def test_on_the_compact_dice_it_plays_to_win_from_phase_one():
     """The widest shipped table for the dice: phases 1-10 on the compact dice (its phase 8
-    was solved on their colors, from both at phase 1 with 0 points), 9-10 on the recorded
-    dice."""
+    was solved on their colors, from both at phase 1 with 0 points), 8-10 on the recorded
+    dice (their end game, solved on their colors)."""
     from phase10math.dice.layouts import COMPACT_LAYOUT
 
     wide = shipped_table((1, 10))
@@ -83,13 +86,13 @@ def test_on_the_compact_dice_it_plays_to_win_from_phase_one():
     recorded = GameSession(opponents=["stop"], seed=5)
     at_phases(recorded, (7, 160), (6, 150))
     line = win_line(recorded.game, 0, recorded.order, recorded.new_turn_state())
-    assert not line.covered and "phase 9" in line.message
+    assert not line.covered and "phase 8" in line.message
 
 
 def test_outside_the_table_it_says_why():
     s = GameSession(opponents=["stop"], seed=5)
     line = win_line(s.game, 0, s.order, s.new_turn_state())
-    assert not line.covered and "phase 9" in line.message and "phase 1" in line.message
+    assert not line.covered and "phase 8" in line.message and "phase 1" in line.message
     three = GameSession(opponents=["stop", "stop"], seed=5)
     line = win_line(three.game, 0, three.order, three.new_turn_state())
     assert not line.covered and "two players" in line.message
@@ -114,7 +117,7 @@ def test_the_game_widget_offers_win_the_game():
     values = [v for _, v in gw.turn.objective_select.options]
     assert WIN_AIM in values
     gw.turn.objective_select.value = WIN_AIM
-    assert "phase 9" in gw.turn.aim_message.value  # refused beside the menu, at phase 1
+    assert "phase 8" in gw.turn.aim_message.value  # refused beside the menu, at phase 1
     assert "Chance to win" not in gw.turn.advice.value
     at_phases(gw.session, (9, 20), (9, 20))
     gw.turn.state = gw.session.new_turn_state()

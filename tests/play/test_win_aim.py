@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.game.duel import Play, shipped_table, win_advice
 from phase10math.play.game_widget import GameSession, GameWidget
 from phase10math.play.win import WIN_AIM, layout_order, win_line, win_text
@@ -13,8 +14,6 @@ from phase10math.play.win import WIN_AIM, layout_order, win_line, win_text
 @pytest.fixture(scope="module")
 def table():
     """The table the app reads on its default dice (the recorded set): their end game."""
-    from phase10math.dice.layouts import DEFAULT_LAYOUT
-
     return shipped_table((8, 10), DEFAULT_LAYOUT)
 
 
@@ -103,7 +102,6 @@ def test_outside_the_table_it_says_why():
 
 def test_typed_faces_go_on_dice_of_their_kind():
     from phase10math.dice.faces import parse_faces
-    from phase10math.dice.layouts import DEFAULT_LAYOUT
 
     faces = parse_faces("W 1 10 9 9 9 W 5 6 2")
     placed = layout_order(faces, DEFAULT_LAYOUT)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 
 from phase10math.checks import read_layout_file
 from phase10math.dice.faces import parse_layout
@@ -13,7 +14,7 @@ from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, as_phase
 from phase10math.dice.rolls import parse_roll
 from phase10math.dice.rules import Rules
-from phase10math.errors import InvalidLayoutError
+from phase10math.errors import InvalidDiceError, InvalidLayoutError
 from phase10math.turn.maxima import game_maximum, layout_report, phase_maxima
 
 
@@ -52,6 +53,36 @@ def layout_from(args: argparse.Namespace):
 def roll_from(dice: list[str], ph, layout):
     """Faces from command-line words, checked against the layout (:func:`parse_roll`)."""
     return parse_roll(" ".join(dice), layout, n=10, phase=ph)
+
+
+def parse_die_args(items: list[str] | None, n: int = 10) -> dict[int, int]:
+    """``--die FACE=DIE`` words (both counted from 1) as ``{face index: die index}`` from 0.
+
+    >>> parse_die_args(["1=4", " 3 = 10 "])
+    {0: 3, 2: 9}
+    """
+    out: dict[int, int] = {}
+    for item in items or ():
+        m = re.fullmatch(r"\s*([0-9]{1,2})\s*=\s*([0-9]{1,2})\s*", item)
+        if not m or not (1 <= int(m.group(1)) <= n and 1 <= int(m.group(2)) <= n):
+            raise InvalidDiceError(
+                f"--die {item[:20]!r}: write FACE=DIE, e.g. --die 1=4 (the first face typed is "
+                f"on die 4 of the layout), both 1 to {n}"
+            )
+        face = int(m.group(1)) - 1
+        if face in out:
+            raise InvalidDiceError(f"--die: face {face + 1} is given twice")
+        out[face] = int(m.group(2)) - 1
+    return out
+
+
+def placed_dice(args: argparse.Namespace, layout) -> dict[int, int]:
+    """``--die`` of an advice command as ``{face index: die index}``, refused together with
+    ``--by-die`` (which places every face)."""
+    dice_of = parse_die_args(args.die, len(layout.dice))
+    if dice_of and args.by_die:
+        raise InvalidDiceError("--die and --by-die: give one of them (--by-die places every face)")
+    return dice_of
 
 
 def cmd_check(args: argparse.Namespace) -> int:

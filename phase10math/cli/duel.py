@@ -8,7 +8,7 @@ import json
 import re
 import sys
 
-from phase10math.cli.dice import layout_from, roll_from
+from phase10math.cli.dice import layout_from, placed_dice, roll_from
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError, OutsideTableError
@@ -22,6 +22,7 @@ from phase10math.game.duel import (
     format_advice,
     format_headline,
     read_table,
+    seed_families,
     shipped_ranges,
     solve_duel,
     widest_table,
@@ -60,6 +61,21 @@ def cmd_duel(args: argparse.Namespace) -> int:
         game = DuelGame.standard(lo, hi, layout=layout)
         if not (args.target > 0):
             raise InvalidRulesError(f"--target {args.target}: expected a number > 0")
+        if bool(args.family_from) != bool(args.family_phases):
+            raise InvalidRulesError(
+                "give --family-from CHECKPOINT with --family-phases LO-HI (the phases of the "
+                "game it was written for)"
+            )
+        if args.family_from:
+            source = DuelGame.standard(*_range(args.family_phases), layout=layout)
+            taken = seed_families(game, source, args.family_from)
+            if not args.json:
+                print(
+                    "families taken from "
+                    + ", ".join(f"phase {k}: {n} policies" for k, n in taken.items()),
+                    file=sys.stderr,
+                    flush=True,
+                )
         sol = solve_duel(
             game,
             checkpoint=args.checkpoint,
@@ -159,9 +175,19 @@ def advise_win(args: argparse.Namespace) -> int:
         raise InvalidRulesError("the two-player table is solved for free holds")
     layout = layout_from(args)
     faces = roll_from(args.dice, ph, layout)
+    dice_of = placed_dice(args, layout)
     sol = read_table(args.table)[0] if args.table else widest_table(layout)
     adv = win_advice(
-        sol, me, opp, faces, args.rolls_left, args.second, args.last_chance, layout=layout
+        sol,
+        me,
+        opp,
+        faces,
+        args.rolls_left,
+        args.second,
+        args.last_chance,
+        layout=layout,
+        by_die=args.by_die,
+        dice_of=dice_of,
     )
     if args.json:
         out = dict(adv)
@@ -213,6 +239,20 @@ def add_commands(sub) -> None:
         "dice; recorded: its color phase solves on the tensor engine, about 25 s an exact "
         "solve), or a file; else the tables that serve them (those solved on them, and those "
         "without a color phase)",
+    )
+    p.add_argument(
+        "--family-from",
+        default=None,
+        metavar="CHECKPOINT",
+        help="with --solve: start the color phases' families from another game's checkpoint "
+        "(the same dice and rules; e.g. the end game's for the 10-phase game): fewer exact "
+        "solves of its own",
+    )
+    p.add_argument(
+        "--family-phases",
+        default=None,
+        metavar="LO-HI",
+        help="the phases of the game --family-from was written for",
     )
     p.add_argument("--table", default=None, help="read this table instead of the shipped one")
     p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")

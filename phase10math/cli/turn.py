@@ -8,12 +8,17 @@ import re
 import sys
 
 from phase10math.checks import int_arg
-from phase10math.cli.dice import add_layout_args, layout_from, roll_from, rules_from
+from phase10math.cli.dice import (
+    add_layout_args,
+    layout_from,
+    placed_dice,
+    roll_from,
+    rules_from,
+)
 from phase10math.cli.duel import advise_win
 from phase10math.dice.faces import parse_faces
 from phase10math.dice.phases import as_phase
 from phase10math.errors import (
-    InvalidDiceError,
     InvalidHoldError,
     InvalidPhaseError,
     StateSpaceTooLargeError,
@@ -72,27 +77,6 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
-def parse_die_args(items: list[str] | None, n: int = 10) -> dict[int, int]:
-    """``--die FACE=DIE`` words (both counted from 1) as ``{face index: die index}`` from 0.
-
-    >>> parse_die_args(["1=4", " 3 = 10 "])
-    {0: 3, 2: 9}
-    """
-    out: dict[int, int] = {}
-    for item in items or ():
-        m = re.fullmatch(r"\s*([0-9]{1,2})\s*=\s*([0-9]{1,2})\s*", item)
-        if not m or not (1 <= int(m.group(1)) <= n and 1 <= int(m.group(2)) <= n):
-            raise InvalidDiceError(
-                f"--die {item[:20]!r}: write FACE=DIE, e.g. --die 1=4 (the first face typed is "
-                f"on die 4 of the layout), both 1 to {n}"
-            )
-        face = int(m.group(1)) - 1
-        if face in out:
-            raise InvalidDiceError(f"--die: face {face + 1} is given twice")
-        out[face] = int(m.group(2)) - 1
-    return out
-
-
 def cmd_advise(args: argparse.Namespace) -> int:
     if args.objective == "win":  # from the two-player table
         return advise_win(args)
@@ -105,9 +89,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         raise InvalidHoldError(
             f"all {len(faces)} dice are set aside: nothing is left to roll (use check)"
         )
-    dice_of = parse_die_args(args.die, len(layout.dice))
-    if dice_of and args.by_die:
-        raise InvalidDiceError("--die and --by-die: give one of them (--by-die places every face)")
+    dice_of = placed_dice(args, layout)
     adv = advise(
         faces,
         args.rolls_left,

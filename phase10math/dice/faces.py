@@ -221,8 +221,19 @@ class Layout:
         validate_dice(self.dice)
 
     def groups(self) -> list[tuple[Die, int]]:
-        """Identical dice grouped: ``[(die, how many), ...]`` in a stable order."""
-        return sorted(Counter(self.dice).items(), key=lambda dn: (dn[0].kind, dn[0].faces))
+        """Identical dice grouped: ``[(die, how many), ...]`` in the order the dice first
+        appear in the layout."""
+        return list(Counter(self.dice).items())
+
+    def positions(self, die: Die) -> list[int]:
+        """Where ``die`` lies in the layout: its positions counted from 1 (the order in which
+        a roll typed die by die lists the faces).
+
+        >>> from phase10math.dice.layouts import RECORDED_LAYOUT
+        >>> RECORDED_LAYOUT.positions(RECORDED_LAYOUT.dice[6])
+        [7]
+        """
+        return [i + 1 for i, d in enumerate(self.dice) if d == die]
 
     @cached_property
     def faces(self) -> tuple[Face, ...]:
@@ -246,10 +257,21 @@ class Layout:
         return "|".join(sorted(" ".join(str(f) for f in d.faces) for d in self.dice))
 
     def __str__(self) -> str:
-        lines = [f"Layout {self.name!r}:"]
-        for die, n in self.groups():
-            lines.append(f"  {n} x {die.kind:4s}: {die}")
+        where = [_spans(self.positions(die)) for die, _ in self.groups()]
+        width = max(len(w) for w in where)
+        lines = [f"Layout {self.name!r} (dice in layout order):"]
+        for (die, n), at in zip(self.groups(), where):
+            lines.append(f"  {at:<{width}s}  {n} x {die.kind:4s}: {die}")
         return "\n".join(lines)
+
+
+def _spans(positions: list[int]) -> str:
+    """Die positions as text: ``die 7``, ``dice 1-3``, ``dice 1,4``."""
+    if len(positions) == 1:
+        return f"die {positions[0]}"
+    if positions == list(range(positions[0], positions[-1] + 1)):
+        return f"dice {positions[0]}-{positions[-1]}"
+    return "dice " + ",".join(map(str, positions))
 
 
 def check_layout(layout: Any, name: str = "layout") -> Layout:

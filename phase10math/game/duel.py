@@ -85,8 +85,9 @@ import numpy as np
 
 from phase10math.cache import package_version
 from phase10math.checks import check_int, checks_itself, public
-from phase10math.dice.faces import Die, Layout, check_layout, parse_layout
+from phase10math.dice.faces import Die, Face, Layout, check_layout, parse_faces, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
+from phase10math.dice.meld import require_colors
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import (
@@ -99,6 +100,7 @@ from phase10math.errors import (
 from phase10math.game.engine import Game, TurnView
 from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
+from phase10math.turn.advisor import check_dice_of, deciding_face, roll_fits, roll_types
 from phase10math.turn.batch import BATCH, TurnBatch, gamma
 from phase10math.turn.engine import final_scores
 from phase10math.turn.family import TensorFamily, TurnFamily, check_family_fits
@@ -747,6 +749,36 @@ class Checkpoint:
         os.replace(tmp, self.path)
         self.written = time.monotonic()
         self.took = self.written - began
+
+
+@public
+def seed_families(
+    game: DuelGame, source: DuelGame, checkpoint: str | os.PathLike
+) -> dict[int, int]:
+    """Start ``game``'s color phases from the families of another game's solve: the
+    checkpoint ``checkpoint`` that :func:`solve_duel` wrote for ``source``. A family's
+    exactly solved policies and cuts belong to the turn, not to the game around it, so where
+    a color phase's turn is the same (dice, rules, scores and outcomes:
+    :meth:`~phase10math.turn.family.TurnFamily.same_turn`) they hold in ``game`` too, and its
+    solve needs fewer exact solves of its own (e.g. the 10-phase game from its end game's).
+    Returns how many policies each phase took; refuses a checkpoint of another game than
+    ``source``, or a color phase of ``game`` whose turn differs from ``source``'s."""
+    if not os.path.exists(checkpoint):
+        raise InvalidRulesError(f"no checkpoint {os.fspath(checkpoint)!r} to take families from")
+    Checkpoint(checkpoint).load(source)  # refuses another game's checkpoint
+    theirs = families(source)
+    added = {}
+    for k, fam in families(game).items():
+        if k not in theirs:
+            continue
+        if not fam.size:  # the per-turn policies first, as a solve's own family has them
+            fam.add_policies(np.stack([_fixed_distribution(game, k, p) for p in PLAYS[1:]]))
+        added[k] = fam.absorb(theirs[k])
+    if not added:
+        raise InvalidRulesError(
+            f"{source.describe()} has no color phase of {game.describe()} to take a family from"
+        )
+    return added
 
 
 def fingerprint(game: DuelGame) -> str:
@@ -2666,24 +2698,45 @@ def win_advice(
     sol: DuelSolution,
     me: tuple[int, int],
     opponent: tuple[int, int],
-    faces: Sequence,
+    faces: Sequence[Face | str] | str,
     rolls_left: int,
     second: bool = False,
     last_chance: bool = False,
     layout: Layout | None = None,
+    by_die: bool = False,
+    dice_of: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
     """Every hold of a roll ranked by the chance to win (a tie counted half) for the player
     to move at ``me`` = (phase, total) against ``opponent``, from the solved table; with the
     holds the per-turn objectives would keep and their chance. ``second``: the mover sits
     second in turn order; ``last_chance``: the opponent has finished (``opponent``'s total is
-    final)."""
+    final).
+
+    The faces may be typed in any order, as for :func:`~phase10math.turn.advisor.advise`:
+    where they fit the dice in several ways that change the best hold, ``fits`` gives the
+    best hold of each way, ``question`` names the face whose die decides it, and the ranking
+    is the first way's (the faces in the order of the dice, where they fit so). ``by_die``:
+    the faces are in the order of the layout's dice; ``dice_of``: ``{face index: die index}``
+    (both from 0) for the faces whose die is known."""
     g = sol.game
     k = me[0]
+    layout = layout or g.layout
     check_covered(sol, me, opponent, last_chance, layout)
     if not 1 <= rolls_left < g.rules.rolls:
         raise InvalidRulesError(f"rolls left {rolls_left}: expected 1..{g.rules.rolls - 1}")
     tb = g.turns[k]
     space = tb.space
+    faces = parse_faces(faces)
+    if len(faces) != len(layout.dice):
+        raise InvalidDiceError(f"give the {len(layout.dice)} dice rolled; got {len(faces)}")
+    require_colors(faces, g.phases[k])
+    pinned = check_dice_of(dice_of, faces, layout)
+    if by_die:
+        if pinned:
+            raise InvalidDiceError("give either by_die (every face by die) or dice_of, not both")
+        roll_types(space, faces, layout, by_die=True)  # every die shows its face
+        pinned = dict(enumerate(range(len(faces))))
+    fits = roll_fits(space, faces, layout, pinned)
     seat = 1 if second else 0
     if last_chance:
         lk = (g.player(*me), me[1] - opponent[1], int(seat == 1))
@@ -2694,41 +2747,24 @@ def win_advice(
         U = sol.utility(key)[0]
         E = sol.utility_errors(key)
         E[0] = sol.error(_partner(key))  # the partner's, on a fail
-    smap = SpaceMap(space, layout or g.layout)
-    try:
-        counts = smap.counts(faces)
-    except (ValueError, IndexError):
-        raise InvalidDiceError(
-            "the faces do not fit the dice (in layout order: 6 high dice 5-10, then 4 low "
-            "dice 1-4 or W)"
-        ) from None
-    gids = [
-        space.state_id(sub)
-        for sub in itertools.product(
-            *[itertools.product(*[range(c + 1) for c in cs]) for cs in counts]
-        )
+    counts = [space.counts_for(f.typed) for f in fits]
+    subs = [
+        [
+            space.state_id(sub)
+            for sub in itertools.product(
+                *[itertools.product(*[range(c + 1) for c in cs]) for cs in cnt]
+            )
+        ]
+        for cnt in counts
     ]
-    # the chances to win, and their errors: a hold's chance is a mean of the outcomes'
-    # chances, and a best choice among means errs by at most the largest error among them
-    HV = tb.hold_values(np.stack([U, E], axis=1), rolls_left, np.array(gids))
-    W, Werr = dict(zip(gids, HV[:, 0])), dict(zip(gids, HV[:, 1]))
-    sizes = space.sizes_of(gids)
-    holds = [(float(W[gid]), int(sizes[i]), gid) for i, gid in enumerate(gids)]
+    # the chances to win, and their errors, of every way's holds at once: a hold's chance is
+    # a mean of the outcomes' chances, and a best choice among means errs by at most the
+    # largest error among them
+    every = np.unique(np.concatenate([np.asarray(ids, dtype=np.int64) for ids in subs]))
+    HV = tb.hold_values(np.stack([U, E], axis=1), rolls_left, every)
+    W, Werr = dict(zip(every.tolist(), HV[:, 0])), dict(zip(every.tolist(), HV[:, 1]))
     rounding = float(np.abs(U).max()) * 1e-12
-    # ties (within float resolution) to the larger hold, as the kit orders holds
-    holds.sort(key=lambda h: (round(h[0], 12), h[1], h[2]), reverse=True)
-    roll_gid = space.state_id(counts)
-    pos = int(np.searchsorted(space.full_ids, roll_gid))
-    others = {}
-    for obj in (Objective.COMPLETE, Objective.SCORE):
-        # the per-turn objective's turn, solved once and kept on disk for the game's dice
-        s = cached_solution(g.phases[k], obj, g.rules, g.layout) if g.dice is g.layout else None
-        if s is None or s.space.key() != space.key():  # other dice: solved here
-            best = np.asarray(final_scores(g.phases[k], space, g.rules), dtype=np.int64)
-            a, b = lexicographic_utilities(best, obj)
-            s = solve_utility(space, a, g.rules, second=b)
-        hid = int(np.asarray(s.roll_arg[rolls_left])[pos])
-        others[str(obj)] = {"keep": _hold_text(space, hid), "chance_to_win": float(W[hid])}
+    per_turn = _per_turn_solutions(g, k, space)
 
     def option(w: float, h: int) -> dict[str, Any]:
         return {
@@ -2737,18 +2773,85 @@ def win_advice(
             "error": float(Werr[h]) + rounding,
         }
 
-    return {
-        "best": option(holds[0][0], holds[0][2]),
-        "options": [option(w, h) for w, _, h in holds],
-        "per_turn": others,
-        # every hold's chance within this: the largest error the states after this turn
-        # carry into any of this roll's holds (not the table's largest)
-        "bound": max(float(Werr[h]) for _, _, h in holds) + rounding,  # of every option
-    }
+    def ranked(cnt, gids) -> dict[str, Any]:
+        sizes = space.sizes_of(gids)
+        holds = [(float(W[gid]), int(sizes[i]), gid) for i, gid in enumerate(gids)]
+        # ties (within float resolution) to the larger hold, as the kit orders holds
+        holds.sort(key=lambda h: (round(h[0], 12), h[1], h[2]), reverse=True)
+        roll_gid = space.state_id(cnt)
+        others = {}
+        for obj, s in per_turn.items():
+            hid = s.best_hold_id(roll_gid, rolls_left)
+            others[str(obj)] = {"keep": _hold_text(space, hid), "chance_to_win": float(W[hid])}
+        return {
+            "best": option(holds[0][0], holds[0][2]),
+            "options": [option(w, h) for w, _, h in holds],
+            "per_turn": others,
+            # every hold's chance within this: the largest error the states after this turn
+            # carry into any of this roll's holds (not the table's largest)
+            "bound": max(float(Werr[h]) for _, _, h in holds) + rounding,  # of every option
+        }
+
+    answers = [ranked(cnt, gids) for cnt, gids in zip(counts, subs)]
+    out = dict(answers[0], dice=[str(f) for f in faces], note=None, question=None)
+    out.update(deciding_face=None, fits=[])
+    ways = sum(f.ways for f in fits)
+    same = len({a["best"]["keep"] for a in answers}) == 1
+    if same:
+        if ways > 1:
+            out["note"] = (
+                f"these faces fit the dice in {ways} ways; the best hold is the same for all"
+            )
+        return out
+    decider, question = deciding_face(
+        [(a["best"]["keep"], f.on) for a, f in zip(answers, fits)], faces, layout
+    )
+    out["fits"] = [
+        {
+            "dice": [d + 1 for d in f.dice],  # one way: the die of each face, from 1
+            "deciding_face_on": [] if decider is None else sorted(d + 1 for d in f.on[decider]),
+            "ways": f.ways,
+            "best": a["best"],
+        }
+        for a, f in zip(answers, fits)
+    ]
+    out.update(
+        question=question,
+        deciding_face=None if decider is None else decider + 1,
+        note=f"these faces fit the dice in {ways} ways, and the best hold depends on which "
+        f"die shows which face: {question}",
+    )
+    return out
+
+
+def _per_turn_solutions(g: DuelGame, k: int, space: StateSpace) -> dict[Objective, Any]:
+    """The per-turn objectives' turn solutions of phase ``k`` on the game's dice: solved once
+    and kept on disk for a layout, solved here for other dice."""
+    out = {}
+    for obj in (Objective.COMPLETE, Objective.SCORE):
+        s = cached_solution(g.phases[k], obj, g.rules, g.layout) if g.dice is g.layout else None
+        if s is None or s.space.key() != space.key():  # other dice: solved here
+            best = np.asarray(final_scores(g.phases[k], space, g.rules), dtype=np.int64)
+            a, b = lexicographic_utilities(best, obj)
+            s = solve_utility(space, a, g.rules, second=b)
+        out[obj] = s
+    return out
 
 
 def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
-    lines = [f"{'keep':<24} {'chance to win':>14}"]
+    lines = []
+    if adv.get("fits"):
+        i = adv["deciding_face"]
+        lines.append(f"the best hold depends on the dice: {adv['question']}")
+        for n, f in enumerate(adv["fits"], 1):
+            on = f["deciding_face_on"]
+            where = ("die " if len(on) == 1 else "dice ") + ", ".join(map(str, on))
+            lines.append(
+                f"  way {n}: your {adv['dice'][i - 1]} on {where}: keep {f['best']['keep']} "
+                f"-> chance to win {f['best']['chance_to_win']:.6f}"
+            )
+        lines.append("the ranking below is for way 1; say which die shows it (--die FACE=DIE)")
+    lines.append(f"{'keep':<24} {'chance to win':>14}")
     for o in adv["options"][: top or None]:
         lines.append(f"{o['keep']:<24} {o['chance_to_win']:>14.6f}")
     best = adv["best"]
@@ -2768,4 +2871,6 @@ def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
         f"every chance within {adv['bound']:.1e} (proven: the errors of the table's states "
         "after this turn)"
     )
+    if adv.get("note") and not adv.get("fits"):
+        lines.append(f"note: {adv['note']}")
     return "\n".join(lines)

@@ -123,7 +123,7 @@ def win_line(
         return WinLine(True, "", chance)  # typed faces of a color phase: no dice to map
     # a color phase reads each die's color: the rolled faces in die order as they are
     faces = tuple(state.faces) if colored else layout_order(state.faces, state.layout)
-    args = (mine, theirs, faces, state.rolls_left, second, last, state.layout)
+    args = (mine, theirs, faces, state.rolls_left, second, last, state.layout, colored)
     if own:
         adv = _shipped_advice((g.lo, g.hi), shipped_dice(table), *args)
     else:

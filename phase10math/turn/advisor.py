@@ -512,14 +512,20 @@ def dice_words(dice: Sequence[Die] | Layout, which: Iterable[int]) -> str:
     )
 
 
-def _deciding_face(fits: Sequence[Fit], faces: Sequence[Face], layout: Layout):
-    """The face whose die decides the best hold, and the question to ask about it."""
-    groups: dict[tuple, list[Fit]] = {}
-    for f in fits:
-        groups.setdefault(_keep_key(f.best.keep), []).append(f)
+def deciding_face(
+    ways: Sequence[tuple[Hashable, Sequence[frozenset[int]]]],
+    faces: Sequence[Face],
+    layout: Layout,
+) -> tuple[int | None, str]:
+    """The face whose die decides the best hold, and the question to ask about it. ``ways``:
+    for each way the faces fit the dice, its best hold (any key that is equal for equal
+    holds) and each face's possible dice (``on``, as :class:`RollFit`)."""
+    groups: dict[Hashable, list[Sequence[frozenset[int]]]] = {}
+    for keep, on in ways:
+        groups.setdefault(keep, []).append(on)
     best = None
     for i in range(len(faces)):
-        sets = [frozenset().union(*(f.on[i] for f in fs)) for fs in groups.values()]
+        sets = [frozenset().union(*(on[i] for on in ons)) for ons in groups.values()]
         if len(set(sets)) == 1:
             continue
         disjoint = all(a.isdisjoint(b) for a, b in itertools.combinations(sets, 2))
@@ -624,7 +630,9 @@ def advise(
             f"these faces fit the dice in {ways} ways; the best hold is the same for all{spread}"
         )
         return adv
-    adv.decider, adv.question = _deciding_face(adv.fits, faces, layout)
+    adv.decider, adv.question = deciding_face(
+        [(_keep_key(f.best.keep), f.on) for f in adv.fits], faces, layout
+    )
     adv.note = (
         f"these faces fit the dice in {ways} ways, and the best hold depends on which die "
         f"shows which face: {adv.question}"

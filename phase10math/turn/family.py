@@ -299,6 +299,31 @@ class TurnFamily(TurnBatch):
             self.exact(U[wide])
         return int(len(wide))
 
+    def same_turn(self, other: TurnFamily) -> bool:
+        """Whether ``other`` answers the same turn: the same kind of family, dice (state
+        space), rolls, scores and outcome of every roll. Its policies are then policies of
+        this turn, and its cuts hold here (a family's bounds depend on the turn alone, not on
+        the game around it)."""
+        return (
+            type(other) is type(self)
+            and other.space.key() == self.space.key()
+            and other.rolls == self.rolls
+            and np.array_equal(other.scores, self.scores)
+            and np.array_equal(other.outcome, self.outcome)
+        )
+
+    def absorb(self, other: TurnFamily) -> int:
+        """Take ``other``'s policies and cuts (a family of the same turn, e.g. from another
+        game's solve); returns how many policies were added."""
+        if not self.same_turn(other):
+            raise InvalidRulesError(
+                "a family of another turn (other dice, rules or phase) cannot be taken"
+            )
+        self.members = np.vstack([self.members, other.members])
+        self.cuts = np.vstack([self.cuts, other.cuts])
+        self.highs = np.concatenate([self.highs, other.highs])
+        return len(other.members)
+
     # ---------------------------------------------------------------- checkpoints
     def state(self) -> dict[str, Any]:
         """The family as plain arrays (for a checkpoint)."""

@@ -51,7 +51,7 @@ from phase10math.turn.engine import (
 from phase10math.turn.kernels import TIE_RULE, lexicographic_utilities
 from phase10math.turn.projection import FULL, Projection, projection_for
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor.holdvalues import best_sub_hold_values
+from phase10math.turn.tensor.holdvalues import BestHolds, best_sub_hold_values
 
 HoldValues = np.ndarray | LazyHoldValues  # a tensor solve computes hold values on demand
 
@@ -149,8 +149,10 @@ class TurnSolution:
         """The best hold (state id) for roll state ``gid`` with ``rolls_left`` >= 1 rerolls:
         the lexicographic best, remaining ties to the larger hold (see
         :func:`~phase10math.turn.kernels.hold_ranks`)."""
-        pos = int(np.searchsorted(self.space.full_ids, gid))
-        return int(self.roll_arg[rolls_left][pos])
+        arg = self.roll_arg[rolls_left]
+        if isinstance(arg, BestHolds):  # tensor engine: from this roll's sub-holds alone
+            return arg.of_roll(gid)
+        return int(arg[int(np.searchsorted(self.space.full_ids, gid))])
 
     def hold_value(self, gid: int, rolls_left: int, key: int = 0) -> Fraction:
         """Exact value of holding ``gid`` when ``rolls_left`` rerolls remain (rolls_left >= 1)."""

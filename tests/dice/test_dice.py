@@ -3,7 +3,7 @@
 import pytest
 
 from phase10math.dice.faces import Face, parse_face, parse_faces, parse_layout
-from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT
+from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.rolls import match_roll
 from phase10math.errors import InvalidDiceError, InvalidLayoutError, Phase10MathError
 
@@ -28,6 +28,30 @@ def test_parse_face_errors_are_clear(bad):
         parse_face(bad, where="die 3")
     assert "die 3" in str(err.value)
     assert isinstance(err.value, ValueError) and isinstance(err.value, Phase10MathError)
+
+
+def _printed_dice(text: str) -> list[tuple[int, tuple[Face, ...]]]:
+    """(position, faces) of every die a printed layout names, read back from the text."""
+    out = []
+    for line in text.splitlines()[1:]:
+        head, faces = line.split(":", 1)  # "  dice 1-3  3 x high", "5o 6g ..."
+        spans = head.split()[1]
+        if "-" in spans:
+            lo, hi = map(int, spans.split("-"))
+            at = range(lo, hi + 1)
+        else:
+            at = map(int, spans.split(","))
+        out += [(i, parse_faces(faces)) for i in at]
+    return sorted(out)
+
+
+@pytest.mark.parametrize("lay", [DEFAULT_LAYOUT, COMPACT_LAYOUT, RECORDED_LAYOUT])
+def test_printed_layout_names_each_die_at_its_position(lay):
+    """A printed layout lists the dice in layout order with their positions, the order in
+    which a roll typed die by die gives the faces."""
+    text = str(lay)
+    assert _printed_dice(text) == [(i + 1, d.faces) for i, d in enumerate(lay.dice)]
+    assert text.splitlines()[1].lstrip().startswith(("die 1 ", "dice 1-", "dice 1,"))
 
 
 def test_layout_groups_identical_dice():

@@ -30,6 +30,7 @@ from phase10math.game.duel import (
     Play,
     chance_to_win,
     color_reason,
+    seed_families,
     solve_duel,
     visits,
 )
@@ -445,6 +446,68 @@ def test_rounds_reach_a_tight_target_where_errors_grow_on_their_way():
     opt = (Play.OPTIMAL, Play.OPTIMAL)
     for key, (w, _) in sol.values[opt].items():
         assert abs(w - closed.values[opt][key][0]) <= sol.error(key) + closed.error(key)
+
+
+def end_of_three_phase_game(tol: float, dice_count: int = 4) -> DuelGame:
+    """The three-phase color game without its last phase: the same color phase's turn (on
+    ``dice_count`` dice), another game around it."""
+    g3 = three_phase_color_game(tol)
+    dice = (Die("low", parse_faces(FACES)),) * dice_count
+    phases = {k: g3.phases[k] for k in (4, 5)}
+    fam = TurnFamily.for_phase(phases[4], g3.rules, dice, tol=tol)
+    return DuelGame(phases, g3.rules, dice, turns={4: fam}, reachable=True)
+
+
+def test_a_solve_starts_from_another_games_family(tmp_path):
+    """A color phase's family belongs to the turn: seeded with the policies and cuts of
+    another game's solve of the same turn, a solve keeps them, needs fewer exact solves of
+    its own, and every state lies within the errors of the unseeded solve's."""
+    ck = tmp_path / "end.ck"
+    solve_duel(end_of_three_phase_game(1e-9), checkpoint=ck, target=1e-5)
+    theirs = duel_module.Checkpoint(ck).load(end_of_three_phase_game(1e-9)).game.turns[4]
+    g = three_phase_color_game(1e-9)
+    assert seed_families(g, end_of_three_phase_game(1e-9), ck) == {4: theirs.size}
+    fam = g.turns[4]
+    assert fam.size == 2 + theirs.size  # the per-turn policies, then the other game's
+    sol = solve_duel(g, target=1e-5)
+    assert np.array_equal(fam.members[2 : 2 + theirs.size], theirs.members)
+    assert np.array_equal(fam.cuts[: len(theirs.cuts)], theirs.cuts)
+    plain = solve_duel(three_phase_color_game(1e-9), target=1e-5)
+    assert sol.error(g.start()) <= 1e-5
+    assert fam.exact_solves < plain.game.turns[4].exact_solves
+    opt = (Play.OPTIMAL, Play.OPTIMAL)
+    for key, (w, _) in sol.values[opt].items():
+        assert abs(w - plain.values[opt][key][0]) <= sol.error(key) + plain.error(key)
+
+
+def test_a_family_of_another_turn_or_game_is_refused(tmp_path):
+    ck = tmp_path / "end.ck"
+    solve_duel(end_of_three_phase_game(1e-9, dice_count=3), checkpoint=ck, target=1e-4)
+    g = three_phase_color_game(1e-9)
+    with pytest.raises(InvalidRulesError, match="another turn"):  # three dice, not four
+        seed_families(g, end_of_three_phase_game(1e-9, dice_count=3), ck)
+    with pytest.raises(InvalidRulesError, match="belongs to another game"):
+        seed_families(g, end_of_three_phase_game(1e-9), ck)
+    with pytest.raises(InvalidRulesError, match="no checkpoint"):
+        seed_families(g, end_of_three_phase_game(1e-9), tmp_path / "missing.ck")
+    plain = tmp_path / "plain.ck"
+    solve_duel(reduced_game(), checkpoint=plain)
+    with pytest.raises(InvalidRulesError, match="has no color phase of phases 4-6"):
+        seed_families(g, reduced_game(), plain)
+
+
+def test_cli_family_from_is_checked(tmp_path, capsys):
+    from phase10math.cli import main
+
+    solve = ["duel", "--solve", "--phases", "9-10"]
+    for extra, words in (
+        (["--family-from", str(tmp_path / "x.ck")], "with --family-phases LO-HI"),
+        (["--family-phases", "8-10"], "give --family-from CHECKPOINT"),
+        (["--family-from", str(tmp_path / "x.ck"), "--family-phases", "8-10"], "no checkpoint"),
+    ):
+        assert main([*solve, *extra]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and words in err
 
 
 def _round_lines(lines: list[str]) -> list[tuple[int, list]]:

@@ -13,24 +13,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from reduced_dice import DECIDED_BY_6O, REDUCED, REDUCED_TEXT, SIXTH
 
 from phase10math.cli import main
-from phase10math.dice.faces import parse_faces, parse_layout
+from phase10math.dice.faces import parse_faces
 from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT, RECORDED_LAYOUT
 from phase10math.errors import InvalidDiceError, InvalidHoldError, WrongTypeError
 from phase10math.play.models import TurnState, dice_for_face, enter_rerolled, suggested_dice
 from phase10math.turn import advisor
 from phase10math.turn.advisor import AmbiguousRollError, advise
-
-REDUCED_TEXT = """\
-5 x 5r 6o 7b 8g 9o 10g
-1 x 5r 6o 7o 8b 9r 10b
-4 x 1r 2r 3r 4r Wr Wr
-"""
-REDUCED = parse_layout(REDUCED_TEXT, name="reduced")
-#: the 6o on an A die (1-5) or on die 6 changes the best hold of phase 8
-DECIDED_BY_6O = "7b 5r 5r 5r 6o 5r 3r 2r 4r 3r"
-SIXTH = "die 6 (5r 6o 7o 8b 9r 10b)"
 
 
 def test_same_best_hold_on_the_recorded_dice_is_said_once():

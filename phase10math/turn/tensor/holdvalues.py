@@ -76,6 +76,18 @@ class BestHolds:
             self.found = HoldIds(self.space, codes)
         return self.found
 
+    def of_roll(self, gid: int) -> int:
+        """The best hold of the one roll state ``gid`` (the same as ``self[pos]``), from the
+        values of its ``2**n`` sub-holds alone (restricted transforms, :class:`LazyHoldValues`)
+        in the kit's one order: the keys, then more dice kept, then the larger state id. An
+        advisor asking about one roll need not find every roll's best hold."""
+        if self.found is not None:
+            return int(self.found[int(np.searchsorted(self.space.full_ids, gid))])
+        ids = sub_holds(self.space, gid)
+        keys = [np.asarray(LazyHoldValues(self.space, b)[ids]) for b in self.below]
+        order = np.lexsort((ids, self.space.sizes_of(ids), *reversed(keys)))
+        return int(ids[order[-1]])
+
     def __len__(self) -> int:
         return len(self.below[0])
 

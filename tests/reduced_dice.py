@@ -1,0 +1,18 @@
+"""A reduced layout for tests of typed faces on different dice: five identical high dice and
+a sixth that shares 5r and 6o with them, four identical low dice. Its color phase 8 solves in
+well under a second, and where the 6o of ``DECIDED_BY_6O`` lies (one of the five, or die 6)
+changes the best hold."""
+
+from __future__ import annotations
+
+from phase10math.dice.faces import parse_layout
+
+REDUCED_TEXT = """\
+5 x 5r 6o 7b 8g 9o 10g
+1 x 5r 6o 7o 8b 9r 10b
+4 x 1r 2r 3r 4r Wr Wr
+"""
+REDUCED = parse_layout(REDUCED_TEXT, name="reduced")
+#: the 6o on an A die (1-5) or on die 6 changes the best hold of phase 8
+DECIDED_BY_6O = "7b 5r 5r 5r 6o 5r 3r 2r 4r 3r"
+SIXTH = "die 6 (5r 6o 7o 8b 9r 10b)"

@@ -2720,8 +2720,8 @@ def win_advice(
     (both from 0) for the faces whose die is known."""
     g = sol.game
     k = me[0]
-    layout = layout or g.layout
     check_covered(sol, me, opponent, last_chance, layout)
+    layout = layout or g.layout
     if not 1 <= rolls_left < g.rules.rolls:
         raise InvalidRulesError(f"rolls left {rolls_left}: expected 1..{g.rules.rolls - 1}")
     tb = g.turns[k]

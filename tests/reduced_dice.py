@@ -5,7 +5,13 @@ changes the best hold."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from phase10math.dice.faces import parse_layout
+from phase10math.dice.phases import PHASES
+from phase10math.dice.rules import Rules
+from phase10math.game.duel import DuelGame, DuelSolution, solve_duel
+from phase10math.turn.family import TurnFamily
 
 REDUCED_TEXT = """\
 5 x 5r 6o 7b 8g 9o 10g
@@ -16,3 +22,11 @@ REDUCED = parse_layout(REDUCED_TEXT, name="reduced")
 #: the 6o on an A die (1-5) or on die 6 changes the best hold of phase 8
 DECIDED_BY_6O = "7b 5r 5r 5r 6o 5r 3r 2r 4r 3r"
 SIXTH = "die 6 (5r 6o 7o 8b 9r 10b)"
+
+
+@cache
+def phase8_duel() -> DuelSolution:
+    """The two-player game of phase 8 alone on the reduced dice, the kit's rules (solved in
+    a few seconds)."""
+    fam = TurnFamily.for_phase(PHASES[8], Rules(), REDUCED, tol=1e-6)
+    return solve_duel(DuelGame({8: PHASES[8]}, Rules(), REDUCED, turns={8: fam}), target=1e-4)

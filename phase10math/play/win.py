@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from phase10math.dice.faces import Face, Layout
+from phase10math.dice.faces import Layout
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import (
     DuelSolution,
@@ -54,20 +54,7 @@ class WinLine:
     best_chance: float | None = None
     aim_keep: str | None = None
     aim_chance: float | None = None
-
-
-def layout_order(faces: Sequence[Face], layout: Layout) -> tuple[Face, ...]:
-    """Rolled faces (in any order, e.g. typed) put on dice of their kind, in layout order:
-    the two-player table's phases have no colors, so any high die can show any high face."""
-    high = [f for f in faces if not f.is_wild and f.value >= 5]
-    low = [f for f in faces if f.is_wild or f.value < 5]
-    out = []
-    for die in layout.dice:
-        pool = high if die.kind == "high" else low
-        if not pool:
-            raise InvalidRulesError("these faces do not fit the dice (6 high, 4 low)")
-        out.append(pool.pop(0))
-    return tuple(out)
+    question: str | None = None  # typed faces: the hold to win depends on their dice
 
 
 def win_line(
@@ -118,16 +105,18 @@ def win_line(
     if why:
         return WinLine(False, f"Win the game: {why}; the advice plays for this turn's aim.")
     chance, _tie = chance_to_win(table, mine, theirs, second, last, state.layout)
-    colored = g.phases[me.phase].uses_color
-    if state.rolls_done == 0 or state.over or (colored and state.typed):
-        return WinLine(True, "", chance)  # typed faces of a color phase: no dice to map
-    # a color phase reads each die's color: the rolled faces in die order as they are
-    faces = tuple(state.faces) if colored else layout_order(state.faces, state.layout)
-    args = (mine, theirs, faces, state.rolls_left, second, last, state.layout, colored)
+    if state.rolls_done == 0 or state.over:
+        return WinLine(True, "", chance)
+    # as the turn's own advice: rolled dice die by die; typed faces fitted to the dice in
+    # every way they go, except those the player placed on their die
+    pinned = tuple(sorted(state.pinned)) if state.typed else None
+    args = (mine, theirs, tuple(state.faces), state.rolls_left, second, last, state.layout)
     if own:
-        adv = _shipped_advice((g.lo, g.hi), shipped_dice(table), *args)
+        adv = _shipped_advice((g.lo, g.hi), shipped_dice(table), pinned, *args)
     else:
-        adv = win_advice(table, *args)
+        adv = _advice(table, pinned, *args)
+    if adv["fits"]:  # the hold to win depends on which die shows a typed face
+        return WinLine(True, "", chance, question=adv["question"])
     aim = adv["per_turn"][str(state.objective)]
     return WinLine(
         True,
@@ -140,12 +129,22 @@ def win_line(
     )
 
 
+def _advice(table: DuelSolution, pinned: tuple[int, ...] | None, *args: Any) -> dict[str, Any]:
+    """win_advice for the faces of a turn: ``pinned`` None, the dice as rolled (die by die);
+    else typed faces, those at ``pinned`` on their die."""
+    if pinned is None:
+        return win_advice(table, *args, by_die=True)
+    return win_advice(table, *args, dice_of={i: i for i in pinned})
+
+
 @functools.lru_cache(maxsize=32)
-def _shipped_advice(phases: tuple[int, int], dice: Layout | None, *args: Any) -> dict[str, Any]:
-    """win_advice from the shipped table of ``phases`` solved on ``dice`` (None: the compact
-    dice), remembered: the panel asks again at every tap on a die, and one answer takes a few
-    tenths of a second (seconds at a color phase)."""
-    return win_advice(shipped_table(phases, dice), *args)
+def _shipped_advice(
+    phases: tuple[int, int], dice: Layout | None, pinned: tuple[int, ...] | None, *args: Any
+) -> dict[str, Any]:
+    """:func:`_advice` from the shipped table of ``phases`` solved on ``dice`` (None: the
+    compact dice), remembered: the panel asks again at every tap on a die, and one answer
+    takes a few tenths of a second (seconds at a color phase)."""
+    return _advice(shipped_table(phases, dice), pinned, *args)
 
 
 def win_text(line: WinLine, aim_words: str) -> str:
@@ -153,6 +152,12 @@ def win_text(line: WinLine, aim_words: str) -> str:
     phase")."""
     if not line.covered:
         return line.message
+    if line.question:
+        return (
+            f"Chance to win the game: {100 * line.chance:.1f}% at the start of this turn; the "
+            f"hold that plays to win depends on which die shows a face you typed: "
+            f"{line.question} (tap the face, then its die)."
+        )
     if line.best_keep is None:
         return (
             f"Chance to win the game at the start of this turn: {100 * line.chance:.1f}% "

@@ -13,14 +13,11 @@ import re
 
 import pytest
 from clirun import one_line_error, run
-from reduced_dice import DECIDED_BY_6O, REDUCED, REDUCED_TEXT, SIXTH
+from reduced_dice import DECIDED_BY_6O, REDUCED, REDUCED_TEXT, SIXTH, phase8_duel
 
-from phase10math.dice.phases import PHASES
-from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidDiceError
-from phase10math.game.duel import DuelGame, shipped_table, solve_duel, win_advice, write_table
+from phase10math.game.duel import shipped_table, win_advice, write_table
 from phase10math.turn.advisor import advise
-from phase10math.turn.family import TurnFamily
 
 ME, OPP = (8, 0), (8, 0)
 #: DECIDED_BY_6O in the order of the dice, the 6o on die 2 (one of the five) or on die 6
@@ -30,8 +27,7 @@ ON_SIXTH = "5r 5r 5r 5r 7b 6o 3r 2r 4r 3r"
 
 @pytest.fixture(scope="module")
 def phase8():
-    fam = TurnFamily.for_phase(PHASES[8], Rules(), REDUCED, tol=1e-6)
-    return solve_duel(DuelGame({8: PHASES[8]}, Rules(), REDUCED, turns={8: fam}), target=1e-4)
+    return phase8_duel()
 
 
 def test_ways_that_change_the_best_hold_name_the_deciding_die(phase8):

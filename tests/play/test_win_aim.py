@@ -4,11 +4,14 @@ hand, its refusals in words, and the game widget's menu, panel line and message.
 from __future__ import annotations
 
 import pytest
+from reduced_dice import DECIDED_BY_6O, REDUCED, phase8_duel
 
+from phase10math.dice.faces import parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.game.duel import Play, shipped_table, win_advice
 from phase10math.play.game_widget import GameSession, GameWidget
-from phase10math.play.win import WIN_AIM, layout_order, win_line, win_text
+from phase10math.play.win import WIN_AIM, win_line, win_text
+from phase10math.turn.advisor import advise
 
 
 @pytest.fixture(scope="module")
@@ -100,14 +103,39 @@ def test_outside_the_table_it_says_why():
     assert not line.covered and "10 phases" in line.message
 
 
-def test_typed_faces_go_on_dice_of_their_kind():
-    from phase10math.dice.faces import parse_faces
+def test_typed_faces_are_fitted_to_the_dice(table):
+    """A typed roll of a number phase (faces in any order): the hold to win of the same
+    faces given die by die."""
+    s = GameSession(opponents=["stop"], seed=5)
+    at_phases(s, (9, 60), (9, 75))
+    st = s.new_turn_state()
+    second = s.order[0] != 0
+    st.enter("W 1 10 9 9 9 W 5 6 2")
+    line = win_line(s.game, 0, s.order, st)
+    by_die = "10 9 9 9 5 6 W 1 W 2"  # the same faces, six high dice then four low
+    adv = win_advice(table, (9, 60), (9, 75), by_die, 2, second=second, by_die=True)
+    assert line.covered and line.question is None
+    assert (line.best_keep, line.best_chance) == (adv["best"]["keep"], adv["best"]["chance_to_win"])
 
-    faces = parse_faces("W 1 10 9 9 9 W 5 6 2")
-    placed = layout_order(faces, DEFAULT_LAYOUT)
-    assert sorted(map(str, placed)) == sorted(map(str, faces))
-    for die, f in zip(DEFAULT_LAYOUT.dice, placed, strict=True):
-        assert (die.kind == "high") == (not f.is_wild and f.value >= 5)
+
+def test_typed_faces_of_a_color_phase_ask_which_die_decides():
+    """A typed roll of phase 8 whose 6o may lie on two kinds of dice that change the hold
+    to win: the panel asks which die (as the turn's advice does); placed, it names the hold
+    of that way."""
+    table = phase8_duel()
+    s = GameSession(opponents=["stop"], phases=8, layout=REDUCED, seed=5)
+    at_phases(s, (8, 0), (8, 0))
+    st = s.new_turn_state()
+    second = s.order[0] != 0
+    st.enter(DECIDED_BY_6O)
+    line = win_line(s.game, 0, s.order, st, table)
+    assert line.covered and line.best_keep is None
+    assert line.question == advise(DECIDED_BY_6O, 2, 8, layout=REDUCED).question
+    assert "tap the face, then its die" in win_text(line, "make the phase")
+    st.place(st.dice.index(parse_faces("6o")[0]), 5)  # the 6o lies on die 6
+    line = win_line(s.game, 0, s.order, st, table)
+    want = win_advice(table, (8, 0), (8, 0), DECIDED_BY_6O, 2, second=second, dice_of={4: 5})
+    assert line.question is None and line.best_keep == want["best"]["keep"]
 
 
 def test_the_game_widget_offers_win_the_game():

@@ -100,7 +100,7 @@ from phase10math.errors import (
 from phase10math.game.engine import Game, TurnView
 from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
-from phase10math.turn.advisor import check_dice_of, deciding_face, roll_fits, roll_types
+from phase10math.turn.advisor import deciding_face, placed_faces, roll_fits
 from phase10math.turn.batch import BATCH, TurnBatch, gamma
 from phase10math.turn.engine import final_scores
 from phase10math.turn.family import TensorFamily, TurnFamily, check_family_fits
@@ -767,13 +767,9 @@ def seed_families(
         raise InvalidRulesError(f"no checkpoint {os.fspath(checkpoint)!r} to take families from")
     Checkpoint(checkpoint).load(source)  # refuses another game's checkpoint
     theirs = families(source)
-    added = {}
-    for k, fam in families(game).items():
-        if k not in theirs:
-            continue
-        if not fam.size:  # the per-turn policies first, as a solve's own family has them
-            fam.add_policies(np.stack([_fixed_distribution(game, k, p) for p in PLAYS[1:]]))
-        added[k] = fam.absorb(theirs[k])
+    # a solve's family begins with the per-turn policies, so the taken one does: those of
+    # the same turn, which the seeded solve then does not add again
+    added = {k: fam.absorb(theirs[k]) for k, fam in families(game).items() if k in theirs}
     if not added:
         raise InvalidRulesError(
             f"{source.describe()} has no color phase of {game.describe()} to take a family from"
@@ -2728,15 +2724,11 @@ def win_advice(
     space = tb.space
     faces = parse_faces(faces)
     if len(faces) != len(layout.dice):
-        raise InvalidDiceError(f"give the {len(layout.dice)} dice rolled; got {len(faces)}")
+        raise InvalidDiceError(
+            f"give the {len(layout.dice)} dice in front of the player; got {len(faces)}"
+        )
     require_colors(faces, g.phases[k])
-    pinned = check_dice_of(dice_of, faces, layout)
-    if by_die:
-        if pinned:
-            raise InvalidDiceError("give either by_die (every face by die) or dice_of, not both")
-        roll_types(space, faces, layout, by_die=True)  # every die shows its face
-        pinned = dict(enumerate(range(len(faces))))
-    fits = roll_fits(space, faces, layout, pinned)
+    fits = roll_fits(space, faces, layout, placed_faces(faces, layout, by_die, dice_of))
     seat = 1 if second else 0
     if last_chance:
         lk = (g.player(*me), me[1] - opponent[1], int(seat == 1))

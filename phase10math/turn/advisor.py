@@ -68,16 +68,7 @@ def roll_types(
     """For each face of the roll, the solver's die type it lies on and the die's own face.
 
     Raises AmbiguousRollError as :func:`type_counts`."""
-    if by_die:
-        if len(faces) != len(layout.dice):
-            raise InvalidDiceError(f"by_die needs one face per die ({len(layout.dice)})")
-        owners = []
-        for i, (f, die) in enumerate(zip(faces, layout.dice), 1):
-            if die.show(f) is None:
-                raise InvalidDiceError(f"die {i} ({die}) has no face {f}")
-            owners.append(i - 1)
-    else:
-        owners = match_roll(faces, layout)
+    owners = by_die_owners(faces, layout) if by_die else match_roll(faces, layout)
     type_of_die = dict(enumerate(space.die_types(layout)))
     typed = [(type_of_die[di], layout.dice[di].show(f)) for f, di in zip(faces, owners)]
     if not by_die:
@@ -89,6 +80,34 @@ def roll_types(
                 "--by-die on the command line)"
             )
     return typed
+
+
+def by_die_owners(faces: Sequence[Face], layout: Layout) -> list[int]:
+    """The die of each face when the faces are given in the order of the layout's dice (face
+    ``i`` on die ``i``), checked: one face per die, each a face of its die."""
+    if len(faces) != len(layout.dice):
+        raise InvalidDiceError(f"by_die needs one face per die ({len(layout.dice)})")
+    for i, (f, die) in enumerate(zip(faces, layout.dice), 1):
+        if die.show(f) is None:
+            raise InvalidDiceError(f"die {i} ({die}) has no face {f}")
+    return list(range(len(faces)))
+
+
+def placed_faces(
+    faces: Sequence[Face],
+    layout: Layout,
+    by_die: bool = False,
+    dice_of: Mapping[int, int] | None = None,
+) -> dict[int, int]:
+    """``{face index: die index}`` of the faces whose die is known, for :func:`roll_fits`:
+    ``dice_of`` checked (:func:`check_dice_of`), or with ``by_die`` every face on its own die
+    (:func:`by_die_owners`); not both."""
+    pinned = check_dice_of(dice_of, faces, layout)
+    if not by_die:
+        return pinned
+    if pinned:
+        raise InvalidDiceError("give either by_die (every face by die) or dice_of, not both")
+    return dict(enumerate(by_die_owners(faces, layout)))
 
 
 def _alternative_types(space, faces, layout, type_of_die) -> set:
@@ -598,15 +617,9 @@ def advise(
             f"no die can be set aside yet: with {rolls_left} rolls left this is the first roll "
             "of the turn (give --set-aside only after a reroll)"
         )
-    pinned = check_dice_of(dice_of, faces, layout)
-    if by_die:
-        if pinned:
-            raise InvalidDiceError("give either by_die (every face by die) or dice_of, not both")
+    pinned = placed_faces(faces, layout, by_die, dice_of)
     sol = turn_solution(ph, objective, rules, layout)
     space = sol.space
-    if by_die:
-        roll_types(space, faces, layout, by_die=True)  # checks every die shows its face
-        pinned = dict(enumerate(range(len(faces))))
     fits = roll_fits(space, faces, layout, pinned)
     per_fit = [_ranked_options(sol, faces, aside, fit.typed, rolls_left, fit.dice) for fit in fits]
     options = per_fit[0]

@@ -204,6 +204,18 @@ def check_int(
     return value
 
 
+def check_positive_float(
+    value: Any, name: str, error: type[Phase10MathError] = InvalidRulesError
+) -> float:
+    """``value`` as a float if it is a finite real number > 0 (not a bool), else ``error``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise error(f"{name}={value!r}; allowed: a finite number > 0")
+    v = float(value)
+    if not math.isfinite(v) or v <= 0:
+        raise error(f"{name}={value!r}; allowed: a finite number > 0")
+    return v
+
+
 def _range(lo: int | None, hi: int | None) -> str:
     if lo is not None and hi is not None:
         return f" {lo}..{hi}"

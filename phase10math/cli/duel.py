@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 
@@ -59,8 +60,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
         lo, hi = _range(args.phases or "9-10")
         layout = layout_from(args) if args.layout else COMPACT_LAYOUT
         game = DuelGame.standard(lo, hi, layout=layout)
-        if not (args.target > 0):
-            raise InvalidRulesError(f"--target {args.target}: expected a number > 0")
+        if not (math.isfinite(args.target) and args.target > 0):
+            raise InvalidRulesError(f"--target {args.target}: expected a finite number > 0")
         if bool(args.family_from) != bool(args.family_phases):
             raise InvalidRulesError(
                 "give --family-from CHECKPOINT with --family-phases LO-HI (the phases of the "

@@ -84,7 +84,7 @@ from typing import Any
 import numpy as np
 
 from phase10math.cache import package_version
-from phase10math.checks import check_int, checks_itself, public
+from phase10math.checks import check_int, check_positive_float, checks_itself, public
 from phase10math.dice.faces import Die, Face, Layout, check_layout, parse_faces, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.meld import require_colors
@@ -864,6 +864,8 @@ def solve_duel(
     Where a turn is costly (the tensor family of the recorded dice) the run keeps the memory
     it frees for its next solves (:func:`~phase10math.turn.tensor.memory.held_heap`)."""
     check_int(picks, "picks", 1, error=InvalidRulesError)
+    if target is not None:
+        target = check_positive_float(target, "target")
     game = game or DuelGame.standard()
     costly = any(fam.costly for fam in families(game).values())
     with held_heap() if costly else contextlib.nullcontext():

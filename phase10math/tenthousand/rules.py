@@ -17,12 +17,12 @@ solvers count in units of 50.
 
 from __future__ import annotations
 
-import math
 import numbers
 from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from phase10math import checks
 from phase10math.checks import public, unknown_choice
 from phase10math.tenthousand.errors import TenKRulesError
 
@@ -279,12 +279,7 @@ def check_flag(value: Any, name: str) -> bool:
 
 def check_positive_float(value: Any, name: str) -> float:
     """``value`` as a float if it is a finite real number > 0 (not a bool), else an error."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TenKRulesError(f"{name}={value!r}; allowed: a finite number > 0")
-    v = float(value)
-    if not math.isfinite(v) or v <= 0:
-        raise TenKRulesError(f"{name}={value!r}; allowed: a finite number > 0")
-    return v
+    return checks.check_positive_float(value, name, TenKRulesError)
 
 
 def check_count(value: Any, name: str, lo: int = 1, hi: int | None = None) -> int:

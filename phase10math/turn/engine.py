@@ -406,6 +406,13 @@ class TensorEngine(Engine):
         arg = holds_from_codes(sp, codes, np.int32 if sp.n_states < 2**31 else np.int64)
         return Stage(outs, arg=arg, total=None if sums is None else [sums[0] / 6**sp.n_dice])
 
+    def mean_values(self, prev: Stage) -> np.ndarray:
+        """One float64 stage's roll values (means) alone: without the codes of its best holds
+        the maxima take about a third of :meth:`float_stage`'s time (hold values on demand
+        need no best holds)."""
+        vals = np.ascontiguousarray(prev.roll[0], dtype=np.float64)
+        return split_stage(self.space, [vals], [np.float64], codes=False, totals=False)[0][0]
+
     def exact_finals(self, finals: np.ndarray) -> np.ndarray:
         """Integer utilities as they are (the passes read any integer dtype slab by slab: no
         int64 copy of 60 million utilities)."""

@@ -443,13 +443,13 @@ class TensorFamily(TurnFamily):
     def hold_values(self, cols: np.ndarray, rolls_left: int, holds: np.ndarray) -> np.ndarray:
         """The value of each hold ``holds`` (hold ids) with ``rolls_left`` rolls left, for
         each column of ``cols`` (values of the outcomes, ``n_outcomes x C``): the optimal
-        float stages below, then the restricted transform over the asked holds (each
-        column maximised on its own)."""
+        float stages below (their values alone: no best holds), then the restricted
+        transform over the asked holds (each column maximised on its own)."""
         engine = TensorEngine(self.space, self.rules)
         out = []
         for c in np.asarray(cols, dtype=np.float64).T:
-            stage = Stage([c[self.outcome]])
-            for r in range(1, rolls_left):
-                stage = engine.float_stage(stage, r)
-            out.append(LazyHoldValues(self.space, stage.roll[0])[np.asarray(holds)])
+            roll = c[self.outcome]
+            for _ in range(1, rolls_left):
+                roll = engine.mean_values(Stage([roll]))
+            out.append(LazyHoldValues(self.space, roll)[np.asarray(holds)])
         return np.stack(out, axis=1)

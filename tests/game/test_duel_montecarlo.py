@@ -281,6 +281,7 @@ def test_duel_command_prints_the_headline(capsys):
     [
         ["duel", "--solve", "--phases", "9-10", "--target", "0"],
         ["duel", "--solve", "--phases", "9-10", "--target", "nan"],
+        ["duel", "--solve", "--phases", "9-10", "--target", "inf"],
         ["duel", "--solve", "--phases", "9-10", "--picks", "0"],
         ["duel", "--solve", "--phases", "9-10", "--layout", "nosuch"],
         ["duel", "--me", "3:10", "--opponent", "10:0"],
@@ -296,6 +297,17 @@ def test_duel_command_refuses_bad_input(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("target", [0, -1e-5, float("nan"), float("inf"), "1e-5", True])
+def test_solve_duel_refuses_a_target_that_is_not_a_finite_positive_number(target):
+    """Refused before any work (a game of one phase would otherwise be solved), with one of
+    the package's errors."""
+    from phase10math.errors import Phase10MathError
+    from phase10math.game.duel import DuelGame, solve_duel
+
+    with pytest.raises(Phase10MathError, match="target"):
+        solve_duel(DuelGame.standard(10, 10), target=target)
 
 
 def test_a_recorded_dice_solve_that_would_not_fit_is_refused_at_once(capsys, monkeypatch):

@@ -15,6 +15,7 @@ from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import PHASES, parse_phase
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.game.length import simulate_turns
+from phase10math.turn.engine import Stage, TensorEngine
 from phase10math.turn.family import TensorFamily, TurnFamily
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.tensor.forward import CHUNK, chunk_roundings, sum_by_outcome
@@ -55,6 +56,21 @@ def test_hold_values_agree_with_the_per_type_steps(three):
         b = tensor.hold_values(cols, rolls_left, holds)
         assert a.shape == b.shape == (len(holds), 2)
         assert np.abs(a - b).max() <= 1e-14
+
+
+def test_a_stages_values_alone_equal_the_float_stage(three):
+    """The values without the best holds' codes are the float stage's (the same maxima)."""
+    _, tensor = three
+    engine = TensorEngine(tensor.space, tensor.rules)
+    u = np.random.default_rng(6).random(tensor.n_outcomes)
+    u[::3] = u[1::3][: len(u[::3])]  # ties between holds
+    stage = Stage([u[tensor.outcome]])
+    for r in (1, 2):
+        full = engine.float_stage(stage, r)
+        alone = engine.mean_values(stage)
+        assert alone.shape == full.roll[0].shape
+        assert np.array_equal(alone, full.roll[0])
+        stage = full
 
 
 @pytest.fixture(scope="module")

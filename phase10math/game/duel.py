@@ -2765,6 +2765,7 @@ def win_advice(
             "keep": _hold_text(space, h),
             "chance_to_win": w,
             "error": float(Werr[h]) + rounding,
+            "hold_id": int(h),  # the hold's state id in the phase's turn space
         }
 
     def ranked(cnt, gids) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidHoldError, InvalidRulesError, Phase10MathError
+from phase10math.game.duel import shipped_ranges
 from phase10math.game.engine import Event, Game, GameResult, TurnView
 from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
 from phase10math.play import saved
@@ -49,7 +50,7 @@ from phase10math.play.widgets import (
     lost_words,
     style_widget,
 )
-from phase10math.play.win import WinLine, win_line
+from phase10math.play.win import WIN_AIM, WinLine, win_line
 
 #: Computer opponents offered by the game widget (strategy names of phase10math.game.strategies).
 #: A seat played by a person at the same device (pass and play).
@@ -557,6 +558,7 @@ class GameWidget:
         ]
         self.view = css_classes(w.VBox(children), "p10-game")
         self.refresh()
+        self._default_aim()
 
     def _repr_mimebundle_(self, **kwargs):
         """The interactive view, and beside it the game as a static picture (``text/html``:
@@ -641,6 +643,7 @@ class GameWidget:
         self._note_events()
         self.turn.state = turn
         self.turn._ended = turn.over and not session.waiting
+        self._default_aim()
         self.turn.refresh()
         self.refresh()
 
@@ -654,6 +657,7 @@ class GameWidget:
         self.choices = []
         self._note_events()
         self.turn.state = self.session.new_turn_state(self.turn.state.objective)
+        self._default_aim()
         self.turn.choices = []
         self.turn.message.value = ""
         self.setup_message.value = ""
@@ -675,6 +679,16 @@ class GameWidget:
         self._note_events()
         self.refresh()
         return self.session.waiting
+
+    def _default_aim(self) -> None:
+        """In a game against one computer player, as long as the solved tables' games (10
+        phases), the aim is "Win the game" unless the player chose another; in other games
+        the turn's own aim."""
+        s = self.session
+        against_computer = len(s.game.players) == 2 and len(s.humans) == 1
+        solved_length = s.game.phases in {hi for _, hi in shipped_ranges()}
+        win = against_computer and solved_length
+        self.turn.default_aim(WIN_AIM if win else str(self.turn.state.objective))
 
     def _win_line(self, state: TurnState) -> WinLine:
         """The aim "Win the game" for the player whose turn it is."""

@@ -236,6 +236,16 @@ class TurnState:
         faces = parse_faces(keep) if isinstance(keep, str) else parse_faces(face_list(keep, "hold"))
         self._set_held(indices_for(self, faces))
 
+    def hold_dice(self, dice: Iterable[int]) -> None:
+        """Hold exactly these dice (indices counted from 0), e.g. the hold that plays to
+        win; refused (nothing changes) for an index out of range."""
+        if not isinstance(dice, (set, frozenset, list, tuple)):
+            raise InvalidHoldError(
+                f"hold_dice takes die indices (a set or a list), not {dice!r:.40}"
+            )
+        self._check_roll_to_hold()
+        self._set_held({check_die_index(i, self.n_dice) for i in dice})
+
     def hold_option(self, option: HoldOption) -> None:
         """Hold exactly the dice of one of the advisor's holds for these dice (by position:
         where two different dice show the same face, the hold says which)."""

@@ -60,6 +60,11 @@ def error_html(e: Exception | str) -> str:
     )
 
 
+def note_html(text: str) -> str:
+    """A note beside a control: what the app does instead (not a refusal of the input)."""
+    return f"<span class='p10-note'>&#8505; {html.escape(text, quote=False)}</span>"
+
+
 def ipw():
     import ipywidgets
 
@@ -117,6 +122,8 @@ APP_CSS = """
   font-size:16px}
 .p10-progress progress {display:block; width:100%; height:16px; margin-top:6px}
 .p10-msg {display:block}
+.p10-note {display:block; color:#111; background:#e8eefc; border-left:4px solid #0b4f8a;
+  padding:6px 10px}
 .p10-refusal {display:block; color:#9b0014; background:#fdecee; border-left:4px solid #9b0014;
   padding:6px 10px; font-weight:bold}
 .p10-busy-on {opacity:0; animation:p10-appear 0s linear .3s forwards; color:#444;
@@ -271,9 +278,14 @@ HOLDS = {
 }
 
 
-def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
+def advice_html(
+    state: TurnState, top: int = 6, reveal: bool = True, beside_win: str | None = None
+) -> str:
     """The advisor panel in plain words: the best hold, your hold against it (cost in
-    percentage points), why, and on demand the ranked holds with exact fractions."""
+    percentage points), why, and on demand the ranked holds with exact fractions.
+    ``beside_win``: the aim "Win the game" shows the hold to win above, and this panel the
+    turn's own aim in these words (e.g. "make the phase"): its verdict says "To make the
+    phase:" instead of "Best:", and a made phase is not told to stop."""
 
     if state.rolls_done == 0:
         v = state.phase_value()
@@ -314,11 +326,13 @@ def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
         parts.append(f"<div class='p10-fit-note'><small>{html.escape(adv.note)}.</small></div>")
     made = pm.made_now(state)
     if made is not None and pm.stop_advised(state):
+        stop = f" Stop and score {made.score}." if beside_win is None else ""
         parts.append(
             f"<div class='p10-made-it'>&#10004; You made phase {state.phase.number}: "
-            f"{html.escape(pm.groups_words(made))}. Stop and score {made.score}.</div>"
+            f"{html.escape(pm.groups_words(made))}.{stop}</div>"
         )
-    parts.append(verdict_html(state, st))
+    label = "Best" if beside_win is None else f"To {beside_win}"
+    parts.append(verdict_html(state, st, label))
     reasons = why(state)
     if reasons:
         parts.append(
@@ -357,22 +371,22 @@ def advice_html(state: TurnState, top: int = 6, reveal: bool = True) -> str:
     return "".join(parts)
 
 
-def verdict_html(state: TurnState, st: pm.Standing) -> str:
+def verdict_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
     """The one-line verdict: the best hold (or "stop now") and, once the player holds dice,
     the label and cost of their hold (``p10-verdict`` with ``p10-best-line`` and
-    ``p10-mine-line``)."""
+    ``p10-mine-line``); ``label`` names the best hold (e.g. "To make the phase")."""
     obj = state.objective
     best = st.best
     tie_note = f" <i>({st.best_ties} equally good)</i>" if st.best_ties > 1 else ""
     if len(best.keep) == state.n_dice and not (state.advice().ambiguous):
-        best_part = f"<b>Best:</b> stop now &rarr; <b>{pm.value_words(best.value, obj)}</b>"
+        best_part = f"<b>{label}:</b> stop now &rarr; <b>{pm.value_words(best.value, obj)}</b>"
     else:
         keeps = (
             f"keep {chips(best.keep)}, reroll {best.rerolled}"
             if best.keep
             else (f"reroll all {state.n_dice}")
         )
-        best_part = f"<b>Best:</b> {keeps} &rarr; <b>{pm.value_words(best.value, obj)}</b>"
+        best_part = f"<b>{label}:</b> {keeps} &rarr; <b>{pm.value_words(best.value, obj)}</b>"
     best_part = f"<span class='p10-best-line'>{best_part}{tie_note}.</span>"
     if not state.held:
         mine = (
@@ -384,6 +398,13 @@ def verdict_html(state: TurnState, st: pm.Standing) -> str:
     elif st.is_best:
         mine = (
             f"<span class='p10-mine-line'> <b>Yours:</b> the best hold ({st.rank_words()}).</span>"
+        )
+    elif label != "Best":  # beside the hold to win: how the hold serves the turn's aim
+        points = "points of chance" if obj == "complete" else "points"
+        cost = pm.cost_words(st.cost, obj).replace("percentage points", points)
+        mine = (
+            f"<span class='p10-mine-line'> <b>Yours:</b> keep {chips(st.mine.keep)} &rarr; "
+            f"{pm.value_words(st.mine.value, obj)}, {cost} less ({st.rank_words()}).</span>"
         )
     else:
         points = "points of chance" if obj == "complete" else "points"
@@ -557,6 +578,10 @@ class TurnWidget:
         # the aim "Win the game" (a game's hook: the chance to win of the turn, or why not)
         self.win = win
         self.aim_win = False
+        self._win: WinLine | Phase10MathError | None = None  # this turn's, at each refresh
+        # the player chose an aim on the menu: a game's default aim no longer changes it
+        self.aim_chosen = False
+        self._default_aiming = False
         self.top = top
         self.on_turn_end = on_turn_end
         self.on_change: Callable[[], None] | None = None  # after every refresh (the app saves)
@@ -917,7 +942,14 @@ class TurnWidget:
         self._ended = False
 
     def _hold_best(self) -> None:
-
+        to_win = self._win_dice()
+        if to_win is not None:  # the aim "Win the game": the hold to win
+            if len(to_win) == self.state.n_dice:
+                self._stop_now()
+            else:
+                self.state.hold_dice(to_win)
+            self.revealed = True
+            return
         adv = self.state.advice()
         if adv is None:
             raise InvalidHoldError(
@@ -1043,11 +1075,25 @@ class TurnWidget:
         """Another aim changes the advice, not the turn ("Win the game" adds the chance to
         win to the advice of the turn's own aim)."""
         value = self.objective_select.value
+        if not self._default_aiming:
+            self.aim_chosen = True
         self.aim_win = value == WIN_AIM
         if self.aim_win:
             self._do(lambda: None)
         else:
             self._do(lambda: setattr(self.state, "objective", value))
+
+    def default_aim(self, value: str) -> None:
+        """Put the aim ``value`` (an objective, or "Win the game" where offered) on the menu
+        unless the player chose an aim there: a game's default."""
+        offered = [v for _, v in self.objective_select.options]
+        if self.aim_chosen or value not in offered or value == self.objective_select.value:
+            return
+        self._default_aiming = True
+        try:
+            self.objective_select.value = value
+        finally:
+            self._default_aiming = False
 
     def _new_turn(self) -> None:
         """A new turn; in a game the turn just over is scored first (until then Undo can
@@ -1161,10 +1207,14 @@ class TurnWidget:
         st = self.state
         hint = bool(self.hint_toggle.value)
         reveal = not hint or self.revealed
+        self._win = self._win_now()
+        to_win = self._win_dice()
         try:
             suggest = pm.suggested_dice(st) if reveal else set()
         except Phase10MathError:
             suggest = set()
+        if to_win is not None:  # the aim "Win the game": the stars mark the hold to win
+            suggest = set(to_win) if reveal else set()
         for i, b in enumerate(self.dice_buttons):
             # face, color class and state in one message: the page never shows half a die
             with b.hold_sync():
@@ -1217,6 +1267,8 @@ class TurnWidget:
             made = pm.made_now(st)
         except Phase10MathError:
             pass
+        if to_win is not None:
+            stop_now = len(to_win) == st.n_dice
         self._label_buttons(stop_now and reveal, made)
         self._refresh_which()
         aim = "make the phase" if st.objective == "complete" else "score most"
@@ -1246,7 +1298,8 @@ class TurnWidget:
             f"{step}.</div>"
         )
         try:
-            self.advice.value = advice_html(st, self.top, reveal=reveal)
+            beside = None if to_win is None else self._aim_words()
+            self.advice.value = advice_html(st, self.top, reveal=reveal, beside_win=beside)
             if st.over and self.choices:
                 self.advice.value += (
                     "<div class='p10-panel p10-choices'>"
@@ -1266,23 +1319,42 @@ class TurnWidget:
         elif not st.over:
             self._ended = False
 
+    def _aim_words(self) -> str:
+        return "make the phase" if self.state.objective == "complete" else "score most"
+
+    def _win_now(self) -> WinLine | Phase10MathError | None:
+        """The aim "Win the game" for this turn (its line, or the error that refused it);
+        None where the aim is another."""
+        if not (self.aim_win and self.win is not None):
+            return None
+        try:
+            return self.win(self.state)
+        except Phase10MathError as e:
+            return e
+
+    def _win_dice(self) -> frozenset[int] | None:
+        """The dice of the hold that plays to win, where the aim is "Win the game" and the
+        table knows it for this roll."""
+        line = getattr(self, "_win", None)
+        return line.best_dice if isinstance(line, WinLine) and line.covered else None
+
     def _refresh_win(self) -> None:
         """The aim "Win the game": its line atop the advice, or beside the menu why not."""
         self.aim_message.value = ""
-        if not (self.aim_win and self.win is not None):
+        line = self._win
+        if line is None:
             return
-        aim = "make the phase" if self.state.objective == "complete" else "score most"
-        try:
-            line = self.win(self.state)
-        except Phase10MathError as e:
-            self.aim_message.value = error_html(e)
+        if isinstance(line, Phase10MathError):
+            self.aim_message.value = error_html(line)
             return
-        if not line.covered:
-            self.aim_message.value = error_html(line.message)
+        if not line.covered:  # the advice plays for the turn's own aim meanwhile
+            self.aim_message.value = note_html(line.message)
             return
+        text = html.escape(win_text(line, self._aim_words()))
+        if line.best_dice is not None and (not self.hint_toggle.value or self.revealed):
+            text += " &#9733; marks it."
         self.advice.value = (
-            f"<div class='p10-panel p10-win'><b>{html.escape(win_text(line, aim))}</b></div>"
-            + self.advice.value
+            f"<div class='p10-panel p10-win'><b>{text}</b></div>" + self.advice.value
         )
 
     def _label_buttons(self, stop_now: bool, made) -> None:

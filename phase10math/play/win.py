@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from phase10math.dice.faces import Layout
+from phase10math.dice.faces import Layout, parse_faces
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import (
     DuelSolution,
@@ -34,7 +34,8 @@ from phase10math.game.duel import (
     widest_table,
     win_advice,
 )
-from phase10math.play.models import TurnState
+from phase10math.game.spacemap import SpaceMap
+from phase10math.play.models import TurnState, indices_for
 
 #: the value of "Win the game" in the aim menu (the per-turn aims are Objective values)
 WIN_AIM = "win"
@@ -44,8 +45,10 @@ WIN_AIM = "win"
 class WinLine:
     """What the panel shows for the aim "Win the game": ``covered`` False with ``message``
     the refusal; else ``chance`` (the chance to win now, a tie counted half), after a roll
-    with rerolls left the hold that plays to win (``best_keep``, ``best_chance``) and the
-    hold of the turn's own aim (``aim_keep``, ``aim_chance``)."""
+    with rerolls left the hold that plays to win (``best_keep``, ``best_chance``, and
+    ``best_dice``: the dice it keeps, from 0), the hold of the turn's own aim (``aim_keep``,
+    ``aim_chance``) and, where the player holds dice, their hold's chance (``mine_chance``;
+    rolled dice only: typed faces may lie on other dice)."""
 
     covered: bool
     message: str
@@ -55,6 +58,8 @@ class WinLine:
     aim_keep: str | None = None
     aim_chance: float | None = None
     question: str | None = None  # typed faces: the hold to win depends on their dice
+    best_dice: frozenset[int] | None = None
+    mine_chance: float | None = None
 
 
 def win_line(
@@ -118,6 +123,7 @@ def win_line(
     if adv["fits"]:  # the hold to win depends on which die shows a typed face
         return WinLine(True, "", chance, question=adv["question"])
     aim = adv["per_turn"][str(state.objective)]
+    best_dice, mine = _dice_of_hold(table, me.phase, state, adv)
     return WinLine(
         True,
         "",
@@ -126,7 +132,28 @@ def win_line(
         adv["best"]["chance_to_win"],
         aim["keep"],
         aim["chance_to_win"],
+        best_dice=best_dice,
+        mine_chance=mine,
     )
+
+
+def _dice_of_hold(
+    table: DuelSolution, phase: int, state: TurnState, adv: dict[str, Any]
+) -> tuple[frozenset[int], float | None]:
+    """The dice the hold to win keeps (dice held now first) and the chance to win of the
+    player's hold: rolled dice by their hold's state id (the dice in layout order), typed
+    faces by the faces of the hold (their dice are not known)."""
+    if state.typed:
+        return frozenset(indices_for(state, parse_faces(adv["best"]["keep"]))), None
+    space = table.game.turns[phase].space
+    dice = SpaceMap(space, state.layout).keep_for(
+        adv["best"]["hold_id"], state.dice, frozenset(state.held)
+    )
+    if not state.held:
+        return dice, None
+    mine = space.hold_id(state.layout, {i: state.dice[i] for i in state.held})
+    chances = {o["hold_id"]: o["chance_to_win"] for o in adv["options"]}
+    return dice, chances.get(mine)
 
 
 def _advice(table: DuelSolution, pinned: tuple[int, ...] | None, *args: Any) -> dict[str, Any]:
@@ -168,5 +195,9 @@ def win_text(line: WinLine, aim_words: str) -> str:
         f"roll, keep {line.best_keep} to win: {100 * line.best_chance:.1f}%"
     )
     if line.aim_keep == line.best_keep:
-        return text + f" (the hold to {aim_words} is the same)."
-    return text + f"; the hold to {aim_words} ({line.aim_keep}) gives {100 * line.aim_chance:.1f}%."
+        text += f" (the hold to {aim_words} is the same)"
+    else:
+        text += f"; the hold to {aim_words} ({line.aim_keep}) gives {100 * line.aim_chance:.1f}%"
+    if line.mine_chance is not None:
+        text += f"; your hold: {100 * line.mine_chance:.1f}%"
+    return text + "."

@@ -35,6 +35,31 @@ def app_url(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def win_game_url(tmp_path_factory):
+    """Serve a notebook holding a 10-phase game against one computer player on the compact
+    dice (their two-player table covers the game from its first turn)."""
+    import nbformat
+
+    d = tmp_path_factory.mktemp("voila-win")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "import ipywidgets\n"
+            "from phase10math.dice.layouts import COMPACT_LAYOUT\n"
+            "from phase10math.play.game_widget import GameWidget\n"
+            "game = GameWidget(opponents=['complete'], layout=COMPACT_LAYOUT, seed=5)\n"
+            "app = ipywidgets.VBox([game.view])  # the app's frame: its styles and checks\n"
+            "app.add_class('p10-app')\n"
+            "app"
+        )
+    ]
+    path = d / "win_game.ipynb"
+    nbformat.write(nb, path)
+    with serve_voila(path, d, cwd=d) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
 
@@ -405,6 +430,67 @@ def test_safe_actions_on_the_first_screen(app_url, browser, width):
             shutil.copy(
                 shots / f"app-{name}-{width}.png", ROOT / "docs" / f"app-{name}-{width}.png"
             )
+
+
+@pytest.mark.parametrize("width", list(FIRST_SCREEN))
+def test_a_game_against_one_computer_plays_to_win(app_url, win_game_url, browser, width):
+    """A 10-phase game against one computer player starts with the aim "Win the game": in
+    the app (the recorded dice, whose table starts at phase 8) a note beside the aim says
+    when it starts while the advice plays for the turn's own aim; on the compact dice the
+    chance to win shows atop the advice from the first turn, and after a roll the hold that
+    plays to win: the stars mark it and Hold best holds it."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    shots = artifacts()
+    with _app_page(app_url, browser, FIRST_SCREEN[width]) as page:
+        page.locator(".p10-tabs .lm-TabBar-tab", has_text="Play a game").click()
+        game = page.locator(".p10-app .p10-game").first
+        expect(game.locator(".p10-seat")).to_have_count(2)
+        game.locator(".p10-remove-seat").click()
+        expect(game.locator(".p10-seat")).to_have_count(1)
+        game.locator(".p10-new-game").click()
+        board = game.locator(".p10-turn")
+        settings = board.locator(".p10-settings-toggle")
+        expect(settings).to_contain_text("win the game")
+        settings.click()
+        expect(board.locator(".p10-objective button.mod-active")).to_have_text("Win the game")
+        note = board.locator(".p10-aim-message .p10-note")
+        expect(note).to_contain_text("starts when both players are at phase 8")
+        expect(board.locator(".p10-aim-message .p10-refusal")).to_have_count(0)
+        board.locator(".p10-roll").click()
+        expect(board.locator(".p10-verdict")).to_contain_text("Best:")
+        _check_layout(page)
+        _check_phone_rules(page)
+        page.screenshot(path=str(shots / f"app-win-note-{width}.png"), full_page=True)
+
+    page = browser.new_page(viewport=dict(zip(("width", "height"), FIRST_SCREEN[width])))
+    page.set_default_timeout(TIMEOUT)
+    try:
+        page.goto(win_game_url)
+        board = page.locator(".p10-game .p10-turn").first
+        win = board.locator(".p10-advice .p10-win")
+        expect(win).to_contain_text(
+            re.compile(r"Chance to win the game at the start of this turn: \d+\.\d%"),
+            timeout=60_000,
+        )
+        board.locator(".p10-roll").click()
+        # the stars mark the hold to win; the verdict below is the turn's own aim
+        expect(win).to_contain_text(re.compile(r"with this roll, keep .+ to win: \d+\.\d%"))
+        expect(win).to_contain_text("\u2605 marks it")
+        expect(board.locator(".p10-verdict")).to_contain_text("To make the phase:")
+        keep = re.search(r"keep (.+?) to win", win.inner_text()).group(1).split()
+        expect(board.locator(".p10-die.p10-suggest")).to_have_count(len(keep))
+        board.locator(".p10-best").click()  # Hold best: the hold to win
+        expect(board.locator(".p10-die.p10-held")).to_have_count(len(keep))
+        expect(win).to_contain_text("your hold:")
+        _check_layout(page)
+        _check_phone_rules(page)
+        page.screenshot(path=str(shots / f"app-win-{width}.png"), full_page=True)
+    finally:
+        page.close()
+    if os.environ.get("PHASE10MATH_UPDATE_SCREENSHOT"):
+        shutil.copy(shots / f"app-win-{width}.png", ROOT / "docs" / f"app-win-{width}.png")
 
 
 def test_a_reload_mid_game_restores_it(app_url, browser):

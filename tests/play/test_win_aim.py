@@ -7,7 +7,7 @@ import pytest
 from reduced_dice import DECIDED_BY_6O, REDUCED, phase8_duel
 
 from phase10math.dice.faces import parse_faces
-from phase10math.dice.layouts import DEFAULT_LAYOUT
+from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT
 from phase10math.game.duel import Play, shipped_table, win_advice
 from phase10math.play.game_widget import GameSession, GameWidget
 from phase10math.play.win import WIN_AIM, win_line, win_text
@@ -152,3 +152,80 @@ def test_the_game_widget_offers_win_the_game():
     assert "Chance to win the game" in gw.turn.advice.value
     gw.turn.objective_select.value = "score"  # back to a per-turn aim: the line goes
     assert "Chance to win" not in gw.turn.advice.value and str(gw.turn.state.objective) == "score"
+
+
+def test_in_a_game_against_one_computer_player_the_aim_is_win_the_game():
+    """The default aim of a 10-phase game against one computer player is "Win the game" (on the
+    compact dice the table covers the start: the chance to win shows at once); other games
+    keep the turn's own aim; an aim the player chose stays for the next games."""
+    gw = GameWidget(opponents=["complete"], layout=COMPACT_LAYOUT, seed=5, style=False)
+    assert gw.turn.objective_select.value == WIN_AIM and gw.turn.aim_win
+    assert "Chance to win the game" in gw.turn.advice.value
+    assert gw.turn.aim_message.value == ""
+    # the recorded dice: the table starts at phase 8; until then a note, not a refusal
+    rec = GameWidget(opponents=["complete"], seed=5, style=False)
+    assert rec.turn.objective_select.value == WIN_AIM
+    assert "p10-note" in rec.turn.aim_message.value and "phase 8" in rec.turn.aim_message.value
+    assert "p10-refusal" not in rec.turn.aim_message.value
+    # three players, a person opposite, or a game shorter than the solved ones (10 phases):
+    # the turn's own aim
+    for opponents, phases in ((["complete", "greedy"], 10), (["person"], 10), (["complete"], 3)):
+        other = GameWidget(
+            opponents=opponents, phases=phases, layout=COMPACT_LAYOUT, seed=5, style=False
+        )
+        assert other.turn.objective_select.value == "complete" and not other.turn.aim_win
+        assert "Chance to win" not in other.turn.advice.value
+    # a game against one computer after a game of three: Win the game again
+    gw3 = GameWidget(opponents=["complete", "greedy"], layout=COMPACT_LAYOUT, seed=5, style=False)
+    gw3.remove_opponent()
+    gw3.new_game()
+    assert gw3.turn.objective_select.value == WIN_AIM
+    gw3.add_opponent("greedy")
+    gw3.new_game()
+    assert gw3.turn.objective_select.value == "complete" and not gw3.turn.aim_win
+    # the player's own choice stays
+    gw.turn.objective_select.value = "score"
+    gw.new_game()
+    assert gw.turn.objective_select.value == "score" and not gw.turn.aim_win
+    assert str(gw.turn.state.objective) == "score"
+
+
+def test_the_hold_to_win_names_its_dice_and_the_players_hold_its_chance():
+    """Rolled dice (die by die): the dice of the hold to win show its faces, and the chance
+    of the player's own hold is the chance of that hold in the ranking (the hold to win's
+    and the turn's aim's)."""
+    s = GameSession(opponents=["stop"], seed=11)
+    at_phases(s, (9, 60), (10, 75))
+    for seed in range(4):
+        st = s.new_turn_state()
+        st.rng.seed(seed)
+        st.roll()
+        line = win_line(s.game, 0, s.order, st)
+        assert line.covered and line.mine_chance is None  # nothing held yet
+        shown = sorted(st.dice[i].value for i in line.best_dice)  # a number phase: values
+        assert shown == sorted(f.value for f in parse_faces(line.best_keep))
+        st.hold_dice(line.best_dice)
+        assert win_line(s.game, 0, s.order, st).mine_chance == line.best_chance
+        st.hold(line.aim_keep)
+        assert win_line(s.game, 0, s.order, st).mine_chance == line.aim_chance
+
+
+def test_win_the_game_marks_and_holds_the_hold_to_win():
+    """In a game against one computer player on the compact dice: the stars mark the hold to
+    win, Hold best holds it, the turn's own aim is shown beside it ("To make the phase:",
+    the player's hold measured against it without a mistake label)."""
+    gw = GameWidget(opponents=["complete"], layout=COMPACT_LAYOUT, seed=5, style=False)
+    t = gw.turn
+    t.roll_button.click()
+    line = win_line(gw.session.game, 0, gw.session.order, t.state)
+    stars = {i for i, b in enumerate(t.dice_buttons) if "p10-suggest" in b._dom_classes}
+    assert stars == set(line.best_dice) and line.best_keep != line.aim_keep
+    assert "To make the phase:" in t.advice.value and "<b>Best:</b>" not in t.advice.value
+    t.best_button.click()
+    assert t.state.held == set(line.best_dice)
+    assert f"your hold: {100 * line.best_chance:.1f}%" in t.advice.value
+    assert "mistake" not in t.advice.value.split("p10-mine-line")[1][:200]
+    # the turn's own aim again: its best hold, "Best:"
+    t.objective_select.value = "complete"
+    stars = {i for i, b in enumerate(t.dice_buttons) if "p10-suggest" in b._dom_classes}
+    assert stars != set(line.best_dice) and "<b>Best:</b>" in t.advice.value

@@ -100,7 +100,7 @@ from phase10math.errors import (
 from phase10math.game.engine import Game, TurnView
 from phase10math.game.spacemap import SpaceMap
 from phase10math.progress import progress_bar
-from phase10math.turn.advisor import deciding_face, placed_faces, roll_fits
+from phase10math.turn.advisor import deciding_face, placed_faces, roll_fits, way_text, ways_text
 from phase10math.turn.batch import BATCH, TurnBatch, gamma
 from phase10math.turn.engine import final_scores
 from phase10math.turn.family import TensorFamily, TurnFamily, check_family_fits
@@ -2836,16 +2836,17 @@ def _per_turn_solutions(g: DuelGame, k: int, space: StateSpace) -> dict[Objectiv
 def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
     lines = []
     if adv.get("fits"):
-        i = adv["deciding_face"]
-        lines.append(f"the best hold depends on the dice: {adv['question']}")
-        for n, f in enumerate(adv["fits"], 1):
-            on = f["deciding_face_on"]
-            where = ("die " if len(on) == 1 else "dice ") + ", ".join(map(str, on))
-            lines.append(
-                f"  way {n}: your {adv['dice'][i - 1]} on {where}: keep {f['best']['keep']} "
-                f"-> chance to win {f['best']['chance_to_win']:.6f}"
+        face = adv["dice"][adv["deciding_face"] - 1]
+        ways = [
+            way_text(
+                n,
+                face,
+                f["deciding_face_on"],
+                f"keep {f['best']['keep']} -> chance to win {f['best']['chance_to_win']:.6f}",
             )
-        lines.append("the ranking below is for way 1; say which die shows it (--die FACE=DIE)")
+            for n, f in enumerate(adv["fits"], 1)
+        ]
+        lines += ways_text(adv["question"], ways)
     lines.append(f"{'keep':<24} {'chance to win':>14}")
     for o in adv["options"][: top or None]:
         lines.append(f"{o['keep']:<24} {o['chance_to_win']:>14.6f}")

@@ -288,15 +288,16 @@ class Advice:
         if not self.ambiguous or self.decider is None:
             return []
         i = self.decider
-        out = []
-        for k, f in enumerate(self.fits, 1):
-            on = sorted(f.on[i])
-            where = ("die " if len(on) == 1 else "dice ") + ", ".join(str(d + 1) for d in on)
-            out.append(
-                f"way {k}: your {self.dice[i]} on {where}: keep {f.best.keep_text}, reroll "
-                f"{f.best.rerolled} -> {_value_text(f.best.value, self.objective)}"
+        return [
+            way_text(
+                k,
+                str(self.dice[i]),
+                [d + 1 for d in f.on[i]],
+                f"keep {f.best.keep_text}, reroll {f.best.rerolled} -> "
+                f"{_value_text(f.best.value, self.objective)}",
             )
-        return out
+            for k, f in enumerate(self.fits, 1)
+        ]
 
     def table(self, top: int | None = 10) -> str:
         unit = "P(complete)" if self.objective == "complete" else "E[score]"
@@ -307,11 +308,7 @@ class Advice:
             "  exact",
         ]
         if self.ambiguous:
-            lines[1:1] = (
-                [f"the best hold depends on the dice: {self.question}"]
-                + ["  " + x for x in self.fit_lines()]
-                + ["the ranking below is for way 1; say which die shows it (--die FACE=DIE)"]
-            )
+            lines[1:1] = ways_text(self.question, self.fit_lines())
         if top is not None:
             top = check_int(top, "top", 0) or None  # 0 = all holds
         shown = self.options if top is None else self.options[:top]
@@ -655,6 +652,30 @@ def advise(
 
 def _keep_key(keep: Sequence[Face]) -> tuple[str, ...]:
     return tuple(sorted(str(f) for f in keep))
+
+
+def way_text(k: int, face: str, on: Iterable[int], hold: str) -> str:
+    """One way typed faces fit the dice, in words: ``way 2: your 6o on dice 5, 6: keep ...``
+    (``on``: the dice that show the deciding face then, counted from 1; ``hold``: the best
+    hold of that way and its value, in the words of the advice).
+
+    >>> way_text(2, "6o", [6, 5], "keep 6o -> 41.2%")
+    'way 2: your 6o on dice 5, 6: keep 6o -> 41.2%'
+    """
+    on = sorted(on)
+    where = ("die " if len(on) == 1 else "dice ") + ", ".join(map(str, on))
+    return f"way {k}: your {face} on {where}: {hold}"
+
+
+def ways_text(question: str, ways: list[str]) -> list[str]:
+    """The lines a text advice puts above its ranking where the best hold depends on which
+    die shows a typed face: the question, each way (:func:`way_text`), which way the
+    ranking is for."""
+    return (
+        [f"the best hold depends on the dice: {question}"]
+        + ["  " + x for x in ways]
+        + ["the ranking below is for way 1; say which die shows it (--die FACE=DIE)"]
+    )
 
 
 def _value_text(v: Fraction, objective: str) -> str:

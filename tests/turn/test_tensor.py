@@ -287,6 +287,31 @@ def test_blocked_threaded_passes_equal_one_block(monkeypatch):
         assert (x == y).all()
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+@pytest.mark.parametrize("block", [1 << 20, 7])
+def test_compiled_code_pass_equals_the_array_comparisons(dtype, block, monkeypatch):
+    """The one-key code pass of subset_max (compiled) keeps the same maxima and codes as the
+    array comparisons (taken here through a second key equal everywhere, which runs them),
+    ties included, on blocks of every shape (tiny blocks split along their first axes, two
+    threads)."""
+    dice = [REC[i] for i in (0, 1, 3, 6, 8, 9)]
+    space = StateSpace.build(dice, FULL)
+    shape = tensor_shape(space)
+    top = np.random.default_rng(7).integers(0, 4, len(space.full_ids)).astype(dtype)
+    monkeypatch.setattr(slabs, "BLOCK", block)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    monkeypatch.setenv("PHASE10MATH_THREADS", "2")
+    T = np.zeros(shape, dtype)
+    expect_into(space, top, T)
+    code = tensor_memory.code_dtype(len(shape))
+    T1, A1 = T.copy(), np.zeros(shape, code)
+    tensor_passes.subset_max(space, T1, A1)
+    T2, A2 = T.copy(), np.zeros(shape, code)
+    tensor_passes.subset_max(space, T2, A2, second=np.zeros(shape, np.int64))
+    assert np.array_equal(T1, T2) and np.array_equal(A1, A2)
+    assert len(np.unique(A1)) > 8  # many different best holds, not one
+
+
 def plain_greedy_hold(space, ph, gid, rules):
     """The greedy baseline on one roll state, in plain Python from its definition: for every
     candidate (placement, color) in :func:`greedy_choices` order, fill the number slots

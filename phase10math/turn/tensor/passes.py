@@ -5,11 +5,16 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor.codes import hold_code
 from phase10math.turn.tensor.memory import code_dtype, face_shape, scratch
 from phase10math.turn.tensor.slabs import blockwise, in_slabs
+
+#: one key's codes kept in one compiled pass per block (False: numpy's array comparisons,
+#: the straightforward reference that ``benchmarks/bench_subset_max.py`` times beside it)
+COMPILED_CODES = True
 
 
 def face_slots(n: int) -> tuple:
@@ -112,6 +117,9 @@ def subset_max(
         add = dt.type(hold_code(n, 1 << j))
 
         def step(i: int, V: np.ndarray, AV: np.ndarray, V2=None, add=add) -> None:
+            if V2 is None and COMPILED_CODES:  # one compiled pass (the same comparisons)
+                _codes_pass(V, AV, add)
+                return
             nh = V[..., 0, :]
             better = scratch(f"better{i}", nh.shape, np.bool_)
             tie = scratch(f"tie{i}", nh.shape, np.bool_)
@@ -140,6 +148,41 @@ def subset_max(
                 np.copyto(AV[..., f, :], codeA, where=better)
 
         blockwise(step, *views)
+
+
+def _codes_pass(V: np.ndarray, A: np.ndarray, add) -> None:
+    """:func:`_better_codes` on a block of any number of leading axes (split along the first
+    where they do not merge into one)."""
+    V3, A3 = _three_axes(V), _three_axes(A)
+    if V3 is not None and A3 is not None:
+        _better_codes(V3, A3, add)
+        return
+    for v, a in zip(V, A):
+        _codes_pass(v, a, add)
+
+
+def _three_axes(V: np.ndarray) -> np.ndarray | None:
+    """A block ``(.., slots, rest)`` as a view ``(outer, slots, rest)``; None where its
+    leading axes do not merge without a copy."""
+    W = V.reshape((-1,) + V.shape[-2:])
+    return W if np.may_share_memory(W, V) else None
+
+
+@njit(cache=True, nogil=True)
+def _better_codes(V: np.ndarray, A: np.ndarray, add) -> None:  # pragma: no cover - compiled
+    """One axis of :func:`subset_max` on a block ``(outer, slots, rest)``: each face slot
+    takes the not-held slot's value and code (plus ``add``: that die not held either) where
+    it is better in the kit's order (a larger value, or an equal value and a smaller
+    code)."""
+    for o in range(V.shape[0]):
+        for k in range(V.shape[2]):
+            nh = V[o, 0, k]
+            c = A[o, 0, k] + add
+            for f in range(1, V.shape[1]):
+                face = V[o, f, k]
+                if nh > face or (nh == face and c < A[o, f, k]):
+                    V[o, f, k] = nh
+                    A[o, f, k] = c
 
 
 def _subset_max_values(n: int, T: np.ndarray, second: np.ndarray | None) -> None:

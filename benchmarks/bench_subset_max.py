@@ -21,6 +21,7 @@ import statistics
 import time
 
 import numpy as np
+from bench_tensor_family import stats  # min / median / max, as that benchmark prints them
 
 from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import PHASES
@@ -28,10 +29,6 @@ from phase10math.turn.engine import Stage, TensorEngine
 from phase10math.turn.family import TensorFamily
 from phase10math.turn.tensor import passes
 from phase10math.turn.tensor.memory import held_heap
-
-
-def stats(xs: list[float]) -> str:
-    return f"{min(xs):.1f} / {statistics.median(xs):.1f} / {max(xs):.1f} s"
 
 
 def main() -> None:

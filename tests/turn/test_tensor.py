@@ -35,6 +35,7 @@ from phase10math.turn.kernels import (
 from phase10math.turn.projection import COLOR, FULL, VALUE
 from phase10math.turn.solver import solve_custom, solve_turn, solve_utility
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor import forward as tensor_forward
 from phase10math.turn.tensor import greedy as tensor_greedy
 from phase10math.turn.tensor import memory as tensor_memory
 from phase10math.turn.tensor import memory_budget as tensor_memory_budget
@@ -310,6 +311,26 @@ def test_compiled_code_pass_equals_the_array_comparisons(dtype, block, monkeypat
     tensor_passes.subset_max(space, T2, A2, second=np.zeros(shape, np.int64))
     assert np.array_equal(T1, T2) and np.array_equal(A1, A2)
     assert len(np.unique(A1)) > 8  # many different best holds, not one
+
+
+@pytest.mark.parametrize("proj", [FULL, VALUE])
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_compiled_spread_equals_the_array_operations(proj, threads, monkeypatch):
+    """The forward pass's spread (compiled, entry by entry) gives the same floats as numpy's
+    array operations slab by slab, on dice whose faces weigh 1 (FULL) and on dice where two
+    faces count as one (VALUE: a low die's two W faces weigh 2), the work split by the
+    entries before the axis or by the run after it."""
+    monkeypatch.setenv("PHASE10MATH_THREADS", threads)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    dice = [REC[i] for i in (0, 2, 6, 7, 9)]
+    space = StateSpace.build(dice, proj)
+    assert (proj is FULL) == tensor_forward.unit_weights(space)
+    T = np.random.default_rng(9).random(tensor_shape(space))
+    out = {}
+    for compiled in (True, False):
+        monkeypatch.setattr(tensor_forward, "COMPILED_SPREAD", compiled)
+        out[compiled] = tensor_forward.spread_rolls(space, T.copy())
+    assert np.array_equal(out[True], out[False])
 
 
 def plain_greedy_hold(space, ph, gid, rules):

@@ -20,13 +20,17 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor.memory import face_shape, scratch, tensor_shape
 from phase10math.turn.tensor.passes import face_slots
-from phase10math.turn.tensor.slabs import in_slabs
+from phase10math.turn.tensor.slabs import in_slabs, in_threads, threads
 from phase10math.turn.tensor.totals import unit_weights
 
+#: the spread of :func:`spread_rolls` as one compiled loop per axis (False: numpy's array
+#: operations slab by slab, the same floats: the reference of ``bench_compiled_passes.py``)
+COMPILED_SPREAD = True
 CHUNK = 1 << 16  # terms summed in one go before the chunks' sums are added
 GATHER_DEPTH = 1 << 17  # the most rolls keeping one hold for a gather in one pass
 BUCKETS = 1 << 22  # hold ids counted modulo this first: a bound without a tensor of counts
@@ -80,8 +84,15 @@ def spread_rolls(space: StateSpace, T: np.ndarray) -> np.ndarray:
     axis (the not-held slot's mass over 6, times ``w_f``, added to face slot ``f``); returns
     the roll states' masses (``full_ids`` order, a copy). The pass over axis ``j`` reads only
     the entries whose earlier axes show faces (the mass left in a not-held slot of an axis
-    already spread is never read again), in :func:`threads` slabs."""
+    already spread is never read again), in :func:`threads` parts: one compiled loop over
+    those entries (:func:`_spread_axis`; ``COMPILED_SPREAD``), or numpy's array operations
+    slab by slab (the same operations in the same order: the same floats)."""
     n = T.ndim
+    if COMPILED_SPREAD and T.flags.c_contiguous and T.dtype == np.float64 and n > 1:
+        flat = T.reshape(-1)
+        for j, typ in enumerate(space.types):
+            _spread_compiled(flat, T.shape, j, np.asarray(typ.weights, dtype=np.float64))
+        return np.ascontiguousarray(T[face_slots(n)]).reshape(-1)
     for j, typ in enumerate(space.types):
         weights = [float(w) for w in typ.weights]
 
@@ -100,6 +111,43 @@ def spread_rolls(space: StateSpace, T: np.ndarray) -> np.ndarray:
         else:
             in_slabs(step, T[face_slots(j)], axis=0 if j else n - 1)
     return np.ascontiguousarray(T[face_slots(n)]).reshape(-1)
+
+
+def _spread_compiled(flat: np.ndarray, shape: tuple[int, ...], j: int, w: np.ndarray) -> None:
+    """Axis ``j`` of :func:`spread_rolls` on the C-ordered tensor ``flat`` of ``shape``: the
+    entries whose axes before ``j`` show faces (their offsets listed), each with the
+    contiguous run of the axes after ``j``, shared out among :func:`threads` parts."""
+    strides = [math.prod(shape[a + 1 :]) for a in range(len(shape))]
+    bases = np.zeros(1, dtype=np.int64)
+    for a in range(j):  # the face slots 1..f of each axis before j
+        bases = (bases[:, None] + strides[a] * np.arange(1, shape[a], dtype=np.int64)).ravel()
+    post = strides[j]
+    k = threads()
+    if len(bases) >= k:  # parts by entries before the axis, else by the run after it
+        cuts = [(len(bases) * i // k, len(bases) * (i + 1) // k, 0, post) for i in range(k)]
+    else:
+        cuts = [(0, len(bases), post * i // k, post * (i + 1) // k) for i in range(k)]
+
+    def part(i: int) -> None:
+        lo, hi, plo, phi = cuts[i]
+        _spread_axis(flat, bases[lo:hi], strides[j], plo, phi, w)
+
+    in_threads(part, k)
+
+
+@njit(cache=True, nogil=True)
+def _spread_axis(flat, bases, stride, lo, hi, w) -> None:  # pragma: no cover - compiled
+    """For each base offset and each position ``lo..hi`` of the run after the axis: the
+    not-held slot's mass over 6, times ``w[f]``, added to face slot ``f + 1`` (the array
+    operations of :func:`spread_rolls`, entry by entry)."""
+    for b in bases:
+        for p in range(b + lo, b + hi):
+            share = flat[p] / 6.0
+            for f in range(len(w)):
+                if w[f] == 1.0:
+                    flat[p + (f + 1) * stride] += share
+                else:
+                    flat[p + (f + 1) * stride] += share * w[f]
 
 
 def sum_by_outcome(outcome: np.ndarray, mass: np.ndarray, n_outcomes: int) -> np.ndarray:

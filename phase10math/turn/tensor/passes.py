@@ -13,7 +13,7 @@ from phase10math.turn.tensor.memory import code_dtype, face_shape, scratch
 from phase10math.turn.tensor.slabs import blockwise, in_slabs
 
 #: one key's codes kept in one compiled pass per block (False: numpy's array comparisons,
-#: the straightforward reference that ``benchmarks/bench_subset_max.py`` times beside it)
+#: the straightforward reference that ``benchmarks/bench_compiled_passes.py`` times beside it)
 COMPILED_CODES = True
 
 

@@ -49,10 +49,10 @@ def in_slabs(fn: Callable, *arrays: np.ndarray, axis: int | None = None) -> None
         sl = (slice(None),) * axis + (slice(cut[i], cut[i + 1]),)
         fn(i, *(a[sl] for a in arrays))
 
-    _in_threads(part, k)
+    in_threads(part, k)
 
 
-def _in_threads(part: Callable[[int], None], k: int) -> None:
+def in_threads(part: Callable[[int], None], k: int) -> None:
     """``part(0)``, ..., ``part(k - 1)`` at once on the kit's thread pool (in this thread when
     ``k`` is 1); each part writes only its own share."""
     if k == 1:
@@ -97,4 +97,4 @@ def blockwise(step: Callable, *views: np.ndarray) -> None:
         for ix in cuts[cut[i] : cut[i + 1]]:
             step(i, *(v[ix] for v in views))
 
-    _in_threads(part, k)
+    in_threads(part, k)

@@ -1,16 +1,18 @@
-"""What the compiled code pass of the subset maximum is worth to an exact solve of a color phase
-on the recorded dice: the same solves with one key's best-hold codes kept in one compiled pass
-per block (``phase10math.turn.tensor.passes.COMPILED_CODES``, the default) and with numpy's
-array comparisons (the straightforward reference: greater, equal, less, masked copies),
-alternately in one process inside ``held_heap`` (as the two-player solver runs them), after a
-first solve that pays the family's first touch.
+"""What the compiled passes are worth to an exact solve of a color phase on the recorded dice:
+the same solves with one key's best-hold codes kept in one compiled pass per block
+(``phase10math.turn.tensor.passes.COMPILED_CODES``) and the forward pass's spread as one
+compiled loop per axis (``phase10math.turn.tensor.forward.COMPILED_SPREAD``), the defaults,
+and with numpy's array operations for both (the straightforward reference: greater, equal,
+less and masked copies; a division and additions slab by slab), alternately in one process
+inside ``held_heap`` (as the two-player solver runs them), after a first solve that pays the
+family's first touch.
 
 Prints each solve's seconds per way (min/median/max), the ratio of the medians, one float
-stage with its best holds each way, and the peak memory of the process. The values, the
-distributions and the stage's codes of both ways must agree exactly (the same comparisons in
-the same order).
+stage with its best holds and one forward pass each way, and the peak memory of the process.
+The values, the distributions and the stage's codes of both ways must agree exactly (the same
+operations in the same order).
 
-    python benchmarks/bench_subset_max.py [--phase 8] [--solves 3]
+    python benchmarks/bench_compiled_passes.py [--phase 8] [--solves 3]
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.turn.engine import Stage, TensorEngine
 from phase10math.turn.family import TensorFamily
-from phase10math.turn.tensor import passes
+from phase10math.turn.tensor import forward, passes
 from phase10math.turn.tensor.memory import held_heap
 
 
@@ -45,7 +47,7 @@ def main() -> None:
         for u in U[1:]:
             got = {}
             for compiled in (True, False):
-                passes.COMPILED_CODES = compiled
+                passes.COMPILED_CODES = forward.COMPILED_SPREAD = compiled
                 t = time.monotonic()
                 got[compiled] = fam.exact(u[None, :])
                 times[compiled].append(time.monotonic() - t)
@@ -53,27 +55,38 @@ def main() -> None:
             assert np.array_equal(a_.values, b_.values) and np.array_equal(a_.dist, b_.dist)
         engine = TensorEngine(fam.space, fam.rules)
         stage = Stage([U[0][fam.outcome]])
-        seconds, args = {}, {}
+        seconds, spread, args, dists = {}, {}, {}, {}
         for compiled in (True, False):
-            passes.COMPILED_CODES = compiled
+            passes.COMPILED_CODES = forward.COMPILED_SPREAD = compiled
             t = time.monotonic()
             s = engine.float_stage(stage, 1)
             seconds[compiled] = time.monotonic() - t
             args[compiled] = np.asarray(s.arg)
+            holds = {r: args[compiled] for r in range(1, fam.rolls)}
+            t = time.monotonic()
+            dists[compiled] = forward.push_forward(
+                fam.space, holds, fam.outcome, fam.n_outcomes, fam.rolls
+            )
+            spread[compiled] = time.monotonic() - t
         assert np.array_equal(args[True], args[False])
-    passes.COMPILED_CODES = True
+        assert np.array_equal(dists[True], dists[False])
+    passes.COMPILED_CODES = forward.COMPILED_SPREAD = True
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     print(
         f"phase {a.phase} on the recorded dice, {fam.space.n_states:,} holds; "
         f"{a.solves} exact solves each way, alternately (inside held_heap)"
     )
-    print(f"compiled code pass:               {stats(times[True])}")
-    print(f"array comparisons (the reference): {stats(times[False])}")
+    print(f"compiled passes:                   {stats(times[True])}")
+    print(f"array operations (the reference): {stats(times[False])}")
     ratio = statistics.median(times[False]) / statistics.median(times[True])
     print(f"ratio of the medians: {ratio:.2f}; values and distributions equal")
     print(
         f"one float stage with its best holds: {seconds[True]:.1f} s compiled, "
-        f"{seconds[False]:.1f} s array comparisons; best holds equal"
+        f"{seconds[False]:.1f} s array operations; best holds equal"
+    )
+    print(
+        f"one forward pass (two rerolls of a policy): {spread[True]:.1f} s compiled, "
+        f"{spread[False]:.1f} s array operations; distributions equal"
     )
     print(f"peak memory of the process: {peak:.2f} GiB")
 

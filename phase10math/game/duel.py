@@ -2715,7 +2715,10 @@ def win_advice(
     best hold of each way, ``question`` names the face whose die decides it, and the ranking
     is the first way's (the faces in the order of the dice, where they fit so). ``by_die``:
     the faces are in the order of the layout's dice; ``dice_of``: ``{face index: die index}``
-    (both from 0) for the faces whose die is known."""
+    (both from 0) for the faces whose die is known. Each hold (``best``, ``options``) is
+    ``keep`` (its faces in words), ``chance_to_win``, ``error`` (proven) and ``hold_id`` (its
+    state id in the phase's turn space, ``sol.game.turns[phase].space``: a
+    :class:`~phase10math.game.spacemap.SpaceMap` finds its dice)."""
     g = sol.game
     k = me[0]
     check_covered(sol, me, opponent, last_chance, layout)

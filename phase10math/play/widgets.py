@@ -396,24 +396,17 @@ def verdict_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
     elif st.mine is None:
         mine = "<span class='p10-mine-line'> Your hold is not one of the possible holds.</span>"
     elif st.is_best:
-        mine = (
-            f"<span class='p10-mine-line'> <b>Yours:</b> the best hold ({st.rank_words()}).</span>"
-        )
-    elif label != "Best":  # beside the hold to win: how the hold serves the turn's aim
-        points = "points of chance" if obj == "complete" else "points"
-        cost = pm.cost_words(st.cost, obj).replace("percentage points", points)
-        mine = (
-            f"<span class='p10-mine-line'> <b>Yours:</b> keep {chips(st.mine.keep)} &rarr; "
-            f"{pm.value_words(st.mine.value, obj)}, {cost} less ({st.rank_words()}).</span>"
-        )
+        same = "the best hold" if label == "Best" else "the same"
+        mine = f"<span class='p10-mine-line'> <b>Yours:</b> {same} ({st.rank_words()}).</span>"
     else:
         points = "points of chance" if obj == "complete" else "points"
         cost = pm.cost_words(st.cost, obj).replace("percentage points", points)
-        mine = (
-            f"<span class='p10-mine-line'> <b>Yours:</b> <b class='p10-label-{st.label}'>"
-            f"{st.label}</b>, keep {chips(st.mine.keep)} &rarr; "
-            f"{pm.value_words(st.mine.value, obj)}, costs {cost} ({st.rank_words()}).</span>"
-        )
+        kept = f"keep {chips(st.mine.keep)} &rarr; {pm.value_words(st.mine.value, obj)}"
+        if label == "Best":  # judged by the turn's aim
+            judged = f"<b class='p10-label-{st.label}'>{st.label}</b>, {kept}, costs {cost}"
+        else:  # beside the hold to win: how the hold serves the turn's aim, not judged
+            judged = f"{kept}, {cost} less"
+        mine = f"<span class='p10-mine-line'> <b>Yours:</b> {judged} ({st.rank_words()}).</span>"
     return f"<div class='p10-verdict'>{best_part}{mine}</div>"
 
 

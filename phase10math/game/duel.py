@@ -87,7 +87,7 @@ from phase10math.cache import package_version
 from phase10math.checks import check_int, check_positive_float, checks_itself, public
 from phase10math.dice.faces import Die, Face, Layout, check_layout, parse_faces, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
-from phase10math.dice.meld import require_colors
+from phase10math.dice.meld import explain, require_colors
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import (
@@ -2718,7 +2718,9 @@ def win_advice(
     (both from 0) for the faces whose die is known. Each hold (``best``, ``options``) is
     ``keep`` (its faces in words), ``chance_to_win``, ``error`` (proven) and ``hold_id`` (its
     state id in the phase's turn space, ``sol.game.turns[phase].space``: a
-    :class:`~phase10math.game.spacemap.SpaceMap` finds its dice)."""
+    :class:`~phase10math.game.spacemap.SpaceMap` finds its dice). ``stop`` is stopping now
+    with the dice as they lie (the turn scores them, or fails): its ``chance_to_win`` and
+    ``error``."""
     g = sol.game
     k = me[0]
     check_covered(sol, me, opponent, last_chance, layout)
@@ -2762,6 +2764,9 @@ def win_advice(
     W, Werr = dict(zip(every.tolist(), HV[:, 0])), dict(zip(every.tolist(), HV[:, 1]))
     rounding = float(np.abs(U).max()) * 1e-12
     per_turn = _per_turn_solutions(g, k, space)
+    # stopping now: the outcome of the faces as they lie (whichever die shows which)
+    o = stop_outcome(tb, explain(g.phases[k], faces, g.rules))
+    stop = {"chance_to_win": float(U[o]), "error": float(E[o]) + rounding}
 
     def option(w: float, h: int) -> dict[str, Any]:
         return {
@@ -2791,7 +2796,8 @@ def win_advice(
         }
 
     answers = [ranked(cnt, gids) for cnt, gids in zip(counts, subs)]
-    out = dict(answers[0], dice=[str(f) for f in faces], note=None, question=None)
+    out = dict(answers[0], stop=stop, dice=[str(f) for f in faces], note=None, question=None)
+    out["bound"] = max(out["bound"], stop["error"])  # stopping's chance within it too
     out.update(deciding_face=None, fits=[])
     ways = sum(f.ways for f in fits)
     same = len({a["best"]["keep"] for a in answers}) == 1
@@ -2820,6 +2826,17 @@ def win_advice(
         f"die shows which face: {question}",
     )
     return out
+
+
+def stop_outcome(tb: TurnBatch, meld: Any) -> int:
+    """The outcome index in ``tb`` (0: failed, ``1 + j``: made with ``tb.scores[j]``) of a
+    turn that stops with the dice ``meld`` (:func:`~phase10math.dice.meld.explain`) judged."""
+    if not meld.complete:
+        return 0
+    j = int(np.searchsorted(tb.scores, meld.score))
+    if j >= len(tb.scores) or tb.scores[j] != meld.score:
+        raise AssertionError(f"score {meld.score} is not an outcome of this turn")
+    return 1 + j
 
 
 def _per_turn_solutions(g: DuelGame, k: int, space: StateSpace) -> dict[Objective, Any]:
@@ -2866,9 +2883,12 @@ def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
                 f"it plays for this turn's {'completion' if name == 'complete' else 'points'}, "
                 "not for the score sheets)"
             )
+    if "stop" in adv:
+        stop = adv["stop"]["chance_to_win"]
+        lines.append(f"stop now (the dice as they lie): chance to win {stop:.6f}")
     lines.append(
-        f"every chance within {adv['bound']:.1e} (proven: the errors of the table's states "
-        "after this turn)"
+        f"every chance within {adv['bound']:.1e} "
+        "(proven: the errors of the table's states after this turn)"
     )
     if adv.get("note") and not adv.get("fits"):
         lines.append(f"note: {adv['note']}")

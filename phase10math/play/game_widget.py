@@ -40,7 +40,7 @@ from phase10math.game.duel import shipped_ranges
 from phase10math.game.engine import Event, Game, GameResult, TurnView
 from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
 from phase10math.play import saved
-from phase10math.play.models import MISTAKE_LABELS, Choice, TurnState, cost_words
+from phase10math.play.models import MISTAKE_LABELS, WIN_AIM, Choice, TurnState, cost_words
 from phase10math.play.widgets import (
     TurnWidget,
     board_html,
@@ -50,7 +50,7 @@ from phase10math.play.widgets import (
     lost_words,
     style_widget,
 )
-from phase10math.play.win import WIN_AIM, WinLine, win_line
+from phase10math.play.win import WinLine, win_line
 
 #: Computer opponents offered by the game widget (strategy names of phase10math.game.strategies).
 #: A seat played by a person at the same device (pass and play).
@@ -441,17 +441,21 @@ def game_summary_html(choices: Sequence[Choice], people: Sequence[str]) -> str:
         "<div class='p10-panel p10-game-summary'>"
         + "".join(lines)
         + table
-        + f"<small>{thresholds_words()}</small></div>"
+        + f"<small>{thresholds_words(any(c.objective == WIN_AIM for c in choices))}</small></div>"
     )
 
 
-def thresholds_words() -> str:
+def thresholds_words(win: bool = False) -> str:
     """The mistake labels' thresholds in words (from :data:`~phase10math.play.models.
-    MISTAKE_LABELS`).
+    MISTAKE_LABELS`); ``win``: with those of the aim "Win the game".
 
     >>> print(thresholds_words())  # doctest: +NORMALIZE_WHITESPACE
     Labels: best costs nothing; fine under 1 percentage point of chance (0.5 points for the
     score aim); mistake under 5 (2.5); blunder 5 or more (2.5 or more).
+    >>> print(thresholds_words(win=True))  # doctest: +NORMALIZE_WHITESPACE
+    Labels: best costs nothing; fine under 1 percentage point of chance (0.5 points for the
+    score aim); mistake under 5 (2.5); blunder 5 or more (2.5 or more). The aim "Win the
+    game": as the chance to make the phase, in percentage points of the chance to win.
     """
     chance, points = MISTAKE_LABELS["complete"], MISTAKE_LABELS["score"]
     parts = []
@@ -463,8 +467,14 @@ def thresholds_words() -> str:
         else:
             parts.append(f"{label} under {c_pp} ({p_pts})")
     c_pp, p_pts = f"{float(chance[-1][1] * 100):g}", f"{float(points[-1][1]):g}"
+    assert MISTAKE_LABELS[WIN_AIM] == chance  # the words below say so
+    win_words = (
+        ' The aim "Win the game": as the chance to make the phase, in percentage points of the '
+        "chance to win."
+    )
     return (
         f"Labels: best costs nothing; {'; '.join(parts)}; blunder {c_pp} or more ({p_pts} or more)."
+        + (win_words if win else "")
     )
 
 

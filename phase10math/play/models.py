@@ -530,9 +530,15 @@ def value_words(x: Fraction, objective: str) -> str:
     return f"{float(x):.1f} points"
 
 
+#: the value of "Win the game" in the aim menu (the per-turn aims are Objective values); a
+#: choice judged by it costs chance to win (:func:`~phase10math.play.win.win_cost`)
+WIN_AIM = "win"
+
+
 def cost_words(gap: Fraction, objective: str) -> str:
-    """A difference between two holds: percentage points (not percent) or points."""
-    if objective == "complete":
+    """A difference between two holds: percentage points (not percent) of chance (the aims
+    to make the phase and to win) or points."""
+    if objective in ("complete", WIN_AIM):
         pp = float(gap) * 100
         shown = f"{pp:.1f}" if pp >= 0.05 else f"{pp:.2g}"
         return f"{shown} percentage point{'' if shown == '1.0' else 's'}"
@@ -542,18 +548,23 @@ def cost_words(gap: Fraction, objective: str) -> str:
 #: Mistake labels of a hold by its cost against the best: (label, cost below), in percentage
 #: points of chance when the aim is to make the phase, in points when the aim is the score.
 #: A hold costing nothing is ``best``; under 1 point ``fine``; under 5 ``mistake``; 5 or more
-#: ``blunder`` (the score aim: 0.5, 2.5).
+#: ``blunder`` (the score aim: 0.5, 2.5). The aim to win the game: as for the chance, in
+#: percentage points of the chance to win.
 MISTAKE_LABELS = {
     "complete": (("fine", Fraction(1, 100)), ("mistake", Fraction(5, 100))),
     "score": (("fine", Fraction(1, 2)), ("mistake", Fraction(5, 2))),
 }
+MISTAKE_LABELS[WIN_AIM] = MISTAKE_LABELS["complete"]
 
 
 def mistake_label(cost: Fraction, objective: str) -> str:
     """``best``, ``fine``, ``mistake`` or ``blunder`` for a hold costing ``cost`` (a chance
-    for the aim "complete", points for "score"); thresholds in :data:`MISTAKE_LABELS`.
+    for the aims "complete" and "win", points for "score"); thresholds in
+    :data:`MISTAKE_LABELS`.
 
     >>> [mistake_label(Fraction(c, 1000), "complete") for c in (0, 5, 30, 91)]
+    ['best', 'fine', 'mistake', 'blunder']
+    >>> [mistake_label(Fraction(c, 1000), "win") for c in (0, 5, 30, 91)]
     ['best', 'fine', 'mistake', 'blunder']
     """
     if cost <= 0:

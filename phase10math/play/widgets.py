@@ -42,10 +42,10 @@ from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidHoldError, Phase10MathError
 from phase10math.play import models as pm
-from phase10math.play.models import TurnState, face_label, value_text
+from phase10math.play.models import WIN_AIM, TurnState, face_label, value_text
 from phase10math.play.palette import LETTERS, PALETTE, text_color
 from phase10math.play.why import why
-from phase10math.play.win import WIN_AIM, WinLine, win_text
+from phase10math.play.win import WinLine, win_cost, win_text
 from phase10math.turn import tables
 
 #: Background color of a die face, per color code (None: color not known); color-blind safe,
@@ -433,16 +433,14 @@ def _result_html(state: TurnState) -> str:
 
 def lost_words(choices: Sequence[pm.Choice]) -> str:
     """What choices cost in all, per unit: ``4.2 percentage points of chance`` (the aim to make
-    the phase), ``1.30 points`` (the score aim), both joined by "and" when the aim changed."""
+    the phase), ``1.30 points`` (the score aim), ``2.0 percentage points of chance to win``
+    (the aim to win the game), joined by "and" when the aim changed."""
     totals: dict[str, Fraction] = {}
     for c in choices:
-        unit = "complete" if c.objective == "complete" else "score"
+        unit = c.objective if c.objective in ("complete", WIN_AIM) else "score"
         totals[unit] = totals.get(unit, Fraction(0)) + c.cost
-    return " and ".join(
-        pm.cost_words(t, unit) + (" of chance" if unit == "complete" else "")
-        for unit, t in totals.items()
-        if t
-    )
+    of = {"complete": " of chance", WIN_AIM: " of chance to win", "score": ""}
+    return " and ".join(pm.cost_words(t, unit) + of[unit] for unit, t in totals.items() if t)
 
 
 def board_html(state: TurnState, top: int = 6) -> str:
@@ -838,14 +836,18 @@ class TurnWidget:
             return
         if st is None:
             return
-        if stopping:  # the value of stopping, not of holding every die (rolls are left)
-            cost = st.best.value - pm.stop_value(self.state)
+        line = self._win if isinstance(self._win, WinLine) else None
+        to_win = None if line is None else win_cost(line, bool(self.state.held), stopping)
+        if to_win is not None:  # the aim "Win the game": judged by the chance to win
+            cost, aim = to_win, WIN_AIM
+        elif stopping:  # the value of stopping, not of holding every die (rolls are left)
+            cost, aim = st.best.value - pm.stop_value(self.state), self.state.objective
         elif st.mine is None:
             return
         else:
-            cost = st.cost
+            cost, aim = st.cost, self.state.objective
         st = self.state
-        self.choices.append(pm.judge(st.rolls_done, cost, st.objective, st.phase.number))
+        self.choices.append(pm.judge(st.rolls_done, cost, aim, st.phase.number))
 
     def _roll(self) -> None:
         if (

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from phase10math.dice.faces import Layout, parse_faces
@@ -37,9 +38,6 @@ from phase10math.game.duel import (
 from phase10math.game.spacemap import SpaceMap
 from phase10math.play.models import TurnState, indices_for
 
-#: the value of "Win the game" in the aim menu (the per-turn aims are Objective values)
-WIN_AIM = "win"
-
 
 @dataclass(frozen=True)
 class WinLine:
@@ -48,7 +46,9 @@ class WinLine:
     with rerolls left the hold that plays to win (``best_keep``, ``best_chance``, and
     ``best_dice``: the dice it keeps, from 0), the hold of the turn's own aim (``aim_keep``,
     ``aim_chance``) and, where the player holds dice, their hold's chance (``mine_chance``;
-    rolled dice only: typed faces may lie on other dice)."""
+    rolled dice only: typed faces may lie on other dice), the chance of holding nothing
+    (``reroll_chance``, rolled dice) and of stopping now (``stop_chance``): what the player's
+    choices are judged by (:func:`win_cost`)."""
 
     covered: bool
     message: str
@@ -60,6 +60,8 @@ class WinLine:
     question: str | None = None  # typed faces: the hold to win depends on their dice
     best_dice: frozenset[int] | None = None
     mine_chance: float | None = None
+    reroll_chance: float | None = None
+    stop_chance: float | None = None
 
 
 def win_line(
@@ -123,7 +125,7 @@ def win_line(
     if adv["fits"]:  # the hold to win depends on which die shows a typed face
         return WinLine(True, "", chance, question=adv["question"])
     aim = adv["per_turn"][str(state.objective)]
-    best_dice, mine = _dice_of_hold(table, me.phase, state, adv)
+    best_dice, mine, reroll = _dice_of_hold(table, me.phase, state, adv)
     return WinLine(
         True,
         "",
@@ -134,26 +136,53 @@ def win_line(
         aim["chance_to_win"],
         best_dice=best_dice,
         mine_chance=mine,
+        reroll_chance=reroll,
+        stop_chance=adv["stop"]["chance_to_win"],
     )
 
 
 def _dice_of_hold(
     table: DuelSolution, phase: int, state: TurnState, adv: dict[str, Any]
-) -> tuple[frozenset[int], float | None]:
-    """The dice the hold to win keeps (dice held now first) and the chance to win of the
-    player's hold: rolled dice by their hold's state id (the dice in layout order), typed
-    faces by the faces of the hold (their dice are not known)."""
+) -> tuple[frozenset[int], float | None, float | None]:
+    """The dice the hold to win keeps (dice held now first), the chance to win of the
+    player's hold (None: nothing held) and of holding nothing: rolled dice by their hold's
+    state id (the dice in layout order); typed faces by the faces of the hold (their dice are
+    not known: no chances)."""
     if state.typed:
-        return frozenset(indices_for(state, parse_faces(adv["best"]["keep"]))), None
+        return frozenset(indices_for(state, parse_faces(adv["best"]["keep"]))), None, None
     space = table.game.turns[phase].space
     dice = SpaceMap(space, state.layout).keep_for(
         adv["best"]["hold_id"], state.dice, frozenset(state.held)
     )
-    if not state.held:
-        return dice, None
-    mine = space.hold_id(state.layout, {i: state.dice[i] for i in state.held})
     chances = {o["hold_id"]: o["chance_to_win"] for o in adv["options"]}
-    return dice, chances.get(mine)
+    reroll = chances.get(space.hold_id(state.layout, {}))
+    if not state.held:
+        return dice, None, reroll
+    mine = space.hold_id(state.layout, {i: state.dice[i] for i in state.held})
+    return dice, chances.get(mine), reroll
+
+
+def win_cost(line: WinLine, held: bool, stopping: bool = False) -> Fraction | None:
+    """What the player's choice costs in chance to win against the hold to win (a tie
+    counted half): stopping now (``stopping``), else rolling on with their hold (``held``:
+    they hold dice; else they reroll all). None where the line cannot judge it (not covered,
+    typed faces, no roll to choose after). Differences within float resolution (1e-12, the
+    ranking's tie rule) cost nothing.
+
+    >>> line = WinLine(True, "", 0.5, "5 5", 0.6, "5", 0.55, None, frozenset({0, 1}), 0.55,
+    ...                0.4, 0.3)
+    >>> [float(win_cost(line, held)) for held in (True, False)], float(win_cost(line, True, True))
+    ([0.04999999999999993, 0.19999999999999996], 0.3)
+    >>> win_cost(WinLine(False, "not covered"), True) is None
+    True
+    """
+    if not line.covered or line.best_chance is None:
+        return None
+    other = line.stop_chance if stopping else line.mine_chance if held else line.reroll_chance
+    if other is None:
+        return None
+    cost = Fraction(line.best_chance) - Fraction(other)
+    return cost if cost > Fraction(1, 10**12) else Fraction(0)
 
 
 def _advice(table: DuelSolution, pinned: tuple[int, ...] | None, *args: Any) -> dict[str, Any]:

@@ -374,8 +374,14 @@ def test_advise_win_ranks_holds(capsys):
     assert all(a >= b - 1e-12 for a, b in zip(chances, chances[1:]))  # ties: larger hold first
     assert d["best"]["chance_to_win"] >= d["per_turn"]["complete"]["chance_to_win"]
     assert max(o["error"] for o in d["options"]) <= d["bound"] < 1e-6  # phase 10: no colors
+    assert d["stop"]["error"] <= d["bound"]  # stopping now (the dice make phase 10)
+    assert d["stop"]["chance_to_win"] <= d["best"]["chance_to_win"] + d["bound"]
     assert main(argv[:-13] + argv[-10:]) == 0  # as text: the bound below the holds
-    assert f"every chance within {d['bound']:.1e}" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert f"every chance within {d['bound']:.1e}" in text
+    assert (
+        f"stop now (the dice as they lie): chance to win {d['stop']['chance_to_win']:.6f}" in text
+    )
 
 
 def test_win_advice_per_turn_holds_are_the_per_turn_solvers():

@@ -10,7 +10,8 @@ from phase10math.dice.faces import parse_faces
 from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT
 from phase10math.game.duel import Play, shipped_table, win_advice
 from phase10math.play.game_widget import GameSession, GameWidget
-from phase10math.play.win import WIN_AIM, win_line, win_text
+from phase10math.play.models import WIN_AIM
+from phase10math.play.win import win_line, win_text
 from phase10math.turn.advisor import advise
 
 
@@ -229,3 +230,80 @@ def test_win_the_game_marks_and_holds_the_hold_to_win():
     t.objective_select.value = "complete"
     stars = {i for i, b in enumerate(t.dice_buttons) if "p10-suggest" in b._dom_classes}
     assert stars != set(line.best_dice) and "<b>Best:</b>" in t.advice.value
+
+
+def test_stopping_now_is_the_chance_after_the_turn(table):
+    """The chance to win of stopping with the dice as they lie, read again from the table at
+    the state the turn leaves (the opponent to move: one minus their chance, a tie counted
+    half on both sides), the score counted by hand from the phase's groups."""
+    from phase10math.dice.meld import explain
+
+    s = GameSession(opponents=["stop"], seed=3)
+    at_phases(s, (9, 60), (10, 75))
+    seen = set()
+    for seed in range(12):
+        st = s.new_turn_state()
+        second = s.order[0] != 0
+        st.rng.seed(seed)
+        st.roll()
+        adv = win_advice(table, (9, 60), (10, 75), st.faces, 2, second=second, by_die=True)
+        m = explain(9, st.faces)
+        after = (10, 60 + m.score) if m.complete else (9, 60)
+        theirs = table.value(table.game.key_of(int(not second), (10, 75), after))[0]
+        assert adv["stop"]["chance_to_win"] == pytest.approx(1 - theirs, abs=1e-12)
+        assert adv["stop"]["chance_to_win"] <= adv["best"]["chance_to_win"] + 1e-12
+        assert win_line(s.game, 0, s.order, st).stop_chance == adv["stop"]["chance_to_win"]
+        seen.add(m.complete)
+    assert seen == {True, False}  # both a made and a failed stop were read
+
+
+def test_choices_in_a_game_played_to_win_are_judged_by_the_chance_to_win():
+    """With the aim "Win the game" a hold rolled on and a stop are judged against the hold to
+    win, in percentage points of the chance to win (labels at 1 and 5 points, as for the
+    chance to make the phase); the game's summary says so."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from phase10math.play.game_widget import game_summary_html
+    from phase10math.play.models import judge
+    from phase10math.play.widgets import lost_words
+
+    def label(cost: float) -> str:
+        return (
+            "best"
+            if cost <= 1e-12
+            else "fine"
+            if cost < 0.01
+            else "mistake"
+            if cost < 0.05
+            else "blunder"
+        )
+
+    gw = GameWidget(opponents=["complete"], layout=COMPACT_LAYOUT, seed=5, style=False)
+    t = gw.turn
+    t.roll_button.click()
+    line = win_line(gw.session.game, 0, gw.session.order, t.state)
+    assert line.best_chance - line.aim_chance > 1e-12  # the turn's aim keeps something else
+    t.state.hold(line.aim_keep)
+    t.refresh()
+    t.roll_button.click()
+    c = t.choices[-1]
+    assert c.objective == WIN_AIM and c.roll == 1
+    assert float(c.cost) == pytest.approx(line.best_chance - line.aim_chance, abs=1e-15)
+    assert c.label == label(line.best_chance - line.aim_chance)
+    # stopping now, with a roll left: against the hold to win
+    line = win_line(gw.session.game, 0, gw.session.order, t.state)
+    t.stop_button.click()
+    if t.pending is not None:  # stopping fails the phase: asked first
+        t.confirm_yes.click()
+    c = t.choices[-1]
+    assert c.objective == WIN_AIM and c.roll == 2
+    assert float(c.cost) == pytest.approx(max(0.0, line.best_chance - line.stop_chance), abs=1e-15)
+    assert c.label == label(line.best_chance - line.stop_chance)
+    words = lost_words(t.choices)
+    assert "of chance to win" in words and words.count("and") == 0
+    page = game_summary_html([replace(c, who="you", turn=1) for c in t.choices], ["you"])
+    assert "percentage points of the chance to win" in page
+    # a choice judged by the turn's own aim beside: each unit in its own words
+    mixed = [t.choices[-1], judge(1, Fraction(3, 100), "complete", 1)]
+    assert lost_words(mixed).endswith(" of chance to win and 3.0 percentage points of chance")

@@ -4,6 +4,7 @@ dynamic program on reduced games, against the per-type solver, and its refusals.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import subprocess
 import sys
@@ -331,6 +332,37 @@ def test_compiled_spread_equals_the_array_operations(proj, threads, monkeypatch)
         monkeypatch.setattr(tensor_forward, "COMPILED_SPREAD", compiled)
         out[compiled] = tensor_forward.spread_rolls(space, T.copy())
     assert np.array_equal(out[True], out[False])
+
+
+@pytest.mark.parametrize("proj, which", [(FULL, (0, 2, 6, 7, 9)), (COLOR, (0, 1, 2, 3))])
+@pytest.mark.parametrize("block", [1 << 20, 7])
+def test_expectation_pass_equals_counting_the_rolls(proj, which, block, monkeypatch):
+    """The expectation pass, in integers (``6**n`` times the mean) and in floats (the mean),
+    on dice whose faces weigh 1 (FULL) and on four different dice whose faces count as 1 or
+    2 (COLOR), in tiny blocks and two threads: at the hold of nothing and at each face of
+    the first die held, the rolls of the other dice counted here by brute force."""
+    monkeypatch.setenv("PHASE10MATH_THREADS", "2")
+    monkeypatch.setattr(slabs, "BLOCK", block)
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    space = StateSpace.build([REC[i] for i in which], proj)
+    assert (proj is FULL) == tensor_forward.unit_weights(space)
+    n = len(space.types)
+    values = np.random.default_rng(11).integers(0, 1000, len(space.full_ids))
+    N = expect_into(space, values, np.full(tensor_shape(space), -1, np.int64))
+    E = expect_into(space, values, np.full(tensor_shape(space), -1.0))
+    faces = [list(enumerate(t.weights)) for t in space.types]
+    roll_of = values.reshape(tuple(len(t.weights) for t in space.types))
+    for first in [None, *range(len(faces[0]))]:
+        total, ways = 0, 0
+        for roll in itertools.product(*faces):
+            if first is not None and roll[0][0] != first:
+                continue
+            weight = math.prod(w for _, w in (roll if first is None else roll[1:]))
+            total, ways = total + weight * int(roll_of[tuple(f for f, _ in roll)]), ways + weight
+        held = ((0,) if first is None else (first + 1,)) + (0,) * (n - 1)
+        assert ways == 6 ** (n if first is None else n - 1)
+        assert N[held] == total * 6**n // ways
+        assert E[held] == pytest.approx(total / ways, rel=1e-14)
 
 
 def plain_greedy_hold(space, ph, gid, rules):

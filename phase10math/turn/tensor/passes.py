@@ -69,7 +69,7 @@ def expect_into(space: StateSpace, values: np.ndarray, T: np.ndarray) -> np.ndar
             for f, wf in enumerate(w):
                 src = V[..., f + 1, :]
                 if wf != 1 and f > 0:
-                    tmp = scratch(f"mul{i}", dst.shape, np.int64) if tmp is None else tmp
+                    tmp = scratch(f"mul{i}", dst.shape, dst.dtype) if tmp is None else tmp
                     np.multiply(src, wf, out=tmp)
                     src = tmp
                 if f == 0:

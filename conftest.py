@@ -48,6 +48,7 @@ RECORDED_SOLVES = (
     # phase 8 on the recorded dice again: read from the result cache the notebook filled (on
     # the other worker, or before it, each would solve it again: half a minute or more)
     "tests/turn/test_real_dice.py::test_phase_8_on_the_recorded_dice_two_ways",
+    "tests/turn/test_real_dice.py::test_a_face_on_two_different_dice_names_the_die_to_keep",
     "tests/turn/test_advisor.py::test_shown_holds_are_the_dice_the_values_are_for[8-recorded]",
 )
 RECORDED_UNIT = "recorded-solves"

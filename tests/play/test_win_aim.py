@@ -264,6 +264,7 @@ def test_choices_in_a_game_played_to_win_are_judged_by_the_chance_to_win():
     from dataclasses import replace
     from fractions import Fraction
 
+    from phase10math.play import saved
     from phase10math.play.game_widget import game_summary_html
     from phase10math.play.models import judge
     from phase10math.play.widgets import lost_words
@@ -300,6 +301,7 @@ def test_choices_in_a_game_played_to_win_are_judged_by_the_chance_to_win():
     assert c.objective == WIN_AIM and c.roll == 2
     assert float(c.cost) == pytest.approx(max(0.0, line.best_chance - line.stop_chance), abs=1e-15)
     assert c.label == label(line.best_chance - line.stop_chance)
+    assert saved.choices_from_list(saved.choices_to_list(t.choices)) == t.choices  # a reload
     words = lost_words(t.choices)
     assert "of chance to win" in words and words.count("and") == 0
     page = game_summary_html([replace(c, who="you", turn=1) for c in t.choices], ["you"])

@@ -285,7 +285,8 @@ def advice_html(
     percentage points), why, and on demand the ranked holds with exact fractions.
     ``beside_win``: the aim "Win the game" shows the hold to win above, and this panel the
     turn's own aim in these words (e.g. "make the phase"): its verdict says "To make the
-    phase:" instead of "Best:", and a made phase is not told to stop."""
+    phase:" instead of "Best:", its fold "Why, to make the phase", and a made phase is not
+    told to stop."""
 
     if state.rolls_done == 0:
         v = state.phase_value()
@@ -334,9 +335,10 @@ def advice_html(
     label = "Best" if beside_win is None else f"To {beside_win}"
     parts.append(verdict_html(state, st, label))
     reasons = why(state)
-    if reasons:
+    if reasons:  # beside the hold to win: why this hold is best for the turn's own aim
+        title = "Why" if beside_win is None else f"Why, to {beside_win}"
         parts.append(
-            "<details class='p10-why'><summary>Why</summary><ul>"
+            f"<details class='p10-why'><summary>{title}</summary><ul>"
             + "".join(f"<li>{html.escape(s)}</li>" for s in reasons)
             + "</ul></details>"
         )

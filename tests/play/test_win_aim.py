@@ -222,6 +222,7 @@ def test_win_the_game_marks_and_holds_the_hold_to_win():
     stars = {i for i, b in enumerate(t.dice_buttons) if "p10-suggest" in b._dom_classes}
     assert stars == set(line.best_dice) and line.best_keep != line.aim_keep
     assert "To make the phase:" in t.advice.value and "<b>Best:</b>" not in t.advice.value
+    assert "<summary>Why, to make the phase</summary>" in t.advice.value
     t.best_button.click()
     assert t.state.held == set(line.best_dice)
     assert f"your hold: {100 * line.best_chance:.1f}%" in t.advice.value
@@ -230,6 +231,7 @@ def test_win_the_game_marks_and_holds_the_hold_to_win():
     t.objective_select.value = "complete"
     stars = {i for i, b in enumerate(t.dice_buttons) if "p10-suggest" in b._dom_classes}
     assert stars != set(line.best_dice) and "<b>Best:</b>" in t.advice.value
+    assert "<summary>Why</summary>" in t.advice.value
 
 
 def test_stopping_now_is_the_chance_after_the_turn(table):

@@ -2719,8 +2719,8 @@ def win_advice(
     ``keep`` (its faces in words), ``chance_to_win``, ``error`` (proven) and ``hold_id`` (its
     state id in the phase's turn space, ``sol.game.turns[phase].space``: a
     :class:`~phase10math.game.spacemap.SpaceMap` finds its dice). ``stop`` is stopping now
-    with the dice as they lie (the turn scores them, or fails): its ``chance_to_win`` and
-    ``error``."""
+    with the dice as they lie (the turn scores them, or fails): its ``chance_to_win``,
+    ``error``, whether the dice make the phase (``made``) and their ``score`` (0 if not)."""
     g = sol.game
     k = me[0]
     check_covered(sol, me, opponent, last_chance, layout)
@@ -2765,8 +2765,14 @@ def win_advice(
     rounding = float(np.abs(U).max()) * 1e-12
     per_turn = _per_turn_solutions(g, k, space)
     # stopping now: the outcome of the faces as they lie (whichever die shows which)
-    o = stop_outcome(tb, explain(g.phases[k], faces, g.rules))
-    stop = {"chance_to_win": float(U[o]), "error": float(E[o]) + rounding}
+    meld = explain(g.phases[k], faces, g.rules)
+    o = stop_outcome(tb, meld)
+    stop = {
+        "chance_to_win": float(U[o]),
+        "error": float(E[o]) + rounding,
+        "made": bool(meld.complete),
+        "score": int(meld.score) if meld.complete else 0,
+    }
 
     def option(w: float, h: int) -> dict[str, Any]:
         return {
@@ -2884,8 +2890,9 @@ def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
                 "not for the score sheets)"
             )
     if "stop" in adv:
-        stop = adv["stop"]["chance_to_win"]
-        lines.append(f"stop now (the dice as they lie): chance to win {stop:.6f}")
+        stop = adv["stop"]
+        made = f"phase made, {stop['score']} points" if stop["made"] else "phase failed"
+        lines.append(f"stop now ({made}): chance to win {stop['chance_to_win']:.6f}")
     lines.append(
         f"every chance within {adv['bound']:.1e} "
         "(proven: the errors of the table's states after this turn)"

@@ -379,9 +379,11 @@ def test_advise_win_ranks_holds(capsys):
     assert main(argv[:-13] + argv[-10:]) == 0  # as text: the bound below the holds
     text = capsys.readouterr().out
     assert f"every chance within {d['bound']:.1e}" in text
-    assert (
-        f"stop now (the dice as they lie): chance to win {d['stop']['chance_to_win']:.6f}" in text
-    )
+    # 10 10 10 10 7 7 2 1 W W makes phase 10 (a set of 5, a set of 3): 10 10 10 10 W and
+    # 7 7 W score the dice they use, a W 0 (RULES.md)
+    assert d["stop"]["made"] and d["stop"]["score"] == 4 * 10 + 2 * 7 == 54
+    stop = f"stop now (phase made, 54 points): chance to win {d['stop']['chance_to_win']:.6f}"
+    assert stop in text
 
 
 def test_win_advice_per_turn_holds_are_the_per_turn_solvers():

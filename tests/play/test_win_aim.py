@@ -251,6 +251,7 @@ def test_stopping_now_is_the_chance_after_the_turn(table):
         adv = win_advice(table, (9, 60), (10, 75), st.faces, 2, second=second, by_die=True)
         m = explain(9, st.faces)
         after = (10, 60 + m.score) if m.complete else (9, 60)
+        assert (adv["stop"]["made"], adv["stop"]["score"]) == (m.complete, m.score * m.complete)
         theirs = table.value(table.game.key_of(int(not second), (10, 75), after))[0]
         assert adv["stop"]["chance_to_win"] == pytest.approx(1 - theirs, abs=1e-12)
         assert adv["stop"]["chance_to_win"] <= adv["best"]["chance_to_win"] + 1e-12

@@ -2766,7 +2766,7 @@ def win_advice(
     per_turn = _per_turn_solutions(g, k, space)
     # stopping now: the outcome of the faces as they lie (whichever die shows which)
     meld = explain(g.phases[k], faces, g.rules)
-    o = stop_outcome(tb, meld)
+    o = tb.outcome_of_score(meld.score if meld.complete else None)
     stop = {
         "chance_to_win": float(U[o]),
         "error": float(E[o]) + rounding,
@@ -2834,17 +2834,6 @@ def win_advice(
     return out
 
 
-def stop_outcome(tb: TurnBatch, meld: Any) -> int:
-    """The outcome index in ``tb`` (0: failed, ``1 + j``: made with ``tb.scores[j]``) of a
-    turn that stops with the dice ``meld`` (:func:`~phase10math.dice.meld.explain`) judged."""
-    if not meld.complete:
-        return 0
-    j = int(np.searchsorted(tb.scores, meld.score))
-    if j >= len(tb.scores) or tb.scores[j] != meld.score:
-        raise AssertionError(f"score {meld.score} is not an outcome of this turn")
-    return 1 + j
-
-
 def _per_turn_solutions(g: DuelGame, k: int, space: StateSpace) -> dict[Objective, Any]:
     """The per-turn objectives' turn solutions of phase ``k`` on the game's dice: solved once
     and kept on disk for a layout, solved here for other dice."""
@@ -2889,10 +2878,9 @@ def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
                 f"it plays for this turn's {'completion' if name == 'complete' else 'points'}, "
                 "not for the score sheets)"
             )
-    if "stop" in adv:
-        stop = adv["stop"]
-        made = f"phase made, {stop['score']} points" if stop["made"] else "phase failed"
-        lines.append(f"stop now ({made}): chance to win {stop['chance_to_win']:.6f}")
+    stop = adv["stop"]
+    made = f"phase made, {stop['score']} points" if stop["made"] else "phase failed"
+    lines.append(f"stop now ({made}): chance to win {stop['chance_to_win']:.6f}")
     lines.append(
         f"every chance within {adv['bound']:.1e} "
         "(proven: the errors of the table's states after this turn)"

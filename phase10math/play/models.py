@@ -533,12 +533,14 @@ def value_words(x: Fraction, objective: str) -> str:
 #: the value of "Win the game" in the aim menu (the per-turn aims are Objective values); a
 #: choice judged by it costs chance to win (:func:`~phase10math.play.win.win_cost`)
 WIN_AIM = "win"
+#: the aims whose values and costs are chances (the others' are points)
+CHANCE_AIMS = ("complete", WIN_AIM)
 
 
 def cost_words(gap: Fraction, objective: str) -> str:
     """A difference between two holds: percentage points (not percent) of chance (the aims
     to make the phase and to win) or points."""
-    if objective in ("complete", WIN_AIM):
+    if objective in CHANCE_AIMS:
         pp = float(gap) * 100
         shown = f"{pp:.1f}" if pp >= 0.05 else f"{pp:.2g}"
         return f"{shown} percentage point{'' if shown == '1.0' else 's'}"

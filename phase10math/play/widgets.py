@@ -439,7 +439,7 @@ def lost_words(choices: Sequence[pm.Choice]) -> str:
     (the aim to win the game), joined by "and" when the aim changed."""
     totals: dict[str, Fraction] = {}
     for c in choices:
-        unit = c.objective if c.objective in ("complete", WIN_AIM) else "score"
+        unit = c.objective if c.objective in pm.CHANCE_AIMS else "score"
         totals[unit] = totals.get(unit, Fraction(0)) + c.cost
     of = {"complete": " of chance", WIN_AIM: " of chance to win", "score": ""}
     return " and ".join(pm.cost_words(t, unit) + of[unit] for unit, t in totals.items() if t)

@@ -51,7 +51,7 @@ from phase10math.dice.faces import Die, Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
-from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
+from phase10math.errors import InvalidArgumentError, InvalidRulesError, StateSpaceTooLargeError
 from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import VALUE
 from phase10math.turn.statespace import StateSpace
@@ -330,6 +330,26 @@ class TurnBatch:
         for _ in range(1, rolls_left):
             vals, _h = self.subset_max(self.expect(vals), 0.0)
         return self.expect(vals)[np.asarray(holds)]
+
+    def outcome_of_score(self, score: int | None) -> int:
+        """The outcome of a turn that ends with this best score (None: the phase not made):
+        0, or ``1 + j`` for ``scores[j]``; a score the turn cannot make is refused.
+
+        >>> from phase10math.dice.phases import PHASES
+        >>> tb = TurnBatch.for_phase(PHASES[1])
+        >>> tb.outcome_of_score(None), tb.scores[tb.outcome_of_score(30) - 1]
+        (0, np.int64(30))
+        >>> tb.outcome_of_score(1)
+        Traceback (most recent call last):
+        ...
+        phase10math.errors.InvalidArgumentError: score 1 is not an outcome of this turn
+        """
+        if score is None:
+            return 0
+        j = int(np.searchsorted(self.scores, score))
+        if j >= len(self.scores) or self.scores[j] != score:
+            raise InvalidArgumentError(f"score {score} is not an outcome of this turn")
+        return 1 + j
 
     # ---------------------------------------------------------------- the solve
     def utilities(self, U: np.ndarray) -> np.ndarray:

@@ -40,7 +40,14 @@ from phase10math.game.duel import shipped_ranges
 from phase10math.game.engine import Event, Game, GameResult, TurnView
 from phase10math.game.strategies import STRATEGY_NAMES, get_strategy
 from phase10math.play import saved
-from phase10math.play.models import MISTAKE_LABELS, WIN_AIM, Choice, TurnState, cost_words
+from phase10math.play.models import (
+    MISTAKE_LABELS,
+    WIN_AIM,
+    Choice,
+    TurnState,
+    cost_words,
+    severity,
+)
 from phase10math.play.widgets import (
     TurnWidget,
     board_html,
@@ -389,8 +396,9 @@ def standings_html(session: GameSession) -> str:
 
 def game_summary_html(choices: Sequence[Choice], people: Sequence[str]) -> str:
     """The end-of-game summary of what the human players' choices cost: per person the holds
-    and stops by label, what they cost in all and the costliest, then turn by turn (behind a
-    tap). ``people``: the names of the seats played by people, in seat order."""
+    and stops by label, what they cost in all and the costliest (the worst label, then by
+    :func:`~phase10math.play.models.severity`: costs of different aims compare), then turn by
+    turn (behind a tap). ``people``: the names of the seats played by people, in seat order."""
     lines, rows = [], []
     for who in people:
         mine = [c for c in choices if c.who == who]
@@ -401,7 +409,7 @@ def game_summary_html(choices: Sequence[Choice], people: Sequence[str]) -> str:
             f"{counts[k]} <b class='p10-label-{k}'>{k}</b>" for k in LABELS if counts[k]
         )
         lost = lost_words(mine)
-        worst = max(mine, key=lambda c: (LABELS.index(c.label), c.cost))
+        worst = max(mine, key=lambda c: (LABELS.index(c.label), severity(c.cost, c.objective)))
         costliest = (
             f" The costliest: turn {worst.turn}, phase {worst.phase}, roll {worst.roll} "
             f"({worst.label}, {cost_words(worst.cost, worst.objective)})."

@@ -577,6 +577,17 @@ def mistake_label(cost: Fraction, objective: str) -> str:
     return "blunder"
 
 
+def severity(cost: Fraction, objective: str) -> Fraction:
+    """A cost measured in its aim's mistake threshold (:data:`MISTAKE_LABELS`): a number
+    without unit, so that costs judged by different aims (points and chance) compare. Within
+    one aim it orders as the cost.
+
+    >>> float(severity(Fraction(3, 100), "complete")), float(severity(Fraction(3, 2), "score"))
+    (0.6, 0.6)
+    """
+    return cost / MISTAKE_LABELS[str(objective)][1][1]
+
+
 @dataclass(frozen=True)
 class Choice:
     """One choice of a turn and what it cost: the hold (or the stop) chosen after roll

@@ -392,3 +392,26 @@ def test_game_log_says_who_starts_and_the_order_of_play_by_name():
         "you start; the order of play: you, greedy (2)"
     )
     assert event_text(Event("order", 0, 0, note="rolls 9"), names) == "you rolled 9 in the roll-off"
+
+
+def test_the_costliest_choice_compares_costs_of_different_aims_by_their_thresholds():
+    """A game whose aim changed keeps choices costed in points and in chance. The costliest
+    is the worst label, then the cost farthest past its aim's own "mistake" threshold:
+    3 percentage points of chance (3/5 of its 5) outweigh 1 point (1/2.5 of its 2.5), though
+    1 is the larger number."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from phase10math.play.game_widget import game_summary_html
+    from phase10math.play.models import judge
+
+    chance = judge(1, Fraction(3, 100), "complete", 3)
+    points = judge(2, Fraction(1), "score", 3)
+    assert chance.label == points.label == "mistake"  # the same label: the cost decides
+    for order in ((chance, points), (points, chance)):
+        page = game_summary_html([replace(c, who="you", turn=1) for c in order], ["you"])
+        assert "The costliest: turn 1, phase 3, roll 1 (mistake, 3.0 percentage points)" in page
+    # a worse label wins whatever its cost
+    blunder = judge(2, Fraction(3), "score", 3)
+    page = game_summary_html([replace(c, who="you", turn=1) for c in (chance, blunder)], ["you"])
+    assert "roll 2 (blunder, 3.00 points)" in page

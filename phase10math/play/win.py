@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -37,6 +37,8 @@ from phase10math.game.duel import (
 )
 from phase10math.game.spacemap import SpaceMap
 from phase10math.play.models import TurnState, indices_for
+from phase10math.turn.advisor import roll_fits
+from phase10math.turn.statespace import StateSpace
 
 
 @dataclass(frozen=True)
@@ -45,10 +47,11 @@ class WinLine:
     the refusal; else ``chance`` (the chance to win now, a tie counted half), after a roll
     with rerolls left the hold that plays to win (``best_keep``, ``best_chance``, and
     ``best_dice``: the dice it keeps, from 0), the hold of the turn's own aim (``aim_keep``,
-    ``aim_chance``) and, where the player holds dice, their hold's chance (``mine_chance``;
-    rolled dice only: typed faces may lie on other dice), the chance of holding nothing
-    (``reroll_chance``, rolled dice) and of stopping now (``stop_chance``): what the player's
-    choices are judged by (:func:`win_cost`)."""
+    ``aim_chance``) and, where the player holds dice, their hold's chance (``mine_chance``),
+    the chance of holding nothing (``reroll_chance``) and of stopping now (``stop_chance``):
+    what the player's choices are judged by (:func:`win_cost`). Typed faces: each of the
+    three is None where the ranking or the hold depends on which die shows which face
+    (:func:`typed_hold_id`)."""
 
     covered: bool
     message: str
@@ -137,7 +140,8 @@ def win_line(
         best_dice=best_dice,
         mine_chance=mine,
         reroll_chance=reroll,
-        stop_chance=adv["stop"]["chance_to_win"],
+        # typed faces whose ranking depends on their dice (no hold of nothing): not judged
+        stop_chance=None if reroll is None else adv["stop"]["chance_to_win"],
     )
 
 
@@ -145,29 +149,63 @@ def _dice_of_hold(
     table: DuelSolution, phase: int, state: TurnState, adv: dict[str, Any]
 ) -> tuple[frozenset[int], float | None, float | None]:
     """The dice the hold to win keeps (dice held now first), the chance to win of the
-    player's hold (None: nothing held) and of holding nothing: rolled dice by their hold's
-    state id (the dice in layout order); typed faces by the faces of the hold (their dice are
-    not known: no chances)."""
-    if state.typed:
-        return frozenset(indices_for(state, parse_faces(adv["best"]["keep"]))), None, None
+    player's hold (None: nothing held) and of holding nothing, each None where it depends on
+    which die shows which typed face: rolled dice by their hold's state id (the dice in
+    layout order), typed faces by :func:`typed_hold_id`."""
     space = table.game.turns[phase].space
-    dice = SpaceMap(space, state.layout).keep_for(
-        adv["best"]["hold_id"], state.dice, frozenset(state.held)
-    )
     chances = {o["hold_id"]: o["chance_to_win"] for o in adv["options"]}
-    reroll = chances.get(space.hold_id(state.layout, {}))
-    if not state.held:
+    if state.typed:
+        dice = frozenset(indices_for(state, parse_faces(adv["best"]["keep"])))
+        nothing, mine = typed_hold_id(space, state, ()), typed_hold_id(space, state, state.held)
+    else:
+        dice = SpaceMap(space, state.layout).keep_for(
+            adv["best"]["hold_id"], state.dice, frozenset(state.held)
+        )
+        nothing = space.hold_id(state.layout, {})
+        mine = space.hold_id(state.layout, {i: state.dice[i] for i in state.held})
+    reroll = None if nothing is None else chances.get(nothing)
+    if not state.held or mine is None:
         return dice, None, reroll
-    mine = space.hold_id(state.layout, {i: state.dice[i] for i in state.held})
     return dice, chances.get(mine), reroll
+
+
+def typed_hold_id(space: StateSpace, state: TurnState, which: Iterable[int]) -> int | None:
+    """The state id in ``space`` of the hold that keeps the typed faces ``which`` (indices
+    into ``state.faces``), where the answer does not depend on which die shows which face:
+    the faces fit the dice in one way as the solver tells ways apart (so the ranking is that
+    way's), and each kept face lies on dice of one type in it. Else None.
+
+    >>> from phase10math.dice.layouts import COMPACT_LAYOUT
+    >>> from phase10math.dice.phases import PHASES
+    >>> from phase10math.turn.projection import VALUE
+    >>> st = TurnState(PHASES[1], layout=COMPACT_LAYOUT)
+    >>> st.enter("W 1 10 9 9 9 W 5 6 2")
+    >>> space = StateSpace.build(COMPACT_LAYOUT, VALUE)
+    >>> at = [i for i, f in enumerate(st.faces) if str(f) == "9"]  # the typed 9s
+    >>> nines = dict(enumerate(parse_faces("9 9 9")))  # on the first three dice (high)
+    >>> typed_hold_id(space, st, at) == space.hold_id(COMPACT_LAYOUT, nines)
+    True
+    """
+    fits = roll_fits(space, state.faces, state.layout, {i: i for i in state.pinned})
+    if len(fits) != 1:
+        return None
+    types = space.die_types(state.layout)
+    shown = []
+    for i in which:
+        kinds = {types[d] for d in fits[0].on[i]}
+        if len(kinds) != 1:
+            return None
+        d = min(fits[0].on[i])
+        shown.append((types[d], state.layout.dice[d].show(state.faces[i])))
+    return space.state_id(space.counts_for(shown))
 
 
 def win_cost(line: WinLine, held: bool, stopping: bool = False) -> Fraction | None:
     """What the player's choice costs in chance to win against the hold to win (a tie
     counted half): stopping now (``stopping``), else rolling on with their hold (``held``:
     they hold dice; else they reroll all). None where the line cannot judge it (not covered,
-    typed faces, no roll to choose after). Differences within float resolution (1e-12, the
-    ranking's tie rule) cost nothing.
+    typed faces whose dice decide, no roll to choose after). Differences within float
+    resolution (1e-12, the ranking's tie rule) cost nothing.
 
     >>> line = WinLine(True, "", 0.5, "5 5", 0.6, "5", 0.55, None, frozenset({0, 1}), 0.55,
     ...                0.4, 0.3)

@@ -312,3 +312,74 @@ def test_choices_in_a_game_played_to_win_are_judged_by_the_chance_to_win():
     # a choice judged by the turn's own aim beside: each unit in its own words
     mixed = [t.choices[-1], judge(1, Fraction(3, 100), "complete", 1)]
     assert lost_words(mixed).endswith(" of chance to win and 3.0 percentage points of chance")
+
+
+def test_typed_faces_in_a_game_played_to_win_are_judged_by_the_chance_to_win():
+    """Typed faces on the compact dice (each face lies on dice of one type): the player's
+    typed hold has its chance in the ranking, and holds and a stop are judged by the chance
+    to win, as for rolled dice."""
+    from phase10math.play import models as pm
+
+    rolled = GameWidget(opponents=["complete"], layout=COMPACT_LAYOUT, seed=5, style=False)
+    rolled.turn.roll_button.click()
+    faces = " ".join(str(f) for f in rolled.turn.state.dice)
+    gw = GameWidget(opponents=["complete"], layout=COMPACT_LAYOUT, seed=5, style=False)
+    t, s = gw.turn, gw.session
+    t.entry.value = faces  # the same roll, typed: the same ranking
+    t.enter_button.click()
+    assert t.state.typed
+    line = win_line(s.game, 0, s.order, t.state)
+    want = win_line(rolled.session.game, 0, rolled.session.order, rolled.turn.state)
+    assert (line.best_keep, line.best_chance, line.reroll_chance, line.stop_chance) == (
+        want.best_keep,
+        want.best_chance,
+        want.reroll_chance,
+        want.stop_chance,
+    )
+    assert line.best_chance - line.aim_chance > 1e-12
+    t.state.hold(line.aim_keep)
+    t.refresh()
+    assert win_line(s.game, 0, s.order, t.state).mine_chance == line.aim_chance
+    t.entry.value = pm.example_faces(t.state)  # the dice rolled again, typed
+    t.enter_button.click()
+    c = t.choices[-1]
+    assert c.objective == WIN_AIM and c.roll == 1
+    assert float(c.cost) == pytest.approx(line.best_chance - line.aim_chance, abs=1e-15)
+    line = win_line(s.game, 0, s.order, t.state)
+    t.stop_button.click()
+    if t.pending is not None:
+        t.confirm_yes.click()
+    c = t.choices[-1]
+    assert c.objective == WIN_AIM and c.roll == 2
+    assert float(c.cost) == pytest.approx(max(0.0, line.best_chance - line.stop_chance), abs=1e-15)
+
+
+def test_typed_faces_whose_dice_change_the_ranking_are_not_judged_by_it():
+    """A typed roll of phase 8 on the reduced dice whose 5r and 6o may each lie on die 6:
+    two ways that the solver tells apart with the same hold to win (no question) but their
+    own chances; the player's hold, holding nothing and stopping are not judged by the
+    ranking of one of them (the turn's aim judges instead)."""
+    from phase10math.play.win import win_cost
+    from phase10math.turn.advisor import roll_fits
+
+    table = phase8_duel()
+    roll = "9o 5r 8g 7b 9o 6o Wr 4r 2r 3r"
+    space = table.game.turns[8].space
+    assert len(roll_fits(space, parse_faces(roll), REDUCED)) == 2
+    s = GameSession(opponents=["stop"], phases=8, layout=REDUCED, seed=5)
+    at_phases(s, (8, 0), (8, 0))
+    st = s.new_turn_state()
+    st.enter(roll)
+    line = win_line(s.game, 0, s.order, st, table)
+    assert line.covered and line.question is None and line.best_keep is not None
+    assert (line.reroll_chance, line.stop_chance) == (None, None)
+    st.hold(line.best_keep)
+    line = win_line(s.game, 0, s.order, st, table)
+    assert line.mine_chance is None
+    assert [
+        win_cost(line, held, stop) for held, stop in ((True, False), (False, False), (True, True))
+    ] == [None] * 3
+    # placed on its die, the 6o leaves one way: judged again
+    st.place(st.dice.index(parse_faces("6o")[0]), 5)
+    line = win_line(s.game, 0, s.order, st, table)
+    assert None not in (line.mine_chance, line.reroll_chance, line.stop_chance)

@@ -38,6 +38,7 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "Play": "duel",
         "WinStrategy": "duel",
         "chance_to_win": "duel",
+        "chance_error": "duel",
         "shipped_table": "duel",
         "widest_table": "duel",
         "solve_duel": "duel",

@@ -2608,6 +2608,22 @@ def chance_to_win(
     return sol.value(g.key_of(1 if second else 0, me, opponent))
 
 
+def chance_error(
+    sol: DuelSolution,
+    me: tuple[int, int],
+    opponent: tuple[int, int],
+    second: bool = False,
+    last_chance: bool = False,
+) -> float:
+    """The proven bound on the error of :func:`chance_to_win` at the same state (0 where the
+    game is decided). A table certifies its start tightly and other states as far as play
+    from its start needs them: a state its start rarely reaches may keep a wide bound."""
+    g = sol.game
+    if last_chance:
+        return sol.error((g.player(*me), me[1] - opponent[1], int(second)))
+    return sol.error(g.key_of(1 if second else 0, me, opponent))
+
+
 def check_covered(
     sol: DuelSolution,
     me: tuple[int, int],

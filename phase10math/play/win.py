@@ -26,6 +26,7 @@ from phase10math.dice.faces import Layout, parse_faces
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import (
     DuelSolution,
+    chance_error,
     chance_to_win,
     check_table_rules,
     color_reason,
@@ -51,7 +52,9 @@ class WinLine:
     the chance of holding nothing (``reroll_chance``) and of stopping now (``stop_chance``):
     what the player's choices are judged by (:func:`win_cost`). Typed faces: each of the
     three is None where the ranking or the hold depends on which die shows which face
-    (:func:`typed_hold_id`)."""
+    (:func:`typed_hold_id`). ``error``: the proven bound on ``chance``'s error; ``bound``:
+    on every hold's and stopping's chance (0 before a roll). Above :data:`COARSE` the panel
+    says so, and the choices are not judged by the chance to win."""
 
     covered: bool
     message: str
@@ -65,6 +68,16 @@ class WinLine:
     mine_chance: float | None = None
     reroll_chance: float | None = None
     stop_chance: float | None = None
+    error: float = 0.0
+    bound: float = 0.0
+
+
+#: The largest proven error of a chance to win that the panel shows without its margin and
+#: judges choices by: half its resolution (0.1 percentage points), so that two chances'
+#: errors move a cost by at most a tenth of the smallest label step (1 point). A table is
+#: certified tightly where play from its start goes; elsewhere (e.g. the recorded dice' end
+#: game at two players at phase 8 with different totals) its bounds can be points wide.
+COARSE = 5e-4
 
 
 def win_line(
@@ -115,8 +128,9 @@ def win_line(
     if why:
         return WinLine(False, f"Win the game: {why}; the advice plays for this turn's aim.")
     chance, _tie = chance_to_win(table, mine, theirs, second, last, state.layout)
+    error = chance_error(table, mine, theirs, second, last)
     if state.rolls_done == 0 or state.over:
-        return WinLine(True, "", chance)
+        return WinLine(True, "", chance, error=error)
     # as the turn's own advice: rolled dice die by die; typed faces fitted to the dice in
     # every way they go, except those the player placed on their die
     pinned = tuple(sorted(state.pinned)) if state.typed else None
@@ -126,7 +140,7 @@ def win_line(
     else:
         adv = _advice(table, pinned, *args)
     if adv["fits"]:  # the hold to win depends on which die shows a typed face
-        return WinLine(True, "", chance, question=adv["question"])
+        return WinLine(True, "", chance, question=adv["question"], error=error)
     aim = adv["per_turn"][str(state.objective)]
     best_dice, mine, reroll = _dice_of_hold(table, me.phase, state, adv)
     return WinLine(
@@ -142,6 +156,8 @@ def win_line(
         reroll_chance=reroll,
         # typed faces whose ranking depends on their dice (no hold of nothing): not judged
         stop_chance=None if reroll is None else adv["stop"]["chance_to_win"],
+        error=error,
+        bound=adv["bound"],
     )
 
 
@@ -204,8 +220,9 @@ def win_cost(line: WinLine, held: bool, stopping: bool = False) -> Fraction | No
     """What the player's choice costs in chance to win against the hold to win (a tie
     counted half): stopping now (``stopping``), else rolling on with their hold (``held``:
     they hold dice; else they reroll all). None where the line cannot judge it (not covered,
-    typed faces whose dice decide, no roll to choose after). Differences within float
-    resolution (1e-12, the ranking's tie rule) cost nothing.
+    typed faces whose dice decide, no roll to choose after, chances coarser than
+    :data:`COARSE`). Differences within float resolution (1e-12, the ranking's tie rule)
+    cost nothing.
 
     >>> line = WinLine(True, "", 0.5, "5 5", 0.6, "5", 0.55, None, frozenset({0, 1}), 0.55,
     ...                0.4, 0.3)
@@ -214,7 +231,7 @@ def win_cost(line: WinLine, held: bool, stopping: bool = False) -> Fraction | No
     >>> win_cost(WinLine(False, "not covered"), True) is None
     True
     """
-    if not line.covered or line.best_chance is None:
+    if not line.covered or line.best_chance is None or line.bound > COARSE:
         return None
     other = line.stop_chance if stopping else line.mine_chance if held else line.reroll_chance
     if other is None:
@@ -243,22 +260,31 @@ def _shipped_advice(
 
 def win_text(line: WinLine, aim_words: str) -> str:
     """The panel's line in plain words (``aim_words``: the turn's aim, e.g. "make the
-    phase")."""
+    phase"); chances coarser than :data:`COARSE` with their margin.
+
+    >>> win_text(WinLine(True, "", 0.4661, error=2e-9), "make the phase")
+    'Chance to win the game at the start of this turn: 46.6% (a tie counts half).'
+    >>> win_text(WinLine(True, "", 0.4661, error=0.1018), "make the phase").split(": ")[1]
+    '46.6% \u00b1 10.2 points (a tie counts half; the solved table is coarse at this state).'
+    """
     if not line.covered:
         return line.message
+    now = f"{100 * line.chance:.1f}%"
+    if line.error > COARSE:
+        now += f" \u00b1 {100 * line.error:.1f} points"
     if line.question:
         return (
-            f"Chance to win the game: {100 * line.chance:.1f}% at the start of this turn; the "
+            f"Chance to win the game: {now} at the start of this turn; the "
             f"hold that plays to win depends on which die shows a face you typed: "
             f"{line.question} (tap the face, then its die)."
         )
     if line.best_keep is None:
+        coarse = "; the solved table is coarse at this state" if line.error > COARSE else ""
         return (
-            f"Chance to win the game at the start of this turn: {100 * line.chance:.1f}% "
-            "(a tie counts half)."
+            f"Chance to win the game at the start of this turn: {now} (a tie counts half{coarse})."
         )
     text = (
-        f"Chance to win the game: {100 * line.chance:.1f}% at the start of this turn; with this "
+        f"Chance to win the game: {now} at the start of this turn; with this "
         f"roll, keep {line.best_keep} to win: {100 * line.best_chance:.1f}%"
     )
     if line.aim_keep == line.best_keep:
@@ -267,4 +293,11 @@ def win_text(line: WinLine, aim_words: str) -> str:
         text += f"; the hold to {aim_words} ({line.aim_keep}) gives {100 * line.aim_chance:.1f}%"
     if line.mine_chance is not None:
         text += f"; your hold: {100 * line.mine_chance:.1f}%"
-    return text + "."
+    text += "."
+    if line.bound > COARSE:
+        text += (
+            f" The solved table is coarse at this state: each chance of this roll is within "
+            f"\u00b1 {100 * line.bound:.1f} points, so your choices are judged by the hold to "
+            f"{aim_words}."
+        )
+    return text

@@ -383,3 +383,36 @@ def test_typed_faces_whose_dice_change_the_ranking_are_not_judged_by_it():
     st.place(st.dice.index(parse_faces("6o")[0]), 5)
     line = win_line(s.game, 0, s.order, st, table)
     assert None not in (line.mine_chance, line.reroll_chance, line.stop_chance)
+
+
+def test_a_coarse_state_shows_its_margin_and_does_not_judge_by_the_chance():
+    """A table is certified tightly where play from its start goes. At a state it left wide
+    (the reduced phase-8 game, one player 20 points ahead) the panel gives the chance with
+    its proven margin, and the choices are judged by the turn's aim; at the start (tight)
+    neither."""
+    from phase10math.play.win import COARSE, win_cost
+
+    table = phase8_duel()
+    for behind, coarse in ((20, True), (0, False)):
+        s = GameSession(opponents=["stop"], phases=8, layout=REDUCED, seed=5)
+        at_phases(s, (8, 0), (8, behind))
+        st = s.new_turn_state()
+        second = s.order[0] != 0
+        key = (int(second), (8, 0, 0), (8, 0, 0), -behind)  # the reduced state, by hand
+        line = win_line(s.game, 0, s.order, st, table)
+        assert line.error == table.error(key)
+        assert (line.error > COARSE) == coarse
+        text = win_text(line, "make the phase")
+        assert (f"\u00b1 {100 * table.error(key):.1f} points" in text) == coarse
+        st.rng.seed(3)
+        st.roll()
+        line = win_line(s.game, 0, s.order, st, table)
+        adv = win_advice(table, (8, 0), (8, behind), st.faces, 2, second=second, by_die=True)
+        assert line.bound == adv["bound"] >= max(o["error"] for o in adv["options"])
+        assert (line.bound > COARSE) == coarse
+        judged = [win_cost(line, held, stop) for held, stop in ((False, False), (False, True))]
+        assert (judged == [None, None]) == coarse
+        assert (
+            "your choices are judged by the hold to make the phase"
+            in win_text(line, "make the phase")
+        ) == coarse

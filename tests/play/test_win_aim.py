@@ -58,6 +58,7 @@ def test_a_last_chance_reads_the_finished_opponent(table):
     elig = int(s.order[0] != 0)  # the second seat may still earn the bonus this round
     want = table.last_value(Play.OPTIMAL, (10, 0, 0), 90 - (60 + 30 + 40), elig)[0]
     assert line.covered and line.chance == pytest.approx(want)
+    assert line.error == table.error(((10, 0, 0), 90 - (60 + 30 + 40), elig))
 
 
 def test_on_the_compact_dice_it_plays_to_win_from_phase_one():

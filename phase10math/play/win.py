@@ -264,14 +264,16 @@ def win_text(line: WinLine, aim_words: str) -> str:
 
     >>> win_text(WinLine(True, "", 0.4661, error=2e-9), "make the phase")
     'Chance to win the game at the start of this turn: 46.6% (a tie counts half).'
-    >>> win_text(WinLine(True, "", 0.4661, error=0.1018), "make the phase").split(": ")[1]
-    '46.6% \u00b1 10.2 points (a tie counts half; the solved table is coarse at this state).'
+    >>> coarse = win_text(WinLine(True, "", 0.4661, error=0.1018), "make the phase")
+    >>> print(coarse[50:])  # doctest: +NORMALIZE_WHITESPACE
+    46.6% \u00b1 10.2 percentage points (a tie counts half; the solved table is coarse at
+    this state).
     """
     if not line.covered:
         return line.message
     now = f"{100 * line.chance:.1f}%"
     if line.error > COARSE:
-        now += f" \u00b1 {100 * line.error:.1f} points"
+        now += f" \u00b1 {100 * line.error:.1f} percentage points"
     if line.question:
         return (
             f"Chance to win the game: {now} at the start of this turn; the "
@@ -296,8 +298,8 @@ def win_text(line: WinLine, aim_words: str) -> str:
     text += "."
     if line.bound > COARSE:
         text += (
-            f" The solved table is coarse at this state: each chance of this roll is within "
-            f"\u00b1 {100 * line.bound:.1f} points, so your choices are judged by the hold to "
-            f"{aim_words}."
+            " The solved table is coarse at this state: each chance of this roll is within "
+            f"\u00b1 {100 * line.bound:.1f} percentage points, so your choices are judged by "
+            f"the hold to {aim_words}."
         )
     return text

@@ -404,7 +404,7 @@ def test_a_coarse_state_shows_its_margin_and_does_not_judge_by_the_chance():
         assert line.error == table.error(key)
         assert (line.error > COARSE) == coarse
         text = win_text(line, "make the phase")
-        assert (f"\u00b1 {100 * table.error(key):.1f} points" in text) == coarse
+        assert (f"\u00b1 {100 * table.error(key):.1f} percentage points" in text) == coarse
         st.rng.seed(3)
         st.roll()
         line = win_line(s.game, 0, s.order, st, table)

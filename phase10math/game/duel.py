@@ -2734,7 +2734,10 @@ def win_advice(
     (both from 0) for the faces whose die is known. Each hold (``best``, ``options``) is
     ``keep`` (its faces in words), ``chance_to_win``, ``error`` (proven) and ``hold_id`` (its
     state id in the phase's turn space, ``sol.game.turns[phase].space``: a
-    :class:`~phase10math.game.spacemap.SpaceMap` finds its dice). ``stop`` is stopping now
+    :class:`~phase10math.game.spacemap.SpaceMap` finds its dice). ``certified``: the best
+    hold is best for any chances within the errors (no hold of a smaller chance, beyond the
+    tie rule, can reach the best's; a table is coarse at states play from its start rarely
+    reaches, and there it may not tell the holds apart). ``stop`` is stopping now
     with the dice as they lie (the turn scores them, or fails): its ``chance_to_win``,
     ``error``, whether the dice make the phase (``made``) and their ``score`` (0 if not)."""
     g = sol.game
@@ -2808,10 +2811,17 @@ def win_advice(
         for obj, s in per_turn.items():
             hid = s.best_hold_id(roll_gid, rolls_left)
             others[str(obj)] = {"keep": _hold_text(space, hid), "chance_to_win": float(W[hid])}
+        w0, h0 = holds[0][0], holds[0][2]
+        floor = w0 - float(Werr[h0]) - rounding  # the best hold's chance is at least this
         return {
-            "best": option(holds[0][0], holds[0][2]),
+            "best": option(w0, h0),
             "options": [option(w, h) for w, _, h in holds],
             "per_turn": others,
+            # whether the best hold stays best for any values within the errors: no hold of
+            # a smaller chance (beyond the tie rule) can reach the best's least chance
+            "certified": all(
+                w + float(Werr[h]) + rounding <= floor for w, _, h in holds if w < w0 - 1e-12
+            ),
             # every hold's chance within this: the largest error the states after this turn
             # carry into any of this roll's holds (not the table's largest)
             "bound": max(float(Werr[h]) for _, _, h in holds) + rounding,  # of every option
@@ -2901,6 +2911,11 @@ def format_advice(adv: Mapping[str, Any], top: int = 10) -> str:
         f"every chance within {adv['bound']:.1e} "
         "(proven: the errors of the table's states after this turn)"
     )
+    if not adv["certified"]:
+        lines.append(
+            "not certified: within these errors another hold may be better (the table is "
+            "coarse at the states after this turn)"
+        )
     if adv.get("note") and not adv.get("fits"):
         lines.append(f"note: {adv['note']}")
     return "\n".join(lines)

@@ -379,11 +379,50 @@ def test_advise_win_ranks_holds(capsys):
     assert main(argv[:-13] + argv[-10:]) == 0  # as text: the bound below the holds
     text = capsys.readouterr().out
     assert f"every chance within {d['bound']:.1e}" in text
+    assert d["certified"] and "not certified" not in text  # phase 10's table is tight
     # 10 10 10 10 7 7 2 1 W W makes phase 10 (a set of 5, a set of 3): 10 10 10 10 W and
     # 7 7 W score the dice they use, a W 0 (RULES.md)
     assert d["stop"]["made"] and d["stop"]["score"] == 4 * 10 + 2 * 7 == 54
     stop = f"stop now (phase made, 54 points): chance to win {d['stop']['chance_to_win']:.6f}"
     assert stop in text
+
+
+def test_a_certified_best_hold_stays_best_for_any_chances_within_the_errors():
+    """``certified`` claims that the best hold stays best (up to ties) for any chances after
+    the turn within their proven errors. Checked by solving the roll's holds again for
+    utilities moved within the errors at random (corners of the error box and points inside
+    it), on the reduced phase-8 game at its tight start and at a coarse state."""
+    import random
+
+    from reduced_dice import REDUCED, phase8_duel
+
+    table = phase8_duel()
+    tb = table.game.turns[8]
+    pick, rng = random.Random(4), np.random.default_rng(4)
+    seen = set()
+    for behind in (0, 20):
+        key = (0, (8, 0, 0), (8, 0, 0), -behind)  # the mover first, by hand
+        U = table.utility(key)[0]
+        partner = (1, key[2], key[1], -key[3])
+        E = np.array([table.error(partner)] + [table.error(n) for _, n in table.after(key)])
+        for _ in range(6):
+            faces = " ".join(str(pick.choice(d.faces)) for d in REDUCED.dice)
+            adv = win_advice(table, (8, 0), (8, behind), faces, 2, by_die=True)
+            ids = np.array([o["hold_id"] for o in adv["options"]])
+            chance = dict(zip(ids.tolist(), (o["chance_to_win"] for o in adv["options"])))
+            w0 = adv["best"]["chance_to_win"]
+            moved = [np.sign(rng.uniform(-1, 1, len(U))) for _ in range(8)]
+            moved += [rng.uniform(-1, 1, len(U)) for _ in range(4)]
+            overtaken = False
+            for m in moved:
+                values = tb.hold_values((U + m * E)[:, None], 2, ids)[:, 0]
+                top = int(ids[np.argmax(values)])
+                overtaken |= chance[top] < w0 - 1e-12  # a hold of a smaller chance now leads
+            if adv["certified"]:
+                assert not overtaken
+            seen.add((adv["certified"], overtaken))
+    # both kinds seen, and where not certified, the errors do reorder the holds
+    assert {c for c, _ in seen} == {True, False} and (False, True) in seen
 
 
 def test_win_advice_per_turn_holds_are_the_per_turn_solvers():

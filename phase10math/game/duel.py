@@ -1349,15 +1349,19 @@ def _solve_wide(
 
     rows = left(np.arange(len(W)))[::stride]
     before, began, done = fam.exact_solves, time.monotonic(), [0]
+    values_before = fam.value_solves
 
     def after(n: int) -> None:
         if save is not None:
             save()
         done[0] += n
         if log is not None and fam.costly:  # minutes a chunk: say how far it is
+            alone = fam.value_solves - values_before
             log(
-                f"  exact solves: {fam.exact_solves - before} solved, {done[0]} of "
-                f"{len(rows)} wide turns done, {time.monotonic() - began:.0f} s"
+                f"  exact solves: {fam.exact_solves - before} solved"
+                + (f" ({alone} by their value alone)" if alone else "")
+                + f", {done[0]} of {len(rows)} wide turns done, "
+                f"{time.monotonic() - began:.0f} s"
             )
 
     _exact_chunks(fam, W, after, rows, left)

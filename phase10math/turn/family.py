@@ -21,7 +21,10 @@ upper value ``h_i >= V(u_i)`` (the float optimum plus its rounding margin,
   once). Whatever ``lam`` the program returns, the bound is evaluated again from it with
   its rounding on the safe side: it is proven whatever the program's accuracy;
 - **refine**: where the interval is wider than ``tol``, solve ``u`` exactly and add the
-  policy found (and its cut): its interval closes to the solve's rounding margin.
+  policy found (and its cut): its interval closes to the solve's rounding margin. Where
+  most recent exact solves found a policy the family already had, a tensor family solves
+  the value alone first (its cut; about half an exact solve) and adds no policy where a
+  member is within ``tol`` of it.
 
 On ten different dice (the recorded set's color phases: 7**10 holds, beyond the per-type
 steps) the same family's exact solves run on the tensor engine, one utility at a time
@@ -47,6 +50,7 @@ proven error bound widened by the family's gaps.
 
 from __future__ import annotations
 
+import collections
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -85,6 +89,11 @@ MAX_HOLDS = 20_000_000  # the largest space a family solves on (the compact dice
 NEAREST = 24  # cuts in one linear program (the nearest by the shift bound)
 LP_CHUNK = 32  # rows of U in one (block-diagonal) linear program
 TOL = 1e-7  # the widest interval that refine() leaves without an exact solve
+# a tensor family solves a utility's value alone first (about half an exact solve) where, of
+# its last VALUE_FIRST_WINDOW exact solves, at least this share were closed by a policy it
+# already had (the value alone would have done): the value's time is lost where it is not
+VALUE_FIRST_WINDOW = 20
+VALUE_FIRST_SHARE = 0.6
 
 
 def needs_tensor(space: StateSpace) -> bool:
@@ -130,6 +139,7 @@ class TurnFamily(TurnBatch):
         self.dist_margin = 2 * (rolls * space.n_dice * gamma(8) + gamma(len(self.outcome) + 1))
         self.exact_solves = 0
         self.exact_seconds = 0.0
+        self.value_solves = 0  # exact solves closed by their value alone (TensorFamily)
 
     @classmethod
     def for_phase(
@@ -358,6 +368,9 @@ class TensorFamily(TurnFamily):
     ):
         super().__init__(space, outcome, scores, rules.rolls, tol)
         self.rules = rules
+        self.value_first: bool | None = None  # None: as value_first_now() judges
+        # whether each of the last exact solves was closed by a policy already kept
+        self.attained: collections.deque[bool] = collections.deque(maxlen=VALUE_FIRST_WINDOW)
         self.outcome = np.asarray(outcome, dtype=np.int8 if len(scores) < 127 else np.int16)
         self.dist_margin = gamma(forward_roundings(space, rules.rolls))
 
@@ -394,10 +407,40 @@ class TensorFamily(TurnFamily):
         value = mean_over_first_roll(self.space, stage.roll[0])
         return value, self._margin(float(np.abs(u).max())), holds
 
+    def value_one(self, u: np.ndarray) -> tuple[float, float]:
+        """(float optimum, its proven margin) of one utility ``u``: the stages' values alone
+        (:meth:`~phase10math.turn.engine.TensorEngine.mean_values`, the same floats as
+        :meth:`solve_one`'s without the best holds' codes), no forward pass; about half an
+        exact solve."""
+        engine = TensorEngine(self.space, self.rules)
+        roll = np.asarray(u, dtype=np.float64)[self.outcome]
+        for _ in range(1, self.rolls):
+            roll = engine.mean_values(Stage([roll]))
+        return mean_over_first_roll(self.space, roll), self._margin(float(np.abs(u).max()))
+
+    def value_first_now(self) -> bool:
+        """Whether the next exact solve tries the value alone first: ``value_first`` where
+        set (True or False), else where at least ``VALUE_FIRST_SHARE`` of the last
+        ``VALUE_FIRST_WINDOW`` exact solves (at least half that many seen) were closed by a
+        policy the family already had."""
+        if self.value_first is not None:
+            return bool(self.value_first)
+        seen = self.attained
+        return 2 * len(seen) >= VALUE_FIRST_WINDOW and sum(seen) >= VALUE_FIRST_SHARE * len(seen)
+
+    def _closed(self, u: np.ndarray, low: float) -> bool:
+        """Whether the interval of ``u`` (the cuts as they are now, ``low`` the members'
+        proven lower value) is within ``tol``."""
+        return bool(self.upper(u[None], np.array([low]))[0] - low <= self.tol)
+
     def exact(self, U: np.ndarray, keep_holds: bool = False) -> BatchResult:
-        """Exact solves of the rows of ``U`` one at a time (tensor engine; proven margins);
-        each policy and its cut join the family. With ``keep_holds``, refused at once where
-        the holds of all rows would not fit in memory."""
+        """Exact solves of the rows of ``U`` one at a time (tensor engine; proven margins):
+        after each, the row's interval is within ``tol``. Its cut always joins the family;
+        its policy (the outcome distribution of the best holds found) joins unless the value
+        alone, solved first (:meth:`value_first_now`), showed that a policy the family
+        already has is within ``tol`` of the optimum. With ``keep_holds`` every row is
+        solved in full, and refused at once where the holds of all rows would not fit in
+        memory."""
         U = self.utilities(U)
         check_tensor_fits(
             self.space,
@@ -407,22 +450,45 @@ class TensorFamily(TurnFamily):
         t0 = time.monotonic()
         vals, margins, dists, kept = [], [], [], []
         for u in U:
+            low = float(self.lower(u[None])[1][0]) if self.size else -math.inf
+            tried = not keep_holds and self.size > 0 and self.value_first_now()
+            if tried:
+                v, m = self.value_one(u)
+                self._add_cut(u, v + m)
+                closed = self._closed(u, low)
+                self.attained.append(closed)
+                if closed:  # a member is within tol of the optimum: no forward pass
+                    self.value_solves += 1
+                    best, lo, idx = self.lower(u[None])
+                    hi = float(self.upper(u[None], lo)[0])
+                    vals.append(float(best[0]))
+                    margins.append(max(hi - float(best[0]), float(best[0] - lo[0])))
+                    dists.append(self.members[int(idx[0])])
+                    continue
             v, m, holds = self.solve_one(u)
+            dist = push_forward(self.space, holds, self.outcome, self.n_outcomes, self.rolls)
+            if not tried:  # its cut (tried: already in, the same floats)
+                self._add_cut(u, v + m)
+                # would the value alone have closed it? (for value_first_now)
+                self.attained.append(self.size > 0 and self._closed(u, low))
+            self.members = np.vstack([self.members, dist[None]])
             vals.append(v)
             margins.append(m)
-            dists.append(push_forward(self.space, holds, self.outcome, self.n_outcomes, self.rolls))
+            dists.append(dist)
             if keep_holds:
                 kept.append(holds)
         self.exact_seconds += time.monotonic() - t0
         self.exact_solves += len(U)
-        vals, marg, dist = np.array(vals), np.array(margins), np.array(dists)
-        self.members = np.vstack([self.members, dist])
-        self.cuts = np.vstack([self.cuts, U])
-        self.highs = np.concatenate([self.highs, vals + marg])
         holds_out = None
         if keep_holds:
             holds_out = {r: np.stack([h[r] for h in kept], axis=1) for r in range(1, self.rolls)}
-        return BatchResult(vals, marg, dist, self.dist_margin, holds_out)
+        return BatchResult(
+            np.array(vals), np.array(margins), np.array(dists), self.dist_margin, holds_out
+        )
+
+    def _add_cut(self, u: np.ndarray, high: float) -> None:
+        self.cuts = np.vstack([self.cuts, u[None]])
+        self.highs = np.append(self.highs, high)
 
     def forward(self, holds: dict[int, np.ndarray], B: int) -> np.ndarray:
         """Outcome distributions ``(B, n_outcomes)`` of the policies ``holds`` (hold ids per

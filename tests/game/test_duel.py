@@ -384,6 +384,23 @@ def test_a_color_phase_on_different_dice_solved_on_the_tensor_engine_holds_the_b
         assert abs(sol.value(key)[0] - float(exact)) <= sol.error(key) + 1e-15
 
 
+def test_a_game_whose_family_solves_values_first_holds_the_brute_force():
+    """The same game with every exact solve trying the value alone first (no policy added
+    where a kept one is within tol): some solves close so, and every state the brute force
+    visits still lies within its own error of the exact value."""
+    dice = tuple(Die("low", parse_faces(t)) for t in LOW_DICE)
+    phases = {5: parse_phase("2 of one color"), 6: parse_phase("1 set of 3")}
+    fam = TensorFamily.for_phase(phases[5], RULES, dice, tol=1e-8)
+    fam.value_first = True
+    sol = solve_duel(DuelGame(phases, RULES, dice, turns={5: fam}), target=1e-4)
+    assert fam.value_solves > 0 and fam.size < len(fam.cuts)
+    assert sol.error(sol.game.start()) <= 1e-4
+    DIFFERENT.duel_value(0, LO, 0, LO, 0)
+    for (s, ka, ta, kb, tb), exact in DIFFERENT.solved.items():
+        key = sol.game.key_of(s, (ka, ta), (kb, tb))
+        assert abs(sol.value(key)[0] - float(exact)) <= sol.error(key) + 1e-15
+
+
 def test_the_tensor_familys_policies_play_the_solved_values(different_solution):
     """The holds a table gives at a color state on different dice (exact solves on the
     tensor engine) play that state's chance to win: their outcome distribution, pushed

@@ -7,6 +7,7 @@ is refused at once."""
 from __future__ import annotations
 
 import collections
+import math
 
 import numpy as np
 import pytest
@@ -16,7 +17,12 @@ from phase10math.dice.phases import PHASES, parse_phase
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.game.length import simulate_turns
 from phase10math.turn.engine import Stage, TensorEngine
-from phase10math.turn.family import TensorFamily, TurnFamily
+from phase10math.turn.family import (
+    VALUE_FIRST_SHARE,
+    VALUE_FIRST_WINDOW,
+    TensorFamily,
+    TurnFamily,
+)
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.tensor.forward import CHUNK, chunk_roundings, sum_by_outcome
 
@@ -159,3 +165,46 @@ def test_the_gather_in_one_pass_equals_the_gather_in_chunks(five, monkeypatch):
     assert np.count_nonzero(chunked) == len(np.unique(holds[2]))
     dist = fwd.push_forward(fam.space, holds, fam.outcome, fam.n_outcomes, fam.rolls)
     assert np.abs(dist - res.dist[0]).max() <= 1e-15
+
+
+def test_a_utility_a_kept_policy_solves_is_closed_by_its_value_alone():
+    """With the value solved first, a utility near one solved already (the same policy
+    optimal) closes with its cut alone: no policy is added, and the family's interval holds
+    the exact optimum (the kit's exact integer solver). A utility far from the kept policies
+    is then solved in full."""
+    fam = TensorFamily.for_phase(parse_phase("3 of one color"), layout=FIVE)
+    rng = np.random.default_rng(8)
+    # chances as the game's are (0 to 1), in sixty-fourths of 1/1024: exact as floats
+    w = rng.integers(0, 1024, size=fam.n_outcomes) * 64
+    fam.value_first = True
+    fam.exact((w / 2**16)[None])  # no policy yet: solved in full
+    assert (fam.size, len(fam.cuts), fam.value_solves) == (1, 1, 0)
+    near_w = w + rng.integers(0, 2, size=fam.n_outcomes)  # moved a little: the same policy
+    near = near_w / 2**16
+    assert len(fam.wide(near[None])) == 1  # the cut of w does not close it
+    res = fam.exact(near[None])
+    assert (fam.size, len(fam.cuts), fam.value_solves) == (1, 2, 1)
+    exact = float(solve_utility(fam.space, near_w[fam.outcome].astype(np.int64)).value()) / 2**16
+    for got in (res, fam.solve(near[None])):
+        assert abs(float(got.values[0]) - exact) <= float(got.margin[0]) <= fam.tol
+    assert fam.refine(near[None]) == 0  # closed: not solved again
+    far = rng.random(fam.n_outcomes)[::-1].copy()
+    fam.exact(far[None])
+    assert (fam.size, len(fam.cuts), fam.value_solves) == (2, 3, 1)  # tried, then in full
+    assert list(fam.attained) == [False, True, False]  # the first: no policy to attain it
+
+
+def test_the_value_is_solved_first_where_kept_policies_mostly_sufficed():
+    fam = TensorFamily.for_phase(parse_phase("2 of one color"), layout=THREE)
+    assert fam.value_first is None and not fam.value_first_now()  # nothing seen yet
+    half = VALUE_FIRST_WINDOW // 2
+    fam.attained.extend([True] * (half - 1))
+    assert not fam.value_first_now()  # too few seen
+    fam.attained.append(True)
+    assert fam.value_first_now()
+    share = math.ceil(VALUE_FIRST_SHARE * VALUE_FIRST_WINDOW)
+    fam.attained.clear()
+    fam.attained.extend([True] * (share - 1) + [False] * (VALUE_FIRST_WINDOW - share + 1))
+    assert not fam.value_first_now()
+    fam.attained.append(True)  # the oldest False leaves the window
+    assert fam.value_first_now() == (fam.attained.count(True) >= share)

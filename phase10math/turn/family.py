@@ -92,7 +92,7 @@ TOL = 1e-7  # the widest interval that refine() leaves without an exact solve
 # a tensor family solves a utility's value alone first (about half an exact solve) where, of
 # its last VALUE_FIRST_WINDOW exact solves, at least this share were closed by a policy it
 # already had (the value alone would have done): the value's time is lost where it is not
-VALUE_FIRST_WINDOW = 20
+VALUE_FIRST_WINDOW = 10
 VALUE_FIRST_SHARE = 0.6
 
 

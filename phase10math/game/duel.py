@@ -2612,6 +2612,7 @@ def chance_to_win(
     return sol.value(g.key_of(1 if second else 0, me, opponent))
 
 
+@public
 def chance_error(
     sol: DuelSolution,
     me: tuple[int, int],
@@ -2621,7 +2622,10 @@ def chance_error(
 ) -> float:
     """The proven bound on the error of :func:`chance_to_win` at the same state (0 where the
     game is decided). A table certifies its start tightly and other states as far as play
-    from its start needs them: a state its start rarely reaches may keep a wide bound."""
+    from its start needs them: a state its start rarely reaches may keep a wide bound.
+    Raises :class:`~phase10math.errors.OutsideTableError` for a state the table does not
+    cover."""
+    check_covered(sol, me, opponent, last_chance)
     g = sol.game
     if last_chance:
         return sol.error((g.player(*me), me[1] - opponent[1], int(second)))

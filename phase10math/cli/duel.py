@@ -18,7 +18,8 @@ from phase10math.game.duel import (
     RECOMPUTE,
     ROUND_PICKS,
     DuelGame,
-    check_covered,
+    chance_error,
+    chance_to_win,
     first_covered,
     format_advice,
     format_headline,
@@ -123,10 +124,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
         sol, data = read_table(args.table, phases, None if args.table else table_dice)
     if me:
         g = sol.game
-        check_covered(sol, me, opp, False, layout)
-        seat = 1 if args.second else 0
-        key = g.key_of(seat, me, opp)
-        w, t = sol.value(key)
+        w, t = chance_to_win(sol, me, opp, args.second, False, layout)
         out = {
             "me": list(me),
             "opponent": list(opp),
@@ -134,7 +132,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             "p_win": w - t / 2,
             "p_tie": t,
             "chance_to_win": w,
-            "bound": sol.error(key),
+            "bound": chance_error(sol, me, opp, args.second),
             "table": g.describe(),
         }
         if args.json:

@@ -411,6 +411,21 @@ class DuelGame:
             check_int(t, f"{name} total", 0, error=InvalidRulesError)
         return (seat, self._player(*me), self._player(*opp), me[1] - opp[1])
 
+    def state_key(
+        self,
+        me: tuple[int, int],
+        opp: tuple[int, int],
+        second: bool = False,
+        last_chance: bool = False,
+    ) -> Key | LastKey:
+        """The key of a mover at (phase, total) ``me`` against ``opp``: :meth:`key_of`, the
+        mover in the second seat where ``second``; where ``last_chance`` (``opp`` has
+        finished, its total final) the last chance's (chaser, Dc, eligible), eligible for
+        the bonus of the same round where the chaser sits second."""
+        if last_chance:
+            return (self.player(*me), me[1] - opp[1], int(second))
+        return self.key_of(1 if second else 0, me, opp)
+
     def _d_range(self, me: Player, opp: Player) -> range:
         """The differences ``D`` at which neither side has already won."""
         if me[1] == Bonus.UNDECIDED and opp[1] == Bonus.UNDECIDED:
@@ -2606,10 +2621,10 @@ def chance_to_win(
     dice of the game (None: the table's). Raises
     :class:`~phase10math.errors.OutsideTableError` for a state the table does not cover."""
     check_covered(sol, me, opponent, last_chance, layout)
-    g = sol.game
+    key = sol.game.state_key(me, opponent, second, last_chance)
     if last_chance:
-        return sol.last_value(Play.OPTIMAL, g.player(*me), me[1] - opponent[1], int(second))
-    return sol.value(g.key_of(1 if second else 0, me, opponent))
+        return sol.last_value(Play.OPTIMAL, *key)
+    return sol.value(key)
 
 
 @public
@@ -2626,10 +2641,7 @@ def chance_error(
     Raises :class:`~phase10math.errors.OutsideTableError` for a state the table does not
     cover."""
     check_covered(sol, me, opponent, last_chance)
-    g = sol.game
-    if last_chance:
-        return sol.error((g.player(*me), me[1] - opponent[1], int(second)))
-    return sol.error(g.key_of(1 if second else 0, me, opponent))
+    return sol.error(sol.game.state_key(me, opponent, second, last_chance))
 
 
 def check_covered(
@@ -2763,13 +2775,11 @@ def win_advice(
         )
     require_colors(faces, g.phases[k])
     fits = roll_fits(space, faces, layout, placed_faces(faces, layout, by_die, dice_of))
-    seat = 1 if second else 0
+    key = g.state_key(me, opponent, second, last_chance)
     if last_chance:
-        lk = (g.player(*me), me[1] - opponent[1], int(seat == 1))
-        U = sol.last_utility(Play.OPTIMAL, lk)[0]
-        E = sol.utility_errors(lk)  # a failed last chance ends the game: exact
+        U = sol.last_utility(Play.OPTIMAL, key)[0]
+        E = sol.utility_errors(key)  # a failed last chance ends the game: exact
     else:
-        key = g.key_of(seat, me, opponent)
         U = sol.utility(key)[0]
         E = sol.utility_errors(key)
         E[0] = sol.error(_partner(key))  # the partner's, on a fail

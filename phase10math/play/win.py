@@ -52,7 +52,7 @@ class WinLine:
     the chance of holding nothing (``reroll_chance``) and of stopping now (``stop_chance``):
     what the player's choices are judged by (:func:`win_cost`). Typed faces: each of the
     three is None where the ranking or the hold depends on which die shows which face
-    (:func:`typed_hold_id`). ``error``: the proven bound on ``chance``'s error; ``bound``:
+    (:func:`typed_hold_ids`). ``error``: the proven bound on ``chance``'s error; ``bound``:
     on every hold's and stopping's chance (0 before a roll). Above :data:`COARSE` the panel
     says so, and the choices are not judged by the chance to win."""
 
@@ -167,12 +167,12 @@ def _dice_of_hold(
     """The dice the hold to win keeps (dice held now first), the chance to win of the
     player's hold (None: nothing held) and of holding nothing, each None where it depends on
     which die shows which typed face: rolled dice by their hold's state id (the dice in
-    layout order), typed faces by :func:`typed_hold_id`."""
+    layout order), typed faces by :func:`typed_hold_ids`."""
     space = table.game.turns[phase].space
     chances = {o["hold_id"]: o["chance_to_win"] for o in adv["options"]}
     if state.typed:
         dice = frozenset(indices_for(state, parse_faces(adv["best"]["keep"])))
-        nothing, mine = typed_hold_id(space, state, ()), typed_hold_id(space, state, state.held)
+        nothing, mine = typed_hold_ids(space, state, [(), state.held])
     else:
         dice = SpaceMap(space, state.layout).keep_for(
             adv["best"]["hold_id"], state.dice, frozenset(state.held)
@@ -185,11 +185,14 @@ def _dice_of_hold(
     return dice, chances.get(mine), reroll
 
 
-def typed_hold_id(space: StateSpace, state: TurnState, which: Iterable[int]) -> int | None:
-    """The state id in ``space`` of the hold that keeps the typed faces ``which`` (indices
-    into ``state.faces``), where the answer does not depend on which die shows which face:
-    the faces fit the dice in one way as the solver tells ways apart (so the ranking is that
-    way's), and each kept face lies on dice of one type in it. Else None.
+def typed_hold_ids(
+    space: StateSpace, state: TurnState, holds: Sequence[Iterable[int]]
+) -> list[int | None]:
+    """The state id in ``space`` of each hold of ``holds``, a hold the typed faces it keeps
+    (indices into ``state.faces``), where the answer does not depend on which die shows
+    which face: the faces fit the dice in one way as the solver tells ways apart (so the
+    ranking is that way's), and each kept face lies on dice of one type in it. Else None.
+    The faces are fitted to the dice once for all the holds.
 
     >>> from phase10math.dice.layouts import COMPACT_LAYOUT
     >>> from phase10math.dice.phases import PHASES
@@ -199,21 +202,26 @@ def typed_hold_id(space: StateSpace, state: TurnState, which: Iterable[int]) -> 
     >>> space = StateSpace.build(COMPACT_LAYOUT, VALUE)
     >>> at = [i for i, f in enumerate(st.faces) if str(f) == "9"]  # the typed 9s
     >>> nines = dict(enumerate(parse_faces("9 9 9")))  # on the first three dice (high)
-    >>> typed_hold_id(space, st, at) == space.hold_id(COMPACT_LAYOUT, nines)
+    >>> typed_hold_ids(space, st, [at, ()]) == [
+    ...     space.hold_id(COMPACT_LAYOUT, nines), space.hold_id(COMPACT_LAYOUT, {})]
     True
     """
     fits = roll_fits(space, state.faces, state.layout, {i: i for i in state.pinned})
     if len(fits) != 1:
-        return None
+        return [None] * len(holds)
     types = space.die_types(state.layout)
-    shown = []
-    for i in which:
-        kinds = {types[d] for d in fits[0].on[i]}
-        if len(kinds) != 1:
-            return None
-        d = min(fits[0].on[i])
-        shown.append((types[d], state.layout.dice[d].show(state.faces[i])))
-    return space.state_id(space.counts_for(shown))
+
+    def one(which: Iterable[int]) -> int | None:
+        shown = []
+        for i in which:
+            kinds = {types[d] for d in fits[0].on[i]}
+            if len(kinds) != 1:
+                return None
+            d = min(fits[0].on[i])
+            shown.append((types[d], state.layout.dice[d].show(state.faces[i])))
+        return space.state_id(space.counts_for(shown))
+
+    return [one(which) for which in holds]
 
 
 def win_cost(line: WinLine, held: bool, stopping: bool = False) -> Fraction | None:

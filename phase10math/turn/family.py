@@ -459,11 +459,10 @@ class TensorFamily(TurnFamily):
                 self.attained.append(closed)
                 if closed:  # a member is within tol of the optimum: no forward pass
                     self.value_solves += 1
-                    best, lo, idx = self.lower(u[None])
-                    hi = float(self.upper(u[None], lo)[0])
-                    vals.append(float(best[0]))
-                    margins.append(max(hi - float(best[0]), float(best[0] - lo[0])))
-                    dists.append(self.members[int(idx[0])])
+                    res = TurnFamily.solve(self, u[None])  # the family's answer, as any row's
+                    vals.append(float(res.values[0]))
+                    margins.append(float(res.margin[0]))
+                    dists.append(res.dist[0])
                     continue
             v, m, holds = self.solve_one(u)
             dist = push_forward(self.space, holds, self.outcome, self.n_outcomes, self.rolls)

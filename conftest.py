@@ -2,10 +2,11 @@
 ``python -m pytest --nbval -n 2 --dist loadfile``; pytest-xdist is in the ``test`` extra;
 ``-n 0`` runs everything in one process): every file (a notebook with all its cells, in order,
 in one kernel) is one unit of work for one worker, and the tests that solve color phases on
-the ten different recorded dice and simulate their best holds (notebook 3b: phase 18; the
-simulated whole games of notebook 5: phase 8), each needing the best holds of 60 million
-rolls and up to 2 GB, are one unit, run one after the other in one worker, so that no two of
-those run at the same time; the tests that read phase 8's solve come after them there. That
+the ten different recorded dice and simulate their best holds (notebook 3b: phase 8, whose
+best holds of 60 million rolls take a minute or more and up to 2 GB; then the simulated whole
+games of notebook 5 and the tests that read the same solve from the result cache) are one
+unit, run one after the other in one worker, so that the solve is done once and never twice
+at the same time. That
 unit is the longest: it is handed out first, then the other long units (``LONG_UNITS``), then
 the rest in the order of the collection.
 
@@ -43,10 +44,10 @@ def _held_heap_for_the_run():
 # best holds, in the order they run
 RECORDED_SOLVES = (
     "notebooks/3b_full_table.ipynb::",
-    # whole games on the recorded dice: phase 8's best holds (completion)
+    # whole games on the recorded dice: phase 8's best holds (completion), and phase 8 on
+    # the recorded dice again: read from the result cache notebook 3b filled (on the other
+    # worker, or before it, each would solve it again: a minute or more)
     "notebooks/5_whole_game.ipynb::",
-    # phase 8 on the recorded dice again: read from the result cache the notebook filled (on
-    # the other worker, or before it, each would solve it again: half a minute or more)
     "tests/turn/test_real_dice.py::test_phase_8_on_the_recorded_dice_two_ways",
     "tests/turn/test_real_dice.py::test_a_face_on_two_different_dice_names_the_die_to_keep",
     "tests/turn/test_advisor.py::test_shown_holds_are_the_dice_the_values_are_for[8-recorded]",

@@ -3,6 +3,7 @@ render (formulas typeset, no raw TeX, no test markers, no line cut at the margin
 pages beside them; bad input gives one line on stderr and exit code 2."""
 
 import base64
+import functools
 import re
 import shutil
 import sys
@@ -34,7 +35,10 @@ def run(capsys, *argv):
     return code, out, err
 
 
+@functools.cache
 def pdf_text(path):
+    """(the PDF's reader, the text of all its pages): read once per file (pypdf takes
+    seconds a page where the page has formulas; the handouts do not change in the module)."""
     from pypdf import PdfReader
 
     reader = PdfReader(path)
@@ -129,8 +133,9 @@ def test_a_widget_prints_the_state_it_shows(handouts):
 def test_paper_sizes_and_the_one_page_summary(handouts):
     sizes = {}
     for paper in ("a4", "letter"):
-        reader, _ = pdf_text(handouts / f"2_one_roll-worksheet-{paper}.pdf")
-        box = reader.pages[0].mediabox
+        from pypdf import PdfReader  # the page size alone: no text read
+
+        box = PdfReader(handouts / f"2_one_roll-worksheet-{paper}.pdf").pages[0].mediabox
         sizes[paper] = (round(float(box.width) / MM), round(float(box.height) / MM))
     assert sizes == {"a4": (210, 297), "letter": (216, 279)}
     summary, text = pdf_text(handouts / "rules-summary-a4.pdf")

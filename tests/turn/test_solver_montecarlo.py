@@ -41,8 +41,9 @@ def check_by_simulation(n: int, objective: str, layout) -> None:
 
 # The recorded color phases (ten different dice: each simulation needs the best holds of all
 # 60 million rolls, about a minute and 2 GB on the 2-core machine) are simulated by the lessons
-# the test command runs: notebook 3b phase 18 (20,000 seeded turns, |z| < 4) and notebook 5
-# phase 8 (whole games); both objectives of all four: benchmarks/montecarlo_color_phases.py
+# the test command runs: notebook 3b phase 8 (20,000 seeded turns, |z| < 4) and notebook 5
+# (whole games with the same holds); both objectives of all four color phases, phase 18's
+# completion among them: benchmarks/montecarlo_color_phases.py
 # (its figures in README). Here: every other phase, both objectives.
 RECORDED_CASES = [
     (n, objective)

@@ -765,6 +765,34 @@ class Checkpoint:
         self.written = time.monotonic()
         self.took = self.written - began
 
+    def reach_path(self) -> str | None:
+        """The file beside the checkpoint that keeps the first pass's estimate of where play
+        goes (``.reach`` appended; None: no checkpoint)."""
+        return None if self.path is None else self.path + ".reach"
+
+    def load_reach(self, game: DuelGame) -> dict[Any, float] | None:
+        """The estimate :meth:`save_reach` kept for this game, or None (none kept, or one of
+        another game: the solve then estimates again and keeps its own)."""
+        path = self.reach_path()
+        if path is None or not os.path.exists(path):
+            return None
+        with gzip.open(path, "rb") as fh:
+            data = pickle.load(fh)
+        return data["reach"] if data.get("fingerprint") == fingerprint(game) else None
+
+    def save_reach(self, game: DuelGame, reach: Mapping[Any, float]) -> None:
+        """Keep the first pass's estimate of where play goes (written once, atomically): a
+        resumed run reads it instead of estimating again (on the 10-phase game about ten
+        minutes) and so plays the same first pass as a run never stopped."""
+        path = self.reach_path()
+        if path is None:
+            return
+        tmp = path + ".tmp"
+        with gzip.open(tmp, "wb", compresslevel=1) as fh:
+            data = {"fingerprint": fingerprint(game), "reach": dict(reach)}
+            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+
 
 @public
 def seed_families(
@@ -875,9 +903,11 @@ def solve_duel(
     the states whose visits times width is largest (until those left weigh at most
     ``ROUND_LEAVE`` of the target; at most ``picks`` a round), and the states that depend on
     them again where their visits times proven error weigh (:func:`_round_states`), until
-    the start's error is at most ``target``. A round in progress is kept in the checkpoint.
-    Where a turn is costly (the tensor family of the recorded dice) the run keeps the memory
-    it frees for its next solves (:func:`~phase10math.turn.tensor.memory.held_heap`)."""
+    the start's error is at most ``target``. A round in progress is kept in the checkpoint,
+    and the first pass's estimate of visits in a file beside it (``.reach`` appended), which
+    a resumed run reads instead of estimating again. Where a turn is costly (the tensor
+    family of the recorded dice) the run keeps the memory it frees for its next solves
+    (:func:`~phase10math.turn.tensor.memory.held_heap`)."""
     check_int(picks, "picks", 1, error=InvalidRulesError)
     if target is not None:
         target = check_positive_float(target, "target")
@@ -897,7 +927,8 @@ def _solve_duel(
 ) -> DuelSolution:
     """:func:`solve_duel`'s run, its arguments checked."""
     ck = Checkpoint(checkpoint)
-    sol = ck.load(game) or DuelSolution(game)
+    resumed = ck.load(game)
+    sol = resumed or DuelSolution(game)
     t0 = time.monotonic() - sol.seconds
     fixed = {(k, p): _fixed_distribution(game, k, p) for k in game.phases for p in PLAYS[1:]}
     sol.fixed = {k: np.stack([fixed[(k, p)] for p in PLAYS[1:]]) for k in game.phases}
@@ -911,7 +942,11 @@ def _solve_duel(
     if target is not None and fams:  # where play goes: the layers solved, a stand-in below
         strides, least = (), target * FIRST_SHARE
         if any(s not in sol.layers_done for s in _color_steps(game)):
-            reach = visits(sol, proxy=Play.COMPLETE)
+            # a resumed run: the estimate its first run made and kept beside the checkpoint
+            reach = ck.load_reach(game) if resumed is not None else None
+            if reach is None:
+                reach = visits(sol, proxy=Play.COMPLETE)
+                ck.save_reach(game, reach)
     bar = progress_bar(
         total=_work(game), desc=f"duel {game.describe()}", unit="state", enabled=show_progress
     )

@@ -683,7 +683,9 @@ def test_a_solve_killed_among_the_first_passs_exact_solves_of_last_chances_keeps
 ):
     """The first pass's exact solves of a color phase's last chances are checkpointed as they
     go (in the family): a run stopped after the first of them and resumed does not solve that
-    utility again, solves no more than a run never stopped, and certifies the start."""
+    utility again, solves no more than a run never stopped, and certifies the start. The
+    first pass's estimate of where play goes is kept beside the checkpoint: the resumed run
+    reads it (estimates nothing again); a fresh run estimates anew."""
     import phase10math.game.duel as duel
 
     monkeypatch.setattr(duel, "CHECKPOINT_EVERY", 0.0)
@@ -716,6 +718,14 @@ def test_a_solve_killed_among_the_first_passs_exact_solves_of_last_chances_keeps
         asked.extend(w.tobytes() for w in (W if rows is None else W[rows]))
         return real(fam, W, after, rows, left)
 
+    estimates = []
+    real_visits = duel.visits
+
+    def counted_visits(*args, **kwargs):
+        estimates.append(real_visits(*args, **kwargs))
+        return estimates[-1]
+
+    monkeypatch.setattr(duel, "visits", counted_visits)
     monkeypatch.setattr(duel, "_exact_chunks", counted)
     solve_duel(color_game(1e-8), target=1e-4)
     never_stopped, asked[:] = len(asked), []
@@ -727,8 +737,14 @@ def test_a_solve_killed_among_the_first_passs_exact_solves_of_last_chances_keeps
     saved = duel.Checkpoint(ck).load(color_game(1e-8))
     assert len(asked) == 1 and saved.game.turns[5].exact_solves == 0  # counted anew
     assert asked[0] in {row.tobytes() for row in saved.game.turns[5].cuts}  # kept
+    assert len(estimates) == 2 and estimates[1]  # each run from nothing estimates
+    assert duel.Checkpoint(ck).load_reach(color_game(1e-8)) == estimates[1]
+    base = reduced_game()
+    other = DuelGame(base.phases, RULES.replace(first_finish_bonus=4), base.dice)
+    assert duel.Checkpoint(ck).load_reach(other) is None  # kept for another game
     monkeypatch.setattr(duel, "_exact_chunks", counted)
     sol = solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
+    assert len(estimates) == 2  # the resumed run read the estimate kept
     assert len(asked) > 1 and asked[0] not in asked[1:]  # not solved again
     assert len(asked) <= never_stopped
     assert sol.error(sol.game.start()) <= 1e-4

@@ -17,6 +17,7 @@ keeps 10, 10, W: ...
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -435,7 +436,6 @@ def roll_fits(
         for i, f in enumerate(faces)
     ]
     own = [[dice[d].show(f) for d in range(len(dice))] for f in faces]
-    classes: dict[tuple, list] = {}  # class key -> [assignment, on-sets, distinct assignments]
     used = [False] * len(dice)
     assign = [0] * len(faces)
 
@@ -444,33 +444,67 @@ def roll_fits(
     ]
     way = [[(same[d][0], g) for d, g in enumerate(o)] for o in own]
 
-    def rec(i: int) -> None:
-        if i == len(faces):
-            cls = tuple(sorted(pair[k][d] for k, d in enumerate(assign)))
-            entry = classes.get(cls)
-            if entry is None:
-                if len(classes) >= MAX_FITS:
-                    raise AmbiguousRollError(
-                        f"these faces fit the dice in more than {MAX_FITS} ways that change the "
-                        "advice; say which die shows which face (dice_of=, --die FACE=DIE on the "
-                        "command line) or give the faces in the order of the dice (--by-die)"
-                    )
-                entry = classes[cls] = [tuple(assign), [set() for _ in faces], set()]
-            on = entry[1]
-            for k, d in enumerate(assign):
-                on[k].update(same[d])
-            entry[2].add(tuple(sorted(way[k][d] for k, d in enumerate(assign))))
-            return
-        tried: set[int] = set()
-        for d in cand[i]:
-            if used[d] or (i not in pinned and (d in pinned.values() or same[d][0] in tried)):
-                continue
-            tried.add(same[d][0])  # identical dice: one of them is enough
-            used[d], assign[i] = True, d
-            rec(i + 1)
-            used[d] = False
+    def ways_of(part: list[int]) -> dict[tuple, list]:
+        """The ways the faces ``part`` (a part of the matching: no die shared with the other
+        faces) fit their dice: class key -> [first assignment, on-sets, distinct ones]."""
+        classes: dict[tuple, list] = {}
 
-    rec(0)
+        def rec(j: int) -> None:
+            if j == len(part):
+                cls = tuple(sorted(pair[k][assign[k]] for k in part))
+                entry = classes.get(cls)
+                if entry is None:
+                    entry = classes[cls] = [
+                        tuple(assign[k] for k in part),
+                        {k: set() for k in part},
+                        set(),
+                    ]
+                on = entry[1]
+                for k in part:
+                    on[k].update(same[assign[k]])
+                entry[2].add(tuple(sorted(way[k][assign[k]] for k in part)))
+                return
+            i = part[j]
+            tried: set[int] = set()
+            for d in cand[i]:
+                if used[d] or (i not in pinned and (d in pinned.values() or same[d][0] in tried)):
+                    continue
+                tried.add(same[d][0])  # identical dice: one of them is enough
+                used[d], assign[i] = True, d
+                rec(j + 1)
+                used[d] = False
+
+        rec(0)
+        return classes
+
+    # faces that can share a die are one part; the parts fit their dice independently, so
+    # the ways of all the faces are every combination of the parts' ways (a roll of ten
+    # different numbers: 720 and 24 assignments of the high and the low dice, not 17,280)
+    parts = fit_parts(cand)
+    per_part = [ways_of(part) for part in parts]
+    classes: dict[tuple, list] = {}
+    if all(per_part):
+        n_classes = math.prod(len(c) for c in per_part)
+        if n_classes > MAX_FITS:
+            raise AmbiguousRollError(
+                f"these faces fit the dice in more than {MAX_FITS} ways that change the "
+                "advice; say which die shows which face (dice_of=, --die FACE=DIE on the "
+                "command line) or give the faces in the order of the dice (--by-die)"
+            )
+        combos = []
+        for pick in itertools.product(*[list(c.items()) for c in per_part]):
+            first = [0] * len(faces)
+            on: dict[int, set[int]] = {}
+            for part, (_, (a, o, _d)) in zip(parts, pick):
+                for k, d in zip(part, a):
+                    first[k] = d
+                on.update(o)
+            cls = tuple(sorted(itertools.chain.from_iterable(c for c, _ in pick)))
+            n_ways = math.prod(len(d) for _, (_a, _o, d) in pick)
+            combos.append((tuple(first), cls, [on[k] for k in range(len(faces))], n_ways))
+        # in the order of their first assignments, as one search over all the faces finds them
+        for first, cls, on_sets, n_ways in sorted(combos):
+            classes[cls] = [first, on_sets, n_ways]
     if not classes:
         if pinned:
             said = ", ".join(f"face {k + 1} ({faces[k]}) on die {v + 1}" for k, v in pinned.items())
@@ -482,9 +516,9 @@ def roll_fits(
             tuple((type_of_die[d], own[k][d]) for k, d in enumerate(a)),
             a,
             tuple(frozenset(s) for s in on),
-            len(distinct),
+            n_ways,
         )
-        for a, on, distinct in classes.values()
+        for a, on, n_ways in classes.values()
     ]
     ident = tuple(range(len(faces)))
     first = next((k for k, f in enumerate(fits) if all(i in s for i, s in enumerate(f.on))), None)
@@ -494,6 +528,35 @@ def roll_fits(
             0, RollFit(tuple((type_of_die[i], own[i][i]) for i in ident), ident, f.on, f.ways)
         )
     return fits
+
+
+def fit_parts(cand: Sequence[Sequence[int]]) -> list[list[int]]:
+    """The faces grouped into parts that share no die (``cand``: the dice each face may lie
+    on), each part's faces in order, the parts by their first face: :func:`roll_fits` fits
+    each part to its dice on its own.
+
+    >>> fit_parts([[0, 1], [2, 3], [1], [3]])  # faces 0 and 2 share die 1; 1 and 3 die 3
+    [[0, 2], [1, 3]]
+    """
+    owner = list(range(len(cand)))
+
+    def root(i: int) -> int:
+        while owner[i] != i:
+            owner[i] = owner[owner[i]]
+            i = owner[i]
+        return i
+
+    first_on: dict[int, int] = {}
+    for i, ds in enumerate(cand):
+        for d in ds:
+            if d in first_on:
+                owner[root(i)] = root(first_on[d])
+            else:
+                first_on[d] = i
+    groups: dict[int, list[int]] = {}
+    for i in range(len(cand)):
+        groups.setdefault(root(i), []).append(i)
+    return sorted(groups.values())
 
 
 @dataclass(frozen=True)

@@ -316,3 +316,80 @@ def test_phase_8_on_the_recorded_dice_two_ways():
     # the shipped row holds the same two keys of the solve
     row = shipped_row(PHASES[8], Rules(), RECORDED_LAYOUT)
     assert (row["p_optimal"], row["e_score_complete_policy"]) == (full.value(), full.value2())
+
+
+def fits_by_one_search(space, faces, layout, pinned):
+    """The ways the faces fit the dice by one search over every assignment of all the faces
+    (identical dice tried once): the class of each (the solver's view), its first
+    assignment, every die each face lies on in it and its distinct assignments."""
+    dice = layout.dice
+    types = space.die_types(layout)
+    twins = [{j for j, e in enumerate(dice) if e == d} for d in dice]  # identical dice
+    same = [min(t) for t in twins]
+    shown = [[d.show(f) for d in dice] for f in faces]
+    classes: dict = {}
+
+    def rec(i, assign, used):
+        if i == len(faces):
+            own = [shown[k][d] for k, d in enumerate(assign)]
+            cls = tuple(sorted((types[d], space.projection.key(g)) for d, g in zip(assign, own)))
+            first, on, distinct = classes.setdefault(
+                cls, (tuple(assign), [set() for _ in faces], set())
+            )
+            for k, d in enumerate(assign):
+                on[k] |= twins[d]
+            distinct.add(tuple(sorted((same[d], g) for d, g in zip(assign, own))))
+            return
+        tried = set()
+        for d in [pinned[i]] if i in pinned else range(len(dice)):
+            if d in used or shown[i][d] is None:
+                continue
+            if i not in pinned and (d in pinned.values() or same[d] in tried):
+                continue
+            tried.add(same[d])
+            rec(i + 1, [*assign, d], used | {d})
+
+    rec(0, [], frozenset())
+    return [(first, tuple(map(frozenset, on)), len(d)) for first, on, d in classes.values()]
+
+
+@pytest.mark.parametrize("layout", [RECORDED_LAYOUT, COMPACT_LAYOUT, REDUCED], ids=lambda x: x.name)
+def test_ways_the_faces_fit_equal_one_search_over_every_assignment(layout):
+    """The faces are split into parts that share no die and the parts' ways combined: the
+    same ways, in the same order, as one search over all the faces, on seeded rolls typed
+    with and without colors, in any order, some faces' dice given."""
+    import random
+
+    from phase10math.turn.projection import FULL, VALUE
+    from phase10math.turn.statespace import StateSpace
+
+    rng = random.Random(11)
+    compared = ambiguous = 0
+    for projection in (VALUE, FULL):
+        space = StateSpace.build(layout, projection)
+        for _ in range(12):
+            faces = [rng.choice(d.faces) for d in layout.dice]
+            if rng.random() < 0.5:  # numbers typed without their colors
+                faces = parse_faces(" ".join("W" if f.value == 0 else str(f.value) for f in faces))
+            order = list(range(len(faces)))
+            rng.shuffle(order)
+            pinned = {order.index(0): 0} if rng.random() < 0.3 else {}
+            typed = [faces[i] for i in order]
+            expected = fits_by_one_search(space, typed, layout, pinned)
+            if len(expected) > advisor.MAX_FITS:
+                with pytest.raises(AmbiguousRollError):
+                    advisor.roll_fits(space, typed, layout, pinned)
+                ambiguous += 1
+                continue
+            got = advisor.roll_fits(space, typed, layout, pinned)
+            # the way in which face i lies on die i comes first (as the docstring says)
+            if got[0].dice == tuple(range(len(typed))):
+                j = next(
+                    j
+                    for j, (_, on, _) in enumerate(expected)
+                    if all(i in s for i, s in enumerate(on))
+                )
+                expected.insert(0, (got[0].dice, *expected.pop(j)[1:]))
+            assert [(f.dice, f.on, f.ways) for f in got] == expected
+            compared += 1
+    assert compared >= 12

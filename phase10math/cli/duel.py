@@ -244,8 +244,8 @@ def add_commands(sub) -> None:
         default=None,
         metavar="CHECKPOINT",
         help="with --solve: start the color phases' families from another game's checkpoint "
-        "(the same dice and rules; e.g. the end game's for the 10-phase game): fewer exact "
-        "solves of its own",
+        "(the same dice and rules; e.g. the end game's for the 10-phase game), or from the "
+        "small CHECKPOINT.families file written beside it: fewer exact solves of its own",
     )
     p.add_argument(
         "--family-phases",

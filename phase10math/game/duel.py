@@ -735,6 +735,29 @@ class Checkpoint:
             game.turns[k].load(state)
         return sol
 
+    def families_path(self) -> str | None:
+        """The small file beside the checkpoint that keeps its color phases' families alone
+        (``.families`` appended; None: no checkpoint): the exact solves, which are most of a
+        color game's time, in a few megabytes instead of the values' tens. It is written with
+        every checkpoint; :func:`seed_families` starts a solve from it (or from a whole
+        checkpoint), so it is the part of a long solve worth keeping under version control."""
+        return None if self.path is None else self.path + ".families"
+
+    def load_families(self, game: DuelGame) -> None:
+        """Take into ``game``'s color phases the families of this file: a whole checkpoint
+        or a ``.families`` file; refused (:class:`InvalidRulesError`) where missing or of
+        another game."""
+        if self.path is None or not os.path.exists(self.path):
+            raise InvalidRulesError(f"no checkpoint {self.path!r} to take families from")
+        with gzip.open(self.path, "rb") as fh:
+            data = pickle.load(fh)
+        if data["fingerprint"] != fingerprint(game):
+            raise InvalidRulesError(
+                f"checkpoint {self.path} belongs to another game; remove it or choose another"
+            )
+        for k, state in data.get("families", {}).items():
+            game.turns[k].load(state)
+
     def save(self, sol: DuelSolution, within_step: bool = False) -> None:
         if self.path is None:
             return
@@ -758,10 +781,10 @@ class Checkpoint:
             "gaps": sol.gaps,
             "families": {k: fam.state() for k, fam in families(sol.game).items()},
         }
-        tmp = self.path + ".tmp"
-        with gzip.open(tmp, "wb", compresslevel=1) as fh:  # fast: written often
-            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, self.path)
+        _write_pickle(self.path, data)
+        if data["families"]:
+            keep = ("fingerprint", "families")
+            _write_pickle(self.families_path(), {k: data[k] for k in keep})
         self.written = time.monotonic()
         self.took = self.written - began
 
@@ -787,11 +810,16 @@ class Checkpoint:
         path = self.reach_path()
         if path is None:
             return
-        tmp = path + ".tmp"
-        with gzip.open(tmp, "wb", compresslevel=1) as fh:
-            data = {"fingerprint": fingerprint(game), "reach": dict(reach)}
-            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        _write_pickle(path, {"fingerprint": fingerprint(game), "reach": dict(reach)})
+
+
+def _write_pickle(path: str, data: dict[str, Any]) -> None:
+    """Write ``data`` gzipped (fast: written often) to ``path`` atomically (a temporary file
+    beside it, then renamed): a stop while writing leaves the file before."""
+    tmp = path + ".tmp"
+    with gzip.open(tmp, "wb", compresslevel=1) as fh:
+        pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
 
 
 @public
@@ -804,11 +832,11 @@ def seed_families(
     a color phase's turn is the same (dice, rules, scores and outcomes:
     :meth:`~phase10math.turn.family.TurnFamily.same_turn`) they hold in ``game`` too, and its
     solve needs fewer exact solves of its own (e.g. the 10-phase game from its end game's).
-    Returns how many policies each phase took; refuses a checkpoint of another game than
-    ``source``, or a color phase of ``game`` whose turn differs from ``source``'s."""
-    if not os.path.exists(checkpoint):
-        raise InvalidRulesError(f"no checkpoint {os.fspath(checkpoint)!r} to take families from")
-    Checkpoint(checkpoint).load(source)  # refuses another game's checkpoint
+    ``checkpoint`` may also be the small ``.families`` file kept beside it
+    (:meth:`Checkpoint.families_path`). Returns how many policies each phase took; refuses a
+    checkpoint of another game than ``source``, or a color phase of ``game`` whose turn
+    differs from ``source``'s."""
+    Checkpoint(checkpoint).load_families(source)  # refuses another game's checkpoint
     theirs = families(source)
     # a solve's family begins with the per-turn policies, so the taken one does: those of
     # the same turn, which the seeded solve then does not add again

@@ -10,8 +10,10 @@ policy iteration in Fractions.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import itertools
 import math
+import pickle
 import re
 import sys
 from fractions import Fraction
@@ -498,6 +500,28 @@ def test_a_solve_starts_from_another_games_family(tmp_path):
     opt = (Play.OPTIMAL, Play.OPTIMAL)
     for key, (w, _) in sol.values[opt].items():
         assert abs(w - plain.values[opt][key][0]) <= sol.error(key) + plain.error(key)
+
+
+def test_the_families_file_beside_a_checkpoint_seeds_a_solve_as_the_checkpoint_does(tmp_path):
+    """Every checkpoint of a color game keeps its families alone in a small file beside it:
+    a solve seeded from that file starts from the same policies and cuts as one seeded from
+    the whole checkpoint, and the file holds nothing of the values."""
+    ck = tmp_path / "end.ck"
+    solve_duel(end_of_three_phase_game(1e-9), checkpoint=ck, target=1e-5)
+    side = tmp_path / "end.ck.families"
+    assert duel_module.Checkpoint(ck).families_path() == str(side)
+    whole, small = three_phase_color_game(1e-9), three_phase_color_game(1e-9)
+    taken = seed_families(whole, end_of_three_phase_game(1e-9), ck)
+    assert taken[4] > 2 and seed_families(small, end_of_three_phase_game(1e-9), side) == taken
+    for name in ("members", "cuts", "highs"):
+        assert np.array_equal(getattr(small.turns[4], name), getattr(whole.turns[4], name))
+    with gzip.open(side, "rb") as fh:
+        assert set(pickle.load(fh)) == {"fingerprint", "families"}
+    with pytest.raises(InvalidRulesError, match="belongs to another game"):
+        seed_families(three_phase_color_game(1e-9), three_phase_color_game(1e-9), side)
+    plain = tmp_path / "plain.ck"  # a game without a color phase keeps no such file
+    solve_duel(reduced_game(), checkpoint=plain)
+    assert plain.exists() and not (tmp_path / "plain.ck.families").exists()
 
 
 def test_a_family_of_another_turn_or_game_is_refused(tmp_path):

@@ -717,12 +717,7 @@ class Checkpoint:
     def load(self, game: DuelGame) -> DuelSolution | None:
         if self.path is None or not os.path.exists(self.path):
             return None
-        with gzip.open(self.path, "rb") as fh:
-            data = pickle.load(fh)
-        if data["fingerprint"] != fingerprint(game):
-            raise InvalidRulesError(
-                f"checkpoint {self.path} belongs to another game; remove it or choose another"
-            )
+        data = self._read(game)
         sol = DuelSolution(game)
         for name in ("values", "last", "bound", "tie_bound", "layers_done", "seconds"):
             setattr(sol, name, data[name])
@@ -749,14 +744,18 @@ class Checkpoint:
         another game."""
         if self.path is None or not os.path.exists(self.path):
             raise InvalidRulesError(f"no checkpoint {self.path!r} to take families from")
+        for k, state in self._read(game).get("families", {}).items():
+            game.turns[k].load(state)
+
+    def _read(self, game: DuelGame) -> dict[str, Any]:
+        """The file's contents, refused where written for another game than ``game``."""
         with gzip.open(self.path, "rb") as fh:
             data = pickle.load(fh)
         if data["fingerprint"] != fingerprint(game):
             raise InvalidRulesError(
                 f"checkpoint {self.path} belongs to another game; remove it or choose another"
             )
-        for k, state in data.get("families", {}).items():
-            game.turns[k].load(state)
+        return data
 
     def save(self, sol: DuelSolution, within_step: bool = False) -> None:
         if self.path is None:

@@ -524,6 +524,24 @@ def test_the_families_file_beside_a_checkpoint_seeds_a_solve_as_the_checkpoint_d
     assert plain.exists() and not (tmp_path / "plain.ck.families").exists()
 
 
+def test_a_solve_started_again_from_its_own_families_file_makes_few_exact_solves(tmp_path):
+    """A long solve whose checkpoint is lost starts again from the small families file kept
+    beside it: the turns it solved exactly are closed by the cuts it kept, so the new run
+    makes a small share of the exact solves, and every state lies within both solves'
+    errors."""
+    ck = tmp_path / "g.ck"
+    first = solve_duel(three_phase_color_game(1e-9), checkpoint=ck, target=1e-5)
+    g = three_phase_color_game(1e-9)
+    seed_families(g, three_phase_color_game(1e-9), tmp_path / "g.ck.families")
+    again = solve_duel(g, target=1e-5)
+    assert first.game.turns[4].exact_solves >= 20
+    assert g.turns[4].exact_solves <= first.game.turns[4].exact_solves // 10
+    assert again.error(g.start()) <= 1e-5
+    opt = (Play.OPTIMAL, Play.OPTIMAL)
+    for key, (w, _) in again.values[opt].items():
+        assert abs(w - first.values[opt][key][0]) <= again.error(key) + first.error(key)
+
+
 def test_a_family_of_another_turn_or_game_is_refused(tmp_path):
     ck = tmp_path / "end.ck"
     solve_duel(end_of_three_phase_game(1e-9, dice_count=3), checkpoint=ck, target=1e-4)

@@ -726,14 +726,14 @@ class Checkpoint:
         sol.parts_done = [tuple(p) for p in data.get("parts_done", [])]
         sol.pending = data.get("pending")
         sol.stale = data.get("stale", set())
-        for k, state in data.get("families", {}).items():
-            game.turns[k].load(state)
+        _take_families(game, data)
         return sol
 
     def families_path(self) -> str | None:
         """The small file beside the checkpoint that keeps its color phases' families alone
         (``.families`` appended; None: no checkpoint): the exact solves, which are most of a
-        color game's time, in a few megabytes instead of the values' tens. It is written with
+        color game's time, in hundreds of kilobytes instead of the values' hundreds of megabytes
+        (the recorded 10-phase game at layer 13: 270 KB against 205 MB). It is written with
         every checkpoint; :func:`seed_families` starts a solve from it (or from a whole
         checkpoint), so it is the part of a long solve worth keeping under version control."""
         return None if self.path is None else self.path + ".families"
@@ -744,8 +744,7 @@ class Checkpoint:
         another game."""
         if self.path is None or not os.path.exists(self.path):
             raise InvalidRulesError(f"no checkpoint {self.path!r} to take families from")
-        for k, state in self._read(game).get("families", {}).items():
-            game.turns[k].load(state)
+        _take_families(game, self._read(game))
 
     def _read(self, game: DuelGame) -> dict[str, Any]:
         """The file's contents, refused where written for another game than ``game``."""
@@ -810,6 +809,12 @@ class Checkpoint:
         if path is None:
             return
         _write_pickle(path, {"fingerprint": fingerprint(game), "reach": dict(reach)})
+
+
+def _take_families(game: DuelGame, data: Mapping[str, Any]) -> None:
+    """Load into ``game``'s color phases the families a checkpoint's ``data`` keeps."""
+    for k, state in data.get("families", {}).items():
+        game.turns[k].load(state)
 
 
 def _write_pickle(path: str, data: dict[str, Any]) -> None:

@@ -13,5 +13,5 @@ seed=()
 if [ ! -e "$ck" ]; then
   seed=(--family-from runs/duel_1_10_recorded.ckpt.families --family-phases 1-10)
 fi
-exec .venv/bin/phase10math duel --solve --phases 1-10 --layout recorded --target 1e-4 \
+exec .venv/bin/phase10math duel --solve --phases 1-10 --layout recorded --target 5e-5 \
   "${seed[@]}" --checkpoint "$ck" --write "${ck%.ckpt}.npz"

@@ -5,9 +5,11 @@ changes the best hold."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 
-from phase10math.dice.faces import parse_layout
+from phase10math.dice.faces import Layout, parse_layout
+from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import Rules
 from phase10math.game.duel import DuelGame, DuelSolution, solve_duel
@@ -22,6 +24,13 @@ REDUCED = parse_layout(REDUCED_TEXT, name="reduced")
 #: the 6o on an A die (1-5) or on die 6 changes the best hold of phase 8
 DECIDED_BY_6O = "7b 5r 5r 5r 6o 5r 3r 2r 4r 3r"
 SIXTH = "die 6 (5r 6o 7o 8b 9r 10b)"
+
+
+def other_colors() -> Layout:
+    """The compact dice with two colors swapped on one die: the same numbers, other colors
+    (no shipped table solved phase 8 on them)."""
+    text = json.dumps(COMPACT_LAYOUT.to_dict()).replace('"10r"', '"10g"', 1)
+    return parse_layout(json.loads(text))
 
 
 @cache

@@ -12,9 +12,8 @@ import sys
 from phase10math.cli.dice import layout_from, placed_dice, roll_from
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import as_phase
-from phase10math.errors import InvalidRulesError, OutsideTableError
+from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import (
-    OTHER_DICE_TABLE_FILES,
     RECOMPUTE,
     ROUND_PICKS,
     DuelGame,
@@ -25,9 +24,9 @@ from phase10math.game.duel import (
     format_headline,
     read_table,
     seed_families,
-    shipped_ranges,
+    serving_tables,
     solve_duel,
-    widest_table,
+    table_for_state,
     win_advice,
     write_table,
 )
@@ -101,9 +100,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
         # most are solved on) from their first phase: those solved on them, and those
         # without a color phase
         layout = layout_from(args) if args.layout else None
-        dice = layout if layout in OTHER_DICE_TABLE_FILES else None
-        tables = [(r, None) for r in shipped_ranges()]
-        tables += [(r, dice) for r in shipped_ranges(dice)] if dice is not None else []
+        tables = serving_tables(layout)
         whole = [(r, d) for r, d in tables if first_covered(r, layout, d) == r[0]]
         if args.phases:
             phases = _range(args.phases)
@@ -112,16 +109,10 @@ def cmd_duel(args: argparse.Namespace) -> int:
         else:  # the headline: the table of the most phases
             phases, table_dice = max(whole, key=lambda t: t[0][1] - t[0][0])
         if me and not (args.phases or args.table):
-            # a state's look-up: the shipped table of fewest phases that holds both players
-            low = min(me[0], opp[0])
-            fits = [(r, d) for r, d in tables if first_covered(r, layout, d) <= low <= r[1]]
-            if not fits:
-                shipped = ", ".join(f"{a}-{b}" for (a, b), _ in tables)
-                raise OutsideTableError(
-                    f"no shipped table holds a player at phase {low} (shipped: phases {shipped})"
-                )
-            phases, table_dice = min(fits, key=lambda t: t[0][1] - t[0][0])
-        sol, data = read_table(args.table, phases, None if args.table else table_dice)
+            # a state's look-up: the shipped table of fewest phases that holds it
+            sol, data = table_for_state(me, opp, layout), {}
+        else:
+            sol, data = read_table(args.table, phases, None if args.table else table_dice)
     if me:
         g = sol.game
         w, t = chance_to_win(sol, me, opp, args.second, False, layout)
@@ -162,8 +153,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
 
 def advise_win(args: argparse.Namespace) -> int:
     """``advise --objective win``: the holds of a roll ranked by the chance to win, from the
-    widest shipped two-player table for the dice (phases 1-10 on the compact dice, 8-10 on
-    the recorded set, 9-10 on others)."""
+    shipped two-player table of fewest phases that holds the state on those dice
+    (:func:`~phase10math.game.duel.table_for_state`)."""
     if not (args.me and args.opponent):
         raise InvalidRulesError("--objective win needs --me PHASE:SCORE and --opponent PHASE:SCORE")
     me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
@@ -175,7 +166,10 @@ def advise_win(args: argparse.Namespace) -> int:
     layout = layout_from(args)
     faces = roll_from(args.dice, ph, layout)
     dice_of = placed_dice(args, layout)
-    sol = read_table(args.table)[0] if args.table else widest_table(layout)
+    if args.table:
+        sol = read_table(args.table)[0]
+    else:
+        sol = table_for_state(me, opp, layout, args.last_chance)
     adv = win_advice(
         sol,
         me,

@@ -185,7 +185,7 @@ def add_commands(sub) -> None:
         default="complete",
         help="comma list, one per player (or one for all): complete, score, greedy, "
         "random, solitaire, win (two players: plays to win from the solved table of phases "
-        "1-10 on the compact dice, 8-10 on the recorded set, 9-10 on others), human",
+        "1-10 on the compact dice and on the recorded set, 9-10 on others), human",
     )
     p.add_argument("--seed", type=int_arg("seed"), default=None)
     p.add_argument("--phases", type=ascii_int, choices=[10, 20], default=10)

@@ -41,6 +41,8 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "chance_error": "duel",
         "shipped_table": "duel",
         "widest_table": "duel",
+        "table_for_state": "duel",
+        "serving_tables": "duel",
         "solve_duel": "duel",
         "win_advice": "duel",
         "DuelSample": "duelgames",

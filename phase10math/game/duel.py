@@ -1848,10 +1848,13 @@ TABLE_FILES = {
 
 # tables whose color phase was solved on other dice than the others' (``SHIPPED_DICE``), by
 # those dice (a layout of :data:`~phase10math.dice.layouts.LAYOUTS`), then phase range; a
-# range whose file is not in the package is skipped (the recorded dice' end game:
-# ``duel --solve --phases 8-10 --layout recorded``, resumable from ``runs/``)
+# range whose file is not in the package is skipped (the recorded dice' end game and whole
+# game: ``duel --solve --phases 8-10|1-10 --layout recorded``, resumable from ``runs/``)
 OTHER_DICE_TABLE_FILES: dict[Layout, dict[tuple[int, int], str]] = {
-    RECORDED_LAYOUT: {(8, 10): "duel_table_8_10_recorded.json.gz"},
+    RECORDED_LAYOUT: {
+        (8, 10): "duel_table_8_10_recorded.json.gz",
+        (1, 10): "duel_table_1_10_recorded.npz",
+    },
 }
 
 
@@ -2640,6 +2643,71 @@ def serves_start(phases: tuple[int, int], start: int = 1) -> bool:
 
 
 @public
+def serving_tables(layout: Layout | None = None) -> list[tuple[tuple[int, int], Layout | None]]:
+    """The shipped tables that can serve a game on dice ``layout`` (None: the dice the
+    tables are solved on), as (phase range, dice) arguments of :func:`shipped_table`: those
+    solved on the compact dice (whose color phase serves only dice of their colors,
+    :func:`first_covered`), then those solved on dice of ``layout``'s colors.
+
+    >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
+    >>> [r for r, d in serving_tables(DEFAULT_LAYOUT) if d is not None]
+    [(8, 10), (1, 10)]
+    """
+    tables: list[tuple[tuple[int, int], Layout | None]] = [(r, None) for r in shipped_ranges()]
+    for dice in OTHER_DICE_TABLE_FILES:  # tables solved on the game's own dice
+        if layout is not None and _color_key(layout) == _color_key(dice):
+            tables += [(r, dice) for r in shipped_ranges(dice)]
+    return tables
+
+
+@public
+def table_for_state(
+    me: tuple[int, int],
+    opponent: tuple[int, int],
+    layout: Layout | None = None,
+    last_chance: bool = False,
+) -> DuelSolution:
+    """The shipped table of fewest phases (the quickest to read) that holds the state of
+    the player to move at ``me`` = (phase, total) against ``opponent`` on dice ``layout``
+    (None: the tables' own): its phases hold both players, its color phases serve those
+    dice (:func:`first_covered`), and its games have those totals (a table solved from
+    phase 1 holds only the totals a game from there reaches). For a state typed at the
+    command line; a game in play reads :func:`widest_table` instead. Raises
+    :class:`~phase10math.errors.OutsideTableError` with the reason of the table of fewest
+    phases that spans the players where none holds it.
+
+    >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
+    >>> table_for_state((10, 0), (10, 0), DEFAULT_LAYOUT).game.describe()
+    'phases 9-10'
+    >>> table_for_state((3, 60), (7, 140), DEFAULT_LAYOUT).game.describe()
+    'phases 1-10'
+    """
+    if layout is not None:
+        check_layout(layout)
+    tables = serving_tables(layout)
+    low = min(me[0], opponent[0])
+    fits = sorted(
+        (t for t in tables if first_covered(t[0], layout, t[1]) <= low <= t[0][1]),
+        key=lambda t: t[0][1] - t[0][0],
+    )
+    if not fits:
+        shipped = ", ".join(f"{a}-{b}" for (a, b), _ in tables)
+        raise OutsideTableError(
+            f"no shipped table holds a player at phase {low} (shipped: phases {shipped})"
+        )
+    first_reason = None
+    for r, dice in fits:
+        sol = shipped_table(r, dice)
+        try:
+            check_covered(sol, me, opponent, last_chance, layout)
+        except OutsideTableError as err:
+            first_reason = first_reason or err
+            continue
+        return sol
+    raise OutsideTableError(str(first_reason))
+
+
+@public
 def widest_table(layout: Layout | None = None, start: int = 1) -> DuelSolution:
     """The shipped table that serves most of a two-player game on dice ``layout`` (None: the
     dice the tables are solved on) whose players begin at phase ``start`` (default 1): among
@@ -2648,13 +2716,16 @@ def widest_table(layout: Layout | None = None, start: int = 1) -> DuelSolution:
     compact dice the table of phases 1-10 (6-10 for a game begun at phase 6, whose totals
     no game from phase 1 has; 9-10 for one begun at phase 9); on dice with other colors,
     a table solved on those dice where one ships (:data:`OTHER_DICE_TABLE_FILES`: the
-    recorded set's end game, phases 8-10), else that of phases 9-10, since the wider
+    recorded set's whole game, phases 1-10, and its end game, 8-10, which holds any totals
+    and so serves a game begun at phases 2-8), else that of phases 9-10, since the wider
     tables' phase 8 was solved on the compact dice's colors. Where none serves the game (it
     begins after their last phase), the one of fewest phases, whose states the callers'
     coverage checks then refuse in words.
 
     >>> from phase10math.dice.layouts import DEFAULT_LAYOUT
     >>> widest_table(DEFAULT_LAYOUT).game.describe()
+    'phases 1-10'
+    >>> widest_table(DEFAULT_LAYOUT, start=6).game.describe()
     'phases 8-10'
     """
     if layout is not None:
@@ -2662,10 +2733,7 @@ def widest_table(layout: Layout | None = None, start: int = 1) -> DuelSolution:
     check_int(start, "start", 1, 20, error=InvalidRulesError)
     # none serves a game begun after the tables' phases: the one of fewest phases (whose
     # users' coverage checks then say why it does not serve theirs)
-    tables = [(r, None) for r in shipped_ranges()]
-    for dice in OTHER_DICE_TABLE_FILES:  # tables solved on the game's own dice
-        if layout is not None and _color_key(layout) == _color_key(dice):
-            tables += [(r, dice) for r in shipped_ranges(dice)]
+    tables = serving_tables(layout)
     fits = [(r, d) for r, d in tables if serves_start(r, start)] or tables
     best = min(
         fits, key=lambda t: (max(first_covered(t[0], layout, t[1]), start), t[0][1] - t[0][0])

@@ -9,7 +9,7 @@
 - ``human``: asks a callback (the notebook widgets) or the terminal;
 - ``solitaire``: the optimal solitaire policy (:mod:`phase10math.game.solitaire`);
 - ``win``: plays to win a two-player game from the widest shipped solved table for its dice
-  (the whole game, phases 1-10, on the compact dice, 8-10 on the recorded set, 9-10 on others:
+  (the whole game, phases 1-10, on the compact dice and on the recorded set, 9-10 on others:
   :func:`~phase10math.game.duel.widest_table`); before that the completion-optimal turn,
   counted and announced
   (:class:`~phase10math.game.duel.WinStrategy`).

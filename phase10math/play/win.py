@@ -7,10 +7,11 @@ color phase only on the dice it was solved on).
 >>> from phase10math.game.strategies import StopStrategy
 >>> from phase10math.play.models import TurnState
 >>> game = Game([StopStrategy(), StopStrategy()], seed=1)
->>> line = win_line(game, 0, [0, 1], TurnState(1))
->>> line.covered
-False
->>> "starts when both players are at phase 8" in line.message
+>>> line = win_line(game, 0, [0, 1], TurnState(1))  # the recorded dice' whole game
+>>> line.covered, 0.4 < line.chance < 0.6
+(True, True)
+>>> game.players[0].phase = 9  # 0 points at phase 9: no game from phase 1 gets there
+>>> "cannot happen" in win_line(game, 0, [0, 1], TurnState(9)).message
 True
 """
 

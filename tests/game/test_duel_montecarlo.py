@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 import pytest
+from reduced_dice import other_colors
 
-from phase10math.dice.faces import parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.errors import (
     InvalidPhaseError,
@@ -115,6 +115,20 @@ def assert_turn_solve_agrees(table, key) -> None:
     assert abs(res.values[0] - table.value(key)[0]) <= table.error(key) + slack + res.margin[0]
 
 
+def assert_tables_agree(table, other, keys, matchup=(Play.OPTIMAL, Play.OPTIMAL)) -> None:
+    """Two tables of one game solved apart hold the same values of ``matchup`` at ``keys``
+    (states both hold), within both tables' errors. A value's P(tie) is that of the table's
+    own policy: where a color phase lies ahead, each table plays the best of its own family
+    of exact turn policies there (near-optimal, not the same), so their ties agree within the
+    tie bounds only where both players are past every color phase."""
+    colors = [p for p, ph in table.game.phases.items() if ph.uses_color]
+    for k in keys:
+        (w, t), (w2, t2) = table.values[matchup][k], other.values[matchup][k]
+        assert abs(w - w2) <= table.error(k) + other.error(k) + 1e-12
+        if all(k[1][0] > c and k[2][0] > c for c in colors):
+            assert abs(t - t2) <= table.tie_bound + other.tie_bound + 1e-12
+
+
 @pytest.mark.parametrize("phases", shipped_ranges())
 def test_shipped_table_matches_its_own_turn_solves(phases):
     """Bellman check at sampled states of every shipped table: each value equals the optimal
@@ -162,19 +176,23 @@ def test_every_shipped_table_is_on_the_shipped_dice_and_the_widest_is_chosen():
             widest_table(COMPACT_LAYOUT, start=bad)
     # the recorded dice show other colors: 1-10 and 6-10 serve them from phase 9 only ...
     assert first_covered((6, 10), DEFAULT_LAYOUT) == first_covered((1, 10), DEFAULT_LAYOUT) == 9
-    # ... and the end game solved on them (its phase 8 on their colors) from phase 8
-    assert shipped_ranges(DEFAULT_LAYOUT) == [(8, 10)]
+    # ... and the tables solved on them (their phase 8 on their colors) from their first
+    # phase: the whole game, and the end game, which holds any totals at phase 8
+    assert shipped_ranges(DEFAULT_LAYOUT) == [(8, 10), (1, 10)]
     recorded = shipped_table((8, 10), DEFAULT_LAYOUT)
-    assert recorded.game.dice.to_dict() == DEFAULT_LAYOUT.to_dict() != SHIPPED_DICE.to_dict()
-    assert not recorded.game.reachable  # any totals at phase 8: it serves games begun earlier
-    assert widest_table(DEFAULT_LAYOUT) is recorded
+    whole = shipped_table((1, 10), DEFAULT_LAYOUT)
+    for t in (recorded, whole):
+        assert t.game.dice.to_dict() == DEFAULT_LAYOUT.to_dict() != SHIPPED_DICE.to_dict()
+    assert not recorded.game.reachable  # any totals at phase 8: it serves games begun later
+    assert whole.game.reachable  # the totals a game from phase 1 reaches
+    assert widest_table(DEFAULT_LAYOUT) is whole
+    assert widest_table(DEFAULT_LAYOUT, start=6) is recorded  # 0 points at 6: not in 1-10
+    assert widest_table(DEFAULT_LAYOUT, start=8) is recorded
     assert widest_table(DEFAULT_LAYOUT, start=9) is shipped_table((9, 10))  # fewer phases
     assert widest_table(COMPACT_LAYOUT) is shipped_table((1, 10))  # never on other colors
     # the compact dice with two colors swapped on one die: other colors, the same numbers
-    d = COMPACT_LAYOUT.to_dict()
-    swapped = json.loads(json.dumps(d).replace('"10r"', '"10g"', 1))
-    other = parse_layout(swapped)
-    assert other.to_dict() != d
+    other = other_colors()
+    assert other.to_dict() != COMPACT_LAYOUT.to_dict()
     assert first_covered((6, 10), other) == 9 and first_covered((9, 10), other) == 9
 
 
@@ -213,33 +231,63 @@ def test_the_table_solved_on_the_recorded_dice_serves_them_from_its_first_phase(
     for m, values in end.values.items():
         common = [k for k in values if k in table.values[m]]
         assert len(common) == len(values) > 1000
-        for k in common:
-            (w, t), (w2, t2) = table.values[m][k], values[k]
-            assert abs(w - w2) <= table.error(k) + end.error(k) + 1e-12
-            assert abs(t - t2) <= table.tie_bound + end.tie_bound + 1e-12
+        assert_tables_agree(table, end, common, m)
+
+
+def test_the_whole_game_solved_on_the_recorded_dice_agrees_with_its_turns_and_end_game():
+    """The recorded dice' 10-phase game (phase 8 solved on their colors, from both at phase 1
+    with 0 points): read without building phase 8's turn; its values at sampled states whose
+    mover is not at phase 8 equal the optimal turn's value for the utility its own
+    successors give; and where both players are at phase 8 or later it is the end game
+    solved on its own (8-10, any totals), value for value within both tables' errors."""
+    import phase10math.game.duel as duel
+    from phase10math.dice.layouts import RECORDED_LAYOUT
+
+    whole = shipped_table((1, 10), RECORDED_LAYOUT)
+    g = whole.game
+    assert g.reachable and (g.lo, g.hi) == (1, 10)
+    assert duel.shipped_dice(whole) is RECORDED_LAYOUT
+    assert first_covered((1, 10), RECORDED_LAYOUT, RECORDED_LAYOUT) == 1
+    assert 8 not in dict.keys(g.turns)  # reading it built no family of phase 8
+    rng = np.random.default_rng(5)
+    keys = list(whole.values[(Play.OPTIMAL, Play.OPTIMAL)])
+    plain = [k for k in keys if k[1][0] != 8]
+    for i in rng.choice(len(plain), size=12, replace=False):
+        assert_turn_solve_agrees(whole, plain[int(i)])
+    assert 8 not in dict.keys(g.turns)
+    # from phase 8 on: the end game's table, every state both hold
+    end = shipped_table((8, 10), RECORDED_LAYOUT)
+    late = [k for k in keys if k[1][0] >= 8 and k[2][0] >= 8]
+    held = end.values[(Play.OPTIMAL, Play.OPTIMAL)]
+    assert sum(k in held for k in late) == len(late) > 1000
+    assert_tables_agree(whole, end, late)
 
 
 def test_duel_command_on_the_recorded_dice_reads_the_tables_that_serve_them(capsys):
-    """``duel --layout recorded``: the headline is the recorded end game's (8-10, solved on
-    those dice); a state reads the table of fewest phases that holds it (9-10 past phase 8,
-    a compact dice' table with no colors); a player before phase 8 is refused in one line."""
+    """``duel --layout recorded``: the headline is the recorded dice' whole game (1-10,
+    solved on those dice), its interval at most 1e-4 wide; a state reads the table of fewest
+    phases that holds it (9-10 past phase 8, a compact dice' table with no colors; 8-10 at
+    phase 8; 1-10 before); a total no game from phase 1 reaches is refused in one line."""
     from phase10math.cli import main
 
     assert main(["duel", "--layout", "recorded", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["headline"]["game"] == "phases 8-10" and "--layout recorded" in d["command"]
+    assert d["headline"]["game"] == "phases 1-10" and "--layout recorded" in d["command"]
     h = d["headline"]
-    assert 0 < h["p_first_wins"] < 1 and 0 < h["bound"] < 1e-3
-    table = shipped_table((8, 10), DEFAULT_LAYOUT)
+    assert 0 < h["p_first_wins"] < 1 and 0 < 2 * h["bound"] <= 1e-4  # the certified headline
+    table = shipped_table((1, 10), DEFAULT_LAYOUT)
     w, t = table.value(table.game.start())
     assert h["p_first_wins"] == pytest.approx(w - t / 2, abs=1e-12)
     assert main(["duel", "--layout", "recorded", "--me", "8:100", "--opponent", "9:90"]) == 0
     assert "the table of phases 8-10" in capsys.readouterr().out
     assert main(["duel", "--layout", "recorded", "--me", "9:100", "--opponent", "10:90"]) == 0
     assert "the table of phases 9-10" in capsys.readouterr().out
-    assert main(["duel", "--layout", "recorded", "--me", "3:60", "--opponent", "7:40"]) == 2
+    assert main(["duel", "--layout", "recorded", "--me", "3:60", "--opponent", "7:140"]) == 0
+    assert "the table of phases 1-10" in capsys.readouterr().out
+    # 0 points at phase 7: no game from phase 1 gets there, and no other table holds phase 3
+    assert main(["duel", "--layout", "recorded", "--me", "3:60", "--opponent", "7:0"]) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "phase 3" in err
+    assert len(err.splitlines()) == 1 and "0 points at phase 7 cannot happen" in err
     assert main(["duel", "--me", "3:60", "--opponent", "2:40"]) == 0  # the compact dice: 1-10
 
 
@@ -343,14 +391,15 @@ def test_a_table_file_that_is_not_a_table_is_refused_in_one_line(tmp_path, capsy
 
 def test_advise_win_reads_a_table_file_given(capsys):
     """``advise --objective win --table FILE`` (a table `duel --solve --write` wrote) answers
-    from that file: here the shipped file of the recorded dice' end game, the same answer as
-    the widest shipped table for the recorded dice (that table)."""
+    from that file: here the shipped file of phases 9-10, the same answer as without it,
+    where the state reads the shipped table of fewest phases that holds it (that table)."""
     from importlib import resources
 
     from phase10math.cli import main
-    from phase10math.game.duel import OTHER_DICE_TABLE_FILES, TABLE_PACKAGE
+    from phase10math.game.duel import TABLE_FILES, TABLE_PACKAGE, table_for_state
 
-    table_file = OTHER_DICE_TABLE_FILES[DEFAULT_LAYOUT][(8, 10)]
+    assert table_for_state((10, 0), (10, 20), DEFAULT_LAYOUT) is shipped_table((9, 10))
+    table_file = TABLE_FILES[(9, 10)]
 
     argv = ["advise", "--phase", "10", "--rolls-left", "1", "--objective", "win", "--json"]
     argv += ["--me", "10:0", "--opponent", "10:20", "10", "10", "10", "10", "7", "7", "2", "1"]
@@ -459,3 +508,34 @@ def test_win_advice_per_turn_holds_are_the_per_turn_solvers():
                 mine = adv["per_turn"][name]
                 chance = {o["keep"]: o["chance_to_win"] for o in adv["options"]}
                 assert mine["keep"] == text and mine["chance_to_win"] == chance[text]
+
+
+def test_a_typed_state_reads_the_table_of_fewest_phases_that_holds_it():
+    """``table_for_state``: a state typed at the command line reads the shipped table of
+    fewest phases whose phases, dice and totals hold it; where none does, the reason of the
+    table of fewest phases that spans the players, in words."""
+    from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
+    from phase10math.game.duel import serving_tables, table_for_state
+
+    assert [d for _, d in serving_tables(COMPACT_LAYOUT)] == [None] * len(shipped_ranges())
+    own = [r for r, d in serving_tables(RECORDED_LAYOUT) if d is RECORDED_LAYOUT]
+    assert own == [(8, 10), (1, 10)]
+    # both at phase 10 with 0 points: no game from phase 1 or 6 has that, 9-10 holds any total
+    for layout in (COMPACT_LAYOUT, RECORDED_LAYOUT):
+        assert table_for_state((10, 0), (10, 0), layout) is shipped_table((9, 10))
+    # phase 8 on the recorded dice: their end game (any totals); on the compact dice 6-10
+    assert table_for_state((8, 0), (9, 0), RECORDED_LAYOUT) is shipped_table(
+        (8, 10), RECORDED_LAYOUT
+    )
+    assert table_for_state((8, 0), (9, 0), COMPACT_LAYOUT) is shipped_table((6, 10))
+    # phase 3 with totals a game from phase 1 reaches: each dice' own whole game
+    assert table_for_state((3, 60), (7, 140), RECORDED_LAYOUT) is shipped_table(
+        (1, 10), RECORDED_LAYOUT
+    )
+    assert table_for_state((3, 60), (7, 140), COMPACT_LAYOUT) is shipped_table((1, 10))
+    # 0 points at phase 7 with the other player at phase 3: only 1-10 spans them, and no
+    # game of it has that total
+    with pytest.raises(OutsideTableError, match="0 points at phase 7 cannot happen"):
+        table_for_state((3, 60), (7, 0), RECORDED_LAYOUT)
+    with pytest.raises(OutsideTableError, match="no shipped table holds a player at phase 11"):
+        table_for_state((11, 0), (11, 0), RECORDED_LAYOUT)

@@ -204,8 +204,10 @@ def test_the_strategys_hold_is_win_advices_best(table):
 def test_on_the_compact_dice_win_plays_the_whole_game():
     """By name, ``win`` reads the widest shipped table for the game's dice: on the compact
     dice (on whose colors phase 8 was solved) the table of phases 1-10, whose holds it plays
-    from phase 1 (win_advice's best there); on the recorded dice their end game, 8-10."""
-    assert get_strategy("win").solution.game.describe() == "phases 8-10"
+    from phase 1 (win_advice's best there); on the recorded dice the 1-10 table solved on
+    their colors."""
+    rec = get_strategy("win").solution
+    assert rec.game.describe() == "phases 1-10" and rec is shipped_table((1, 10), DEFAULT_LAYOUT)
     win = get_strategy("win", layout=COMPACT_LAYOUT)
     wide = win.solution
     assert wide is shipped_table((1, 10))
@@ -242,9 +244,12 @@ def test_a_game_begun_later_plays_from_the_table_that_serves_it():
     assert win.fell_back == 0 and win.from_table == 1
     Game([win, StopStrategy()], seed=1, layout=COMPACT_LAYOUT)  # from phase 1 again
     assert win.solution is shipped_table((1, 10))
-    # the recorded dice: the end game solved on their colors (8-10) for a game begun before
-    # phase 9, the table of 9-10 (fewer phases) for one begun there
+    # the recorded dice: the whole game solved on their colors (1-10) from phase 1, their
+    # end game (8-10, any totals) for a game begun at phases 2-8, the table of 9-10 (fewer
+    # phases) for one begun there
     rec = get_strategy("win")
+    Game([rec, StopStrategy()], seed=1)
+    assert rec.solution is shipped_table((1, 10), DEFAULT_LAYOUT)
     Game([rec, StopStrategy()], start_phase=6, seed=1)
     assert rec.solution is shipped_table((8, 10), DEFAULT_LAYOUT)
     Game([rec, StopStrategy()], start_phase=9, seed=1)

@@ -23,6 +23,9 @@ WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
 FIRST_SCREEN = {"desktop": (1280, 900), "phone": (390, 844), "small": (360, 740)}
 MADE = "6o 9b 6b 9r 6b 9g Wr 3g Wg 3b"  # phase 1 made (6 6 6 and 9 9 9)
 TIMEOUT = 30_000  # ms for one widget update (a first solve of a phase included)
+# the aim "Win the game": its line before the turn's first roll, and after a roll
+CHANCE_AT_START = re.compile(r"Chance to win the game at the start of this turn: \d+\.\d%")
+HOLD_TO_WIN = re.compile(r"with this roll, keep (.+?) to win: \d+\.\d%")
 
 pytestmark = pytest.mark.browser
 
@@ -435,15 +438,14 @@ def test_safe_actions_on_the_first_screen(app_url, browser, width):
 @pytest.mark.parametrize("width", list(FIRST_SCREEN))
 def test_a_game_against_one_computer_plays_to_win(app_url, win_game_url, browser, width):
     """A 10-phase game against one computer player starts with the aim "Win the game": in
-    the app (the recorded dice, whose table starts at phase 8; at 360 px) a note beside the aim says
-    when it starts while the advice plays for the turn's own aim; on the compact dice the
-    chance to win shows atop the advice from the first turn, and after a roll the hold that
-    plays to win: the stars mark it and Hold best holds it."""
+    the app (the recorded dice, whose whole game ships; at 360 px) and on the compact dice
+    the chance to win shows atop the advice from the first turn, and after a roll the hold
+    that plays to win: the stars mark it and Hold best holds it."""
     from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT)
     shots = artifacts()
-    if width == "small":  # the app itself at the narrowest width (the note)
+    if width == "small":  # the app itself at the narrowest width
         with _app_page(app_url, browser, FIRST_SCREEN[width]) as page:
             page.locator(".p10-tabs .lm-TabBar-tab", has_text="Play a game").click()
             game = page.locator(".p10-app .p10-game").first
@@ -456,14 +458,20 @@ def test_a_game_against_one_computer_plays_to_win(app_url, win_game_url, browser
             expect(settings).to_contain_text("win the game")
             settings.click()
             expect(board.locator(".p10-objective button.mod-active")).to_have_text("Win the game")
-            note = board.locator(".p10-aim-message .p10-note")
-            expect(note).to_contain_text("starts when both players are at phase 8")
+            win = board.locator(".p10-advice .p10-win")
+            expect(win).to_contain_text(CHANCE_AT_START, timeout=60_000)
+            expect(board.locator(".p10-aim-message .p10-note")).to_have_count(0)
             expect(board.locator(".p10-aim-message .p10-refusal")).to_have_count(0)
             board.locator(".p10-roll").click()
-            expect(board.locator(".p10-verdict")).to_contain_text("Best:")
+            expect(win).to_contain_text(HOLD_TO_WIN)
+            expect(board.locator(".p10-verdict")).to_contain_text("To make the phase:")
             _check_layout(page)
             _check_phone_rules(page)
-            page.screenshot(path=str(shots / f"app-win-note-{width}.png"), full_page=True)
+            page.screenshot(path=str(shots / f"app-win-recorded-{width}.png"), full_page=True)
+            # the app scrolls inside its page: the advice with the chance to win, in view
+            board.locator(".p10-advice").screenshot(
+                path=str(shots / f"app-win-recorded-advice-{width}.png")
+            )
 
     page = browser.new_page(viewport=dict(zip(("width", "height"), FIRST_SCREEN[width])))
     page.set_default_timeout(TIMEOUT)
@@ -471,16 +479,13 @@ def test_a_game_against_one_computer_plays_to_win(app_url, win_game_url, browser
         page.goto(win_game_url)
         board = page.locator(".p10-game .p10-turn").first
         win = board.locator(".p10-advice .p10-win")
-        expect(win).to_contain_text(
-            re.compile(r"Chance to win the game at the start of this turn: \d+\.\d%"),
-            timeout=60_000,
-        )
+        expect(win).to_contain_text(CHANCE_AT_START, timeout=60_000)
         board.locator(".p10-roll").click()
         # the stars mark the hold to win; the verdict below is the turn's own aim
-        expect(win).to_contain_text(re.compile(r"with this roll, keep .+ to win: \d+\.\d%"))
+        expect(win).to_contain_text(HOLD_TO_WIN)
         expect(win).to_contain_text("\u2605 marks it")
         expect(board.locator(".p10-verdict")).to_contain_text("To make the phase:")
-        keep = re.search(r"keep (.+?) to win", win.inner_text()).group(1).split()
+        keep = HOLD_TO_WIN.search(win.inner_text()).group(1).split()
         expect(board.locator(".p10-die.p10-suggest")).to_have_count(len(keep))
         board.locator(".p10-best").click()  # Hold best: the hold to win
         expect(board.locator(".p10-die.p10-held")).to_have_count(len(keep))

@@ -4,7 +4,7 @@ hand, its refusals in words, and the game widget's menu, panel line and message.
 from __future__ import annotations
 
 import pytest
-from reduced_dice import DECIDED_BY_6O, REDUCED, phase8_duel
+from reduced_dice import DECIDED_BY_6O, REDUCED, other_colors, phase8_duel
 
 from phase10math.dice.faces import parse_faces
 from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT
@@ -17,8 +17,9 @@ from phase10math.turn.advisor import advise
 
 @pytest.fixture(scope="module")
 def table():
-    """The table the app reads on its default dice (the recorded set): their end game."""
-    return shipped_table((8, 10), DEFAULT_LAYOUT)
+    """The table the app reads on its default dice (the recorded set): their whole game,
+    which holds the totals a game from phase 1 reaches (at phase 9 at least 173)."""
+    return shipped_table((1, 10), DEFAULT_LAYOUT)
 
 
 def at_phases(session: GameSession, me: tuple[int, int], opp: tuple[int, int]) -> None:
@@ -30,41 +31,41 @@ def at_phases(session: GameSession, me: tuple[int, int], opp: tuple[int, int]) -
 
 def test_the_chance_to_win_and_the_hold_are_the_tables(table):
     s = GameSession(opponents=["stop"], seed=5)
-    at_phases(s, (10, 40), (9, 75))
+    at_phases(s, (10, 240), (9, 275))
     st = s.new_turn_state()
     second = s.order[0] != 0
     g = table.game
-    key = (int(second), (10, 0, 0), (9, 0, 0), 40 - 75)  # the reduced state, by hand
+    key = (int(second), (10, 0, 0), (9, 0, 0), 240 - 275)  # the reduced state, by hand
     before = win_line(s.game, 0, s.order, st)
     assert before.covered and before.best_keep is None
     assert before.chance == pytest.approx(table.value(key, (Play.OPTIMAL, Play.OPTIMAL))[0])
     st.roll()
     line = win_line(s.game, 0, s.order, st)
-    adv = win_advice(table, (10, 40), (9, 75), st.faces, 2, second=second)
+    adv = win_advice(table, (10, 240), (9, 275), st.faces, 2, second=second)
     assert line.best_keep == adv["best"]["keep"]
     assert line.best_chance == adv["best"]["chance_to_win"]
     assert line.aim_keep == adv["per_turn"]["complete"]["keep"]
     assert "Chance to win the game" in win_text(line, "make the phase")
-    assert g.lo == 8
+    assert g.lo == 1
 
 
 def test_a_last_chance_reads_the_finished_opponent(table):
     s = GameSession(opponents=["stop"], seed=8)
-    at_phases(s, (10, 90), (10, 60))
+    at_phases(s, (10, 290), (10, 260))
     other = s.game.players[1]
     other.scores[10], other.bonuses["first_finish"], other.finished = 30, 40, True
     st = s.new_turn_state()
     line = win_line(s.game, 0, s.order, st)
     elig = int(s.order[0] != 0)  # the second seat may still earn the bonus this round
-    want = table.last_value(Play.OPTIMAL, (10, 0, 0), 90 - (60 + 30 + 40), elig)[0]
+    want = table.last_value(Play.OPTIMAL, (10, 0, 0), 290 - (260 + 30 + 40), elig)[0]
     assert line.covered and line.chance == pytest.approx(want)
-    assert line.error == table.error(((10, 0, 0), 90 - (60 + 30 + 40), elig))
+    assert line.error == table.error(((10, 0, 0), 290 - (260 + 30 + 40), elig))
 
 
-def test_on_the_compact_dice_it_plays_to_win_from_phase_one():
+def test_both_dice_sets_play_to_win_from_phase_one(table):
     """The widest shipped table for the dice: phases 1-10 on the compact dice (its phase 8
-    was solved on their colors, from both at phase 1 with 0 points), 8-10 on the recorded
-    dice (their end game, solved on their colors)."""
+    was solved on their colors, from both at phase 1 with 0 points), and on the recorded
+    dice their own 1-10 table (phase 8 solved on their colors)."""
     from phase10math.dice.layouts import COMPACT_LAYOUT
 
     wide = shipped_table((1, 10))
@@ -87,16 +88,23 @@ def test_on_the_compact_dice_it_plays_to_win_from_phase_one():
     at_phases(s, (7, 40), (6, 150))
     line = win_line(s.game, 0, s.order, s.new_turn_state())
     assert not line.covered and "cannot happen" in line.message
+    # the recorded dice: their own whole game (its phase 8 solved on their colors)
     recorded = GameSession(opponents=["stop"], seed=5)
     at_phases(recorded, (7, 160), (6, 150))
     line = win_line(recorded.game, 0, recorded.order, recorded.new_turn_state())
-    assert not line.covered and "phase 8" in line.message
+    key = (int(recorded.order[0] != 0), (7, 0, 0), (6, 0, 0), 160 - 150)
+    assert line.covered and line.chance == pytest.approx(table.value(key)[0])
 
 
 def test_outside_the_table_it_says_why():
     s = GameSession(opponents=["stop"], seed=5)
+    at_phases(s, (9, 60), (9, 75))  # at phase 9 a game from phase 1 has at least 173 points
     line = win_line(s.game, 0, s.order, s.new_turn_state())
-    assert not line.covered and "phase 8" in line.message and "phase 1" in line.message
+    assert not line.covered and "cannot happen" in line.message and "173" in line.message
+    # dice of other colors: the tables without a color phase ahead, from phase 9
+    other = GameSession(opponents=["stop"], seed=5, layout=other_colors())
+    line = win_line(other.game, 0, other.order, other.new_turn_state())
+    assert not line.covered and "phase 9" in line.message and "phase 1" in line.message
     three = GameSession(opponents=["stop", "stop"], seed=5)
     line = win_line(three.game, 0, three.order, three.new_turn_state())
     assert not line.covered and "two players" in line.message
@@ -109,13 +117,13 @@ def test_typed_faces_are_fitted_to_the_dice(table):
     """A typed roll of a number phase (faces in any order): the hold to win of the same
     faces given die by die."""
     s = GameSession(opponents=["stop"], seed=5)
-    at_phases(s, (9, 60), (9, 75))
+    at_phases(s, (9, 260), (9, 275))
     st = s.new_turn_state()
     second = s.order[0] != 0
     st.enter("W 1 10 9 9 9 W 5 6 2")
     line = win_line(s.game, 0, s.order, st)
     by_die = "10 9 9 9 5 6 W 1 W 2"  # the same faces, six high dice then four low
-    adv = win_advice(table, (9, 60), (9, 75), by_die, 2, second=second, by_die=True)
+    adv = win_advice(table, (9, 260), (9, 275), by_die, 2, second=second, by_die=True)
     assert line.covered and line.question is None
     assert (line.best_keep, line.best_chance) == (adv["best"]["keep"], adv["best"]["chance_to_win"])
 
@@ -145,9 +153,14 @@ def test_the_game_widget_offers_win_the_game():
     values = [v for _, v in gw.turn.objective_select.options]
     assert WIN_AIM in values
     gw.turn.objective_select.value = WIN_AIM
-    assert "phase 8" in gw.turn.aim_message.value  # refused beside the menu, at phase 1
+    assert gw.turn.aim_message.value == ""  # the recorded dice' whole game: from phase 1
+    assert "Chance to win the game" in gw.turn.advice.value
+    at_phases(gw.session, (9, 20), (9, 20))  # totals no game from phase 1 has
+    gw.turn.state = gw.session.new_turn_state()
+    gw.turn.refresh()
+    assert "cannot happen" in gw.turn.aim_message.value  # said beside the menu
     assert "Chance to win" not in gw.turn.advice.value
-    at_phases(gw.session, (9, 20), (9, 20))
+    at_phases(gw.session, (9, 220), (9, 220))
     gw.turn.state = gw.session.new_turn_state()
     gw.turn.refresh()
     assert gw.turn.aim_message.value == ""
@@ -157,18 +170,21 @@ def test_the_game_widget_offers_win_the_game():
 
 
 def test_in_a_game_against_one_computer_player_the_aim_is_win_the_game():
-    """The default aim of a 10-phase game against one computer player is "Win the game" (on the
-    compact dice the table covers the start: the chance to win shows at once); other games
+    """The default aim of a 10-phase game against one computer player is "Win the game" (on
+    both dice sets a table covers the start: the chance to win shows at once); other games
     keep the turn's own aim; an aim the player chose stays for the next games."""
-    gw = GameWidget(opponents=["complete"], layout=COMPACT_LAYOUT, seed=5, style=False)
-    assert gw.turn.objective_select.value == WIN_AIM and gw.turn.aim_win
-    assert "Chance to win the game" in gw.turn.advice.value
-    assert gw.turn.aim_message.value == ""
-    # the recorded dice: the table starts at phase 8; until then a note, not a refusal
-    rec = GameWidget(opponents=["complete"], seed=5, style=False)
-    assert rec.turn.objective_select.value == WIN_AIM
-    assert "p10-note" in rec.turn.aim_message.value and "phase 8" in rec.turn.aim_message.value
-    assert "p10-refusal" not in rec.turn.aim_message.value
+    for layout in (COMPACT_LAYOUT, DEFAULT_LAYOUT):
+        gw = GameWidget(opponents=["complete"], layout=layout, seed=5, style=False)
+        assert gw.turn.objective_select.value == WIN_AIM and gw.turn.aim_win
+        assert "Chance to win the game" in gw.turn.advice.value
+        assert gw.turn.aim_message.value == ""
+    # dice of other colors: no table solved their phase 8, so the tables start at phase 9;
+    # until then a note, not a refusal
+    other = GameWidget(opponents=["complete"], layout=other_colors(), seed=5, style=False)
+    assert other.turn.objective_select.value == WIN_AIM
+    assert "p10-note" in other.turn.aim_message.value
+    assert "phase 9" in other.turn.aim_message.value
+    assert "p10-refusal" not in other.turn.aim_message.value
     # three players, a person opposite, or a game shorter than the solved ones (10 phases):
     # the turn's own aim
     for opponents, phases in ((["complete", "greedy"], 10), (["person"], 10), (["complete"], 3)):
@@ -197,7 +213,7 @@ def test_the_hold_to_win_names_its_dice_and_the_players_hold_its_chance():
     of the player's own hold is the chance of that hold in the ranking (the hold to win's
     and the turn's aim's)."""
     s = GameSession(opponents=["stop"], seed=11)
-    at_phases(s, (9, 60), (10, 75))
+    at_phases(s, (9, 260), (10, 275))
     for seed in range(4):
         st = s.new_turn_state()
         st.rng.seed(seed)
@@ -242,18 +258,18 @@ def test_stopping_now_is_the_chance_after_the_turn(table):
     from phase10math.dice.meld import explain
 
     s = GameSession(opponents=["stop"], seed=3)
-    at_phases(s, (9, 60), (10, 75))
+    at_phases(s, (9, 260), (10, 275))
     seen = set()
     for seed in range(12):
         st = s.new_turn_state()
         second = s.order[0] != 0
         st.rng.seed(seed)
         st.roll()
-        adv = win_advice(table, (9, 60), (10, 75), st.faces, 2, second=second, by_die=True)
+        adv = win_advice(table, (9, 260), (10, 275), st.faces, 2, second=second, by_die=True)
         m = explain(9, st.faces)
-        after = (10, 60 + m.score) if m.complete else (9, 60)
+        after = (10, 260 + m.score) if m.complete else (9, 260)
         assert (adv["stop"]["made"], adv["stop"]["score"]) == (m.complete, m.score * m.complete)
-        theirs = table.value(table.game.key_of(int(not second), (10, 75), after))[0]
+        theirs = table.value(table.game.key_of(int(not second), (10, 275), after))[0]
         assert adv["stop"]["chance_to_win"] == pytest.approx(1 - theirs, abs=1e-12)
         assert adv["stop"]["chance_to_win"] <= adv["best"]["chance_to_win"] + 1e-12
         assert win_line(s.game, 0, s.order, st).stop_chance == adv["stop"]["chance_to_win"]

@@ -96,22 +96,22 @@ def cmd_duel(args: argparse.Namespace) -> int:
             )
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
-        # the shipped tables that serve the dice (--layout; default the compact dice, which
-        # most are solved on) from their first phase: those solved on them, and those
-        # without a color phase
         layout = layout_from(args) if args.layout else None
-        tables = serving_tables(layout)
-        whole = [(r, d) for r, d in tables if first_covered(r, layout, d) == r[0]]
-        if args.phases:
-            phases = _range(args.phases)
-            pick = [d for r, d in whole if r == phases]
-            table_dice = pick[-1] if pick else None
-        else:  # the headline: the table of the most phases
-            phases, table_dice = max(whole, key=lambda t: t[0][1] - t[0][0])
         if me and not (args.phases or args.table):
             # a state's look-up: the shipped table of fewest phases that holds it
-            sol, data = table_for_state(me, opp, layout), {}
+            sol = table_for_state(me, opp, layout)
         else:
+            # the shipped tables that serve the dice (--layout; default the compact dice,
+            # which most are solved on) from their first phase: those solved on them, and
+            # those without a color phase
+            tables = serving_tables(layout)
+            whole = [(r, d) for r, d in tables if first_covered(r, layout, d) == r[0]]
+            if args.phases:
+                phases = _range(args.phases)
+                pick = [d for r, d in whole if r == phases]
+                table_dice = pick[-1] if pick else None
+            else:  # the headline: the table of the most phases
+                phases, table_dice = max(whole, key=lambda t: t[0][1] - t[0][0])
             sol, data = read_table(args.table, phases, None if args.table else table_dice)
     if me:
         g = sol.game

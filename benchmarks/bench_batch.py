@@ -52,7 +52,9 @@ class PlainTurn(TurnBatch):
                 T[self._axis(t, idx)] = dst / 6.0
         return T.reshape(sp.n_states, B)
 
-    def subset_max(self, W: np.ndarray, tie: float) -> tuple[np.ndarray, np.ndarray]:
+    def subset_max(
+        self, W: np.ndarray, tie: float, overwrite: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
         sp, B = self.space, W.shape[1]
         M = W.reshape(self.shape + [B]).copy()
         arg = np.broadcast_to(

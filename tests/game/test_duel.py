@@ -86,8 +86,10 @@ class BruteForce:
     fail" pair solved exactly by policy iteration in Fractions. ``scorers[k]``: the score of
     the final faces at phase ``k`` (None: not made)."""
 
-    def __init__(self, scorers, dice: tuple | None = None):
+    def __init__(self, scorers, dice: tuple | None = None, bonus: bool = True):
         self.scorers = scorers
+        self.hi = max(scorers)  # the last phase
+        self.bonus = bonus  # the five-phase bonus (False: a game without phase 5)
         # the sides of each die; alike dice: rolls as sorted tuples of sides, else a side
         # per die in die order and holds as (die, side) pairs
         self.dice = dice or (SIDES,) * N_DICE
@@ -99,6 +101,9 @@ class BruteForce:
 
     def score(self, k, faces):
         return self.scorers[k](faces)
+
+    def gain(self, k: int, total: int, x: int) -> int:
+        return x + (BONUS5 if self.bonus and k == 5 and total + x > THRESHOLD else 0)
 
     def outcomes(self, k: int) -> list[int | None]:
         found = {self.score(k, f) for f in itertools.product(*self.dice)}
@@ -174,8 +179,8 @@ class BruteForce:
         if key not in self.chances:
             U = {None: cmp(total - finisher)}
             for x in self.outcomes(k)[1:]:
-                t2 = total + gain(k, total, x)
-                if k == HI:
+                t2 = total + self.gain(k, total, x)
+                if k == self.hi:
                     U[x] = cmp(t2 + (FINISH if elig else 0) - finisher)
                 else:
                     U[x] = self.last_chance(k + 1, t2, finisher, elig)
@@ -185,8 +190,8 @@ class BruteForce:
     def made_utility(self, s, ka, ta, kb, tb) -> dict:
         U = {}
         for x in self.outcomes(ka)[1:]:
-            t2 = ta + gain(ka, ta, x)
-            if ka == HI:
+            t2 = ta + self.gain(ka, ta, x)
+            if ka == self.hi:
                 U[x] = 1 - self.last_chance(kb, tb, t2 + FINISH, s == 0)
             else:
                 U[x] = 1 - self.duel_value(1 - s, kb, tb, ka + 1, t2)
@@ -218,10 +223,6 @@ class BruteForce:
 
 def cmp(d: int) -> Fraction:
     return Fraction(1) if d > 0 else (Fraction(1, 2) if d == 0 else Fraction(0))
-
-
-def gain(k: int, total: int, x: int) -> int:
-    return x + (BONUS5 if k == 5 and total + x > THRESHOLD else 0)
 
 
 SETS = BruteForce({5: lambda f: set_score(2, f), 6: lambda f: set_score(3, f)})
@@ -282,6 +283,48 @@ def test_a_game_from_its_start_keeps_only_the_states_it_can_reach(reduced_soluti
     with pytest.raises(OutsideTableError, match="cannot happen"):
         g.start((3, 0))
     assert chance_to_win(sol, (HI, least), (LO, 0)) == sol.value(g.key_of(0, (HI, least), (LO, 0)))
+
+
+def test_a_game_before_phase_5_has_no_five_phase_bonus_and_equals_brute_force():
+    # phases 3-4: no player reaches phase 5, so no total ever earns its bonus
+    die = Die("low", parse_faces(FACES))
+    phases = {3: parse_phase("1 set of 2"), 4: parse_phase("1 set of 3")}
+    game = DuelGame(phases, RULES, (die,) * N_DICE)
+    sol = solve_duel(game)
+    brute = BruteForce({3: lambda f: set_score(2, f), 4: lambda f: set_score(3, f)}, bonus=False)
+    for ta, tb in [(0, 0), (11, 3), (4, 9)]:
+        brute.duel_value(0, 3, ta, 3, tb)
+    assert len(brute.solved) > 50 and brute.chances
+    for (s, ka, ta, kb, tb), exact in brute.solved.items():
+        assert abs(sol.value(game.key_of(s, (ka, ta), (kb, tb)))[0] - float(exact)) <= 1e-12
+    for (k, t, f, e), exact in brute.chances.items():
+        got = sol.last_value(Play.OPTIMAL, game.player(k, t), t - f, int(e))[0]
+        assert abs(got - float(exact)) <= 1e-12
+
+
+def test_policy_iterations_shortcuts_keep_the_brute_forces_values(monkeypatch):
+    """A seed pair starts from the fixed point of per-turn policies (or from 1/2), and a
+    pair one Newton step from a small residual checks its values alone first (or never):
+    every way, the values equal the brute force's; the shortcuts do run."""
+    value_only = {}
+    for first, start in [(0.0, None), (math.inf, Play.COMPLETE), (1e-4, Play.SCORE)]:
+        monkeypatch.setattr(duel_module, "VALUE_FIRST_BELOW", first)
+        monkeypatch.setattr(duel_module, "SEED_START", start)
+        calls = []
+        solve_columns = duel_module._solve_columns
+
+        def spy(game, k, U, dist=True, margin=True, solve_columns=solve_columns, calls=calls):
+            calls.append((dist, len(U)))
+            return solve_columns(game, k, U, dist, margin)
+
+        monkeypatch.setattr(duel_module, "_solve_columns", spy)
+        sol = solve_duel(reduced_game())
+        monkeypatch.setattr(duel_module, "_solve_columns", solve_columns)
+        assert worst_difference(sol, SETS) <= 1e-12
+        assert sol.bound <= 1e-10
+        value_only[first] = sum(n for dist, n in calls if not dist)
+    # the certificate's solves are without distributions too; the checks come on top
+    assert value_only[math.inf] > value_only[0.0]
 
 
 def test_chunks_and_threads_give_the_same_columns(monkeypatch):

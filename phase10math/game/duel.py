@@ -1281,10 +1281,9 @@ def _still_picked(
     cut = float(np.min(w * np.array([sol.gaps[key] for key in keys])))
 
     def left(rows: np.ndarray) -> np.ndarray:
-        rows = rows[fam.wide(U[rows])]
-        if not len(rows):
-            return rows
-        return rows[w[rows] * fam.solve(U[rows], distribution=False).margin >= cut]
+        wide, margin = fam.wide_margins(U[rows])
+        rows = rows[wide]
+        return rows[w[rows] * margin >= cut]
 
     return left
 
@@ -1409,21 +1408,8 @@ def _refine(
             if least is None:
                 added += _solve_wide(fam, W, stride, save, log=log)
             else:
-                w = weight[idx]
-
-                def weighs(rows: np.ndarray, fam=fam, W=W, w=w) -> np.ndarray:
-                    return rows[_weighs(fam, W[rows], w[rows], least)]
-
-                added += _solve_wide(fam, W, 1, save, weighs, log)
+                added += _solve_wide(fam, W, 1, save, (weight[idx], least), log)
     return added
-
-
-def _weighs(fam: TurnFamily, W: np.ndarray, weight: np.ndarray, least: float) -> np.ndarray:
-    """The rows of ``W`` whose weight times family interval width is more than ``least``."""
-    if not len(W):
-        return np.arange(0)
-    width = fam.solve(W, distribution=False).margin
-    return np.flatnonzero(weight * width > least)
 
 
 def _solve_wide(
@@ -1431,16 +1417,20 @@ def _solve_wide(
     W: np.ndarray,
     stride: int,
     save: Callable[[], None] | None = None,
-    weighs: Callable[[np.ndarray], np.ndarray] | None = None,
+    weighs: tuple[np.ndarray, float] | None = None,
     log: Callable[[str], None] | None = None,
 ) -> int:
     """Exact solves of every ``stride``-th row of ``W`` whose family interval is wide (and,
-    with ``weighs``, that it keeps of those rows), in chunks (``save`` after each, and for a
-    costly family a ``log`` line); how many were solved."""
+    with ``weighs`` = (a weight per row, least), whose weight times interval width is more
+    than ``least``), in chunks (``save`` after each, and for a costly family a ``log``
+    line); how many were solved."""
 
     def left(rows: np.ndarray) -> np.ndarray:
-        rows = rows[fam.wide(W[rows])]
-        return rows if weighs is None or not len(rows) else weighs(rows)
+        if weighs is None:
+            return rows[fam.wide(W[rows])]
+        wide, margin = fam.wide_margins(W[rows])
+        rows = rows[wide]
+        return rows[weighs[0][rows] * margin > weighs[1]]
 
     rows = left(np.arange(len(W)))[::stride]
     before, began, done = fam.exact_solves, time.monotonic(), [0]

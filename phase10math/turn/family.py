@@ -291,15 +291,22 @@ class TurnFamily(TurnBatch):
     def wide(self, U: np.ndarray) -> np.ndarray:
         """The rows of ``U`` whose interval is wider than ``tol`` and which were not solved
         exactly already (an exact solve cannot narrow its own rounding margin)."""
+        return self.wide_margins(U)[0]
+
+    def wide_margins(self, U: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`wide`'s rows, and the margin :meth:`solve` gives each: one pass of the
+        bounds (their linear programs are most of the cost of either) where a caller needs
+        both (infinite margins while the family has no policy)."""
         U = np.atleast_2d(np.asarray(U, dtype=np.float64))
         if not self.size:
-            return np.arange(len(U))
+            return np.arange(len(U)), np.full(len(U), np.inf)
         v, lo, _ = self.lower(U)
-        wide = np.flatnonzero(self.upper(U, lo) - lo > self.tol)
+        hi = self.upper(U, lo)
+        wide = np.flatnonzero(hi - lo > self.tol)
         if len(wide) and len(self.cuts):
             seen = {row.tobytes() for row in self.cuts}
             wide = np.array([i for i in wide if U[i].tobytes() not in seen], dtype=np.int64)
-        return wide
+        return wide, np.maximum(hi - v, v - lo)[wide]
 
     def refine(self, U: np.ndarray) -> int:
         """Solve exactly the rows of ``U`` that are :meth:`wide` (all when the family is

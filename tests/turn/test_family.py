@@ -48,6 +48,22 @@ def test_intervals_hold_the_exact_optimum(family):
     assert (res.margin > 1e-6).any()  # utilities far from the cuts: wide intervals
 
 
+def test_wide_rows_and_their_margins_in_one_pass(family):
+    rng = np.random.default_rng(14)
+    U = rng.integers(-20, 60, size=(10, family.n_outcomes)).astype(float)
+    U = np.vstack([U, family.cuts[:2]])  # two rows already solved exactly: never wide
+    rows, margin = family.wide_margins(U)
+    v, lo, _ = family.lower(U)
+    width = family.upper(U, lo) - lo
+    solved = {row.tobytes() for row in family.cuts}
+    expect = [i for i in range(len(U)) if width[i] > family.tol and U[i].tobytes() not in solved]
+    assert rows.tolist() == expect and len(expect) >= 5
+    # solve() bounds the same rows (its programs may group them otherwise: within rounding)
+    assert np.allclose(margin, family.solve(U[rows], distribution=False).margin, rtol=0, atol=1e-9)
+    for i, m in zip(rows, margin, strict=True):
+        assert abs(exact_value(family, U[i]) - v[i]) <= m  # the margin holds the optimum
+
+
 def test_the_linear_program_beats_the_best_single_cut(family):
     rng = np.random.default_rng(13)
     U = rng.integers(0, 50, size=(10, family.n_outcomes)).astype(float)

@@ -17,6 +17,11 @@ solved), and optimal play a float stage of the 7**10 hold tensor at every roll o
 
     python benchmarks/montecarlo_duel.py [--phases 6-10] [--phase 8] [--games 400]
         [--plays optimal,optimal] [--seed 0] [--workers 2] [--layout compact|recorded]
+        [--totals 0,0]
+
+``--totals T0,T1`` starts the players with those points (a game solved from phase 1 keeps
+only totals a game from there can have at ``--phase``; a packed table keeps the per-turn
+matchups at its start only, so there only optimal against optimal).
 """
 
 from __future__ import annotations
@@ -36,10 +41,12 @@ FIELDS = ("got", "want", "ties", "first")  # a sample's per-game arrays, joined 
 
 
 def _games(args: tuple) -> DuelSample:
-    phases, plays, games, seed, phase, layout = args
+    phases, plays, games, seed, phase, layout, totals = args
     dice = None if layout == "compact" else LAYOUTS[layout]  # the tables' own dice, or others
     sol, _ = read_table(phases=phases, dice=dice)
-    return simulate_duel(sol, plays, games=games, seed=seed, phase=phase, layout=dice)
+    return simulate_duel(
+        sol, plays, games=games, seed=seed, phase=phase, layout=dice, totals=totals
+    )
 
 
 def main() -> int:
@@ -51,13 +58,15 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--layout", choices=["compact", "recorded"], default="compact")
+    ap.add_argument("--totals", default="0,0", help="both players' points at the start")
     a = ap.parse_args()
     lo, hi = (int(x) for x in a.phases.split("-"))
     labels = {p.label: p for p in Play}
     plays = tuple(labels[x] for x in a.plays.split(","))
     per = -(-a.games // a.workers)
+    totals = tuple(int(x) for x in a.totals.split(","))
     tasks = [
-        ((lo, hi), plays, min(per, a.games - w * per), a.seed + w * per, a.phase, a.layout)
+        ((lo, hi), plays, min(per, a.games - w * per), a.seed + w * per, a.phase, a.layout, totals)
         for w in range(a.workers)
         if a.games - w * per >= 2
     ]
@@ -68,8 +77,8 @@ def main() -> int:
         plays, a.phase, *(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS)
     )
     print(
-        f"phases {lo}-{hi} ({a.layout} dice), from phase {a.phase} at 0:0, seat 0 "
-        f"{plays[0].label} vs seat 1 "
+        f"phases {lo}-{hi} ({a.layout} dice), from phase {a.phase} at "
+        f"{totals[0]}:{totals[1]}, seat 0 {plays[0].label} vs seat 1 "
         f"{plays[1].label}: {s.games} games in {time.monotonic() - t0:.0f} s"
     )
     print(f"  seat 0's mean result {s.mean:.4f} +- {s.se:.4f}; table {s.expected:.4f}")

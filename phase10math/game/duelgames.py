@@ -27,7 +27,7 @@ import numpy as np
 
 from phase10math.checks import check_int, public
 from phase10math.dice.faces import Layout
-from phase10math.errors import InvalidPhaseError, OutsideTableError
+from phase10math.errors import InvalidPhaseError, OutsideTableError, WrongTypeError
 from phase10math.game.duel import DuelSolution, DuelStrategy, Play, color_reason
 from phase10math.game.engine import Game
 from phase10math.game.strategies import OptimalStrategy
@@ -116,38 +116,51 @@ def simulate_duel(
     seed: int = 0,
     phase: int | None = None,
     layout: Layout | None = None,
+    totals: tuple[int, int] = (0, 0),
 ) -> DuelSample:
     """``games`` seeded games (game ``i`` from seed ``seed + i``) of seat 0 playing
     ``plays[0]`` against seat 1 playing ``plays[1]``, both players starting at ``phase``
-    (default: the table's last) with 0 points, on dice ``layout`` (default: the table's own;
-    others only where no color phase is left to play); the game engine draws who begins. A
-    phase outside the table is refused (:class:`~phase10math.errors.InvalidPhaseError`), and
-    so are dice the table's color phases were not solved for
-    (:class:`~phase10math.errors.OutsideTableError`)."""
+    (default: the table's last) with ``totals`` points (seat 0's, seat 1's; a total the
+    table's game cannot have there is refused, :class:`~phase10math.errors.OutsideTableError`),
+    on dice ``layout`` (default: the table's own; others only where no color phase is left
+    to play); the game engine draws who begins. A phase outside the table is refused
+    (:class:`~phase10math.errors.InvalidPhaseError`), and so are dice the table's color
+    phases were not solved for (:class:`~phase10math.errors.OutsideTableError`)."""
     g = sol.game
     plays = (Play(plays[0]), Play(plays[1]))
     games = check_int(games, "games", 2, 10**7)
     seed = check_int(seed, "seed", 0, 2**32)
     phase = g.hi if phase is None else check_int(phase, "phase", g.lo, g.hi, InvalidPhaseError)
+    if not isinstance(totals, (tuple, list)) or len(totals) != 2:
+        raise WrongTypeError(f"simulate_duel(): totals={totals!r:.40}; accepts two whole numbers")
+    totals = tuple(check_int(t, "totals", 0, 10**6) for t in totals)
     why = color_reason(sol, (phase, phase), layout)
+    for t in totals:
+        why = why or g.total_reason(phase, t)
     if why:
         raise OutsideTableError(f"simulate_duel(): {why}")
     layout = g.layout if layout is None else layout
-    start = (0, g.player(phase, 0), g.player(phase, 0), 0)
+    # the start as the seat that begins sees it (the mover first), by who begins
+    starts = [
+        (0, g.player(phase, totals[f]), g.player(phase, totals[1 - f]), totals[f] - totals[1 - f])
+        for f in (0, 1)
+    ]
     strategies = []
     for p in plays:
         if p == Play.OPTIMAL:
             strat = DuelStrategy(sol)
-            strat.prepare([(s, start[1], start[2], 0) for s in (0, 1)])
+            strat.prepare([(s, st[1], st[2], st[3]) for st in starts for s in (0, 1)])
             strategies.append(strat)
         else:
             strategies.append(OptimalStrategy(p.label, layout=layout))
-    values = {m: sol.value(start, m) for m in {plays, plays[::-1]}}
+    values = {(f, m): sol.value(starts[f], m) for f in (0, 1) for m in {plays, plays[::-1]}}
     got, want, ties, firsts = [], [], [], []
     for i in range(games):
         game = Game(strategies, phases=g.hi, layout=layout, seed=seed + i)
-        for player in game.players:
+        for player, t in zip(game.players, totals, strict=True):
             player.phase = phase
+            # the points of the phases before, as made (the first holds them all)
+            player.scores = {k: (t if k == 1 else 0) for k in range(1, phase)}
         for s in strategies:
             if isinstance(s, DuelStrategy):
                 s.attach(game)
@@ -155,7 +168,7 @@ def simulate_duel(
         first, w = res.order[0], res.winners
         got.append(1.0 if w == [0] else (0.5 if len(w) == 2 else 0.0))
         ties.append(1.0 if len(w) == 2 else 0.0)
-        worth, _ = values[(plays[first], plays[1 - first])]  # the first seat's worth
+        worth, _ = values[(first, (plays[first], plays[1 - first]))]  # the first seat's worth
         want.append(worth if first == 0 else 1 - worth)
         firsts.append(first)
     return DuelSample(plays, phase, np.array(got), np.array(want), np.array(ties), np.array(firsts))

@@ -263,6 +263,37 @@ def test_the_whole_game_solved_on_the_recorded_dice_agrees_with_its_turns_and_en
     assert_tables_agree(whole, end, late)
 
 
+def test_optimal_play_inside_the_recorded_whole_game_matches_its_table():
+    """Optimal against optimal through the game engine on the recorded dice, from states of
+    their 10-phase table (both at phase 9 with different totals, so who begins decides
+    which state the table reads): seat 0's mean result and the first seat's within the
+    games' confidence interval of the table's values; a total no game from phase 1 has
+    there, and totals that are not two whole numbers, are refused."""
+    from phase10math.dice.layouts import RECORDED_LAYOUT
+
+    whole = shipped_table((1, 10), RECORDED_LAYOUT)
+    g = whole.game
+    s = simulate_duel(
+        whole,
+        (Play.OPTIMAL,) * 2,
+        games=600,
+        seed=7,
+        phase=9,
+        layout=RECORDED_LAYOUT,
+        totals=(250, 235),
+    )
+    assert abs(s.z) < 4 and abs(s.first_z) < 4
+    # who begins picks the state: seat 0 ahead by 15 when it begins, behind by 15 when not
+    ahead = whole.value((0, g.player(9, 250), g.player(9, 235), 15))[0]
+    behind = whole.value((0, g.player(9, 235), g.player(9, 250), -15))[0]
+    assert ahead > behind
+    assert set(np.round(s.want, 12)) == {round(ahead, 12), round(1 - behind, 12)}
+    with pytest.raises(OutsideTableError, match="cannot happen"):
+        simulate_duel(whole, games=10, phase=9, layout=RECORDED_LAYOUT, totals=(0, 240))
+    with pytest.raises(WrongTypeError, match="totals"):
+        simulate_duel(whole, games=10, phase=9, layout=RECORDED_LAYOUT, totals=(240,))
+
+
 def test_duel_command_on_the_recorded_dice_reads_the_tables_that_serve_them(capsys):
     """``duel --layout recorded``: the headline is the recorded dice' whole game (1-10,
     solved on those dice), its interval at most 1e-4 wide; a state reads the table of fewest

@@ -33,7 +33,6 @@ import resource
 import statistics
 import time
 
-import numpy as np
 from numba import njit
 
 import phase10math.game.duel as duel
@@ -62,28 +61,23 @@ def reference_max_step(M, arg, rem, order, tie):  # pragma: no cover (compiled)
                     acur[c] = acand[c] if better else acur[c]
 
 
-def reference_subset_max(self, W, tie, overwrite=False):
-    """The previous ``TurnBatch.subset_max``: its input always copied first."""
-    sp, B = self.space, W.shape[1]
-    M = np.ascontiguousarray(W, dtype=np.float64).copy()
-    arg = np.empty((sp.n_states, B), dtype=np.int32)
-    arg[...] = np.arange(sp.n_states, dtype=np.int32)[:, None]
-    for t in range(len(sp.types)):
-        up = self._orders(t)[1]
-        reference_max_step(self._slabs(M, t), self._slabs(arg, t), sp.remove_tables[t], up, tie)
-    return M[self.full_ids], arg[self.full_ids]
-
-
 @contextlib.contextmanager
 def reference_steps():
-    """The previous form for the block: its maximum step, seeds from 1/2, no values first."""
-    saved = batch.TurnBatch.subset_max, duel.SEED_START, duel.VALUE_FIRST_BELOW
-    batch.TurnBatch.subset_max = reference_subset_max
+    """The previous form for the block: its maximum step (its input always copied), seeds
+    from 1/2, no values first."""
+    subset_max = batch.TurnBatch.subset_max
+
+    def copying(self, W, tie, overwrite=False):
+        return subset_max(self, W, tie)
+
+    saved = batch.max_step, duel.SEED_START, duel.VALUE_FIRST_BELOW
+    batch.TurnBatch.subset_max, batch.max_step = copying, reference_max_step
     duel.SEED_START, duel.VALUE_FIRST_BELOW = None, 0.0
     try:
         yield
     finally:
-        batch.TurnBatch.subset_max, duel.SEED_START, duel.VALUE_FIRST_BELOW = saved
+        batch.TurnBatch.subset_max = subset_max
+        batch.max_step, duel.SEED_START, duel.VALUE_FIRST_BELOW = saved
 
 
 def solve_once(lo: int, hi: int) -> tuple[float, dict, float]:

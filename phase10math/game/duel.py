@@ -1281,11 +1281,20 @@ def _still_picked(
     cut = float(np.min(w * np.array([sol.gaps[key] for key in keys])))
 
     def left(rows: np.ndarray) -> np.ndarray:
-        wide, margin = fam.wide_margins(U[rows])
-        rows = rows[wide]
-        return rows[w[rows] * margin >= cut]
+        rows, weighed = _wide_weighed(fam, U, rows, w)
+        return rows[weighed >= cut]
 
     return left
+
+
+def _wide_weighed(
+    fam: TurnFamily, U: np.ndarray, rows: np.ndarray, weight: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``rows`` of ``U`` the family finds wide, and each one's ``weight`` times its
+    interval's margin (one pass of the family's bounds)."""
+    wide, margin = fam.wide_margins(U[rows])
+    rows = rows[wide]
+    return rows, weight[rows] * margin
 
 
 def _pick_refinements(
@@ -1428,9 +1437,8 @@ def _solve_wide(
     def left(rows: np.ndarray) -> np.ndarray:
         if weighs is None:
             return rows[fam.wide(W[rows])]
-        wide, margin = fam.wide_margins(W[rows])
-        rows = rows[wide]
-        return rows[weighs[0][rows] * margin > weighs[1]]
+        rows, weighed = _wide_weighed(fam, W, rows, weighs[0])
+        return rows[weighed > weighs[1]]
 
     rows = left(np.arange(len(W)))[::stride]
     before, began, done = fam.exact_solves, time.monotonic(), [0]

@@ -282,11 +282,20 @@ class TurnFamily(TurnBatch):
         U = self.utilities(U)
         if keep_holds:
             return self.exact(U, keep_holds=True)
-        v, lo, idx = self.lower(U)
-        hi = self.upper(U, lo)
-        margin = np.maximum(hi - v, v - lo)
+        v, lo, hi, idx = self._bounds(U)
         dist = self.members[idx] if distribution else None
-        return BatchResult(v, margin, dist, self.dist_margin)
+        return BatchResult(v, self._interval_margin(v, lo, hi), dist, self.dist_margin)
+
+    def _bounds(self, U: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(best member's value, proven lower value, proven upper value, best member) of
+        every row of ``U``."""
+        v, lo, idx = self.lower(U)
+        return v, lo, self.upper(U, lo), idx
+
+    @staticmethod
+    def _interval_margin(v: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """How far from the best member's value ``v`` the optimum may lie."""
+        return np.maximum(hi - v, v - lo)
 
     def wide(self, U: np.ndarray) -> np.ndarray:
         """The rows of ``U`` whose interval is wider than ``tol`` and which were not solved
@@ -300,13 +309,12 @@ class TurnFamily(TurnBatch):
         U = np.atleast_2d(np.asarray(U, dtype=np.float64))
         if not self.size:
             return np.arange(len(U)), np.full(len(U), np.inf)
-        v, lo, _ = self.lower(U)
-        hi = self.upper(U, lo)
+        v, lo, hi, _ = self._bounds(U)
         wide = np.flatnonzero(hi - lo > self.tol)
         if len(wide) and len(self.cuts):
             seen = {row.tobytes() for row in self.cuts}
             wide = np.array([i for i in wide if U[i].tobytes() not in seen], dtype=np.int64)
-        return wide, np.maximum(hi - v, v - lo)[wide]
+        return wide, self._interval_margin(v, lo, hi)[wide]
 
     def refine(self, U: np.ndarray) -> int:
         """Solve exactly the rows of ``U`` that are :meth:`wide` (all when the family is

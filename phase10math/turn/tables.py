@@ -60,6 +60,18 @@ def solution_key(kind: str, phase: Phase, rules: Rules, layout: Layout, **extra:
     )
 
 
+def turn_key(
+    phase: Phase, objective: Objective, rules: Rules, layout: Layout, worst_second: bool = False
+) -> str:
+    """The cache key of a solved turn: its phase, objective and keys, rules, dice and the
+    engine that solves it (with the code's fingerprint, :func:`~phase10math.cache.cache_key`)."""
+    extra = {"worst_second": True} if worst_second else {}
+    engine = engine_for(StateSpace.build(layout, projection_for(phase, objective)), rules)
+    return solution_key(
+        "turn", phase, rules, layout, objective=str(objective), engine=engine.kind.value, **extra
+    )
+
+
 @public
 def cached_solution(
     phase: Phase | int | str,
@@ -75,8 +87,7 @@ def cached_solution(
     layout). ``store_large=False``: a large solution is not written to disk."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
-    extra = {"worst_second": True} if worst_second else {}
-    key = solution_key("turn", phase, rules, layout, objective=str(objective), **extra)
+    key = turn_key(phase, objective, rules, layout, worst_second)
     sol = _MEMORY.get(key)
     if sol is None:
         sol = cache.load(key, TurnSolution) or cache.load_large(key, TurnSolution)

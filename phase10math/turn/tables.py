@@ -41,6 +41,7 @@ from phase10math.dice.phases import PHASES, Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidArgumentError, InvalidPhaseError, StateSpaceTooLargeError
 from phase10math.exact import percent, to_json
+from phase10math.guards import check_expected_score, check_probability
 from phase10math.progress import progress_bar
 from phase10math.turn.engine import engine_for, final_scores
 from phase10math.turn.kernels import utility_from_scores
@@ -60,6 +61,18 @@ def solution_key(kind: str, phase: Phase, rules: Rules, layout: Layout, **extra:
     )
 
 
+def turn_key(
+    phase: Phase, objective: Objective, rules: Rules, layout: Layout, worst_second: bool = False
+) -> str:
+    """The cache key of a solved turn: its phase, objective and keys, rules, dice and the
+    engine that solves it (with the code's fingerprint, :func:`~phase10math.cache.cache_key`)."""
+    extra = {"worst_second": True} if worst_second else {}
+    engine = engine_for(StateSpace.build(layout, projection_for(phase, objective)), rules)
+    return solution_key(
+        "turn", phase, rules, layout, objective=str(objective), engine=engine.kind.value, **extra
+    )
+
+
 @public
 def cached_solution(
     phase: Phase | int | str,
@@ -75,8 +88,7 @@ def cached_solution(
     layout). ``store_large=False``: a large solution is not written to disk."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
-    extra = {"worst_second": True} if worst_second else {}
-    key = solution_key("turn", phase, rules, layout, objective=str(objective), **extra)
+    key = turn_key(phase, objective, rules, layout, worst_second)
     sol = _MEMORY.get(key)
     if sol is None:
         sol = cache.load(key, TurnSolution) or cache.load_large(key, TurnSolution)
@@ -320,6 +332,7 @@ def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
             raise InvalidArgumentError(
                 f"format_table(): rows[{n}] lacks {', '.join(missing)} (a row of phase_row)"
             )
+    check_rows(rows)
     width = {c: len(name) + 3 for c, name in COLUMNS.items()}  # each column as wide as its name
     head = f"{'phase':>5}  {'requirement':<28}" + "".join(
         f"{name:>{width[c]}}" for c, name in COLUMNS.items()
@@ -338,7 +351,20 @@ def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
     return "\n".join(lines)
 
 
+def check_rows(rows: dict[int, dict[str, Fraction]]) -> None:
+    """Every value of the rows in its range (:mod:`phase10math.guards`): the ``e_`` columns
+    expected scores, the others probabilities."""
+    for n, row in rows.items():
+        for c, v in row.items():
+            what = f"phase {n}'s {c}"
+            if c.startswith("e_"):
+                check_expected_score(v, what)
+            else:
+                check_probability(v, what)
+
+
 def table_json(rows: dict[int, dict[str, Fraction]], rules: Rules) -> dict:
+    check_rows(rows)
     return {
         "rules": rules.to_dict(),
         "phases": {

@@ -17,6 +17,7 @@ from phase10math.dice.faces import Layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidRulesError, OutsideTableError
+from phase10math.files import open_regular
 from phase10math.game.duel.setting import (
     MATCHUPS,
     PLAYS,
@@ -455,10 +456,15 @@ def read_table(
         with ref.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
             data = json.load(fh)
     elif os.fspath(path).endswith(".npz"):
-        return read_packed(path)
+        try:  # never a FIFO or a device: opening one for reading could wait forever
+            raw = open_regular(path)
+        except OSError as e:
+            raise InvalidRulesError(f"not a packed two-player table: {e}") from None
+        with raw:
+            return read_packed(raw)
     else:
         try:
-            with gzip.open(path, "rt", encoding="utf-8") as fh:
+            with open_regular(path) as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
                 data = json.load(fh)
             if not isinstance(data, dict) or "fingerprint" not in data:
                 raise ValueError("no fingerprint")

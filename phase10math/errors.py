@@ -46,6 +46,11 @@ class InvalidHoldError(Phase10MathError):
     """A hold that is not a sub-multiset of the dice in front of the player."""
 
 
+class InvalidStrategyError(InvalidHoldError):
+    """A strategy (a function from a roll to the dice to keep) returned a hold that is not
+    one of the roll: the message names the roll."""
+
+
 class StateSpaceTooLargeError(Phase10MathError):
     """A computation whose state space would not fit in this machine's memory."""
 

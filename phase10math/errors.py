@@ -1,7 +1,9 @@
-"""Exceptions raised for bad input.
+"""Exceptions raised for bad input, and the internal error of a result out of its range.
 
 Every error the kit raises for bad input is a :class:`Phase10MathError`, which is a
-``ValueError``; the command line turns it into a message on stderr and exit code 2.
+``ValueError``; the command line turns it into a message on stderr and exit code 2. A result
+outside the range it must lie in is a :class:`ResultOutOfRangeError` (not a ``ValueError``:
+a bug, not bad input; exit code 70 on the command line).
 
 >>> issubclass(InvalidDiceError, ValueError)
 True
@@ -49,9 +51,19 @@ class InvalidHoldError(Phase10MathError):
     """A hold that is not a sub-multiset of the dice in front of the player."""
 
 
+class InvalidStrategyError(InvalidHoldError):
+    """A strategy (a function from a roll to the dice to keep) returned a hold that is not
+    one of the roll: the message names the roll."""
+
+
 class StateSpaceTooLargeError(Phase10MathError):
     """A computation whose state space would not fit in this machine's memory."""
 
 
 class OutsideTableError(InvalidRulesError):
     """A game state that a solved table (the two-player game's) does not cover."""
+
+
+class ResultOutOfRangeError(Exception):
+    """A result outside the range it must lie in (a probability above 1, ...): an internal
+    error, never printed as an answer (see :mod:`phase10math.guards`)."""

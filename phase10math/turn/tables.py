@@ -41,6 +41,7 @@ from phase10math.dice.phases import PHASES, Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidArgumentError, InvalidPhaseError, StateSpaceTooLargeError
 from phase10math.exact import percent, to_json
+from phase10math.guards import check_expected_score, check_probability
 from phase10math.progress import progress_bar
 from phase10math.turn.engine import engine_for, final_scores
 from phase10math.turn.kernels import utility_from_scores
@@ -331,6 +332,7 @@ def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
             raise InvalidArgumentError(
                 f"format_table(): rows[{n}] lacks {', '.join(missing)} (a row of phase_row)"
             )
+    check_rows(rows)
     width = {c: len(name) + 3 for c, name in COLUMNS.items()}  # each column as wide as its name
     head = f"{'phase':>5}  {'requirement':<28}" + "".join(
         f"{name:>{width[c]}}" for c, name in COLUMNS.items()
@@ -349,7 +351,20 @@ def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
     return "\n".join(lines)
 
 
+def check_rows(rows: dict[int, dict[str, Fraction]]) -> None:
+    """Every value of the rows in its range (:mod:`phase10math.guards`): the ``e_`` columns
+    expected scores, the others probabilities."""
+    for n, row in rows.items():
+        for c, v in row.items():
+            what = f"phase {n}'s {c}"
+            if c.startswith("e_"):
+                check_expected_score(v, what)
+            else:
+                check_probability(v, what)
+
+
 def table_json(rows: dict[int, dict[str, Fraction]], rules: Rules) -> dict:
+    check_rows(rows)
     return {
         "rules": rules.to_dict(),
         "phases": {

@@ -503,10 +503,13 @@ def _table_rows(data: dict[str, Any]) -> tuple[DuelSolution, dict[str, Any]]:
     return sol, data
 
 
-def format_headline(h: Mapping[str, Any]) -> str:
-    """The headline as text: the optimal game, then the per-turn matchups."""
+def format_headline(h: Mapping[str, Any], dice: str, start: int) -> str:
+    """The headline as text: the game, the ``dice`` it holds for (their name) and where it
+    starts (both players at phase ``start`` with 0 points), the optimal game, then the
+    per-turn matchups."""
     lines = [
-        f"Two-player Phase 10 Dice, {h['game']}, both players from the first phase with 0 points",
+        f"Two-player Phase 10 Dice, {h['game']} on the {dice} dice; the start: both players "
+        f"at phase {start} with 0 points",
         f"P(first player wins) = {h['p_first_wins']:.6f}   P(tie) = {h['p_tie']:.6f}   "
         f"P(second player wins) = {h['p_second_wins']:.6f}",
         f"worth of the first seat {h['first_worth']:.6f}, of the second {h['second_worth']:.6f} "

@@ -18,6 +18,7 @@ from phase10math.dice.faces import Layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidRulesError, OutsideTableError
+from phase10math.files import open_regular
 from phase10math.game.duel.setting import (
     MATCHUPS,
     PLAYS,
@@ -456,10 +457,15 @@ def read_table(
         with ref.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
             data = json.load(fh)
     elif os.fspath(path).endswith(".npz"):
-        return read_packed(path)
+        try:  # never a FIFO or a device: opening one for reading could wait forever
+            raw = open_regular(path)
+        except OSError as e:
+            raise InvalidRulesError(f"not a packed two-player table: {e}") from None
+        with raw:
+            return read_packed(raw)
     else:
         try:
-            with gzip.open(path, "rt", encoding="utf-8") as fh:
+            with open_regular(path) as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
                 data = json.load(fh)
             if not isinstance(data, dict) or "fingerprint" not in data:
                 raise ValueError("no fingerprint")
@@ -498,10 +504,13 @@ def _table_rows(data: dict[str, Any]) -> tuple[DuelSolution, dict[str, Any]]:
     return sol, data
 
 
-def format_headline(h: Mapping[str, Any]) -> str:
-    """The headline as text: the optimal game, then the per-turn matchups."""
+def format_headline(h: Mapping[str, Any], dice: str, start: int) -> str:
+    """The headline as text: the game, the ``dice`` it holds for (their name) and where it
+    starts (both players at phase ``start`` with 0 points), the optimal game, then the
+    per-turn matchups."""
     lines = [
-        f"Two-player Phase 10 Dice, {h['game']}, both players from the first phase with 0 points",
+        f"Two-player Phase 10 Dice, {h['game']} on the {dice} dice; the start: both players "
+        f"at phase {start} with 0 points",
         f"P(first player wins) = {h['p_first_wins']:.6f}   P(tie) = {h['p_tie']:.6f}   "
         f"P(second player wins) = {h['p_second_wins']:.6f}",
         f"worth of the first seat {h['first_worth']:.6f}, of the second {h['second_worth']:.6f} "

@@ -13,11 +13,8 @@ import sys
 
 from phase10math.checks import int_arg, missing_command
 from phase10math.exact import show, to_json
-from phase10math.tenthousand.duel import DuelMethod, solve_duel
 from phase10math.tenthousand.errors import TenKRollError, TenKRulesError
-from phase10math.tenthousand.penalty import PenaltySolution, solve_penalty_duel
-from phase10math.tenthousand.rules import EXTRA_OF_A_KIND, TenKPreset, TenKRules
-from phase10math.tenthousand.turn import solve_turn
+from phase10math.tenthousand.rules import EXTRA_OF_A_KIND, DuelMethod, TenKPreset, TenKRules
 
 
 def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
@@ -106,6 +103,8 @@ def _fmt(x) -> str:
 
 def _ev(args: argparse.Namespace) -> int:
     rules = _rules(args)
+    from phase10math.tenthousand.turn import solve_turn
+
     sol = solve_turn(rules, on_board=not args.off_board)
     value = sol.value(args.turn_total, args.dice)
     roll = sol.roll_value(args.turn_total, args.dice)
@@ -137,6 +136,8 @@ def _ev(args: argparse.Namespace) -> int:
 def _thresholds(args: argparse.Namespace) -> int:
     rules = _rules(args)
     boards = [True] + ([False] if rules.open_score else [])
+    from phase10math.tenthousand.turn import solve_turn
+
     out = {}
     for on_board in boards:
         sol = solve_turn(rules, on_board=on_board)
@@ -182,6 +183,8 @@ def _thresholds(args: argparse.Namespace) -> int:
 
 
 def _penalty_duel(rules: TenKRules, args: argparse.Namespace) -> int:
+    from phase10math.tenthousand.penalty import PenaltySolution, solve_penalty_duel
+
     sol: PenaltySolution = solve_penalty_duel(
         rules, progress=not args.json and not args.no_progress
     )
@@ -219,6 +222,8 @@ def _duel(args: argparse.Namespace) -> int:
         if args.method != DuelMethod.LAYERED.value:
             raise TenKRulesError(f"--method {args.method} with a farkle penalty; allowed: layered")
         return _penalty_duel(rules, args)
+    from phase10math.tenthousand.duel import solve_duel
+
     sol = solve_duel(
         rules, progress=not args.json and not args.no_progress, method=DuelMethod(args.method)
     )
@@ -271,6 +276,8 @@ def _advise(args: argparse.Namespace) -> int:
     roll = _parse_roll(args.roll) if args.roll is not None else None
     if roll is not None and len(roll) != n:
         raise TenKRollError(f"--roll has {len(roll)} dice; allowed: {n} (the --dice rolled)")
+    from phase10math.tenthousand.duel import solve_duel
+
     sol = solve_duel(rules, progress=not args.json and not args.no_progress)
     adv = sol.advise(me, opp, t, n, roll)
     if args.json:

@@ -12,6 +12,7 @@ import sys
 from phase10math.cli.dice import layout_from, placed_dice, roll_from
 from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError, OutsideTableError
+from phase10math.files import check_output_file
 from phase10math.game.duel import (
     RECOMPUTE,
     ROUND_PICKS,
@@ -50,7 +51,36 @@ def _player(text: str, name: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+#: options of ``duel`` that only ``--solve`` reads, and their defaults there
+SOLVE_ONLY = {"checkpoint": None, "write": None, "target": 2e-5, "picks": ROUND_PICKS}
+SOLVE_ONLY |= {"family_from": None, "family_phases": None}
+
+
+def check_duel_options(args: argparse.Namespace) -> None:
+    """Refuse options given where they mean nothing (a solve's options without ``--solve``,
+    ``--second`` without a state), and an output file that cannot be written, before any
+    work; fill in the solve's defaults."""
+    given = [k for k in SOLVE_ONLY if getattr(args, k) is not None]
+    if not args.solve and given:
+        raise InvalidRulesError(
+            f"--{given[0].replace('_', '-')} is an option of --solve; without --solve the "
+            "shipped tables are read"
+        )
+    if args.solve and args.table:
+        raise InvalidRulesError("--table reads a table; --solve solves one: give one of them")
+    if args.second and not args.me:
+        raise InvalidRulesError("--second: the seat of the player to move needs --me")
+    for k, default in SOLVE_ONLY.items():
+        if getattr(args, k) is None:
+            setattr(args, k, default)
+    if args.write:
+        check_output_file(args.write, "--write")
+    if args.checkpoint:
+        check_output_file(args.checkpoint, "--checkpoint")
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
+    check_duel_options(args)
     me = opp = None
     if args.me or args.opponent:  # a state's look-up: refused before any work
         if not (args.me and args.opponent):
@@ -58,10 +88,10 @@ def cmd_duel(args: argparse.Namespace) -> int:
         me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
     if args.solve:
         lo, hi = _range(args.phases or "9-10")
-        layout = layout_from(args)
-        game = DuelGame.standard(lo, hi, layout=layout)
         if not (math.isfinite(args.target) and args.target > 0):
             raise InvalidRulesError(f"--target {args.target}: expected a finite number > 0")
+        layout = layout_from(args)
+        game = DuelGame.standard(lo, hi, layout=layout)
         if bool(args.family_from) != bool(args.family_phases):
             raise InvalidRulesError(
                 "give --family-from CHECKPOINT with --family-phases LO-HI (the phases of the "
@@ -239,13 +269,13 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--target",
         type=float,
-        default=2e-5,
+        default=None,
         help="with color phases: the proven error wanted at the start (default 2e-5)",
     )
     p.add_argument(
         "--picks",
         type=int,
-        default=ROUND_PICKS,
+        default=None,
         help=f"with --target: exact solves a round at most (default {ROUND_PICKS})",
     )
     p.add_argument(

@@ -21,6 +21,7 @@ from phase10math.dice.phases import as_phase
 from phase10math.errors import (
     InvalidHoldError,
     InvalidPhaseError,
+    InvalidRulesError,
     StateSpaceTooLargeError,
 )
 from phase10math.turn.advisor import advise
@@ -77,9 +78,19 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
+#: options of ``advise`` that only ``--objective win`` reads
+WIN_ONLY = ("me", "opponent", "second", "last_chance", "table")
+
+
 def cmd_advise(args: argparse.Namespace) -> int:
     if args.objective == "win":  # from the two-player table
         return advise_win(args)
+    given = [k for k in WIN_ONLY if getattr(args, k)]
+    if given:
+        raise InvalidRulesError(
+            f"--{given[0].replace('_', '-')} is an option of --objective win (the two-player "
+            f"game); --objective {args.objective} is one turn's"
+        )
     ph = as_phase(args.phase)
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)

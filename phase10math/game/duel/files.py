@@ -6,6 +6,7 @@ import gzip
 import hashlib
 import io
 import json
+import numbers
 import os
 import zipfile
 from collections.abc import Iterable, Mapping
@@ -222,9 +223,9 @@ class PackedStates(Mapping):
             off, first, size = self._at[block]
         except (KeyError, TypeError, ValueError, IndexError):
             return None
-        if not isinstance(pos, int):
+        if isinstance(pos, bool) or not isinstance(pos, numbers.Integral):
             return None
-        i = pos - first
+        i = int(pos) - first  # a numpy integer too
         return off + i if 0 <= i < size else None
 
     def __getitem__(self, key: Any) -> Any:

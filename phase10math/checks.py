@@ -123,14 +123,18 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def missing_command(parser: argparse.ArgumentParser) -> int:
-    """A command given without its sub-command: its one-line usage and the help hint on
-    stderr, exit code 2 (not the whole help)."""
-    usage = " ".join(parser.format_usage().split())
-    if len(usage) > 300:
-        usage = usage[:300].rsplit(" ", 1)[0] + " ..."
-    print(usage, file=sys.stderr)
+    """A command given without its sub-command: one line on stderr naming the sub-commands
+    and the help, exit code 2 (not the whole help)."""
+    names = [
+        name
+        for action in parser._actions  # argparse keeps its sub-commands there
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    ]
     print(
-        f"{parser.prog}: error: a command is required (see {parser.prog} --help)", file=sys.stderr
+        f"{parser.prog}: error: a command is required: {', '.join(names)} "
+        f"(see {parser.prog} --help)",
+        file=sys.stderr,
     )
     return 2
 

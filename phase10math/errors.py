@@ -42,6 +42,11 @@ class InvalidRulesError(Phase10MathError):
     """An unknown rule option or a value it does not accept."""
 
 
+class InvalidFileError(Phase10MathError):
+    """A file that is not what it is read as (a table, a checkpoint), damaged, of another
+    format, or not a regular file."""
+
+
 class InvalidHoldError(Phase10MathError):
     """A hold that is not a sub-multiset of the dice in front of the player."""
 

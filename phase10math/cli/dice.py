@@ -37,8 +37,13 @@ def rules_from(args: argparse.Namespace, **extra):
 
 
 def layout_from(args: argparse.Namespace):
-    if not getattr(args, "layout", None):
+    if getattr(args, "layout", None) is None:
         return DEFAULT_LAYOUT
+    if not args.layout.strip():
+        raise InvalidLayoutError(
+            f"--layout {args.layout!r:.20}: give a built-in layout ({', '.join(LAYOUTS)}) or a "
+            "file of dice"
+        )
     if args.layout.strip().lower() in LAYOUTS:
         return get_layout(args.layout)
     if not os.path.exists(args.layout):

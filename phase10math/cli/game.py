@@ -12,7 +12,7 @@ from phase10math.checks import ascii_int, derived_seed, int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, rules_from
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import to_json
-from phase10math.game.engine import Game
+from phase10math.game.engine import Game, sheet_legend
 from phase10math.game.headtohead import head_to_head
 from phase10math.game.length import GameLength
 from phase10math.game.solitaire import comparison
@@ -91,6 +91,7 @@ def cmd_game(args: argparse.Namespace) -> int:
         print(res.log_text())
         print()
     print(res.score_sheet())
+    print("\n".join(["", *sheet_legend(rules, res.solitaire)]))
     for note in notes:
         print(f"phase10math: note: {note}", file=sys.stderr)
     return 0

@@ -21,6 +21,7 @@ from phase10math.dice.phases import as_phase
 from phase10math.errors import (
     InvalidHoldError,
     InvalidPhaseError,
+    InvalidRulesError,
     StateSpaceTooLargeError,
 )
 from phase10math.turn.advisor import advise
@@ -71,15 +72,25 @@ def cmd_table(args: argparse.Namespace) -> int:
             out["not_solved"] = {str(n): why for n, why in refused.items()}
         print(json.dumps(out, indent=2))
     else:
-        print(format_table(rows, rules))
+        print(format_table(rows, rules, exact=args.exact))
         for n, why in refused.items():
             print(f"phase {n} not solved with {rules.holds} holds on the {layout.name} dice: {why}")
     return 0
 
 
+#: options of ``advise`` that only ``--objective win`` reads
+WIN_ONLY = ("me", "opponent", "second", "last_chance", "table")
+
+
 def cmd_advise(args: argparse.Namespace) -> int:
     if args.objective == "win":  # from the two-player table
         return advise_win(args)
+    given = [k for k in WIN_ONLY if getattr(args, k)]
+    if given:
+        raise InvalidRulesError(
+            f"--{given[0].replace('_', '-')} is an option of --objective win (the two-player "
+            f"game); --objective {args.objective} is one turn's"
+        )
     ph = as_phase(args.phase)
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
@@ -132,6 +143,9 @@ def add_commands(sub) -> None:
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
+    p.add_argument(
+        "--exact", action="store_true", help="list every value's exact fraction under the table"
+    )
     p.add_argument(
         "--solve",
         action="store_true",

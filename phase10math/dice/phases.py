@@ -181,6 +181,11 @@ def parse_phase(text: str, number: int | None = None) -> Phase:
             kind = m.group(2).rstrip("s")
             if count > 10:
                 raise InvalidPhaseError(f"{count} {kind}s: a phase uses at most 10 dice")
+            if count == 0:
+                raise InvalidPhaseError(
+                    f"{part!r} in {text[:80]!r}: a part names at least one {kind}; leave out "
+                    "a part the phase does not have"
+                )
             groups.extend([Group(kind, _num(m.group(3), text))] * count)
             continue
         m = _COLOR.match(part)

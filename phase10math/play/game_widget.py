@@ -48,15 +48,9 @@ from phase10math.play.models import (
     cost_words,
     severity,
 )
-from phase10math.play.widgets import (
-    TurnWidget,
-    board_html,
-    css_classes,
-    error_html,
-    ipw,
-    lost_words,
-    style_widget,
-)
+from phase10math.play.panels import board_html, error_html, lost_words
+from phase10math.play.style import css_classes, ipw, style_widget
+from phase10math.play.turn_widget import TurnWidget
 from phase10math.play.win import WinLine, win_line
 
 #: Computer opponents offered by the game widget (strategy names of phase10math.game.strategies).

@@ -10,10 +10,8 @@ policy iteration in Fractions.
 from __future__ import annotations
 
 import contextlib
-import gzip
 import itertools
 import math
-import pickle
 import re
 import sys
 from fractions import Fraction
@@ -32,10 +30,12 @@ from phase10math.game.duel import (
     Play,
     chance_to_win,
     color_reason,
+    fingerprint,
     seed_families,
     solve_duel,
     visits,
 )
+from phase10math.game.duel.savefile import read_safe
 from phase10math.turn.batch import TurnBatch
 from phase10math.turn.family import TensorFamily, TurnFamily
 from phase10math.turn.tensor.memory import heap_is_held
@@ -558,8 +558,10 @@ def test_the_families_file_beside_a_checkpoint_seeds_a_solve_as_the_checkpoint_d
     assert taken[4] > 2 and seed_families(small, end_of_three_phase_game(1e-9), side) == taken
     for name in ("members", "cuts", "highs"):
         assert np.array_equal(getattr(small.turns[4], name), getattr(whole.turns[4], name))
-    with gzip.open(side, "rb") as fh:
-        assert set(pickle.load(fh)) == {"fingerprint", "families"}
+    head, data = read_safe(side, duel_module.checkpoint.KIND)
+    assert set(data) == {"families"} and head["fingerprint"] == fingerprint(
+        end_of_three_phase_game(1e-9)
+    )
     with pytest.raises(InvalidRulesError, match="belongs to another game"):
         seed_families(three_phase_color_game(1e-9), three_phase_color_game(1e-9), side)
     plain = tmp_path / "plain.ck"  # a game without a color phase keeps no such file

@@ -4,22 +4,24 @@ color phases' families kept beside them (:func:`seed_families`).
 
 from __future__ import annotations
 
-import gzip
 import os
-import pickle
 import time
 from collections.abc import Mapping
 from typing import Any
 
+from phase10math.cache import package_version
 from phase10math.checks import public
+from phase10math.dice.faces import Layout
 from phase10math.errors import InvalidRulesError
-from phase10math.game.duel.setting import DuelGame, families, fingerprint
+from phase10math.game.duel.savefile import read_safe, write_safe
+from phase10math.game.duel.setting import Bonus, DuelGame, Play, families, fingerprint
 from phase10math.game.duel.table import DuelSolution
 
 CHECKPOINT_EVERY = 300.0  # seconds between checkpoints within a step
 # ... and at least this many times as long as the last one took to write: at most a fifth of
 # a step's time goes to writing (the 10-phase game's checkpoint takes minutes)
 CHECKPOINT_SPACING = 4.0
+KIND = "two-player checkpoint"  # the kind its files say they are
 
 
 class Checkpoint:
@@ -66,13 +68,15 @@ class Checkpoint:
             raise InvalidRulesError(f"no checkpoint {self.path!r} to take families from")
         _take_families(game, self._read(game))
 
-    def _read(self, game: DuelGame) -> dict[str, Any]:
-        """The file's contents, refused where written for another game than ``game``."""
-        with gzip.open(self.path, "rb") as fh:
-            data = pickle.load(fh)
-        if data["fingerprint"] != fingerprint(game):
+    def _read(self, game: DuelGame, path: str | None = None) -> dict[str, Any]:
+        """The file's contents (this checkpoint's, or ``path``: a file beside it), refused
+        where it is not a checkpoint (:class:`~phase10math.errors.InvalidFileError`) or was
+        written for another game than ``game``."""
+        path = self.path if path is None else path
+        head, data = read_safe(path, KIND, (Play, Bonus))
+        if head.get("fingerprint") != fingerprint(game):
             raise InvalidRulesError(
-                f"checkpoint {self.path} belongs to another game; remove it or choose another"
+                f"checkpoint {path} belongs to another game; remove it or choose another"
             )
         return data
 
@@ -84,7 +88,6 @@ class Checkpoint:
             return
         began = time.monotonic()
         data = {
-            "fingerprint": fingerprint(sol.game),
             "values": sol.values,
             "last": sol.last,
             "bound": sol.bound,
@@ -99,10 +102,9 @@ class Checkpoint:
             "gaps": sol.gaps,
             "families": {k: fam.state() for k, fam in families(sol.game).items()},
         }
-        _write_pickle(self.path, data)
+        write_safe(self.path, KIND, header(sol.game), data)
         if data["families"]:
-            keep = ("fingerprint", "families")
-            _write_pickle(self.families_path(), {k: data[k] for k in keep})
+            write_safe(self.families_path(), KIND, header(sol.game), {"families": data["families"]})
         self.written = time.monotonic()
         self.took = self.written - began
 
@@ -117,9 +119,10 @@ class Checkpoint:
         path = self.reach_path()
         if path is None or not os.path.exists(path):
             return None
-        with gzip.open(path, "rb") as fh:
-            data = pickle.load(fh)
-        return data["reach"] if data.get("fingerprint") == fingerprint(game) else None
+        try:
+            return self._read(game, path)["reach"]
+        except InvalidRulesError:  # another game's (or not a checkpoint's): estimated again
+            return None
 
     def save_reach(self, game: DuelGame, reach: Mapping[Any, float]) -> None:
         """Keep the first pass's estimate of where play goes (written once, atomically): a
@@ -128,7 +131,7 @@ class Checkpoint:
         path = self.reach_path()
         if path is None:
             return
-        _write_pickle(path, {"fingerprint": fingerprint(game), "reach": dict(reach)})
+        write_safe(path, KIND, header(game), {"reach": dict(reach)})
 
 
 def _take_families(game: DuelGame, data: Mapping[str, Any]) -> None:
@@ -137,13 +140,16 @@ def _take_families(game: DuelGame, data: Mapping[str, Any]) -> None:
         game.turns[k].load(state)
 
 
-def _write_pickle(path: str, data: dict[str, Any]) -> None:
-    """Write ``data`` gzipped (fast: written often) to ``path`` atomically (a temporary file
-    beside it, then renamed): a stop while writing leaves the file before."""
-    tmp = path + ".tmp"
-    with gzip.open(tmp, "wb", compresslevel=1) as fh:
-        pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(tmp, path)
+def header(game: DuelGame) -> dict[str, Any]:
+    """What a checkpoint says of itself: its game, rules, dice and the code's fingerprint of
+    the game (a file of another game is refused)."""
+    return {
+        "game": game.describe(),
+        "rules": game.rules.to_dict(),
+        "dice": game.dice.to_dict() if isinstance(game.dice, Layout) else None,
+        "fingerprint": fingerprint(game),
+        "code_version": package_version(),
+    }
 
 
 @public

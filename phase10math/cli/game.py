@@ -37,7 +37,7 @@ def cmd_game(args: argparse.Namespace) -> int:
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
     names = _strategies(args.strategies, args.players)
-    from phase10math.game.engine import Game
+    from phase10math.game.engine import Game, sheet_legend
     from phase10math.game.strategies import get_strategy, strategy_notes
 
     strats = [
@@ -90,6 +90,7 @@ def cmd_game(args: argparse.Namespace) -> int:
         print(res.log_text())
         print()
     print(res.score_sheet())
+    print("\n".join(["", *sheet_legend(rules, res.solitaire)]))
     for note in notes:
         print(f"phase10math: note: {note}", file=sys.stderr)
     return 0

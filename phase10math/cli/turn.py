@@ -72,7 +72,7 @@ def cmd_table(args: argparse.Namespace) -> int:
             out["not_solved"] = {str(n): why for n, why in refused.items()}
         print(json.dumps(out, indent=2))
     else:
-        print(format_table(rows, rules))
+        print(format_table(rows, rules, exact=args.exact))
         for n, why in refused.items():
             print(f"phase {n} not solved with {rules.holds} holds on the {layout.name} dice: {why}")
     return 0
@@ -145,6 +145,9 @@ def add_commands(sub) -> None:
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
+    p.add_argument(
+        "--exact", action="store_true", help="list every value's exact fraction under the table"
+    )
     p.add_argument(
         "--solve",
         action="store_true",

@@ -53,7 +53,7 @@ TABLE_FILES = {
 # tables whose color phase was solved on other dice than the others' (``SHIPPED_DICE``), by
 # those dice (a layout of :data:`~phase10math.dice.layouts.LAYOUTS`), then phase range; a
 # range whose file is not in the package is skipped (the recorded dice' end game and whole
-# game: ``duel --solve --phases 8-10|1-10 --layout recorded``, resumable from ``runs/``)
+# game: ``duel --solve --phases 8-10|1-10 --layout recorded``, resumable from ``tools/solves/``)
 OTHER_DICE_TABLE_FILES: dict[Layout, dict[tuple[int, int], str]] = {
     RECORDED_LAYOUT: {
         (8, 10): "duel_table_8_10_recorded.json.gz",

@@ -12,24 +12,12 @@ import sys
 from phase10math.cli.dice import layout_from, placed_dice, roll_from
 from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError, OutsideTableError
-from phase10math.game.duel import (
-    RECOMPUTE,
-    ROUND_PICKS,
-    DuelGame,
-    chance_error,
-    chance_to_win,
-    first_covered,
-    format_advice,
-    format_headline,
-    read_table,
-    seed_families,
-    serving_tables,
-    solve_duel,
-    table_for_state,
-    win_advice,
-    write_table,
-)
+from phase10math.files import check_output_file
 from phase10math.guards import check_probabilities
+
+#: ``--picks``'s default: :data:`phase10math.game.duel.solve.ROUND_PICKS` (a test checks that
+#: they agree), written here so that the parser does not import the solver
+ROUND_PICKS = 2000
 
 
 def _range(text: str) -> tuple[int, int]:
@@ -50,18 +38,62 @@ def _player(text: str, name: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+#: options of ``duel`` that only ``--solve`` reads, and their defaults there
+SOLVE_ONLY = {"checkpoint": None, "write": None, "target": 2e-5, "picks": ROUND_PICKS}
+SOLVE_ONLY |= {"family_from": None, "family_phases": None}
+
+
+def check_duel_options(args: argparse.Namespace) -> None:
+    """Refuse options given where they mean nothing (a solve's options without ``--solve``,
+    ``--second`` without a state), and an output file that cannot be written, before any
+    work; fill in the solve's defaults."""
+    given = [k for k in SOLVE_ONLY if getattr(args, k) is not None]
+    if not args.solve and given:
+        raise InvalidRulesError(
+            f"--{given[0].replace('_', '-')} is an option of --solve; without --solve the "
+            "shipped tables are read"
+        )
+    if args.solve and args.table:
+        raise InvalidRulesError("--table reads a table; --solve solves one: give one of them")
+    if args.second and not args.me:
+        raise InvalidRulesError("--second: the seat of the player to move needs --me")
+    for k, default in SOLVE_ONLY.items():
+        if getattr(args, k) is None:
+            setattr(args, k, default)
+    if args.write:
+        check_output_file(args.write, "--write")
+    if args.checkpoint:
+        check_output_file(args.checkpoint, "--checkpoint")
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
+    check_duel_options(args)
     me = opp = None
     if args.me or args.opponent:  # a state's look-up: refused before any work
         if not (args.me and args.opponent):
             raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
         me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
+    from phase10math.game.duel import (
+        RECOMPUTE,
+        DuelGame,
+        chance_error,
+        chance_to_win,
+        first_covered,
+        format_headline,
+        read_table,
+        seed_families,
+        serving_tables,
+        solve_duel,
+        table_for_state,
+        write_table,
+    )
+
     if args.solve:
         lo, hi = _range(args.phases or "9-10")
-        layout = layout_from(args)
-        game = DuelGame.standard(lo, hi, layout=layout)
         if not (math.isfinite(args.target) and args.target > 0):
             raise InvalidRulesError(f"--target {args.target}: expected a finite number > 0")
+        layout = layout_from(args)
+        game = DuelGame.standard(lo, hi, layout=layout)
         if bool(args.family_from) != bool(args.family_phases):
             raise InvalidRulesError(
                 "give --family-from CHECKPOINT with --family-phases LO-HI (the phases of the "
@@ -186,6 +218,8 @@ def advise_win(args: argparse.Namespace) -> int:
     layout = layout_from(args)
     faces = roll_from(args.dice, ph, layout)
     dice_of = placed_dice(args, layout)
+    from phase10math.game.duel import format_advice, read_table, table_for_state, win_advice
+
     if args.table:
         sol = read_table(args.table)[0]
     else:
@@ -239,13 +273,13 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--target",
         type=float,
-        default=2e-5,
+        default=None,
         help="with color phases: the proven error wanted at the start (default 2e-5)",
     )
     p.add_argument(
         "--picks",
         type=int,
-        default=ROUND_PICKS,
+        default=None,
         help=f"with --target: exact solves a round at most (default {ROUND_PICKS})",
     )
     p.add_argument(

@@ -37,5 +37,11 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "values_by_rolls_left": "tables",
         "phase_maxima": "maxima",
         "game_maximum": "maxima",
+        "assess_strategy": "assess",
+        "grade": "assess",
+        "class_table": "assess",
+        "solver_strategy": "assess",
+        "strategy_policy": "assess",
+        "load_hand_in": "assess",
     },
 )

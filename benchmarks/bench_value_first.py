@@ -5,8 +5,10 @@ policy kept is within ``tol`` of it), in the same run, utility by utility, each 
 same family.
 
 The workload is the recorded end game's own: the utilities of its exact solves number
-``--first`` to ``--first + --solves - 1`` (``runs/duel_8_10_recorded.ckpt`` keeps them in the
-order they were solved), each side starting from the family as it was before them. Then a
+``--first`` to ``--first + --solves - 1`` (``tools/solves/duel_1_10_recorded.families`` keeps
+them in the order they were solved: its phase 8 began with the end game's 403; the end game's
+own checkpoint, ``duel_8_10_recorded.ckpt`` in git history, holds those alone), each side
+starting from the family as it was before them. Then a
 replay of all the checkpoint's exact solves in their order: how many a policy kept already
 solved (the value alone would have done), and what the adaptive rule
 (:meth:`~phase10math.turn.family.TensorFamily.value_first_now`) would have spent, in full
@@ -19,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import gzip
-import pickle
 import resource
 import statistics
 import time
@@ -30,6 +30,9 @@ import numpy as np
 
 from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import PHASES
+from phase10math.game.duel import Bonus, Play
+from phase10math.game.duel.checkpoint import KIND
+from phase10math.game.duel.savefile import read_safe
 from phase10math.turn.family import VALUE_FIRST_SHARE, VALUE_FIRST_WINDOW, TensorFamily
 from phase10math.turn.tensor.memory import held_heap
 
@@ -38,12 +41,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--checkpoint", default=str(ROOT / "runs" / "duel_8_10_recorded.ckpt"))
+    ap.add_argument(
+        "--checkpoint", default=str(ROOT / "tools" / "solves" / "duel_1_10_recorded.families")
+    )
     ap.add_argument("--first", type=int, default=344)
     ap.add_argument("--solves", type=int, default=6)
     args = ap.parse_args()
-    with gzip.open(args.checkpoint, "rb") as fh:
-        kept = pickle.load(fh)["families"][8]
+    kept = read_safe(args.checkpoint, KIND, (Play, Bonus))[1]["families"][8]
     M, C, H = (np.asarray(kept[k], dtype=np.float64) for k in ("members", "cuts", "highs"))
     off = len(M) - len(C)  # policies kept without a cut (the per-turn objectives')
     # the replay: was each exact solve's optimum attained by a policy kept before it?

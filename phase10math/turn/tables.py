@@ -41,6 +41,7 @@ from phase10math.dice.phases import PHASES, Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidArgumentError, InvalidPhaseError, StateSpaceTooLargeError
 from phase10math.exact import percent, to_json
+from phase10math.guards import check_expected_score, check_probability
 from phase10math.progress import progress_bar
 from phase10math.turn.engine import engine_for, final_scores
 from phase10math.turn.kernels import utility_from_scores
@@ -60,6 +61,18 @@ def solution_key(kind: str, phase: Phase, rules: Rules, layout: Layout, **extra:
     )
 
 
+def turn_key(
+    phase: Phase, objective: Objective, rules: Rules, layout: Layout, worst_second: bool = False
+) -> str:
+    """The cache key of a solved turn: its phase, objective and keys, rules, dice and the
+    engine that solves it (with the code's fingerprint, :func:`~phase10math.cache.cache_key`)."""
+    extra = {"worst_second": True} if worst_second else {}
+    engine = engine_for(StateSpace.build(layout, projection_for(phase, objective)), rules)
+    return solution_key(
+        "turn", phase, rules, layout, objective=str(objective), engine=engine.kind.value, **extra
+    )
+
+
 @public
 def cached_solution(
     phase: Phase | int | str,
@@ -75,8 +88,7 @@ def cached_solution(
     layout). ``store_large=False``: a large solution is not written to disk."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
-    extra = {"worst_second": True} if worst_second else {}
-    key = solution_key("turn", phase, rules, layout, objective=str(objective), **extra)
+    key = turn_key(phase, objective, rules, layout, worst_second)
     sol = _MEMORY.get(key)
     if sol is None:
         sol = cache.load(key, TurnSolution) or cache.load_large(key, TurnSolution)
@@ -310,9 +322,25 @@ def phase_table(
     return {n: rows[n] for n in phases}
 
 
+def table_legend(rules: Rules) -> list[str]:
+    """What each column of :func:`format_table` means, with its unit (lines of at most 100
+    characters)."""
+    return [
+        "P(one roll): the chance to make the phase with one roll of the ten dice",
+        f"P(complete), optimal: the chance to make it in a turn of {rules.rolls} rolls, holds "
+        "chosen for it",
+        "E[score], optimal: the points a turn scores on average, holds chosen for points",
+        "  (points: a made phase scores the sum of the dice that make it, a failed one 0)",
+        "P(complete) | score play: the chance to make it with those holds chosen for points",
+        "P(complete), greedy: the chance with greedy holds (keep the dice of the placement that",
+        "  uses the most dice), a baseline",
+    ]
+
+
 @public
-def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
-    """The table as text: floats (percent / points) with the exact fraction listed below."""
+def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules, exact: bool = False) -> str:
+    """The table as text: floats (percent / points), a legend of the columns, and with
+    ``exact`` every value's exact fraction below (they are always in :func:`table_json`)."""
     for n, row in rows.items():
         check_int(n, "rows", 1, len(PHASES), InvalidPhaseError)
         missing = [c for c in COLUMNS if c not in row]
@@ -320,25 +348,45 @@ def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
             raise InvalidArgumentError(
                 f"format_table(): rows[{n}] lacks {', '.join(missing)} (a row of phase_row)"
             )
+    check_rows(rows)
     width = {c: len(name) + 3 for c, name in COLUMNS.items()}  # each column as wide as its name
     head = f"{'phase':>5}  {'requirement':<28}" + "".join(
         f"{name:>{width[c]}}" for c, name in COLUMNS.items()
     )
-    lines = [f"Phase 10 Dice, {rules.holds} holds, {rules.rolls} rolls: exact values", head]
+    lines = [
+        f"Phase 10 Dice, {rules.holds} holds, {rules.rolls} rolls: exact values, rounded",
+        head,
+    ]
     for n, row in rows.items():
         cells = []
         for c in COLUMNS:
             v, w = row[c], width[c]
             cells.append(f"{float(v):>{w}.4f}" if c.startswith("e_") else f"{percent(v, 3):>{w}}")
         lines.append(f"{n:>5}  {PHASES[n].text:<28}" + "".join(cells))
-    lines.append("")
-    lines.append("exact values:")
+    lines += ["", *table_legend(rules)]
+    if not exact:
+        lines.append("every value is an exact fraction: --exact shows them (or --json)")
+        return "\n".join(lines)
+    lines += ["", "exact values:"]
     for n, row in rows.items():
         lines.append(f"  phase {n}: " + "; ".join(f"{c} = {row[c]}" for c in COLUMNS))
     return "\n".join(lines)
 
 
+def check_rows(rows: dict[int, dict[str, Fraction]]) -> None:
+    """Every value of the rows in its range (:mod:`phase10math.guards`): the ``e_`` columns
+    expected scores, the others probabilities."""
+    for n, row in rows.items():
+        for c, v in row.items():
+            what = f"phase {n}'s {c}"
+            if c.startswith("e_"):
+                check_expected_score(v, what)
+            else:
+                check_probability(v, what)
+
+
 def table_json(rows: dict[int, dict[str, Fraction]], rules: Rules) -> dict:
+    check_rows(rows)
     return {
         "rules": rules.to_dict(),
         "phases": {

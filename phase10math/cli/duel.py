@@ -13,24 +13,11 @@ from phase10math.cli.dice import layout_from, placed_dice, roll_from
 from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError, OutsideTableError
 from phase10math.files import check_output_file
-from phase10math.game.duel import (
-    RECOMPUTE,
-    ROUND_PICKS,
-    DuelGame,
-    chance_error,
-    chance_to_win,
-    first_covered,
-    format_advice,
-    format_headline,
-    read_table,
-    seed_families,
-    serving_tables,
-    solve_duel,
-    table_for_state,
-    win_advice,
-    write_table,
-)
 from phase10math.guards import check_probabilities
+
+#: ``--picks``'s default: :data:`phase10math.game.duel.solve.ROUND_PICKS` (a test checks that
+#: they agree), written here so that the parser does not import the solver
+ROUND_PICKS = 2000
 
 
 def _range(text: str) -> tuple[int, int]:
@@ -86,6 +73,21 @@ def cmd_duel(args: argparse.Namespace) -> int:
         if not (args.me and args.opponent):
             raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
         me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
+    from phase10math.game.duel import (
+        RECOMPUTE,
+        DuelGame,
+        chance_error,
+        chance_to_win,
+        first_covered,
+        format_headline,
+        read_table,
+        seed_families,
+        serving_tables,
+        solve_duel,
+        table_for_state,
+        write_table,
+    )
+
     if args.solve:
         lo, hi = _range(args.phases or "9-10")
         if not (math.isfinite(args.target) and args.target > 0):
@@ -216,6 +218,8 @@ def advise_win(args: argparse.Namespace) -> int:
     layout = layout_from(args)
     faces = roll_from(args.dice, ph, layout)
     dice_of = placed_dice(args, layout)
+    from phase10math.game.duel import format_advice, read_table, table_for_state, win_advice
+
     if args.table:
         sol = read_table(args.table)[0]
     else:

@@ -24,8 +24,6 @@ from phase10math.errors import (
     InvalidRulesError,
     StateSpaceTooLargeError,
 )
-from phase10math.turn.advisor import advise
-from phase10math.turn.tables import format_table, phase_table, table_json, too_large
 
 
 def _phase_range(text: str) -> range:
@@ -54,6 +52,8 @@ def cmd_table(args: argparse.Namespace) -> int:
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
     phases = _phase_range(args.phases)
+    from phase10math.turn.tables import format_table, phase_table, table_json, too_large
+
     # phases whose solve does not fit (sticky holds on a color phase of ten different dice)
     # are named under the table instead of stopping it; if none fits, that is the error
     refused = {n: why for n in phases if (why := too_large(n, rules, layout)) is not None}
@@ -101,6 +101,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
             f"all {len(faces)} dice are set aside: nothing is left to roll (use check)"
         )
     dice_of = placed_dice(args, layout)
+    from phase10math.turn.advisor import advise
+
     adv = advise(
         faces,
         args.rolls_left,

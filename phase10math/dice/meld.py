@@ -35,7 +35,7 @@ import numpy as np
 
 from phase10math.checks import check_int, public
 from phase10math.dice.faces import COLORS, WILD, Face, parse_faces
-from phase10math.dice.phases import Phase, as_phase
+from phase10math.dice.phases import Phase, as_phase, require_colors
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidDiceError, StateSpaceTooLargeError
 
@@ -449,18 +449,6 @@ class Meld:
         return "\n".join(
             [f"{head}: complete, score {self.score}"] + [f"  {g}" for g in self.groups]
         )
-
-
-def require_colors(faces: Sequence[Face], phase: Phase) -> None:
-    """Raise InvalidDiceError, naming the die, when a phase that counts colors gets a face
-    written without its color."""
-    if phase.uses_color:
-        for i, f in enumerate(faces, 1):
-            if f.color is None:
-                raise InvalidDiceError(
-                    f"die {i} ({f}) has no color; phase {phase.number or phase.text} counts "
-                    "colors, so write a color letter r/o/b/g after each number (e.g. 7r, Wg)"
-                )
 
 
 def _check_showable(faces: Sequence[Face]) -> None:

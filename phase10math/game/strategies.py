@@ -40,6 +40,7 @@ from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesE
 from phase10math.game import solitaire
 from phase10math.game.duel import WinStrategy, check_table_rules, widest_table
 from phase10math.game.engine import Game, GameResult, Strategy, TurnView
+from phase10math.game.names import STRATEGY_NAMES
 from phase10math.game.spacemap import SpaceMap
 from phase10math.turn.advisor import advise
 from phase10math.turn.statespace import StateSpace
@@ -231,9 +232,6 @@ def _terminal_ask(view: TurnView) -> str:
     if not line:
         raise InputClosedError("the human player's input ended (stdin closed); the game stops")
     return line.rstrip("\n")
-
-
-STRATEGY_NAMES = ("complete", "score", "greedy", "random", "stop", "solitaire", "win")
 
 
 class SolitaireStrategy:

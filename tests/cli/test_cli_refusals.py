@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from phase10math.cli import duel as cli_duel
+from phase10math.game import duel as game_duel
 from tests.clirun import one_line_error, run
 
 ROLL = "1 2 3 4 5 6 7 8 9 10".split()
@@ -90,8 +90,8 @@ def test_a_player_outside_a_chosen_table_is_named():
     ],
 )
 def test_a_solve_refuses_an_output_it_cannot_write_before_solving(monkeypatch, extra, words):
-    monkeypatch.setattr(cli_duel, "solve_duel", never)
-    monkeypatch.setattr(cli_duel.DuelGame, "standard", never)
+    monkeypatch.setattr(game_duel, "solve_duel", never)  # imported on demand
+    monkeypatch.setattr(game_duel.DuelGame, "standard", never)
     line = one_line_error(*_code_err(run(["duel", "--solve", *extra])))
     assert words in line, line
 

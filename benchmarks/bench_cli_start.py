@@ -3,8 +3,8 @@ sub-command's ``--help`` and refused input, each a whole process (interpreter st
 included), beside ``python -c pass`` (the floor) and ``python -c "import numpy"`` (what one
 heavy import costs) in the same run, the commands taking turns so that the machine's other
 load falls on all alike. The modules' bytecode is cached (written by the warm-up run where
-it is not yet), as in an installed package. Prints min and median wall seconds and the median's ratio to each
-yardstick (target: <= 0.3 s, issue 51).
+it is not yet), as in an installed package. Prints min and median wall seconds and the
+median's ratio to each yardstick (target: <= 0.3 s, issue 51).
 
     python benchmarks/bench_cli_start.py [--reps 20]
 """

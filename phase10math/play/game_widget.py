@@ -366,8 +366,11 @@ def scoresheet_html(session: GameSession) -> str:
     )
     return (
         standings_html(session)
+        + "<div class='p10-scroll-cue'>&#8596; the sheet scrolls sideways</div>"
         + f"<div class='p10-scroll'><table class='p10-sheet'><tr><th>phase</th>{head}"
         f"</tr>{''.join(rows)}</table></div>"
+        "<small class='p10-sheet-key'>(2&times;): the turns a player took at that phase "
+        "(a missed turn counts too); &#9654; the phase being played.</small>"
     )
 
 

@@ -19,7 +19,8 @@ import html
 from collections.abc import Sequence
 from fractions import Fraction
 
-from phase10math.dice.faces import Face
+from phase10math.dice.faces import Face, parse_face
+from phase10math.errors import InvalidDiceError
 from phase10math.play import models as pm
 from phase10math.play.models import WIN_AIM, TurnState, face_label, value_text
 from phase10math.play.palette import LETTERS, PALETTE
@@ -74,14 +75,19 @@ HOLDS = {
 
 
 def advice_html(
-    state: TurnState, top: int = 6, reveal: bool = True, beside_win: str | None = None
+    state: TurnState,
+    top: int = 6,
+    reveal: bool = True,
+    beside_win: str | None = None,
+    thumb: str | None = None,
 ) -> str:
     """The advisor panel in plain words: the best hold, your hold against it (cost in
     percentage points), why, and on demand the ranked holds with exact fractions.
     ``beside_win``: the aim "Win the game" shows the hold to win above, and this panel the
     turn's own aim in these words (e.g. "make the phase"): its verdict says "To make the
     phase:" instead of "Best:", its fold "Why, to make the phase", and a made phase is not
-    told to stop."""
+    told to stop. ``thumb``: a rule of thumb for this roll, shown in hint mode (where the
+    answer is not)."""
 
     if state.rolls_done == 0:
         v = state.phase_value()
@@ -101,7 +107,13 @@ def advice_html(
         return (
             "<div class='p10-panel'><b>Hint mode.</b> Choose your hold by clicking dice "
             f"(now: {mine}), then press <b>Check my hold</b> to see the best hold and what "
-            "your choice costs.</div>"
+            "your choice costs."
+            + (
+                f"<div class='p10-thumb'><b>Rule of thumb:</b> {html.escape(thumb)}</div>"
+                if thumb
+                else ""
+            )
+            + "</div>"
         )
     obj = state.objective
     parts = ["<div class='p10-panel'>"]
@@ -158,6 +170,7 @@ def advice_html(
     parts.append(
         "<details class='p10-details'><summary>Best holds and exact fractions "
         f"({st.n} holds, {state.rolls_left} roll(s) left)</summary>"
+        "<div class='p10-scroll-cue'>&#8596; the table scrolls sideways</div>"
         "<div class='p10-scroll'><table><tr><th>rank</th><th>keep</th><th>reroll</th>"
         f"<th>{unit}</th><th>exact</th><th></th></tr>{''.join(rows)}</table></div>"
         f"<div><small>{unit}: {AIMS[obj]}. Equal values share a rank (=). "
@@ -440,3 +453,26 @@ def picker_html(state: TurnState) -> str:
         "<details class='p10-panel'><summary>The dice you roll and their six faces</summary>"
         f"<div class='p10-scroll'><table>{rows}</table></div></details>"
     )
+
+
+def preview_html(text: str, n: int) -> str:
+    """The faces typed so far as chips, ``k of n`` (``n`` dice rolled), a token not read as
+    a face shown as a red ``?`` chip: what the typed roll will put on the dice.
+
+    >>> html_ = preview_html("10o W x", 10)
+    >>> html_.count("<span class='p10-chip"), "3 of 10" in html_, "p10-chip-bad" in html_
+    (3, True, True)
+    """
+    tokens = text.split()
+    if not tokens:
+        return ""
+    shown = []
+    for tok in tokens:
+        try:
+            shown.append(chip(parse_face(tok)))
+        except InvalidDiceError:
+            shown.append(
+                f"<span class='p10-chip p10-chip-bad' title='not a face: "
+                f"{html.escape(tok, quote=True)}'>?</span>"
+            )
+    return f"<div class='p10-preview-line'>You typed {len(tokens)} of {n}: {''.join(shown)}</div>"

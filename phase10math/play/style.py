@@ -45,9 +45,20 @@ def stylesheet() -> str:
 
 #: Keyboard shortcuts: R roll, 1-9 and 0 hold die 1-10, Enter submits a typed roll,
 #: H holds the best, S stops, N next/new turn. Installed once per page, in the capture phase
-#: (ipywidgets text boxes stop keydown events from bubbling).
+#: (ipywidgets text boxes stop keydown events from bubbling); with them the typed roll's box
+#: gets ``inputmode`` (``none`` on a touch screen: the tap pad types, the phone's keyboard
+#: would cover it) and no autocorrect.
 KEYS_JS = (
-    "if(!window.__p10keys){window.__p10keys=1;document.addEventListener('keydown',function(e){"
+    "if(!window.__p10keys){window.__p10keys=1;"
+    # the typed roll: on a touch screen no keyboard (it would cover the tap pad), never
+    # autocorrect; set on every entry box as the page draws it
+    "var im=function(){var c=window.matchMedia&&matchMedia('(pointer: coarse)').matches;"
+    "document.querySelectorAll('.p10-entry input').forEach(function(i){"
+    "i.setAttribute('inputmode',c?'none':'text');i.setAttribute('autocomplete','off');"
+    "i.setAttribute('autocorrect','off');i.setAttribute('autocapitalize','none');"
+    "i.setAttribute('spellcheck','false');});};im();"
+    "new MutationObserver(im).observe(document.body,{childList:true,subtree:true});"
+    "document.addEventListener('keydown',function(e){"
     "var t=e.target;var board=null;var all=document.querySelectorAll('.p10-turn');"
     "for(var k=0;k<all.length;k++){if(all[k].offsetParent!==null){board=all[k];break;}}"
     "if(!board)return;var inp=t&&(t.tagName==='INPUT'||t.tagName==='TEXTAREA'||"

@@ -10,6 +10,7 @@ builds the controls and makes the moves. The aim's best move comes from
 from __future__ import annotations
 
 import html
+import threading
 import time
 
 from phase10math.dice.faces import COLOR_NAMES
@@ -32,6 +33,31 @@ from phase10math.turn import tables
 
 #: The (phase, objective, rules, layout) whose solve this kernel has done or loaded.
 _READY: set = set()
+
+#: Seconds between two updates of a long solve's estimate while a step runs.
+TICK = 2.0
+
+
+def solve_estimate(took: float, done: int, steps: int, running: float) -> str:
+    """The seconds left of a solve in words: ``done`` of ``steps`` steps took ``took``
+    seconds, the next has run ``running``. A step that runs past its share makes the
+    estimate grow (on a busy server), instead of standing still at a small number.
+
+    >>> solve_estimate(20.0, 1, 3, 5.0)
+    'About 35 s left.'
+    >>> solve_estimate(20.0, 1, 3, 30.0)
+    'About 37 s left: this step takes longer than usual on a busy server.'
+    >>> solve_estimate(20.0, 1, 3, 60.0)
+    'About 52 s left: this step takes longer than usual on a busy server.'
+    """
+    per = took / done
+    normal = per * (steps - done) - running
+    # past its share, the step is taken to need half again what it has run so far
+    grown = running / 2 + per * (steps - done - 1) + 2
+    left = max(normal, grown, 1)
+    if running <= per:
+        return f"About {round(left)} s left."
+    return f"About {round(left)} s left: this step takes longer than usual on a busy server."
 
 
 class TurnView:
@@ -74,31 +100,58 @@ class TurnView:
             c.disabled = True
         self.advice.layout.display = "none"
         self.compare_box.layout.display = "none"
+        # the status line names the phase being solved at once (not the turn before)
+        self.status.value = (
+            f"<div class='p10-panel'><b>Phase {st.phase.number}</b>: "
+            f"{html.escape(st.phase.text)} &mdash; solving it on these dice for the first "
+            "time; the board comes back when it is done.</div>"
+        )
         start = time.monotonic()
         title = (
             f"Solving phase {st.phase.number} ({st.phase.text}) on these dice for the first time"
         )
+        rolls = st.rules.rolls
+        done, last = [0], [start]
 
-        def show(step: int, note: str) -> None:
+        def show(note: str) -> None:
+            step = done[0]
             self.busy.value = (
                 f"<div class='p10-progress' role='status'><b>{html.escape(title)}</b>: "
-                f"step {step} of {st.rules.rolls}. {note}"
-                f"<progress max='{st.rules.rolls}' value='{step}'></progress></div>"
+                f"step {step} of {rolls}. {note}"
+                f"<progress max='{rolls}' value='{step}'></progress></div>"
             )
 
-        show(0, "This takes tens of seconds once; later turns load it at once.")
-        done = [0]
+        def estimate() -> str:
+            now = time.monotonic()
+            if done[0] == 0:
+                return (
+                    f"{round(now - start)} s so far; this takes tens of seconds once, later "
+                    "turns load it at once."
+                )
+            if done[0] >= rolls:
+                return "Done."
+            return solve_estimate(last[0] - start, done[0], rolls, now - last[0])
 
         def progress(_msg: str) -> None:
             done[0] += 1
-            k = done[0]
-            left = (time.monotonic() - start) / k * max(st.rules.rolls - k, 0)
-            show(k, f"About {max(1, round(left))} s left." if k < st.rules.rolls else "Done.")
+            last[0] = time.monotonic()
+            show(estimate())
 
+        show(estimate())
+        stop = threading.Event()
+
+        def tick() -> None:  # the estimate moves while a step runs (no progress meanwhile)
+            while not stop.wait(TICK):
+                show(estimate())
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
         try:
             tables.cached_solution(st.phase, st.objective, st.rules, st.layout, progress=progress)
             _READY.add(key)
         finally:
+            stop.set()
+            ticker.join()
             for c, d in zip(controls, was, strict=True):
                 c.disabled = d
             self.advice.layout.display = ""
@@ -196,7 +249,12 @@ class TurnView:
         )
         try:
             beside = self._aim_words() if self._win_speaks() else None
-            self.advice.value = advice_html(st, self.top, reveal=reveal, beside_win=beside)
+            thumb = None
+            if not reveal and self.rule_of_thumb is not None and st.rolls_done and not st.over:
+                thumb = self.rule_of_thumb(st)
+            self.advice.value = advice_html(
+                st, self.top, reveal=reveal, beside_win=beside, thumb=thumb
+            )
             if st.over and self.choices:
                 self.advice.value += (
                     "<div class='p10-panel p10-choices'>"

@@ -35,7 +35,7 @@ from phase10math.errors import InvalidHoldError, Phase10MathError
 from phase10math.play import aims
 from phase10math.play import models as pm
 from phase10math.play.models import WIN_AIM, TurnState
-from phase10math.play.panels import board_html, error_html
+from phase10math.play.panels import board_html, error_html, preview_html
 from phase10math.play.style import css_classes, ipw, style_widget
 from phase10math.play.turn_view import TurnView
 from phase10math.play.win import WinLine
@@ -104,6 +104,9 @@ class TurnWidget(TurnView):
         self.game_over: Callable[[], bool] | None = None
         self.new_game: Callable[[], None] | None = None
         self.revealed = False
+        # hint mode's place for a rule of thumb: a function of the turn giving a short hint
+        # in words (or None), shown while the answer is hidden
+        self.rule_of_thumb: Callable[[TurnState], str | None] | None = None
         # what each choice of this turn cost (see _note_choice)
         self.choices: list[pm.Choice] = []
         self._choices_before: list = []  # the choices before the move that Undo takes back
@@ -173,6 +176,9 @@ class TurnWidget(TurnView):
             "p10-hint",
         )
         self.entry = css_classes(w.Text(placeholder="", continuous_update=True), "p10-entry")
+        # the faces typed so far, as chips (a face not read yet: a red ?), while typing
+        self.preview = css_classes(w.HTML(), "p10-preview")
+        self.entry.observe(lambda _c: self._preview(), names="value")
         self.entry_label = css_classes(w.HTML(), "p10-entry-label")
         self.enter_button = css_classes(
             w.Button(description="Use roll", tooltip="Enter"), "p10-enter"
@@ -220,6 +226,7 @@ class TurnWidget(TurnView):
                 [
                     self.entry_label,
                     w.HBox([self.entry, self.enter_button]),
+                    self.preview,
                     self.pad,
                     self.entry_message,
                     self.which_box,
@@ -299,7 +306,9 @@ class TurnWidget(TurnView):
         self.settings_toggle = css_classes(
             w.ToggleButton(description="Settings", value=False), "p10-settings-toggle"
         )
-        self.settings_box = css_classes(w.VBox(settings), "p10-settings")
+        # a refused change of a menu is told here, beside the menus (not under the dice)
+        self.settings_message = css_classes(w.HTML(value=""), "p10-settings-message", "p10-msg")
+        self.settings_box = css_classes(w.VBox([*settings, self.settings_message]), "p10-settings")
         self.settings_box.layout.display = "none"
         self.settings_toggle.observe(
             lambda c: setattr(self.settings_box.layout, "display", "" if c["new"] else "none"),
@@ -360,6 +369,7 @@ class TurnWidget(TurnView):
         else:
             self.message.value = ""
             self.entry_message.value = ""
+            self.settings_message.value = ""
             if self.state.undoable is not None and self.state.undoable is not undo_before:
                 self._choices_before = choices_before
         try:
@@ -488,6 +498,10 @@ class TurnWidget(TurnView):
 
         self._do(go, where=self.entry_message)
 
+    def _preview(self) -> None:
+        """The faces typed so far as chips, counted against the dice rolled."""
+        self.preview.value = preview_html(self.entry.value, len(self.state.rolled_dice()))
+
     def _pad(self, tok: str) -> None:
         """A tap on the pad: a number or W starts a face, a color letter ends it, the
         backspace removes the last face."""
@@ -523,7 +537,7 @@ class TurnWidget(TurnView):
                 else "finish this turn first (roll, or Stop): a new phase starts a new turn"
             )
             self.phase_select.value = current  # observed again: equal, so nothing happens
-            self.message.value = error_html(why)
+            self.settings_message.value = error_html(why)
             return
         self.choices = []
         self._do(lambda: self.state.new_turn(self.phase_select.value))
@@ -539,7 +553,7 @@ class TurnWidget(TurnView):
             return
         if self.next_turn is not None or (st.rolls_done and not st.over):
             self.layout_select.value = current
-            self.message.value = error_html(
+            self.settings_message.value = error_html(
                 "in a game the dice set is set by the game"
                 if self.next_turn is not None
                 else "finish this turn first (roll, or Stop): another dice set starts a new turn"

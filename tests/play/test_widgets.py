@@ -229,7 +229,7 @@ def test_changing_phase_or_objective_starts_a_new_turn():
     w.roll()
     before = w.state.snapshot()
     w.phase_select.value = 2  # mid-turn: refused, the dice stay
-    assert "finish this turn first" in w.message.value
+    assert "finish this turn first" in w.settings_message.value
     assert w.state.snapshot() == before and w.phase_select.value == 1
     w.stop_button.click()
     w.phase_select.value = 2  # once the turn is over, a new phase starts a new turn
@@ -358,7 +358,7 @@ def test_game_widget_refuses_a_phase_change(issue=12):
     g.turn.roll()
     before = g.turn.state.snapshot()
     g.turn.phase_select.value = 2
-    assert "set by the game" in g.turn.message.value
+    assert "set by the game" in g.turn.settings_message.value
     assert g.turn.state.snapshot() == before
 
 

@@ -16,6 +16,7 @@ Modules, in reading order:
 - :mod:`~phase10math.turn.advisor` - ranked holds for a roll, with a reason in plain words.
 - :mod:`~phase10math.turn.maxima` - the highest score per phase and per game.
 - :mod:`~phase10math.turn.assess` - a strategy written as a function, evaluated exactly; grading.
+- :mod:`~phase10math.turn.thumb` - rules of thumb: short keep rules, each priced exactly.
 """
 
 from phase10math.lazy import lazy_exports

@@ -90,3 +90,28 @@ def test_the_guards_accept_the_ends_of_their_ranges_and_refuse_beyond():
 
 def test_every_shipped_row_lies_in_its_range():
     tables.check_rows({n: tables.shipped_row(n) for n in range(1, len(PHASES))})
+
+
+def test_a_dealt_chance_out_of_range_is_never_printed(monkeypatch):
+    import phase10math.cards.dealt as dealt
+
+    real = dealt.dealt_odds
+
+    def bad(*a, **k):
+        odds = real(*a, **k)
+        return dataclasses.replace(odds, hands=odds.total * 3 // 2)
+
+    monkeypatch.setattr(dealt, "dealt_odds", bad)
+    line = internal_error(*run(["cards", "dealt", "--phase", "1"]))
+    assert "a dealt hand's chance" in line
+
+
+def test_a_phase_chance_of_the_game_length_out_of_range_is_never_printed(monkeypatch):
+    from phase10math.game.length import GameLength
+
+    class Solved:  # what the command reads first: each phase's chance in a turn
+        p = {1: Fraction(1, 2), 2: Fraction(5, 4)}
+
+    monkeypatch.setattr(GameLength, "for_strategy", lambda *a, **k: Solved())
+    line = internal_error(*run(["turns", "--strategy", "greedy", "--layout", "compact"]))
+    assert "a phase's chance in a turn" in line

@@ -212,7 +212,8 @@ def verdict_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
     else:
         best_part = f"<b>{label}:</b> {keeps} &rarr; <b>{pm.value_words(best.value, obj)}</b>"
     best_part = f"<span class='p10-best-line'>{best_part}{tie_note}.</span>"
-    mine = "" if stop and not state.held else mine_html(state, st, label)
+    # nothing held: no "tap dice" when stopping is best, nor twice beside the hold to win
+    mine = "" if (stop or label != "Best") and not state.held else mine_html(state, st, label)
     return f"<div class='p10-verdict'>{best_part}{mine}</div>"
 
 

@@ -24,6 +24,7 @@ from phase10math.errors import (
     InvalidRulesError,
     StateSpaceTooLargeError,
 )
+from phase10math.progress import ProgressLine
 
 
 def _phase_range(text: str) -> range:
@@ -108,17 +109,23 @@ def cmd_advise(args: argparse.Namespace) -> int:
     dice_of = placed_dice(args, layout)
     from phase10math.turn.advisor import advise
 
-    adv = advise(
-        faces,
-        args.rolls_left,
-        ph,
-        args.objective,
-        rules,
-        layout,
-        aside,
-        by_die=args.by_die,
-        dice_of=dice_of,
-    )
+    # a long answer (a first solve: tens of seconds to minutes on a color phase): one line on
+    # a terminal, with the solve's steps and an estimate
+    title = f"advise: phase {ph.number or ph.text} ({args.objective})"
+    line = ProgressLine(title, rules.rolls, enabled=not args.json, label="first solve, step")
+    with line as progress:
+        adv = advise(
+            faces,
+            args.rolls_left,
+            ph,
+            args.objective,
+            rules,
+            layout,
+            aside,
+            by_die=args.by_die,
+            dice_of=dice_of,
+            progress=progress,
+        )
     if args.keep:
         chosen = adv.value_of(args.keep)
     if args.json:

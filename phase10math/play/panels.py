@@ -137,7 +137,7 @@ def advice_html(
         stop = f" Stop and score {made.score}." if beside_win is None else ""
         parts.append(
             f"<div class='p10-made-it'>&#10004; You made phase {state.phase.number}: "
-            f"{html.escape(pm.groups_words(made))}.{stop}</div>"
+            f"{html.escape(pm.groups_words(made, state.phase.uses_color))}.{stop}</div>"
         )
     label = "Best" if beside_win is None else f"To {beside_win}"
     parts.append(verdict_html(state, st, label))
@@ -196,17 +196,25 @@ def verdict_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
         if others and not stop
         else ""
     )
+    made = state.made_now()
+    keeps = (
+        f"keep {chips(best.keep)}, reroll {best.rerolled}"
+        if best.keep
+        else (f"reroll all {state.n_dice}")
+    )
     if stop:
         best_part = f"<b>{label}:</b> stop now &rarr; <b>{pm.value_words(best.value, obj)}</b>"
-    else:
-        keeps = (
-            f"keep {chips(best.keep)}, reroll {best.rerolled}"
-            if best.keep
-            else (f"reroll all {state.n_dice}")
+    elif made is not None and obj == "score":  # as "Best to win: roll again for points"
+        best_part = (
+            f"<b>{label}:</b> roll again for points ({float(best.value):.1f} on average vs "
+            f"{made.score} if you stop): {keeps}"
         )
+    else:
         best_part = f"<b>{label}:</b> {keeps} &rarr; <b>{pm.value_words(best.value, obj)}</b>"
     best_part = f"<span class='p10-best-line'>{best_part}{tie_note}.</span>"
-    return f"<div class='p10-verdict'>{best_part}{mine_html(state, st, label)}</div>"
+    # nothing held: no "tap dice" when stopping is best, nor twice beside the hold to win
+    mine = "" if (stop or label != "Best") and not state.held else mine_html(state, st, label)
+    return f"<div class='p10-verdict'>{best_part}{mine}</div>"
 
 
 def mine_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:

@@ -390,7 +390,8 @@ def _simulate(game: _Game, holds: dict[int, np.ndarray], turns: int, seed: int) 
     scores = best_scores(game.phase, prof, game.rules)
     made = int((scores >= 0).sum())
     ci = binomtest(made, turns).proportion_ci(method="wilson")
-    return Simulated(turns, seed, made, float(np.maximum(scores, 0).mean()), (ci.low, ci.high))
+    mean = float(np.maximum(scores, 0).mean())
+    return Simulated(turns, seed, made, mean, (float(ci.low), float(ci.high)))
 
 
 # --------------------------------------------------------------------------- the API

@@ -11,7 +11,8 @@ again), so that the table prints at once; ``shipped=False`` solves instead. The 
 every phase without colors again and compare, and a sample of the color phases.
 
 Solved turns and table rows are cached on disk (:mod:`phase10math.cache`), keyed by the
-phase, objective, rules, layout and package version; the large solutions of ten different dice
+phase, objective, rules, layout, engine (turns) and package code, each entry carrying that
+description, which the loader compares with the request; the large solutions of ten different dice
 (a color phase on the recorded dice: its utilities and the roll values with one reroll left,
 both keys, in the smallest integer dtypes their bounds allow, the 0/1 utility as bits,
 526 MiB) as ``.npy`` files, memory-mapped read-only, so that processes share one copy.

@@ -60,7 +60,8 @@ def test_score_most_the_main_button_is_hold_best_then_roll_and_roll_asks_nothing
     else:
         pytest.fail("no made phase where rolling on is best for points")
     move, dice = t.best_move()
-    assert stars(t) == set(dice)
+    assert stars(t) == set(dice) and "roll again for points (" in t.advice.value
+    assert "you made the phase, but for the score roll again" in t.status.value
     assert main_button(t) is t.best_button and t.stop_button.button_style == ""
     t.best_button.click()
     assert t.state.held == set(dice) and main_button(t) is t.roll_button

@@ -117,3 +117,11 @@ def test_the_class_table_ranks_the_hand_ins():
     assert rows[0]["p_complete"] == brute(good)[0] and "InvalidStrategyError" in rows[2]["refused"]
     table = class_table(rows)
     assert table.splitlines()[2].startswith("| 1 | g |") and "| - | x | refused" in table
+
+
+def test_the_compact_and_the_recorded_dice_agree_on_a_phase_of_numbers():
+    recorded = assess_strategy(weak, 1, turns=0)
+    compact = assess_strategy(weak, 1, COMPACT_LAYOUT, turns=3000, seed=3)
+    assert compact.p_complete == recorded.p_complete and compact.e_score == recorded.e_score
+    lo, hi = compact.simulated.interval  # played on the compact set's own physical dice
+    assert lo <= compact.p_complete <= hi and isinstance(lo, float)

@@ -123,6 +123,31 @@ def entry(name: str, n: int, found: dict, mc: bool = True, prune: bool = True) -
     return out
 
 
+def markdown_table(name: str = "recorded") -> str:
+    """The shipped rules of one set of dice as a Markdown table (for docs/rules-of-thumb.md)."""
+    per = load(TARGET)["layouts"][name]
+    rows = [
+        "| phase | rule (its own lines; the basic rule ends every rule) | P(complete) rule / best"
+        " / greedy | gap | Monte Carlo (20,000 turns) | E[score] points rule / best |",
+        "|---|---|---|---|---|---|",
+    ]
+    for key, e in per.items():
+        c, s = e["complete"], e["score"]
+        own = [w for w in c["words"] if not w.startswith(("Then keep", "Keep as many dice"))]
+        p, best = Fraction(c["p_complete"]), Fraction(e["optimal"]["p_complete"])
+        g = Fraction(e["greedy"]["p_complete"])
+        mc = c.get("monte_carlo") or {}
+        mc_text = f"{100 * mc['p_complete']:.2f}% ± {100 * mc['p_se']:.2f}" if mc else "-"
+        es = "-" if s["e_score"] is None else f"{float(Fraction(s['e_score'])):.2f}"
+        rows.append(
+            f"| {key}: {e['requirement']} | {' '.join(own) or '(the basic rule)'} | "
+            f"{100 * float(p):.2f}% / {100 * float(best):.2f}% / {100 * float(g):.2f}% | "
+            f"{100 * float(best - p):.2f} | {mc_text} | "
+            f"{es} / {float(Fraction(e['optimal']['e_score'])):.2f} |"
+        )
+    return "\n".join(rows)
+
+
 def load(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
@@ -133,18 +158,25 @@ def main() -> int:
     ap.add_argument("--light", action="store_true", help="with --check: skip phases 14, 15")
     ap.add_argument("--checkpoint", type=Path, default=CHECKPOINT)
     ap.add_argument("--layouts", default="recorded,compact")
-    ap.add_argument("--phases", default="1-20")
+    ap.add_argument("--phases", default="1-20", help="e.g. 1-20 or 1-6,8,12-16")
     ap.add_argument("--max-lines", type=int, default=3, help="longest rule searched (lines)")
     ap.add_argument("--beam", type=int, default=3, help="rules kept per length")
     ap.add_argument("--search-only", action="store_true", help="search, do not write the data")
+    ap.add_argument("--table", action="store_true", help="print the shipped rules as Markdown")
     a = ap.parse_args()
-    lo, _, hi = a.phases.partition("-")
-    phases = list(range(int(lo), int(hi or lo) + 1))
+    phases = []
+    for part in a.phases.split(","):
+        lo, _, hi = part.partition("-")
+        phases += range(int(lo), int(hi or lo) + 1)
     t0 = time.time()
 
     def log(msg: str) -> None:
         print(f"[{time.time() - t0:7.1f}s] {msg}", flush=True)
 
+    if a.table:
+        for name in a.layouts.split(","):
+            print(f"\n{name} dice:\n\n{markdown_table(name)}")
+        return 0
     if a.check:
         shipped = load(TARGET)
         bad = 0
@@ -180,12 +212,15 @@ def main() -> int:
             a.checkpoint.write_text(json.dumps(state, indent=1) + "\n", encoding="utf-8")
     if a.search_only:
         return 0
-    data = load(TARGET) or {"layouts": {}}
+    fresh = {}
     for name in a.layouts.split(","):
-        per = data["layouts"].setdefault(name, {})
         for n in phases:
             log(f"pricing {name} phase {n}")
-            per[str(n)] = entry(name, n, state[f"{name}/{n}"])
+            fresh[name, str(n)] = entry(name, n, state[f"{name}/{n}"])
+    data = load(TARGET) or {"layouts": {}}  # read now: another run may have written it
+    for (name, key), item in fresh.items():
+        data["layouts"].setdefault(name, {})[key] = item
+    for name, per in data["layouts"].items():
         data["layouts"][name] = {k: per[k] for k in sorted(per, key=int)}
     data.update(
         format=1,

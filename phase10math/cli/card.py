@@ -111,7 +111,11 @@ def phase_lines(n: str, entry: dict) -> tuple[str, list[str], str]:
     own = special_lines(entry["complete"]["words"])
     if not own:
         color = any(w.startswith("Keep the dice that fit") for w in entry["complete"]["words"])
-        own = ["The color you have most of, its wilds too." if color else "The basic rule alone."]
+        if color and "run" in entry["requirement"]:
+            own = ["Keep the most dice that fit: the run, and for the color group the color "
+                   "you have most of (its wilds too)."]  # fmt: skip
+        else:
+            own = ["The color you have most of, its wilds too." if color else "The basic rule."]
     return f"Phase {n}: {entry['requirement']}", own, price_words(entry)
 
 

@@ -319,7 +319,7 @@ def feature_values(
 
 
 FEATURES = tuple(Feature)
-_TABLE_LIMIT = 160_000_000  # bytes of one phase's feature table (else computed per rule)
+_TABLE_LIMIT = 200_000_000  # bytes of one phase's feature table (else computed per rule)
 _TABLES: dict[tuple, np.ndarray] = {}
 
 
@@ -473,6 +473,7 @@ def rule_hold_faces(rule: Rule, faces: Sequence[Face] | str, rolls_left: int) ->
     gid = space.state_id(space.counts_for(_typed(space, roll)))
     pos = int(np.searchsorted(space.full_ids, gid))
     hold = int(rule_holds(rule)[rolls_left][pos])
+    _TABLES.clear()  # a phase's feature table (100 MB) is not kept for one roll
     kept = space.dice_for(hold, _typed(space, roll))
     return [f for i, f in enumerate(roll) if i in kept]
 

@@ -9,9 +9,10 @@ that checks them) are the cells tagged ``answer``:
 - the **lesson** (``<name>-lesson``) is the whole notebook without them, its code without its
   ``assert`` lines;
 - the **worksheet** (``<name>-worksheet``) is the questions only: the lesson's title, the
-  exercises with a box to write in under each, and the cells tagged ``worksheet`` (a table or
-  a picture a question needs); no answer, and no instruction that only makes sense in the
-  notebook ("open the answer"); an exercise that needs the kit is marked *at the computer*;
+  exercises with a box to write in under each, and the outputs of the cells tagged
+  ``worksheet`` (a table or a picture a question needs; ``worksheet-code``: with the code);
+  no answer, and no instruction that only makes sense in the notebook ("open the answer");
+  an exercise that needs the kit is marked *at the computer*;
 - the **teacher's key** (``<name>-teacher``) is the same questions with every answer unfolded
   and the code that computed it, with its output.
 
@@ -80,8 +81,10 @@ TITLES = {
     "teacher": "Teacher's key, with answers",
 }
 ANSWER_TAG = "answer"
-WORKSHEET_TAG = "worksheet"  # a cell a question needs (a table, a picture), on the worksheet too
-WIDE = 80  # characters of monospaced output that fit the page at the normal size
+WORKSHEET_TAG = "worksheet"  # a cell's output a question needs (a table, a picture), on paper too
+WORKSHEET_CODE_TAG = "worksheet-code"  # the same with the cell's code (a function to read)
+WORKSHEET_TAGS = {WORKSHEET_TAG, WORKSHEET_CODE_TAG}
+WIDE = 74  # characters of monospaced output that fit the page at the normal size (measured)
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 FIGURE_MIMES = {"image/png": "png", "image/svg+xml": "svg"}
 # MathJax 2 from the local copy, with the STIX web fonts it ships (no network)
@@ -365,13 +368,16 @@ def question_sheet(nb, variant: str, nbformat):
                 cells.append(nbformat.v4.new_markdown_cell(FOLDED_ANSWER.sub(unfolded, answer)))
             if variant == "worksheet":
                 cells.append(nbformat.v4.new_markdown_cell('<div class="p10-write"></div>'))
-        elif WORKSHEET_TAG in cell.metadata.get("tags", []):  # what a question refers to
+        elif WORKSHEET_TAGS & set(cell.metadata.get("tags", [])):  # what a question refers to
             if not context:
                 context = True
                 cells.append(nbformat.v4.new_markdown_cell("**From the lesson.**"))
-            if cell.cell_type == "markdown":
-                cells.append(nbformat.v4.new_markdown_cell(fix_links(text)))
+            if cell.cell_type == "markdown":  # its headings as bold lines, not the lesson's
+                text = re.sub(r"^#+\s*(.+)$", r"**\1**", fix_links(text), flags=re.M)
+                cells.append(nbformat.v4.new_markdown_cell(text))
             elif code_for_paper(cell, nbformat, asserts=False):
+                if WORKSHEET_TAG in cell.metadata.get("tags", []):
+                    cell.metadata["transient"] = {"remove_source": True}  # output, no code
                 cells.append(cell)
         elif variant == "teacher" and started and is_answer(cell):
             if cell.cell_type == "markdown":

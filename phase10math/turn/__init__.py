@@ -12,6 +12,7 @@ Modules, in reading order:
 - :mod:`~phase10math.turn.policy` - fixed policies (greedy) and their exact evaluation.
 - :mod:`~phase10math.turn.batch` - many utilities of a turn's outcome solved at once (float64).
 - :mod:`~phase10math.turn.family` - exactly solved policies kept: a proven interval for any utility.
+- :mod:`~phase10math.turn.holdtable` - decisions by lookup: a solved policy's best holds.
 - :mod:`~phase10math.turn.tables` - cached solutions and the per-phase tables.
 - :mod:`~phase10math.turn.advisor` - ranked holds for a roll, with a reason in plain words.
 - :mod:`~phase10math.turn.maxima` - the highest score per phase and per game.
@@ -29,6 +30,8 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "advise": "advisor",
         "best_hold": "advisor",
         "cached_solution": "tables",
+        "cached_holds": "tables",
+        "HoldTable": "holdtable",
         "phase_row": "tables",
         "phase_table": "tables",
         "shipped_row": "tables",

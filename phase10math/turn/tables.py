@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -43,6 +44,7 @@ from phase10math.errors import InvalidArgumentError, InvalidPhaseError, StateSpa
 from phase10math.exact import percent, to_json
 from phase10math.progress import progress_bar
 from phase10math.turn.engine import engine_for, final_scores
+from phase10math.turn.holdtable import HoldTable
 from phase10math.turn.kernels import utility_from_scores
 from phase10math.turn.policy import greedy_policy
 from phase10math.turn.projection import projection_for
@@ -51,6 +53,7 @@ from phase10math.turn.statespace import StateSpace
 from phase10math.workers import WorkerPool
 
 _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
+_HOLDS: dict[str, HoldTable] = {}  # hold tables read by decisions (mapped: no memory of their own)
 BIG_ROLLS = 5_000_000
 
 
@@ -72,24 +75,28 @@ def cached_solution(
 ) -> TurnSolution:
     """:func:`~phase10math.turn.solver.solve_turn`, cached in memory and on disk (the same
     :class:`~phase10math.turn.solver.TurnSolution` either way, with its phase, objective and
-    layout). ``store_large=False``: a large solution is not written to disk."""
+    layout). ``store_large=False``: a large solution is not written to disk.
+
+    A large solution (ten different dice) is kept as two entries: its values, and its best
+    holds (:func:`cached_holds`), so that a decision maps the 242 MB of hold codes alone."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
-    extra = {"worst_second": True} if worst_second else {}
-    key = solution_key("turn", phase, rules, layout, objective=str(objective), **extra)
+    key = _turn_key("turn", phase, objective, rules, layout, worst_second)
     sol = _MEMORY.get(key)
     if sol is None:
-        sol = cache.load(key, TurnSolution) or cache.load_large(key, TurnSolution)
+        sol = cache.load(key, TurnSolution) or _load_large(
+            phase, objective, rules, layout, worst_second
+        )
         if sol is None:
             sol = solve_turn(
                 phase, objective, rules, layout, progress=progress, worst_second=worst_second
             )
             if not _is_big(sol):
                 cache.save(key, sol)
-            elif store_large and cache.save_large(key, sol):
+            elif store_large and _save_large(sol, key, worst_second):
                 # gigabytes of roll values: kept on disk and memory-mapped from there (pages
                 # are read as they are used and can be dropped), not held in memory
-                sol = cache.load_large(key, TurnSolution) or sol
+                sol = _load_large(phase, objective, rules, layout, worst_second) or sol
         _remember(key, sol)
     return sol
 
@@ -106,6 +113,69 @@ def _remember(key: str, sol: TurnSolution) -> None:
 def _is_big(sol: TurnSolution) -> bool:
     """Whether a solution's roll values are too large to pickle or to keep many of."""
     return len(sol.roll_num[0]) > BIG_ROLLS
+
+
+def _turn_key(
+    kind: str, phase: Phase, objective: Objective, rules: Rules, layout: Layout, worst: bool
+) -> str:
+    extra = {"worst_second": True} if worst else {}
+    return solution_key(kind, phase, rules, layout, objective=str(objective), **extra)
+
+
+def _save_large(sol: TurnSolution, key: str, worst: bool) -> bool:
+    """Write a large solution as its two entries: the best holds, then the values (without
+    the holds: they are not written twice)."""
+    args = (sol.phase, sol.objective, sol.rules, sol.layout, worst)
+    holds_key = _turn_key("holds", *args)
+    cache.save_large(holds_key, sol.hold_table())
+    return cache.save_large(key, replace(sol, roll_arg={}))
+
+
+def _load_large(
+    phase: Phase, objective: Objective, rules: Rules, layout: Layout, worst: bool
+) -> TurnSolution | None:
+    """A large solution from its two entries (the best holds found again from the values
+    where their entry is missing or damaged, and stored again)."""
+    sol = cache.load_large(_turn_key("turn", phase, objective, rules, layout, worst), TurnSolution)
+    if sol is None:
+        return None
+    holds_key = _turn_key("holds", phase, objective, rules, layout, worst)
+    table = cache.load_large(holds_key, HoldTable)
+    if table is None:
+        engine = engine_for(sol.space, sol.rules)
+        arg = {
+            r: engine.best_holds_again(
+                [k.roll_num[r - 1] for k in sol.keys], [k.hold_num[r] for k in sol.keys]
+            )
+            for r in range(1, sol.rolls)
+        }
+        table = HoldTable(sol.space, arg, sol.label)
+        if cache.save_large(holds_key, table):
+            table = cache.load_large(holds_key, HoldTable) or table
+    return replace(sol, roll_arg=table.arg)
+
+
+@public
+def cached_holds(
+    phase: Phase | int | str,
+    objective: Objective | str = Objective.COMPLETE,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    progress: Callable[[str], None] | None = None,
+) -> HoldTable:
+    """The optimal turn's best holds (:class:`~phase10math.turn.holdtable.HoldTable`): the
+    policy alone, what every decision reads. On ten different dice only the hold codes are
+    mapped (not the roll values); solved (and cached) where not cached yet."""
+    phase = as_phase(phase)
+    objective = Objective.parse(objective)
+    key = _turn_key("holds", phase, objective, rules, layout, False)
+    table = _HOLDS.get(key)
+    if table is None:
+        table = cache.load_large(key, HoldTable)
+        if table is None:
+            table = cached_solution(phase, objective, rules, layout, progress).hold_table()
+        _HOLDS[key] = table
+    return table
 
 
 def row_spaces(phase: Phase | int | str, layout: Layout) -> list[StateSpace]:

@@ -33,6 +33,7 @@ def fresh(tmp_path, monkeypatch):
         monkeypatch.setattr(cache, name, set())
     monkeypatch.setattr(cache, "_VERIFIED", {})
     monkeypatch.setattr(tables, "_MEMORY", {})
+    monkeypatch.setattr(tables, "_HOLDS", {})
     for k in list(os.environ):
         if k.startswith("PHASE10MATH_WARNED_"):
             monkeypatch.delenv(k)
@@ -45,6 +46,7 @@ def new_process(monkeypatch):
         monkeypatch.setattr(cache, name, set())
     monkeypatch.setattr(cache, "_VERIFIED", {})
     monkeypatch.setattr(tables, "_MEMORY", {})
+    monkeypatch.setattr(tables, "_HOLDS", {})
     for k in list(os.environ):
         if k.startswith("PHASE10MATH_WARNED_"):
             monkeypatch.delenv(k)
@@ -63,8 +65,53 @@ def large(fresh, monkeypatch):
     monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
     monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
     sol = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
-    (folder,) = fresh.glob("*.arrays")
-    return folder, sol
+    return fresh / f"{entry_key('turn')}.arrays", sol
+
+
+def entry_key(kind: str) -> str:
+    """The key of phase 1's (compact dice, complete) values ("turn") or best holds ("holds")."""
+    return tables.solution_key(
+        kind, as_phase(1), DEFAULT_RULES, COMPACT_LAYOUT, objective="complete"
+    )
+
+
+def test_a_large_solution_is_two_entries_and_its_holds_are_read_alone(large, truth, fresh):
+    folder, sol = large
+    holds = fresh / f"{entry_key('holds')}.arrays"
+    assert sorted(p.name for p in fresh.glob("*.arrays")) == sorted([folder.name, holds.name])
+    table = tables.cached_holds(1, "complete", layout=COMPACT_LAYOUT)
+    for r in (1, 2):
+        assert isinstance(table.arg[r], np.memmap)
+        assert np.array_equal(table.arg[r], truth.roll_arg[r])
+        assert np.array_equal(sol.roll_arg[r], truth.roll_arg[r])
+    # the values entry does not hold the best holds a second time
+    stored = [np.load(p) for p in folder.glob("*.npy")]
+    for r in (1, 2):
+        assert not any(np.array_equal(a, truth.roll_arg[r]) for a in stored)
+
+
+@pytest.mark.parametrize("damage", ["bytes", "missing"])
+def test_damaged_best_holds_are_found_again_from_the_values(
+    large, truth, fresh, monkeypatch, capsys, damage
+):
+    holds = fresh / f"{entry_key('holds')}.arrays"
+    npy = sorted(holds.glob("*.npy"))[0]
+    if damage == "bytes":
+        data = bytearray(npy.read_bytes())
+        data[-3] ^= 0x01
+        npy.write_bytes(bytes(data))
+    else:
+        npy.unlink()
+    capsys.readouterr()
+    new_process(monkeypatch)
+    again = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    assert same_solution(again, truth)
+    assert len(warnings(capsys.readouterr().err)) == 1
+    # and stored again: the next run reads them without a word
+    new_process(monkeypatch)
+    table = tables.cached_holds(1, "complete", layout=COMPACT_LAYOUT)
+    assert all(np.array_equal(table.arg[r], truth.roll_arg[r]) for r in (1, 2))
+    assert warnings(capsys.readouterr().err) == []
 
 
 @pytest.fixture(scope="module")

@@ -72,11 +72,11 @@ import numpy as np
 from phase10math import cache
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
-from phase10math.dice.rules import DEFAULT_RULES
+from phase10math.dice.rules import DEFAULT_RULES, Objective
 from phase10math.turn.solver import TurnSolution
-from phase10math.turn.tables import solution_key
+from phase10math.turn.tables import turn_key
 
-key = solution_key("turn", PHASES[8], DEFAULT_RULES, DEFAULT_LAYOUT, objective="complete")
+key = turn_key(PHASES[8], Objective.COMPLETE, DEFAULT_RULES, DEFAULT_LAYOUT)
 folder = cache.cache_dir() / f"{key}.arrays"
 
 class Reference(pickle.Unpickler):  # the loading of before the checks
@@ -87,7 +87,8 @@ t0 = time.perf_counter()
 if sys.argv[1] == "checked":
     sol = cache.load_large(key, TurnSolution)
 else:
-    payload = (folder / "object.pkl").read_bytes()[len(cache._MAGIC) + 32 :]
+    body = (folder / "object.pkl").read_bytes()[len(cache._MAGIC) + 32 :]
+    payload = body[4 + int.from_bytes(body[:4], "big") :]  # after the identity
     sol = Reference(io.BytesIO(payload)).load()
 dt = time.perf_counter() - t0
 assert sol is not None

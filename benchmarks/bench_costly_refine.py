@@ -37,17 +37,21 @@ class LastChancesDone(Exception):
 
 
 def run(target: float, costly: bool, spread: bool) -> tuple[int, float]:
-    real_last, real_order, real_costly = duel._solve_last, duel.spread_order, TurnFamily.costly
+    real_last, real_order, real_costly = (
+        duel.layers.solve_last,
+        duel.refinement.spread_order,
+        TurnFamily.costly,
+    )
 
     def last(sol, k, *args, **kwargs):
         real_last(sol, k, *args, **kwargs)
         if k == 8:
             raise LastChancesDone
 
-    duel._solve_last = last
+    duel.layers.solve_last = last
     TurnFamily.costly = costly
     if not spread:
-        duel.spread_order = np.arange
+        duel.refinement.spread_order = np.arange
     game = DuelGame.standard(8, 10)
     t = time.perf_counter()
     try:
@@ -55,7 +59,11 @@ def run(target: float, costly: bool, spread: bool) -> tuple[int, float]:
     except LastChancesDone:
         pass
     finally:
-        duel._solve_last, duel.spread_order, TurnFamily.costly = real_last, real_order, real_costly
+        duel.layers.solve_last, duel.refinement.spread_order, TurnFamily.costly = (
+            real_last,
+            real_order,
+            real_costly,
+        )
     return game.turns[8].exact_solves, time.perf_counter() - t
 
 
@@ -63,9 +71,9 @@ def rounds(target: float, recheck: bool) -> tuple[int, float, float]:
     """Exact solves of a reduced game on four of the recorded low dice ("2 of one color",
     "1 set of 3", "1 set of 4"; its color phase on the tensor engine) to ``target``, the
     rounds' picks left checked again by weight times width (``recheck``) or not."""
-    real = duel._still_picked
+    real = duel.rounds.still_picked
     if not recheck:
-        duel._still_picked = lambda *args: None
+        duel.rounds.still_picked = lambda *args: None
     try:
         dice = tuple(RECORDED_LAYOUT.dice[i] for i in (6, 7, 8, 9))
         phases = {4 + i: parse_phase(t) for i, t in enumerate(REDUCED)}
@@ -75,7 +83,7 @@ def rounds(target: float, recheck: bool) -> tuple[int, float, float]:
         sol = solve_duel(game, target=target)
         return fam.exact_solves, time.perf_counter() - t, sol.error(game.start())
     finally:
-        duel._still_picked = real
+        duel.rounds.still_picked = real
 
 
 def main() -> None:

@@ -70,14 +70,14 @@ def reference_steps():
     def copying(self, W, tie, overwrite=False):
         return subset_max(self, W, tie)
 
-    saved = batch.max_step, duel.SEED_START, duel.VALUE_FIRST_BELOW
+    saved = batch.max_step, duel.pair.SEED_START, duel.pair.VALUE_FIRST_BELOW
     batch.TurnBatch.subset_max, batch.max_step = copying, reference_max_step
-    duel.SEED_START, duel.VALUE_FIRST_BELOW = None, 0.0
+    duel.pair.SEED_START, duel.pair.VALUE_FIRST_BELOW = None, 0.0
     try:
         yield
     finally:
         batch.TurnBatch.subset_max = subset_max
-        batch.max_step, duel.SEED_START, duel.VALUE_FIRST_BELOW = saved
+        batch.max_step, duel.pair.SEED_START, duel.pair.VALUE_FIRST_BELOW = saved
 
 
 def solve_once(lo: int, hi: int) -> tuple[float, dict, float]:

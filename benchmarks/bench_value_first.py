@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import gzip
-import pickle
 import resource
 import statistics
 import time
@@ -30,6 +28,9 @@ import numpy as np
 
 from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import PHASES
+from phase10math.game.duel import Bonus, Play
+from phase10math.game.duel.checkpoint import KIND
+from phase10math.game.duel.savefile import read_safe
 from phase10math.turn.family import VALUE_FIRST_SHARE, VALUE_FIRST_WINDOW, TensorFamily
 from phase10math.turn.tensor.memory import held_heap
 
@@ -42,8 +43,7 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=344)
     ap.add_argument("--solves", type=int, default=6)
     args = ap.parse_args()
-    with gzip.open(args.checkpoint, "rb") as fh:
-        kept = pickle.load(fh)["families"][8]
+    kept = read_safe(args.checkpoint, KIND, (Play, Bonus))[1]["families"][8]
     M, C, H = (np.asarray(kept[k], dtype=np.float64) for k in ("members", "cuts", "highs"))
     off = len(M) - len(C)  # policies kept without a cut (the per-turn objectives')
     # the replay: was each exact solve's optimum attained by a policy kept before it?

@@ -1,13 +1,18 @@
 """On-disk cache for long computations.
 
 Entries are keyed by a SHA-256 hash of a JSON description of everything the result
-depends on (rules, layout, phase, objective, package version). Files are written
-atomically (temporary file + ``os.replace``) and carry a checksum; the ``.npy`` arrays of a
-large entry each carry a hash (xxHash when installed, else BLAKE2b) checked on their first use
-in a process. Every byte an answer depends on is checked before it is used:
+depends on (rules, layout, phase, objective, engine, package version and code fingerprint):
+an :class:`EntryKey`, which keeps that description. Every entry carries its identity (its key
+and the description, a JSON header under the entry's checksum), which the loader compares
+with the request: an entry filed under another name (swapped, renamed, copied from another
+cache folder) or whose description was edited answers another question and is damaged. Files
+are written atomically (temporary file + ``os.replace``) and carry a checksum; the ``.npy``
+arrays of a large entry each carry a hash (xxHash when installed, else BLAKE2b) checked on
+their first use in a process. Every byte an answer depends on is checked before it is used:
 
 - an entry proven damaged (wrong header or checksum, cut short, not a regular file, not an
-  object of the kind asked for) is removed with one warning and computed again;
+  object of the kind asked for, an identity other than the request's) is removed with one
+  warning and computed again;
 - an entry that cannot be read *now* (no memory to map it, too many open files, an I/O or a
   permission error) is kept, with one warning, and the result is computed in memory.
 
@@ -43,7 +48,7 @@ import numpy as np
 from phase10math.files import NotRegularFileError, open_regular
 
 T = TypeVar("T")
-_MAGIC = b"P10M1"
+_MAGIC = b"P10M2"  # then the checksum, the identity's length (4 bytes), identity, payload
 
 
 STALE_TMP_SECONDS = 3600  # a temporary file this old is left over from a killed writer
@@ -104,13 +109,53 @@ def package_version() -> str:
         return "unknown"
 
 
-def cache_key(**parts: Any) -> str:
+class EntryKey(str):
+    """A cache key (the hash) that keeps the description it is the hash of, which every entry
+    saved under it carries and which the loader compares with the entry's."""
+
+    description: dict[str, Any]
+
+    def __new__(cls, description: dict[str, Any]) -> EntryKey:
+        text = json.dumps(description, sort_keys=True, default=str)
+        key = super().__new__(cls, hashlib.sha256(text.encode()).hexdigest())
+        key.description = json.loads(text)  # as it reads back from the entry's header
+        return key
+
+
+def cache_key(**parts: Any) -> EntryKey:
     """A stable hash of the keyword arguments (JSON, sorted keys), the package version and
-    the package's source code."""
-    text = json.dumps(
-        {"version": package_version(), "code": code_hash(), **parts}, sort_keys=True, default=str
-    )
-    return hashlib.sha256(text.encode()).hexdigest()
+    the package's source code, with that description (:class:`EntryKey`)."""
+    return EntryKey({"version": package_version(), "code": code_hash(), **parts})
+
+
+#: names of the description's fields in messages
+FIELD_NAMES = {"code": "code fingerprint", "layout": "dice", "version": "package version"}
+
+
+def _identity_of(key: str) -> dict[str, Any]:
+    """What an entry saved under ``key`` carries: the key and its description (none for a
+    bare string key)."""
+    return {"key": str(key), "description": getattr(key, "description", None)}
+
+
+def check_identity(key: str, identity: Any) -> None:
+    """:class:`DamagedEntryError` naming what differs when an entry's identity (read from
+    its header) is not the request's: another key, or a description that differs in a field
+    or does not hash to the entry's key (edited)."""
+    if not isinstance(identity, dict) or set(identity) != {"key", "description"}:
+        raise DamagedEntryError("no identity")
+    want, got = getattr(key, "description", None), identity["description"]
+    if want is not None:
+        if not isinstance(got, dict):
+            raise DamagedEntryError("no description of what it answers")
+        fields = sorted(f for f in want.keys() | got.keys() if want.get(f) != got.get(f))
+        if fields:
+            what = ", ".join(FIELD_NAMES.get(f, f) for f in fields)
+            raise DamagedEntryError(f"it answers a different {what} than asked for")
+    if identity["key"] != str(key):
+        raise DamagedEntryError("it is filed under another key than its own")
+    if isinstance(got, dict) and EntryKey(got) != identity["key"]:
+        raise DamagedEntryError("its description does not match its key")
 
 
 def _path(key: str) -> Path | None:
@@ -160,18 +205,21 @@ def _sweep(d: Path) -> None:
         pass
 
 
-def _write_checked(fh, payload: bytes) -> None:
-    """Write a header, the payload's checksum and the payload to ``fh`` (closed after, synced
-    to disk)."""
+def _write_checked(fh, key: str, payload: bytes) -> None:
+    """Write a header, the checksum, the identity of ``key`` (:func:`_identity_of`, JSON)
+    and the payload to ``fh`` (closed after, synced to disk)."""
+    ident = json.dumps(_identity_of(key), sort_keys=True).encode()
+    body = len(ident).to_bytes(4, "big") + ident + payload
     with fh:
-        fh.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+        fh.write(_MAGIC + hashlib.sha256(body).digest() + body)
         fh.flush()
         os.fsync(fh.fileno())
 
 
-def _read_checked(path: Path) -> bytes:
-    """The payload of a file written by :func:`_write_checked`: :class:`DamagedEntryError`
-    when its header or checksum is wrong or it is not a regular file, ``OSError`` when it
+def _read_checked(path: Path, key: str) -> bytes:
+    """The payload of a file written by :func:`_write_checked` for ``key``:
+    :class:`DamagedEntryError` when its header or checksum is wrong, its identity is not
+    ``key``'s (:func:`check_identity`) or it is not a regular file, ``OSError`` when it
     cannot be read now."""
     try:
         with open_regular(path) as fh:
@@ -180,10 +228,16 @@ def _read_checked(path: Path) -> bytes:
         raise DamagedEntryError(exc.strerror) from None
     if not data.startswith(_MAGIC):
         raise DamagedEntryError("bad header")
-    digest, payload = data[len(_MAGIC) : len(_MAGIC) + 32], data[len(_MAGIC) + 32 :]
-    if hashlib.sha256(payload).digest() != digest:
+    digest, body = data[len(_MAGIC) : len(_MAGIC) + 32], data[len(_MAGIC) + 32 :]
+    if hashlib.sha256(body).digest() != digest:
         raise DamagedEntryError("checksum mismatch")
-    return payload
+    n = int.from_bytes(body[:4], "big")
+    try:
+        identity = json.loads(body[4 : 4 + n])
+    except ValueError:
+        raise DamagedEntryError("bad identity") from None
+    check_identity(key, identity)
+    return body[4 + n :]
 
 
 class DamagedEntryError(Exception):
@@ -265,7 +319,7 @@ def load(key: str, expect: type | tuple[type, ...] | None = None) -> Any | None:
         _keep(key, path, exc)
         return None
     try:
-        return _check_kind(pickle.loads(_read_checked(path)), expect)
+        return _check_kind(pickle.loads(_read_checked(path, key)), expect)
     except Exception as exc:
         why = _damage(exc)
         if why is None:
@@ -288,7 +342,9 @@ def save(key: str, obj: Any) -> None:
         _disable(path.parent, exc.strerror or str(exc))
         return
     try:
-        _write_checked(os.fdopen(fd, "wb"), pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+        _write_checked(
+            os.fdopen(fd, "wb"), key, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+        )
         os.replace(tmp, path)
     except OSError as exc:  # disk full, read-only, ...: the result is still returned
         _remove(tmp)
@@ -566,7 +622,7 @@ def save_large(key: str, obj: Any) -> bool:
     try:
         buf = io.BytesIO()
         _ArrayPickler(buf, tmp).dump(obj)
-        _write_checked(open(tmp / "object.pkl", "wb"), buf.getvalue())
+        _write_checked(open(tmp / "object.pkl", "wb"), key, buf.getvalue())
         (tmp / "code").write_text(code_hash())
         os.rename(tmp, folder)
         return True
@@ -623,7 +679,7 @@ def load_large(key: str, expect: type | tuple[type, ...] | None = None) -> Any |
     try:
         if not stat.S_ISDIR(st.st_mode):
             raise NotRegularFileError(0, "not a folder")
-        payload = _read_checked(folder / "object.pkl")
+        payload = _read_checked(folder / "object.pkl", key)
         return _check_kind(_ArrayUnpickler(io.BytesIO(payload), folder).load(), expect)
     except Exception as exc:
         why = _damage(exc)

@@ -46,13 +46,20 @@ def kind_of(mode: int) -> str:
 
 def open_regular(path: str | os.PathLike) -> BinaryIO:
     """``path`` opened for reading in binary, never blocking: anything that is not a regular
-    file (after following links) raises :class:`NotRegularFileError`."""
+    file (after following links; a loop of links included) raises
+    :class:`NotRegularFileError`."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
     except IsADirectoryError:
         raise NotRegularFileError(
             errno.EINVAL, "not a regular file (a directory)", os.fspath(path)
+        ) from None
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise NotRegularFileError(
+            errno.ELOOP, "not a regular file (a loop of symbolic links)", os.fspath(path)
         ) from None
     try:
         mode = os.fstat(fd).st_mode

@@ -3,8 +3,9 @@
 Each module that offers commands has a function ``add_commands(subparsers)`` that adds its
 sub-commands; each sub-command sets ``func``, a handler ``(args) -> int``. Bad input raises a
 :class:`~phase10math.errors.Phase10MathError`, shown here on stderr with exit code 2. Exit
-codes: 0 done, 1 internal error (a bug), 2 bad input or refused, 74 the output could not be
-written (standard output closed or full), 130 interrupted (Ctrl-C).
+codes: 0 done, 1 internal error (a bug), 2 bad input or refused, 70 a result outside its range
+(an internal error caught before anything was printed), 74 the output could not be written
+(standard output closed or full), 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 
 from phase10math import __version__, startup
 from phase10math.checks import OneLineParser, missing_command
-from phase10math.errors import Phase10MathError
+from phase10math.errors import Phase10MathError, ResultOutOfRangeError
 
 # modules whose add_commands() contribute sub-commands, in help order
 COMMAND_MODULES = [
@@ -51,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 #: Exit code when the output cannot be written (stdout closed, the disk full): EX_IOERR.
 EXIT_OUTPUT = 74
+#: Exit code of a result outside its range (:mod:`phase10math.guards`): EX_SOFTWARE.
+EXIT_INTERNAL = 70
 
 
 class OutputError(Exception):
@@ -123,6 +126,9 @@ def _run(argv: list[str] | None) -> int:
         return _fail(f"cannot write the output ({why})", EXIT_OUTPUT)
     except Phase10MathError as exc:
         return _fail(str(exc))
+    except ResultOutOfRangeError as exc:
+        _say(f"phase10math: internal error: {exc}; the answer is not printed (please report it)")
+        return EXIT_INTERNAL
     except BrokenPipeError:
         _quiet_stdout(stdout)
         return 0

@@ -30,6 +30,7 @@ from phase10math.game.duel import (
     win_advice,
     write_table,
 )
+from phase10math.guards import check_probabilities
 
 
 def _range(text: str) -> tuple[int, int]:
@@ -126,6 +127,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             "bound": chance_error(sol, me, opp, args.second),
             "table": g.describe(),
         }
+        check_probabilities([out["p_win"], t, w], "a chance to win")
         if args.json:
             print(json.dumps(out, indent=2))
         else:
@@ -137,6 +139,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             )
         return 0
     h = data["headline"]
+    check_headline(h)
     if args.json:
         keep = ("game", "rules", "layout", "code_version", "command", "seconds", "headline")
         print(json.dumps({k: data[k] for k in keep if k in data}, indent=2, default=str))
@@ -149,6 +152,16 @@ def cmd_duel(args: argparse.Namespace) -> int:
             f"{data['seconds']:.0f} s); recompute: {data['command']}"
         )
     return 0
+
+
+def check_headline(h: dict) -> None:
+    """The headline's chances in [0, 1] (:mod:`phase10math.guards`)."""
+    seats = ("p_first_wins", "p_tie", "p_second_wins", "first_worth", "second_worth")
+    check_probabilities([h[k] for k in seats if k in h], "the headline's chance")
+    rows = h.get("matchups", ())
+    check_probabilities(
+        [r[k] for r in rows for k in ("p_first_wins", "p_tie", "first_worth")], "a matchup's chance"
+    )
 
 
 def advise_win(args: argparse.Namespace) -> int:
@@ -182,6 +195,10 @@ def advise_win(args: argparse.Namespace) -> int:
         by_die=args.by_die,
         dice_of=dice_of,
     )
+    chances = [o["chance_to_win"] for o in adv["options"]]
+    chances += [f["best"]["chance_to_win"] for f in adv.get("fits") or ()]
+    chances += [o["chance_to_win"] for o in adv["per_turn"].values()]
+    check_probabilities(chances, "a chance to win")
     if args.json:
         out = dict(adv)
         if args.top:

@@ -173,6 +173,18 @@ class TurnState:
     def faces(self) -> tuple[Face, ...]:
         return tuple(f for f in self.dice if f is not None)
 
+    @property
+    def hold_carried(self) -> bool:
+        """The dice held now are the dice kept at the last roll, not changed since: the
+        player has not chosen this roll's hold yet (it is judged once changed, or rolled or
+        stopped with)."""
+        return (
+            bool(self.held)
+            and bool(self.history)
+            and not self.over
+            and self.held == set(self.history[-1][1])
+        )
+
     def held_faces(self) -> tuple[Face, ...]:
         return tuple(self.dice[i] for i in sorted(self.held))
 
@@ -522,11 +534,30 @@ def tie_ranks(options: Sequence[HoldOption]) -> list[int]:
     return ranks
 
 
+def pct(x: float | Fraction) -> str:
+    """A chance as a player reads it: a whole or one-decimal percentage, never scientific
+    notation; a chance above 0 that rounds to 0 is "under 0.1%", one below 1 that rounds to
+    100 "over 99.9%".
+
+    >>> [pct(x) for x in (0, 1, Fraction(1, 3), 1e-6, 0.99999, 0.5)]
+    ['0%', '100%', '33.3%', 'under 0.1%', 'over 99.9%', '50.0%']
+    """
+    p = float(x) * 100
+    if p <= 0:
+        return "0%"
+    if p >= 100:
+        return "100%"
+    if p < 0.05:
+        return "under 0.1%"
+    if p >= 99.95:
+        return "over 99.9%"
+    return f"{p:.1f}%"
+
+
 def value_words(x: Fraction, objective: str) -> str:
     """A value as a player reads it: ``93.3%`` or ``38.2 points``."""
-    if objective == "complete":
-        p = float(x) * 100
-        return "100%" if x == 1 else f"{p:.1f}%" if p >= 0.1 or p == 0 else f"{p:.3f}%"
+    if objective in CHANCE_AIMS:
+        return pct(x)
     return f"{float(x):.1f} points"
 
 
@@ -542,7 +573,9 @@ def cost_words(gap: Fraction, objective: str) -> str:
     to make the phase and to win) or points."""
     if objective in CHANCE_AIMS:
         pp = float(gap) * 100
-        shown = f"{pp:.1f}" if pp >= 0.05 else f"{pp:.2g}"
+        if 0 < pp < 0.05:  # never scientific notation (was "6.6e-06 percentage points")
+            return "under 0.1 percentage points"
+        shown = f"{pp:.1f}"
         return f"{shown} percentage point{'' if shown == '1.0' else 's'}"
     return f"{float(gap):.2f} points"
 
@@ -732,6 +765,30 @@ def made_now(state: TurnState) -> Meld | None:
     return m if m.complete else None
 
 
+def option_of(state: TurnState, dice: Iterable[int]) -> HoldOption | None:
+    """The advisor's hold (for the turn's aim) that keeps these dice (indices), or None."""
+    adv = state.advice()
+    if adv is None:
+        return None
+    try:
+        gid = hold_gid(state, dice)
+    except (Phase10MathError, KeyError, ValueError):
+        return None
+    return next((o for o in adv.options if o.state == gid), None)
+
+
+def meld_dice(state: TurnState) -> set[int]:
+    """The dice whose faces make the phase now (empty when it is not made): what the stars
+    mark when stopping is best (not the dice that do not count)."""
+    m = made_now(state)
+    if m is None:
+        return set()
+    try:
+        return indices_for(state, [f for g in m.groups for f in g.dice])
+    except InvalidHoldError:
+        return set()
+
+
 def stop_advised(state: TurnState) -> bool:
     """The best hold keeps every die: the player should stop and score now."""
     adv = state.advice()
@@ -802,12 +859,26 @@ def example_faces(state: TurnState) -> str:
     return " ".join(str(f) for f in faces)
 
 
+def article(word: str) -> str:
+    """``a`` or ``an`` before ``word`` (an orange, a red, an 8, an 11).
+
+    >>> [article(w) for w in ("orange", "red", "8", "11", "W")]
+    ['an', 'a', 'an', 'an', 'a']
+    """
+    return "an" if word[:1].lower() in "aeiou8" or word[:2] in ("11", "18") else "a"
+
+
 def _what(f: Face) -> str:
     return "W" if f.value == WILD else str(f.value)
 
 
 def _color_word(f: Face) -> str:
     return f"{COLOR_NAMES[f.color]} " if f.color else ""
+
+
+def _a_face(f: Face) -> str:
+    words = f"{_color_word(f)}{_what(f)}"
+    return f"{article(words)} {words}"
 
 
 def check_rolled(state: TurnState, text: str) -> list[Face]:
@@ -856,12 +927,11 @@ def check_rolled(state: TurnState, text: str) -> list[Face]:
         if not any(d.show(f) is not None for d in all_dice):
             same = sorted({str(g) for d in all_dice for g in d.faces if g.value == f.value})
             raise InvalidDiceError(
-                f"'{tok}': no die has a {_color_word(f)}{_what(f)}; the {_what(f)} faces "
-                f"are {' '.join(same)}"
+                f"'{tok}': no die has {_a_face(f)}; the {_what(f)} faces are {' '.join(same)}"
             )
         if not any(d.show(f) is not None for d in dice):
             raise InvalidDiceError(
-                f"'{tok}': only dice you held show a {_color_word(f)}{_what(f)}, and held dice "
+                f"'{tok}': only dice you held show {_a_face(f)}, and held dice "
                 "are not rolled (release one to roll it)"
             )
     for kind, words in (("high", "5-10"), ("low", "1-4 or W")):

@@ -23,6 +23,7 @@ from phase10math.dice.faces import COLOR_NAMES, WILD, Face
 from phase10math.dice.partial import partial
 from phase10math.play.models import (
     TurnState,
+    article,
     cost_words,
     made_now,
     option_dice,
@@ -30,15 +31,16 @@ from phase10math.play.models import (
     stop_advised,
     value_words,
 )
+from phase10math.play.palette import LETTERS
 
 
-def _faces_words(faces: Iterable[Face], colors: bool = False) -> str:
+def faces_words(faces: Iterable[Face], colors: bool = False) -> str:
     """Faces as a player reads them: numbers (``W`` a wild), with the color letter where the
-    phase counts colors (``7g 6r W``)."""
+    phase counts colors, as the chips show it (``7G 6R W``)."""
 
     def one(f: Face) -> str:
         n = "W" if f.value == WILD else str(f.value)
-        return n + (f.color or "") if colors else n
+        return n + LETTERS[f.color] if colors else n
 
     return " ".join(one(f) for f in faces) or "nothing"
 
@@ -104,6 +106,20 @@ def _needs(state: TurnState, keep: Sequence[Face]) -> list[tuple[str, list[int],
             die = "die" if missing == 1 else "dice"
             out.append((f"{missing} more {COLOR_NAMES[gp.label]} {die}", [], gp.label))
     return out
+
+
+def _group_words(kind: str, size: int) -> str:
+    return f"{size} dice of one color" if kind == "color" else f"a {kind} of {size}"
+
+
+def missing_groups(state: TurnState, keep: Sequence[Face]) -> list[str]:
+    """The groups of the phase the hold has no die for yet, in words (``a set of 3``)."""
+    ph = state.phase
+    return [
+        _group_words(g.kind, gp.size)
+        for g, gp in zip(ph.groups, partial(ph, keep, state.rules))
+        if not gp.done and not gp.have
+    ]
 
 
 #: How many sentences the app shows a roll (the ones that matter most; ``limit=None``: all).
@@ -173,7 +189,7 @@ def _why_ranked(state: TurnState, mine: Iterable[int] | None) -> list[tuple[int,
     if best.keep:
         say(
             4,
-            f"Best: keep {_faces_words(best.keep, colors)} and reroll "
+            f"Best: keep {faces_words(best.keep, colors)} and reroll "
             f"{_count_words(best.rerolled, 'die')}: {value_words(best.value, state.objective)} "
             f"{aim} with best play" + (f" ({ties} holds are equally good)." if ties > 1 else "."),
         )
@@ -188,7 +204,7 @@ def _why_ranked(state: TurnState, mine: Iterable[int] | None) -> list[tuple[int,
     if idle:
         say(
             5,
-            f"The {_faces_words(idle, colors)} in the best hold "
+            f"The {faces_words(idle, colors)} in the best hold "
             f"{'counts' if len(idle) == 1 else 'count'} toward no group of the phase: "
             f"{'it is' if len(idle) == 1 else 'they are'} kept only for the score "
             "(rerolling "
@@ -198,13 +214,17 @@ def _why_ranked(state: TurnState, mine: Iterable[int] | None) -> list[tuple[int,
     # which rerolled dice can still show what the best hold needs
     reroll_best = [i for i in range(n) if i not in best_idx]
     wild_dice = [i for i in range(n) if _wilds_on(layout.dice[i])]
-    for words, nums, color in _needs(state, best.keep):
+    empty = missing_groups(state, best.keep) if best.keep else []
+    for k, (words, nums, color) in enumerate(_needs(state, best.keep)):
+        if k == 0 and empty:  # never "1 more 6" alone while a whole group is missing
+            others = ["another " + e[2:] if e.startswith("a ") else e for e in empty]
+            words += " and " + " and ".join(others)
         if color is not None:
             k = sum(_can_show(layout.dice[i], color=color) for i in reroll_best)
             say(
                 5,
                 f"It still needs {words}: {k} of the {len(reroll_best)} dice you reroll "
-                f"have a {COLOR_NAMES[color]} face.",
+                f"have {article(COLOR_NAMES[color])} {COLOR_NAMES[color]} face.",
             )
             continue
         if not nums:
@@ -214,7 +234,7 @@ def _why_ranked(state: TurnState, mine: Iterable[int] | None) -> list[tuple[int,
         say(
             5,
             f"It still needs {words}: {len(can)} of the {len(reroll_best)} dice you reroll can "
-            f"show {'it' if len(nums) == 1 and 'more' in words else 'them'}"
+            f"show {f'{article(str(nums[0]))} {nums[0]}' if len(nums) == 1 else 'them'}"
             + (
                 f", and the wilds on {sum(i in wild_dice for i in reroll_best)} of them count too."
                 if wild_dice
@@ -238,9 +258,9 @@ def _why_ranked(state: TurnState, mine: Iterable[int] | None) -> list[tuple[int,
         mine_faces = [state.dice[i] for i in sorted(mine_idx)]
         say(
             1,
-            f"Your hold (keep {_faces_words(sorted(mine_faces, reverse=True), colors)}) gives "
+            f"Your hold (keep {faces_words(sorted(mine_faces, reverse=True), colors)}) gives "
             f"{value_words(st.mine.value, state.objective)}, "
-            f"{cost_words(st.cost, state.objective)} less than the best ({st.rank_words()}).",
+            f"{cost_words(st.cost, state.objective)} less than the best.",
         )
         nothing = next((o for o in st.options if not o.keep), None)
         if mine_idx and nothing is not None and nothing.value > st.mine.value:
@@ -253,7 +273,7 @@ def _why_ranked(state: TurnState, mine: Iterable[int] | None) -> list[tuple[int,
         only_best = sorted(best_idx - mine_idx)
         if only_mine:
             gave = [state.dice[i] for i in only_mine]
-            say(6, f"The best hold gives up your {_faces_words(gave, colors)}.")
+            say(6, f"The best hold gives up your {faces_words(gave, colors)}.")
             low = [i for i in only_mine if i in wild_dice and state.dice[i].value != WILD]
             if low:
                 values = sorted({state.dice[i].value for i in low})
@@ -273,7 +293,7 @@ def _why_ranked(state: TurnState, mine: Iterable[int] | None) -> list[tuple[int,
                 exp_m = sum(_wilds_on(layout.dice[i]) for i in rm) / 6
                 say(
                     2,
-                    f"Keeping {_faces_words(state.dice[i] for i in low)} takes "
+                    f"Keeping {faces_words(state.dice[i] for i in low)} takes "
                     f"{_count_words(len(low), 'low die')} out of the reroll: your hold rerolls "
                     f"{len(rm)} low dice, about {exp_m:.1f} wilds per roll instead of "
                     f"{sum(_wilds_on(layout.dice[i]) for i in reroll_best) / 6:.1f}.",
@@ -281,7 +301,7 @@ def _why_ranked(state: TurnState, mine: Iterable[int] | None) -> list[tuple[int,
         if only_best:
             say(
                 6,
-                f"The best hold keeps {_faces_words((state.dice[i] for i in only_best), colors)}, "
+                f"The best hold keeps {faces_words((state.dice[i] for i in only_best), colors)}, "
                 "which you reroll"
                 + (" (any of the equally good holds will do)." if ties > 1 else "."),
             )

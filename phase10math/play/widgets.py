@@ -45,7 +45,7 @@ from phase10math.play import models as pm
 from phase10math.play.models import WIN_AIM, TurnState, face_label, value_text
 from phase10math.play.palette import LETTERS, PALETTE, text_color
 from phase10math.play.why import why
-from phase10math.play.win import WinLine, win_cost, win_text
+from phase10math.play.win import COARSE, WinLine, why_win, win_cost, win_text
 from phase10math.turn import tables
 
 #: Background color of a die face, per color code (None: color not known); color-blind safe,
@@ -374,13 +374,21 @@ def advice_html(
 
 
 def verdict_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
-    """The one-line verdict: the best hold (or "stop now") and, once the player holds dice,
-    the label and cost of their hold (``p10-verdict`` with ``p10-best-line`` and
-    ``p10-mine-line``); ``label`` names the best hold (e.g. "To make the phase")."""
+    """The one-line verdict: the best hold (or "stop now") and, once the player has chosen a
+    hold, the label and cost of their hold (``p10-verdict`` with ``p10-best-line`` and
+    ``p10-mine-line``); ``label`` names the best hold (e.g. "To make the phase": then the
+    player's hold is measured against it, not judged). A hold carried over from the last roll
+    is not judged until the player changes it, or rolls or stops with it."""
     obj = state.objective
     best = st.best
-    tie_note = f" <i>({st.best_ties} equally good)</i>" if st.best_ties > 1 else ""
-    if len(best.keep) == state.n_dice and not (state.advice().ambiguous):
+    stop = len(best.keep) == state.n_dice and not state.advice().ambiguous
+    others = st.best_ties - 1
+    tie_note = (
+        f" <i>({others} other hold{'s are' if others > 1 else ' is'} as good)</i>"
+        if others and not stop
+        else ""
+    )
+    if stop:
         best_part = f"<b>{label}:</b> stop now &rarr; <b>{pm.value_words(best.value, obj)}</b>"
     else:
         keeps = (
@@ -390,26 +398,37 @@ def verdict_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
         )
         best_part = f"<b>{label}:</b> {keeps} &rarr; <b>{pm.value_words(best.value, obj)}</b>"
     best_part = f"<span class='p10-best-line'>{best_part}{tie_note}.</span>"
+    return f"<div class='p10-verdict'>{best_part}{mine_html(state, st, label)}</div>"
+
+
+def mine_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
+    """The player's hold in the verdict (``p10-mine-line``): nothing held, carried over from
+    the last roll (not judged yet), or judged against the best."""
+    obj = state.objective
     if not state.held:
-        mine = (
+        return (
             "<span class='p10-mine-line p10-mine-none'> Tap dice to hold them; your hold "
             "is judged once you hold some.</span>"
         )
-    elif st.mine is None:
-        mine = "<span class='p10-mine-line'> Your hold is not one of the possible holds.</span>"
-    elif st.is_best:
+    if state.hold_carried:
+        return (
+            "<span class='p10-mine-line p10-mine-carried'> You still hold "
+            f"{chips(state.held_faces())} from the last roll: it is judged once you change "
+            "it, or roll or stop with it.</span>"
+        )
+    if st.mine is None:
+        return "<span class='p10-mine-line'> Your hold is not one of the possible holds.</span>"
+    if st.is_best:
         same = "the best hold" if label == "Best" else "the same"
-        mine = f"<span class='p10-mine-line'> <b>Yours:</b> {same} ({st.rank_words()}).</span>"
-    else:
-        points = "points of chance" if obj == "complete" else "points"
-        cost = pm.cost_words(st.cost, obj).replace("percentage points", points)
-        kept = f"keep {chips(st.mine.keep)} &rarr; {pm.value_words(st.mine.value, obj)}"
-        if label == "Best":  # judged by the turn's aim
-            judged = f"<b class='p10-label-{st.label}'>{st.label}</b>, {kept}, costs {cost}"
-        else:  # beside the hold to win: how the hold serves the turn's aim, not judged
-            judged = f"{kept}, {cost} less"
-        mine = f"<span class='p10-mine-line'> <b>Yours:</b> {judged} ({st.rank_words()}).</span>"
-    return f"<div class='p10-verdict'>{best_part}{mine}</div>"
+        return f"<span class='p10-mine-line'> <b>Yours:</b> {same}.</span>"
+    points = "points of chance" if obj == "complete" else "points"
+    cost = pm.cost_words(st.cost, obj).replace("percentage points", points)
+    kept = f"keep {chips(st.mine.keep)} &rarr; {pm.value_words(st.mine.value, obj)}"
+    if label == "Best":  # judged by the turn's aim
+        judged = f"<b class='p10-label-{st.label}'>{st.label}</b>, {kept}, costs {cost}"
+    else:  # beside the hold to win: how the hold serves the turn's aim, not judged
+        judged = f"{kept}, {cost} less"
+    return f"<span class='p10-mine-line'> <b>Yours:</b> {judged}.</span>"
 
 
 def _result_html(state: TurnState) -> str:
@@ -430,6 +449,84 @@ def _result_html(state: TurnState) -> str:
     return (
         f"<div class='p10-panel'><b>Turn over: phase {state.phase.number} complete, score "
         f"{m.score}.</b><ul>{groups}</ul></div>"
+    )
+
+
+def win_panel_html(state: TurnState, line: WinLine, aim_words: str, reveal: bool = True) -> str:
+    """The aim "Win the game" atop the advice (``p10-win``): the chance to win at the start
+    of the turn, and after a roll its verdict (``p10-win-verdict``): the hold to win as chips
+    (or stop now, or "roll again for points" when the phase is made), the player's hold
+    judged by the chance to win, and why (``p10-why-win``). In hint mode only the chance;
+    where the table is coarse or the dice of typed faces decide, the words of
+    :func:`~phase10math.play.win.win_text`."""
+    now = (
+        f"Chance to win the game at the start of this turn: <b>{pm.pct(line.chance)}</b>"
+        " (a tie counts half)."
+    )
+    coarse = line.bound > COARSE or line.error > COARSE
+    if line.best_dice is None or line.question or coarse or state.over or not state.rolls_done:
+        if reveal or line.best_keep is None:
+            text = html.escape(win_text(line, aim_words)) if coarse or line.question else now
+        else:
+            text = now
+        return f"<div class='p10-panel p10-win'>{text}</div>"
+    if not reveal:
+        return f"<div class='p10-panel p10-win'>{now}</div>"
+    n = state.n_dice
+    made = pm.made_now(state)
+    dice = sorted(line.best_dice)
+    keep = [state.dice[i] for i in dice]
+    if len(dice) == n:
+        score = f" and score {made.score}" if made is not None else ""
+        best = f"stop now{score} &rarr; <b>{pm.pct(line.best_chance)}</b>"
+    else:
+        what = f"keep {chips(keep)}, reroll {n - len(dice)}" if keep else f"reroll all {n}"
+        if made is not None and line.stop_chance is not None:
+            best = (
+                f"roll again for points ({pm.pct(line.best_chance)} vs "
+                f"{pm.pct(line.stop_chance)} if you stop): {what}"
+            )
+        else:
+            best = f"{what} &rarr; <b>{pm.pct(line.best_chance)}</b>"
+    if line.aim_keep is not None and line.aim_keep != line.best_keep:
+        best += f" (the hold to {aim_words} gives {pm.pct(line.aim_chance)})"
+    best_line = f"<span class='p10-best-line'><b>Best to win:</b> {best}.</span>"
+    if not state.held:
+        mine = (
+            "<span class='p10-mine-line p10-mine-none'> Tap dice to hold them (&#9733; marks "
+            "the hold to win); your hold is judged once you hold some.</span>"
+        )
+    elif state.hold_carried:
+        mine = (
+            "<span class='p10-mine-line p10-mine-carried'> You still hold "
+            f"{chips(state.held_faces())} from the last roll: it is judged once you change "
+            "it, or roll or stop with it.</span>"
+        )
+    else:
+        cost = win_cost(line, True)
+        held = chips(state.held_faces())
+        if cost is None or line.mine_chance is None:
+            mine = f"<span class='p10-mine-line'> <b>Yours:</b> keep {held}.</span>"
+        elif cost == 0:
+            mine = "<span class='p10-mine-line'> <b>Yours:</b> the hold to win.</span>"
+        else:
+            label = pm.mistake_label(cost, WIN_AIM)
+            mine = (
+                f"<span class='p10-mine-line'> <b>Yours:</b> <b class='p10-label-{label}'>"
+                f"{label}</b>, keep {held} &rarr; {pm.pct(line.mine_chance)}, costs "
+                f"{pm.cost_words(cost, WIN_AIM)} of chance to win.</span>"
+            )
+    reasons = why_win(state, line, aim_words)
+    fold = (
+        "<details class='p10-why p10-why-win'><summary>Why, to win</summary><ul>"
+        + "".join(f"<li>{html.escape(r)}</li>" for r in reasons)
+        + "</ul></details>"
+        if reasons
+        else ""
+    )
+    return (
+        f"<div class='p10-panel p10-win'>{now}<div class='p10-verdict p10-win-verdict'>"
+        f"{best_line}{mine}</div>{fold}</div>"
     )
 
 
@@ -875,38 +972,99 @@ class TurnWidget:
         self.revealed = False
 
     def _roll_risk(self) -> str | None:
-        """Why a roll now can lose a phase already made (None: it cannot)."""
+        """Why rolling on with the dice held is not the aim's best move where it can lose a
+        phase already made, or where stopping is best (None: no question; rolling on with
+        the aim's best hold never asks)."""
         st = self.state
         made = pm.made_now(st)
-        if made is None:
-            return None
-        cur = st.current_option()
-        if cur is None:
+        cur = st.current_option() if made is not None else None
+        if made is None or cur is None:
             return None
         mine = cur[1]
-        p = mine.value if st.objective == "complete" else mine.value2
-        if p == 1:
+        p = mine.value if st.objective == "complete" else mine.value2  # keeps the phase made
+        move, _dice = self.best_move()
+        show = not self.hint_toggle.value or self.revealed
+        k = len(pm.rolled_dice(st))
+        head = f"Your dice already make phase {st.phase.number} ({made.score} points)."
+        risk = f" Rolling the {k} dice you do not hold can lose it." if p < 1 else ""
+        line = self._win
+        if self._win_speaks():
+            cost = win_cost(line, bool(st.held))
+            if cost is None or cost <= 0 or (move != "stop" and p == 1):
+                return None
+            yours = line.mine_chance if st.held else line.reroll_chance
+            if not show:
+                return head + risk
+            if move == "stop":
+                return (
+                    f"{head}{risk} Best to win: stop and score {made.score} "
+                    f"({pm.pct(line.stop_chance)} vs {pm.pct(yours)} if you roll on)."
+                )
+            return (
+                f"{head}{risk} Best to win: roll on with the hold \u2605 marks "
+                f"({pm.pct(line.best_chance)} vs {pm.pct(yours)} with yours)."
+            )
+        best = pm.standing(st).best
+        if best.value - mine.value <= 0 or (move != "stop" and p == 1):
             return None
-        chance = (
-            f" Your chance to make it falls from 100% to {pm.value_words(p, 'complete')}."
-            if not self.hint_toggle.value or self.revealed
-            else ""
-        )
+        if not show:
+            return head + risk
+        if st.objective == "complete":
+            return f"{head}{risk} Your chance to make it falls from 100% to {pm.pct(p)}."
+        if move == "stop":
+            return (
+                f"{head}{risk} Best for points: stop and score {made.score} (your hold rolls "
+                f"on for {float(mine.value):.1f} points on average)."
+            )
         return (
-            f"Your dice already make phase {st.phase.number} ({made.score} points). Rolling "
-            f"the {len(pm.rolled_dice(st))} dice you do not hold can lose it.{chance}"
+            f"{head}{risk} Best for points: roll on with the hold \u2605 marks "
+            f"({float(best.value):.1f} points on average vs {float(mine.value):.1f} with yours)."
         )
 
-    def _stop(self) -> None:
+    def _stop_question(self) -> str | None:
+        """Why stopping now is not the aim's best move, where it fails the phase or costs a
+        mistake's worth (None: no question)."""
         st = self.state
-        if st.rolls_done and not st.over and pm.made_now(st) is None:
-            self._ask(
+        if not st.rolls_done or st.over:
+            return None
+        made = pm.made_now(st)
+        show = not self.hint_toggle.value or self.revealed
+        line = self._win
+        if self._win_speaks():
+            cost = win_cost(line, bool(st.held), stopping=True)
+            best = (
+                f" Best to win: roll again{' for points' if made else ''} "
+                f"({pm.pct(line.best_chance)} vs {pm.pct(line.stop_chance)} if you stop)."
+            )
+        else:
+            try:
+                adv_best = pm.standing(st).best
+            except Phase10MathError:
+                return None
+            cost = adv_best.value - pm.stop_value(st)
+            if st.objective == "complete":
+                best = ""
+            else:
+                best = (
+                    f" Best for points: roll again ({float(adv_best.value):.1f} points on "
+                    f"average vs {made.score if made else 0} if you stop)."
+                )
+        if made is None:
+            return (
                 f"Stopping now fails phase {st.phase.number}: this turn scores nothing"
                 + (" and the phase stays to do." if self.next_turn is not None else ".")
-                + (f" You have {st.rolls_left} roll(s) left." if st.rolls_left else ""),
-                "Stop anyway",
-                self._stop_now,
+                + (f" You have {st.rolls_left} roll(s) left." if st.rolls_left else "")
+                + (best if show and cost else "")
             )
+        aim = WIN_AIM if self._win_speaks() else str(st.objective)
+        if not show or cost is None or pm.mistake_label(cost, aim) in ("best", "fine"):
+            return None
+        return f"Your dice make phase {st.phase.number} for {made.score} points." + best
+
+    def _stop(self) -> None:
+        question = self._stop_question()
+        if question is not None:
+            self._ask(question, "Stop anyway", self._stop_now)
             return
         self._stop_now()
 
@@ -939,23 +1097,22 @@ class TurnWidget:
         self._ended = False
 
     def _hold_best(self) -> None:
-        to_win = self._win_dice()
-        if to_win is not None:  # the aim "Win the game": the hold to win
-            if len(to_win) == self.state.n_dice:
-                self._stop_now()
-            else:
-                self.state.hold_dice(to_win)
-            self.revealed = True
-            return
-        adv = self.state.advice()
-        if adv is None:
-            raise InvalidHoldError(
-                "roll first" if self.state.rolls_done == 0 else "the turn is over: start a new turn"
-            )
-        if pm.stop_advised(self.state):
+        """Hold the aim's best hold (the hold to win under "Win the game"); stop where
+        stopping is best."""
+        move, dice = self.best_move()
+        if move == "stop":
             self._stop_now()
-            return
-        self.state.hold_option(adv.best)
+        elif move == "hold" and dice is not None:
+            self.state.hold_dice(dice)
+        else:
+            adv = self.state.advice()
+            if adv is None:
+                raise InvalidHoldError(
+                    "roll first"
+                    if self.state.rolls_done == 0
+                    else "the turn is over: start a new turn"
+                )
+            self.state.hold_option(adv.best)  # typed faces: the first way they fit
         self.revealed = True
 
     def _reveal(self) -> None:
@@ -1205,13 +1362,12 @@ class TurnWidget:
         hint = bool(self.hint_toggle.value)
         reveal = not hint or self.revealed
         self._win = self._win_now()
-        to_win = self._win_dice()
-        try:
-            suggest = pm.suggested_dice(st) if reveal else set()
-        except Phase10MathError:
-            suggest = set()
-        if to_win is not None:  # the aim "Win the game": the stars mark the hold to win
-            suggest = set(to_win) if reveal else set()
+        move, move_dice = self.best_move()
+        # the stars mark the aim's best hold (the hold to win under "Win the game"); when
+        # stopping is best, the dice that make the phase (not dice that do not matter)
+        suggest = set(move_dice or ()) if reveal else set()
+        if move == "stop" and reveal:
+            suggest = pm.meld_dice(st)
         for i, b in enumerate(self.dice_buttons):
             # face, color class and state in one message: the page never shows half a die
             with b.hold_sync():
@@ -1258,15 +1414,9 @@ class TurnWidget:
         self.best_button.disabled = st.over or st.rolls_done == 0
         self.reveal_button.layout.display = "" if hint and not st.over else "none"
         self.reveal_button.disabled = st.rolls_done == 0 or self.revealed
-        stop_now, made = False, None
-        try:
-            stop_now = pm.stop_advised(st)
-            made = pm.made_now(st)
-        except Phase10MathError:
-            pass
-        if to_win is not None:
-            stop_now = len(to_win) == st.n_dice
-        self._label_buttons(stop_now and reveal, made)
+        made = pm.made_now(st)
+        stop_now = move == "stop"
+        self._label_buttons(move if reveal else None, move_dice if reveal else None, made)
         self._refresh_which()
         aim = "make the phase" if st.objective == "complete" else "score most"
         aim = "win the game" if self.aim_win else aim
@@ -1284,6 +1434,8 @@ class TurnWidget:
             step = "the turn is over" + ("" if self.next_turn is None else ": press Next turn")
         elif stop_now and reveal:
             step = "you made it: press Stop & score"
+        elif made is not None and reveal and self._win_speaks():
+            step = "you made the phase, but to win roll again for points (Hold best, then Roll)"
         else:
             step = (
                 f"after the {roll_name[min(st.rolls_done, 3) - 1]} roll: tap dice to "
@@ -1295,7 +1447,7 @@ class TurnWidget:
             f"{step}.</div>"
         )
         try:
-            beside = None if to_win is None else self._aim_words()
+            beside = self._aim_words() if self._win_speaks() else None
             self.advice.value = advice_html(st, self.top, reveal=reveal, beside_win=beside)
             if st.over and self.choices:
                 self.advice.value += (
@@ -1316,6 +1468,35 @@ class TurnWidget:
         elif not st.over:
             self._ended = False
 
+    def _win_speaks(self) -> bool:
+        """The aim "Win the game" decides this roll: the table knows the hold to win, finely
+        enough to judge by (else the turn's own aim speaks, and judges)."""
+        return self._win_dice() is not None
+
+    def best_move(self) -> tuple[str | None, frozenset[int] | None]:
+        """The aim's best move now, what every control follows: ``("roll", None)`` before the
+        first roll, ``("new", None)`` once the turn is over, ``("stop", None)`` when stopping
+        is best, ``("hold", dice)`` when rolling on with the hold ``dice`` is best (the hold
+        to win under "Win the game"), ``(None, None)`` where the best hold depends on which
+        die shows a typed face."""
+        st = self.state
+        if st.over:
+            return "new", None
+        if st.rolls_done == 0:
+            return "roll", None
+        to_win = self._win_dice()
+        if to_win is not None:
+            return ("stop", None) if len(to_win) == st.n_dice else ("hold", frozenset(to_win))
+        try:
+            adv = st.advice()
+            if adv is None or adv.ambiguous:
+                return None, None
+            if pm.stop_advised(st):
+                return "stop", None
+            return "hold", frozenset(pm.option_dice(st, adv.best))
+        except Phase10MathError:
+            return None, None
+
     def _aim_words(self) -> str:
         return "make the phase" if self.state.objective == "complete" else "score most"
 
@@ -1333,10 +1514,12 @@ class TurnWidget:
         """The dice of the hold that plays to win, where the aim is "Win the game" and the
         table knows it for this roll."""
         line = getattr(self, "_win", None)
-        return line.best_dice if isinstance(line, WinLine) and line.covered else None
+        if not isinstance(line, WinLine) or not line.covered or line.bound > COARSE:
+            return None  # a coarse table: the turn's own aim speaks (and judges)
+        return line.best_dice
 
     def _refresh_win(self) -> None:
-        """The aim "Win the game": its line atop the advice, or beside the menu why not."""
+        """The aim "Win the game": its verdict atop the advice, or beside the menu why not."""
         self.aim_message.value = ""
         line = self._win
         if line is None:
@@ -1347,16 +1530,18 @@ class TurnWidget:
         if not line.covered:  # the advice plays for the turn's own aim meanwhile
             self.aim_message.value = note_html(line.message)
             return
-        text = html.escape(win_text(line, self._aim_words()))
-        if line.best_dice is not None and (not self.hint_toggle.value or self.revealed):
-            text += " &#9733; marks it."
+        reveal = not self.hint_toggle.value or self.revealed
         self.advice.value = (
-            f"<div class='p10-panel p10-win'><b>{text}</b></div>" + self.advice.value
+            win_panel_html(self.state, line, self._aim_words(), reveal) + self.advice.value
         )
 
-    def _label_buttons(self, stop_now: bool, made) -> None:
-        """Each button says what it does now; once the phase is made, Stop is the main one."""
+    def _label_buttons(self, move: str | None, dice: frozenset[int] | None, made) -> None:
+        """Each button says what it does now, and the main one (filled) is the aim's best
+        move (``move``, ``dice``: :meth:`best_move`; None in hint mode, where Roll is the
+        main button until the player checks the hold): Stop & score when stopping is best,
+        Hold best while the dice held are not the best hold, then Roll."""
         st = self.state
+        hint = bool(self.hint_toggle.value) and not self.revealed
         n_roll = len(pm.rolled_dice(st)) if not st.over else 0
         self.roll_button.description = (
             "Roll" if st.rolls_done == 0 or st.over else f"Roll {n_roll} dice"
@@ -1367,13 +1552,24 @@ class TurnWidget:
             self.stop_button.description = "Stop (fails phase)"
         else:
             self.stop_button.description = "Stop & score"
-        # when stopping is best, Hold best would say (and do) what Stop does: one button
-        self.best_button.layout.display = "none" if stop_now and made is not None else ""
+        # Hold best gives the answer away in hint mode; when stopping is best it would say
+        # (and do) what Stop does: one button
+        self.best_button.layout.display = "none" if hint or move == "stop" else ""
         self.best_button.description = "Hold best"
-        main = made is not None and not st.over
-        self.stop_button.button_style = "success" if main else ""
-        self.roll_button.button_style = "" if main or self.closed else "primary"
-        self.new_button.button_style = "primary" if self.closed else ""
+        live = st.rolls_done and not st.over and not self.closed
+        main = None
+        if self.closed or st.over:
+            main = self.new_button
+        elif move == "stop" and live:
+            main = self.stop_button
+        elif move == "hold" and live and dice is not None and set(st.held) != set(dice):
+            main = self.best_button
+        else:
+            main = self.roll_button
+        self.stop_button.button_style = "success" if main is self.stop_button else ""
+        self.roll_button.button_style = "primary" if main is self.roll_button else ""
+        self.best_button.button_style = "primary" if main is self.best_button else ""
+        self.new_button.button_style = "primary" if main is self.new_button else ""
         if self.closed:
             self.new_button.description = "New game"
         elif self.next_turn is not None and st.over and not self._ended:

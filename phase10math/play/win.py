@@ -71,6 +71,13 @@ class WinLine:
     stop_chance: float | None = None
     error: float = 0.0
     bound: float = 0.0
+    # the position the chances are read at, for the words of why: (phase, total) of the
+    # player and of the opponent, whether the opponent has finished (this turn is the last
+    # chance) and the bonus for finishing first
+    me: tuple[int, int] | None = None
+    opponent: tuple[int, int] | None = None
+    last: bool = False
+    bonus: int = 0
 
 
 #: The largest proven error of a chance to win that the panel shows without its margin and
@@ -130,8 +137,14 @@ def win_line(
         return WinLine(False, f"Win the game: {why}; the advice plays for this turn's aim.")
     chance, _tie = chance_to_win(table, mine, theirs, second, last, state.layout)
     error = chance_error(table, mine, theirs, second, last)
+    pos = {
+        "me": mine,
+        "opponent": theirs,
+        "last": bool(last),
+        "bonus": state.rules.first_finish_bonus,
+    }
     if state.rolls_done == 0 or state.over:
-        return WinLine(True, "", chance, error=error)
+        return WinLine(True, "", chance, error=error, **pos)
     # as the turn's own advice: rolled dice die by die; typed faces fitted to the dice in
     # every way they go, except those the player placed on their die
     pinned = tuple(sorted(state.pinned)) if state.typed else None
@@ -141,7 +154,7 @@ def win_line(
     else:
         adv = _advice(table, pinned, *args)
     if adv["fits"]:  # the hold to win depends on which die shows a typed face
-        return WinLine(True, "", chance, question=adv["question"], error=error)
+        return WinLine(True, "", chance, question=adv["question"], error=error, **pos)
     aim = adv["per_turn"][str(state.objective)]
     best_dice, mine, reroll = _dice_of_hold(table, me.phase, state, adv)
     return WinLine(
@@ -159,6 +172,7 @@ def win_line(
         stop_chance=None if reroll is None else adv["stop"]["chance_to_win"],
         error=error,
         bound=adv["bound"],
+        **pos,
     )
 
 
@@ -312,3 +326,103 @@ def win_text(line: WinLine, aim_words: str) -> str:
             f"the hold to {aim_words}."
         )
     return text
+
+
+def why_win(state: TurnState, line: WinLine, aim_words: str = "make the phase") -> list[str]:
+    """Why the hold to win is best, in two or three plain sentences with the numbers that
+    decide it: what it keeps for points against the hold to ``aim_words`` and what that
+    costs in chance to make the phase, what each is worth in chance to win, and the
+    opponent's position (phase, points, a last chance, the bonus for finishing first).
+    Empty where the line has no hold to win."""
+    from phase10math.play.models import made_now, option_of, pct, suggested_dice
+    from phase10math.play.why import faces_words
+
+    if not line.covered or line.best_dice is None or line.best_chance is None:
+        return []
+    adv = state.advice()
+    if adv is None or adv.ambiguous:
+        return []
+    colors = state.phase.uses_color
+    ph = state.phase.number
+    n = state.n_dice
+
+    def keys(o) -> tuple[float, float]:  # (chance to make the phase, expected points)
+        if str(state.objective) == "complete":
+            return float(o.value), float(o.value2)
+        return float(o.value2), float(o.value)
+
+    out = []
+    made = made_now(state)
+    win_dice = set(line.best_dice)
+    aim_dice = suggested_dice(state)
+    win_opt = option_of(state, win_dice)
+    if len(win_dice) == n:
+        if made is not None:
+            text = f"Your dice make phase {ph} for {made.score} points: stopping gives "
+            text += f"{pct(line.best_chance)} to win"
+            if line.aim_keep != line.best_keep and line.aim_chance is not None:
+                text += f", rolling on as the hold to {aim_words} does {pct(line.aim_chance)}"
+            out.append(text + ".")
+    elif made is not None and win_opt is not None and line.stop_chance is not None:
+        p, pts = keys(win_opt)
+        keep = faces_words([state.dice[i] for i in sorted(win_dice)], colors)
+        out.append(
+            f"Your dice already make phase {ph} for {made.score} points. Rolling on with "
+            f"{keep} keeps it made with {pct(p)} and raises the expected score to {pts:.1f}."
+        )
+        out.append(
+            f"To win the points are worth that risk: {pct(line.best_chance)} against "
+            f"{pct(line.stop_chance)} if you stop."
+        )
+    elif win_opt is not None:
+        pw, ew = keys(win_opt)
+        if win_dice == aim_dice or line.aim_keep == line.best_keep:
+            out.append(
+                f"The hold to win is also the best hold to {aim_words}: {pct(pw)} to make "
+                f"phase {ph}, {ew:.1f} points on average."
+            )
+        else:
+            pa, ea = keys(adv.best)
+            more = faces_words([state.dice[i] for i in sorted(win_dice - aim_dice)], colors)
+            less = faces_words([state.dice[i] for i in sorted(aim_dice - win_dice)], colors)
+            does = " and ".join(
+                x
+                for x in (
+                    f"keeps {more} as well" if win_dice - aim_dice else "",
+                    f"rerolls {less}" if aim_dice - win_dice else "",
+                )
+                if x
+            )
+            out.append(
+                f"Against the hold to {aim_words}, it {does}: {ew:.1f} points on average "
+                f"instead of {ea:.1f}, and {pct(pw)} to make phase {ph} instead of {pct(pa)}."
+            )
+            worth = (
+                "the points are worth more than the chance to make the phase it costs"
+                if pw < pa and ew > ea
+                else "the chance to make the phase is worth more than the points"
+                if pw > pa and ew < ea
+                else "it plays better"
+            )
+            if line.aim_chance is not None:
+                out.append(
+                    f"To win, {worth}: {pct(line.best_chance)} against {pct(line.aim_chance)}."
+                )
+    if line.me is not None and line.opponent is not None:
+        (mp, mt), (op, ot) = line.me, line.opponent
+        if line.last:
+            out.append(
+                f"Your opponent has finished with {ot} points and you have {mt}: this turn is "
+                "your last chance."
+            )
+        else:
+            bonus = (
+                f"; the first to finish all phases gets {line.bonus} bonus points"
+                if line.bonus
+                else ""
+            )
+            out.append(
+                f"Your opponent is at phase {op} with {ot} points, you at phase {mp} with "
+                f"{mt}{bonus}."
+            )
+    return out

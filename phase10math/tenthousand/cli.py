@@ -13,11 +13,17 @@ import sys
 
 from phase10math.checks import int_arg, missing_command
 from phase10math.exact import show, to_json
-from phase10math.tenthousand.duel import DuelMethod, solve_duel
+from phase10math.guards import check_probabilities
+from phase10math.tenthousand.duel import DuelMethod, check_duel_state, solve_duel
 from phase10math.tenthousand.errors import TenKRollError, TenKRulesError
 from phase10math.tenthousand.penalty import PenaltySolution, solve_penalty_duel
 from phase10math.tenthousand.rules import EXTRA_OF_A_KIND, TenKPreset, TenKRules
+from phase10math.tenthousand.scoring import check_roll
 from phase10math.tenthousand.turn import solve_turn
+
+#: The two-player commands' target unless ``--target`` or a preset says otherwise (the full
+#: game's 10,000 takes minutes to solve the first time); their first line says the target.
+DUEL_TARGET = 5000
 
 
 def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
@@ -68,8 +74,8 @@ def _rule_options(p: argparse.ArgumentParser, target: bool = False) -> None:
             "--target",
             type=int_arg("target"),
             default=None,
-            help="points to win (default 5000 here, 10000 with --preset facebook; 10000 takes "
-            "minutes the first time, then comes from the cache)",
+            help=f"points to win (default {DUEL_TARGET} here, 10000 with --preset facebook; "
+            "10000 takes minutes the first time, then comes from the cache)",
         )
 
 
@@ -93,15 +99,27 @@ def _rules(args: argparse.Namespace):
         if getattr(args, name, None) is not None
     }
     if preset is TenKPreset.DEFAULT and hasattr(args, "target"):
-        changes.setdefault("target", 5000)
+        changes.setdefault("target", DUEL_TARGET)
     return TenKRules.preset(preset, **changes)
 
 
-def _fmt(x) -> str:
-    """``show(x)``, with a long exact fraction moved after its float."""
-    if len(str(x)) <= 40:
+def _to(rules: TenKRules, args: argparse.Namespace) -> str:
+    """The target of a duel in words, saying when it is the default."""
+    if args.target is None and rules.target == DUEL_TARGET:
+        return f"to {rules.target:,} points (the default here; --target 10000 for the full game)"
+    return f"to {rules.target:,} points"
+
+
+#: Exact fractions longer than this are shown as a float alone (``--exact`` or ``--json``
+#: shows them).
+LONG_FRACTION = 40
+
+
+def _fmt(x, exact: bool = False) -> str:
+    """``show(x)``; a long exact fraction as its float alone unless ``exact``."""
+    if exact or len(str(x)) <= LONG_FRACTION:
         return show(x)
-    return f"{float(x):.6f}  (exact: {x})"
+    return f"{float(x):.6f}  (an exact fraction of {len(str(x))} characters: --exact shows it)"
 
 
 def _ev(args: argparse.Namespace) -> int:
@@ -127,8 +145,8 @@ def _ev(args: argparse.Namespace) -> int:
         return 0
     who = "not yet on the board" if args.off_board else "on the board"
     print(f"10,000: {args.dice} dice to roll, turn total {args.turn_total}, player {who}")
-    print(f"optimal expected points banked: {_fmt(value)}")
-    print(f"  if the player rolls now:      {_fmt(roll)}")
+    print(f"optimal expected points banked: {_fmt(value, args.exact)}")
+    print(f"  if the player rolls now:      {_fmt(roll, args.exact)}")
     print(f"  if the player banks now:      {bank}")
     print(f"best action: {action}")
     return 0
@@ -175,7 +193,7 @@ def _thresholds(args: argparse.Namespace) -> int:
         print(f"10,000, {title}: bank once the turn total reaches")
         for n, t in v["thresholds"].items():
             print(f"  {n} dice: {t:>6}")
-        print(f"  expected points of a whole turn: {_fmt(v['value_at_start'])}")
+        print(f"  expected points of a whole turn: {_fmt(v['value_at_start'], args.exact)}")
         note = "" if v["contiguous"] else " (rolling is NOT optimal at every smaller total)"
         print(f"  banking is proven optimal at every total >= {v['cap']}{note}")
     return 0
@@ -185,6 +203,7 @@ def _penalty_duel(rules: TenKRules, args: argparse.Namespace) -> int:
     sol: PenaltySolution = solve_penalty_duel(
         rules, progress=not args.json and not args.no_progress
     )
+    check_probabilities([sol.value, sol.lower, sol.upper], "a chance to win")
     if args.json:
         out = {
             "target": rules.target,
@@ -203,7 +222,7 @@ def _penalty_duel(rules: TenKRules, args: argparse.Namespace) -> int:
         print()
         return 0
     print(
-        f"Farkle duel ({args.preset} rules) to {rules.target}: three farkles in a row cost "
+        f"Farkle duel ({args.preset} rules) {_to(rules, args)}: three farkles in a row cost "
         f"{rules.farkle_penalty}, banked scores floored at {rules.floor}; both players optimal"
     )
     print(f"P(first player wins)  = {sol.value:.9f}")
@@ -224,6 +243,7 @@ def _duel(args: argparse.Namespace) -> int:
     )
     U = rules.target // 50
     iv = sol.interval
+    check_probabilities([sol.first_player_wins, *(iv or ())], "a chance to win")
     if args.json:
         out = {
             "target": rules.target,
@@ -241,7 +261,7 @@ def _duel(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=2)
         print()
         return 0
-    print(f"10,000 duel to {rules.target}, both players optimal (maximise P(win))")
+    print(f"10,000 duel {_to(rules, args)}, both players optimal (maximise P(win))")
     print(f"P(first player wins)  = {sol.first_player_wins:.9f}")
     print(f"P(second player wins) = {1 - sol.first_player_wins:.9f}")
     if iv:
@@ -271,14 +291,19 @@ def _advise(args: argparse.Namespace) -> int:
     roll = _parse_roll(args.roll) if args.roll is not None else None
     if roll is not None and len(roll) != n:
         raise TenKRollError(f"--roll has {len(roll)} dice; allowed: {n} (the --dice rolled)")
+    check_duel_state(rules, me, opp, t, n)  # before the solve (minutes for a large target)
+    if roll is not None:
+        check_roll(roll, rules)
     sol = solve_duel(rules, progress=not args.json and not args.no_progress)
     adv = sol.advise(me, opp, t, n, roll)
+    chances = [adv.get("bank"), adv.get("roll"), *(k["win"] for k in adv.get("keep", ()))]
+    check_probabilities([c for c in chances if isinstance(c, float)], "a chance to win")
     if args.json:
         json.dump({**adv, "rules": rules.as_dict()}, sys.stdout, indent=2)
         print()
         return 0
     print(
-        f"10,000 duel to {rules.target}: you {me}, opponent {opp}, turn total {t}, "
+        f"10,000 duel {_to(rules, args)}: you {me}, opponent {opp}, turn total {t}, "
         f"{n} dice {'rolled' if roll else 'to roll'}"
     )
     if roll is None:
@@ -322,6 +347,9 @@ def add_commands(subparsers) -> None:
     th.add_argument("--json", action="store_true")
     _rule_options(th)
     th.set_defaults(func=_thresholds)
+    exact = f"show exact fractions of over {LONG_FRACTION} characters in full (--json has them)"
+    for p in (ev, th):
+        p.add_argument("--exact", action="store_true", help=exact)
 
     du = sub.add_parser("duel", help="two optimal players: the first player's winning chance")
     du.add_argument("--json", action="store_true")

@@ -139,6 +139,23 @@ def _turn_pass(P: np.ndarray, rules: TenKRules, plans: list[_Plan], keep: bool =
 
 
 @public
+def check_duel_state(rules: TenKRules, my: int, opp: int, turn_total: int, dice: int) -> None:
+    """:class:`TenKStateError` unless the two banked scores, the turn total and the dice to
+    roll are a state of a duel under ``rules`` (checked before anything is solved)."""
+    T = rules.target
+    for name, v in (("my", my), ("opp", opp), ("turn_total", turn_total)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v % UNIT:
+            raise TenKStateError(f"{name}={v!r}; allowed: a multiple of {UNIT} >= 0")
+    if my >= T or opp >= T:
+        raise TenKStateError(f"scores {my}, {opp}; allowed: below the target {T}")
+    if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= rules.dice:
+        raise TenKStateError(f"dice={dice!r}; allowed: 1..{rules.dice}")
+    if turn_total == 0 and dice != rules.dice:
+        raise TenKStateError(
+            f"dice={dice} at turn total 0; a turn starts with all {rules.dice} dice"
+        )
+
+
 @dataclass
 class DuelSolution:
     """Optimal two-player play; ``P[a, b]`` is the chance that the player to start a turn
@@ -187,18 +204,8 @@ class DuelSolution:
         return self._V, self._R
 
     def _index(self, my: int, opp: int, turn_total: int, dice: int) -> tuple[int, ...]:
+        check_duel_state(self.rules, my, opp, turn_total, dice)
         T = self.rules.target
-        for name, v in (("my", my), ("opp", opp), ("turn_total", turn_total)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v % UNIT:
-                raise TenKStateError(f"{name}={v!r}; allowed: a multiple of {UNIT} >= 0")
-        if my >= T or opp >= T:
-            raise TenKStateError(f"scores {my}, {opp}; allowed: below the target {T}")
-        if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= self.rules.dice:
-            raise TenKStateError(f"dice={dice!r}; allowed: 1..{self.rules.dice}")
-        if turn_total == 0 and dice != self.rules.dice:
-            raise TenKStateError(
-                f"dice={dice} at turn total 0; a turn starts with all {self.rules.dice} dice"
-            )
         return my // UNIT, opp // UNIT, min(turn_total // UNIT, T // UNIT), dice
 
     def win_probability(self, my: int = 0, opp: int = 0, turn_total: int = 0, dice: int = 6):

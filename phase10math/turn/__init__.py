@@ -16,6 +16,7 @@ Modules, in reading order:
 - :mod:`~phase10math.turn.tables` - cached solutions and the per-phase tables.
 - :mod:`~phase10math.turn.advisor` - ranked holds for a roll, with a reason in plain words.
 - :mod:`~phase10math.turn.maxima` - the highest score per phase and per game.
+- :mod:`~phase10math.turn.assess` - a strategy written as a function, evaluated exactly; grading.
 """
 
 from phase10math.lazy import lazy_exports

@@ -35,6 +35,7 @@ from phase10math.dice.rolls import dice_showing, first_unplaced, match_roll
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesError
 from phase10math.exact import percent, to_json
+from phase10math.guards import check_expected_score, check_probability
 from phase10math.turn.kernels import TIE_RULE, hold_order_key
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
@@ -267,7 +268,17 @@ class Advice:
             )
         )
 
+    def check_ranges(self) -> None:
+        """Every option's values in their ranges (:mod:`phase10math.guards`): called before
+        the advice is formatted."""
+        complete = self.objective == Objective.COMPLETE
+        for o in (*self.options, *(f.best for f in self.fits)):
+            p, e = (o.value, o.value2) if complete else (o.value2, o.value)
+            check_probability(p, f"P(complete) keeping {o.keep_text}")
+            check_expected_score(e, f"E[score] keeping {o.keep_text}")
+
     def to_dict(self) -> dict:
+        self.check_ranges()
         return {
             "phase": self.phase.number,
             "phase_text": self.phase.text,
@@ -301,6 +312,7 @@ class Advice:
         ]
 
     def table(self, top: int | None = 10) -> str:
+        self.check_ranges()
         unit = "P(complete)" if self.objective == "complete" else "E[score]"
         lines = [
             f"phase {self.phase.number or ''} ({self.phase.text}), roll "

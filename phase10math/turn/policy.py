@@ -9,12 +9,13 @@ policy's choice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
 
-from phase10math.dice.faces import COLORS, Layout
+from phase10math.dice.faces import COLORS, Die, Layout
 from phase10math.dice.phases import Phase
 from phase10math.dice.rules import Holds, Rules
 from phase10math.turn.engine import (
@@ -121,16 +122,21 @@ def _free(space: StateSpace, rolls: int) -> Engine:
     return engine_for(space, Rules(rolls=rolls))
 
 
+def _dice(layout: Layout | Sequence[Die]) -> tuple[Die, ...]:
+    return layout.dice if isinstance(layout, Layout) else tuple(layout)
+
+
 # --------------------------------------------------------------------------- physical dice
 
 
-def side_keys(space: StateSpace, layout: Layout) -> tuple[np.ndarray, np.ndarray]:
-    """Per die of ``layout``: its type in ``space`` and, per side, the face index in that type."""
+def side_keys(space: StateSpace, layout: Layout | Sequence[Die]) -> tuple[np.ndarray, np.ndarray]:
+    """Per die of ``layout`` (or a list of dice): its type in ``space`` and, per side, the
+    face index in that type."""
     types = np.array(space.die_types(layout))
     keys = np.array(
         [
             [space.types[t].faces.index(space.projection.key(f)) for f in die.faces]
-            for t, die in zip(types, layout.dice)
+            for t, die in zip(types, _dice(layout))
         ]
     )
     return types, keys
@@ -147,16 +153,17 @@ def roll_state_ids(
     return space.ids_of(counts)
 
 
-def play_physical_turns(sol, layout: Layout, n: int, seed: int) -> np.ndarray:
+def play_physical_turns(sol, layout: Layout | Sequence[Die], n: int, seed: int) -> np.ndarray:
     """Meld profiles ``(n, 11, 4)`` of the final dice of ``n`` seeded turns played with the
-    solved free-hold policy of ``sol`` on physical dice: every die shows a uniform side of its
-    own six, the policy picks the hold (``sol.roll_arg``), kept dice stay, the others are
-    rolled again. Scoring the profiles with the meld engine checks the solver's value by a
-    method that never uses its state space for the outcome."""
+    solved free-hold policy of ``sol`` on physical dice (a layout or a list of dice): every
+    die shows a uniform side of its own six, the policy picks the hold (``sol.roll_arg``),
+    kept dice stay, the others are rolled again. Scoring the profiles with the meld engine
+    checks the solver's value by a method that never uses its state space for the outcome."""
     space = sol.space
+    dice = _dice(layout)
     rng = np.random.default_rng(seed)
     types, keys = side_keys(space, layout)
-    sides = rng.integers(0, 6, size=(n, len(layout.dice)))
+    sides = rng.integers(0, 6, size=(n, len(dice)))
     rows = np.arange(n)
     for r in range(sol.rolls - 1, 0, -1):
         gid = roll_state_ids(space, types, keys, sides)
@@ -164,15 +171,15 @@ def play_physical_turns(sol, layout: Layout, n: int, seed: int) -> np.ndarray:
         hold = np.asarray(sol.roll_arg[r])[pos].astype(np.int64)
         left = space.counts_per_type(hold)  # per type: how many of each face the hold keeps
         keep = np.zeros_like(sides, dtype=bool)
-        for d in range(len(layout.dice)):
+        for d in range(len(dice)):
             t, k = types[d], keys[d][sides[:, d]]
             avail = left[t][rows, k] > 0
             keep[:, d] = avail
             left[t][rows[avail], k[avail]] -= 1
         sides = np.where(keep, sides, rng.integers(0, 6, size=sides.shape))
-    value = np.array([[f.value for f in d.faces] for d in layout.dice])
-    color = np.array([[COLORS.index(f.color) for f in d.faces] for d in layout.dice])
+    value = np.array([[f.value for f in d.faces] for d in dice])
+    color = np.array([[COLORS.index(f.color) for f in d.faces] for d in dice])
     prof = np.zeros((n, 11, 4), dtype=np.int16)
-    for d in range(len(layout.dice)):
+    for d in range(len(dice)):
         np.add.at(prof, (rows, value[d][sides[:, d]], color[d][sides[:, d]]), 1)
     return prof

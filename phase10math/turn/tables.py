@@ -42,6 +42,7 @@ from phase10math.dice.phases import PHASES, Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidArgumentError, InvalidPhaseError, StateSpaceTooLargeError
 from phase10math.exact import percent, to_json
+from phase10math.guards import check_expected_score, check_probability
 from phase10math.progress import progress_bar
 from phase10math.turn.engine import engine_for, final_scores
 from phase10math.turn.holdtable import HoldTable
@@ -63,6 +64,24 @@ def solution_key(kind: str, phase: Phase, rules: Rules, layout: Layout, **extra:
     )
 
 
+def turn_key(
+    phase: Phase,
+    objective: Objective,
+    rules: Rules,
+    layout: Layout,
+    worst_second: bool = False,
+    kind: str = "turn",
+) -> str:
+    """The cache key of a solved turn (``kind`` "turn": its values; "holds": its best holds,
+    :func:`cached_holds`): its phase, objective and keys, rules, dice and the engine that
+    solves it (with the code's fingerprint, :func:`~phase10math.cache.cache_key`)."""
+    extra = {"worst_second": True} if worst_second else {}
+    engine = engine_for(StateSpace.build(layout, projection_for(phase, objective)), rules)
+    return solution_key(
+        kind, phase, rules, layout, objective=str(objective), engine=engine.kind.value, **extra
+    )
+
+
 @public
 def cached_solution(
     phase: Phase | int | str,
@@ -81,7 +100,7 @@ def cached_solution(
     holds (:func:`cached_holds`), so that a decision maps the 242 MB of hold codes alone."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
-    key = _turn_key("turn", phase, objective, rules, layout, worst_second)
+    key = turn_key(phase, objective, rules, layout, worst_second)
     sol = _MEMORY.get(key)
     if sol is None:
         sol = cache.load(key, TurnSolution) or _load_large(
@@ -115,18 +134,11 @@ def _is_big(sol: TurnSolution) -> bool:
     return len(sol.roll_num[0]) > BIG_ROLLS
 
 
-def _turn_key(
-    kind: str, phase: Phase, objective: Objective, rules: Rules, layout: Layout, worst: bool
-) -> str:
-    extra = {"worst_second": True} if worst else {}
-    return solution_key(kind, phase, rules, layout, objective=str(objective), **extra)
-
-
 def _save_large(sol: TurnSolution, key: str, worst: bool) -> bool:
     """Write a large solution as its two entries: the best holds, then the values (without
     the holds: they are not written twice)."""
     args = (sol.phase, sol.objective, sol.rules, sol.layout, worst)
-    holds_key = _turn_key("holds", *args)
+    holds_key = turn_key(*args, kind="holds")
     cache.save_large(holds_key, sol.hold_table())
     return cache.save_large(key, replace(sol, roll_arg={}))
 
@@ -136,10 +148,10 @@ def _load_large(
 ) -> TurnSolution | None:
     """A large solution from its two entries (the best holds found again from the values
     where their entry is missing or damaged, and stored again)."""
-    sol = cache.load_large(_turn_key("turn", phase, objective, rules, layout, worst), TurnSolution)
+    sol = cache.load_large(turn_key(phase, objective, rules, layout, worst), TurnSolution)
     if sol is None:
         return None
-    holds_key = _turn_key("holds", phase, objective, rules, layout, worst)
+    holds_key = turn_key(phase, objective, rules, layout, worst, kind="holds")
     table = cache.load_large(holds_key, HoldTable)
     if table is None:
         engine = engine_for(sol.space, sol.rules)
@@ -168,7 +180,7 @@ def cached_holds(
     mapped (not the roll values); solved (and cached) where not cached yet."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
-    key = _turn_key("holds", phase, objective, rules, layout, False)
+    key = turn_key(phase, objective, rules, layout, kind="holds")
     table = _HOLDS.get(key)
     if table is None:
         table = cache.load_large(key, HoldTable)
@@ -390,6 +402,7 @@ def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
             raise InvalidArgumentError(
                 f"format_table(): rows[{n}] lacks {', '.join(missing)} (a row of phase_row)"
             )
+    check_rows(rows)
     width = {c: len(name) + 3 for c, name in COLUMNS.items()}  # each column as wide as its name
     head = f"{'phase':>5}  {'requirement':<28}" + "".join(
         f"{name:>{width[c]}}" for c, name in COLUMNS.items()
@@ -408,7 +421,20 @@ def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
     return "\n".join(lines)
 
 
+def check_rows(rows: dict[int, dict[str, Fraction]]) -> None:
+    """Every value of the rows in its range (:mod:`phase10math.guards`): the ``e_`` columns
+    expected scores, the others probabilities."""
+    for n, row in rows.items():
+        for c, v in row.items():
+            what = f"phase {n}'s {c}"
+            if c.startswith("e_"):
+                check_expected_score(v, what)
+            else:
+                check_probability(v, what)
+
+
 def table_json(rows: dict[int, dict[str, Fraction]], rules: Rules) -> dict:
+    check_rows(rows)
     return {
         "rules": rules.to_dict(),
         "phases": {

@@ -10,10 +10,8 @@ policy iteration in Fractions.
 from __future__ import annotations
 
 import contextlib
-import gzip
 import itertools
 import math
-import pickle
 import re
 import sys
 from fractions import Fraction
@@ -32,10 +30,12 @@ from phase10math.game.duel import (
     Play,
     chance_to_win,
     color_reason,
+    fingerprint,
     seed_families,
     solve_duel,
     visits,
 )
+from phase10math.game.duel.savefile import read_safe
 from phase10math.turn.batch import TurnBatch
 from phase10math.turn.family import TensorFamily, TurnFamily
 from phase10math.turn.tensor.memory import heap_is_held
@@ -308,18 +308,18 @@ def test_policy_iterations_shortcuts_keep_the_brute_forces_values(monkeypatch):
     every way, the values equal the brute force's; the shortcuts do run."""
     value_only = {}
     for first, start in [(0.0, None), (math.inf, Play.COMPLETE), (1e-4, Play.SCORE)]:
-        monkeypatch.setattr(duel_module, "VALUE_FIRST_BELOW", first)
-        monkeypatch.setattr(duel_module, "SEED_START", start)
+        monkeypatch.setattr(duel_module.pair, "VALUE_FIRST_BELOW", first)
+        monkeypatch.setattr(duel_module.pair, "SEED_START", start)
         calls = []
-        solve_columns = duel_module._solve_columns
+        solve_columns = duel_module.columns.solve_columns
 
         def spy(game, k, U, dist=True, margin=True, solve_columns=solve_columns, calls=calls):
             calls.append((dist, len(U)))
             return solve_columns(game, k, U, dist, margin)
 
-        monkeypatch.setattr(duel_module, "_solve_columns", spy)
+        monkeypatch.setattr(duel_module.columns, "solve_columns", spy)
         sol = solve_duel(reduced_game())
-        monkeypatch.setattr(duel_module, "_solve_columns", solve_columns)
+        monkeypatch.setattr(duel_module.columns, "solve_columns", solve_columns)
         assert worst_difference(sol, SETS) <= 1e-12
         assert sol.bound <= 1e-10
         value_only[first] = sum(n for dist, n in calls if not dist)
@@ -388,7 +388,7 @@ def different_solution():
         lines.append(f"{line} (held heap: {heap_is_held()})")
 
     blocks: list[bool] = []  # each held_heap block the run enters: whether it took effect
-    real = duel_module.held_heap
+    real = duel_module.solve.held_heap
 
     @contextlib.contextmanager
     def counted():
@@ -397,11 +397,11 @@ def different_solution():
             yield held
 
     held_before = heap_is_held()  # the test run itself holds it (conftest.py)
-    duel_module.held_heap = counted
+    duel_module.solve.held_heap = counted
     try:
         sol = solve_duel(DuelGame(phases, RULES, dice, turns={5: fam}), target=1e-4, log=log)
     finally:
-        duel_module.held_heap = real
+        duel_module.solve.held_heap = real
     assert heap_is_held() == held_before  # left as it was
     return sol, lines, blocks
 
@@ -558,8 +558,10 @@ def test_the_families_file_beside_a_checkpoint_seeds_a_solve_as_the_checkpoint_d
     assert taken[4] > 2 and seed_families(small, end_of_three_phase_game(1e-9), side) == taken
     for name in ("members", "cuts", "highs"):
         assert np.array_equal(getattr(small.turns[4], name), getattr(whole.turns[4], name))
-    with gzip.open(side, "rb") as fh:
-        assert set(pickle.load(fh)) == {"fingerprint", "families"}
+    head, data = read_safe(side, duel_module.checkpoint.KIND)
+    assert set(data) == {"families"} and head["fingerprint"] == fingerprint(
+        end_of_three_phase_game(1e-9)
+    )
     with pytest.raises(InvalidRulesError, match="belongs to another game"):
         seed_families(three_phase_color_game(1e-9), three_phase_color_game(1e-9), side)
     plain = tmp_path / "plain.ck"  # a game without a color phase keeps no such file
@@ -632,7 +634,7 @@ def test_rounds_solve_again_only_the_states_that_weigh(monkeypatch):
     import phase10math.game.duel as duel
 
     solved = {"rounds": 0}
-    real_layer, real_last = duel._solve_layer, duel._solve_last
+    real_layer, real_last = duel.pair.solve_layer, duel.layers.solve_last
 
     def layer(sol, keys, *args, **kwargs):
         if sol.pending is not None:
@@ -644,9 +646,9 @@ def test_rounds_solve_again_only_the_states_that_weigh(monkeypatch):
             solved["rounds"] += len(keys)
         return real_last(sol, k, keys, *args, **kwargs)
 
-    monkeypatch.setattr(duel, "_solve_layer", layer)
-    monkeypatch.setattr(duel, "_solve_last", last)
-    monkeypatch.setattr(duel, "FIRST_SHARE", 1.0)  # a coarse first pass: rounds finish it
+    monkeypatch.setattr(duel.pair, "solve_layer", layer)
+    monkeypatch.setattr(duel.layers, "solve_last", last)
+    monkeypatch.setattr(duel.solve, "FIRST_SHARE", 1.0)  # a coarse first pass: rounds finish it
     lines: list[str] = []
     sol = solve_duel(color_game(1e-8), target=1e-4, log=lines.append)
     g = sol.game
@@ -662,7 +664,9 @@ def test_rounds_solve_again_only_the_states_that_weigh(monkeypatch):
     assert len(ends) == len(solving) and all(ln.endswith("about 0 s left") for ln in ends)
     for n, steps in rounds:  # far fewer states than the steps hold
         held = sum(
-            len(duel._last_keys(g, m)) if kind == "last" else len(duel._layer_keys(g, m))
+            len(duel.layers.last_keys(g, m))
+            if kind == "last"
+            else len(duel.layers.layer_keys(g, m))
             for kind, m in steps
         )
         assert 0 < n < held / 10
@@ -672,10 +676,10 @@ def test_rounds_solve_again_only_the_states_that_weigh(monkeypatch):
 def test_a_solve_killed_inside_a_round_finishes_that_round(tmp_path, monkeypatch):
     import phase10math.game.duel as duel
 
-    monkeypatch.setattr(duel, "CHECKPOINT_EVERY", 0.0)
-    monkeypatch.setattr(duel, "FIRST_SHARE", 1.0)  # a coarse first pass: rounds finish it
+    monkeypatch.setattr(duel.checkpoint, "CHECKPOINT_EVERY", 0.0)
+    monkeypatch.setattr(duel.solve, "FIRST_SHARE", 1.0)  # a coarse first pass: rounds finish it
     ck = tmp_path / "duel.ck"
-    real = duel._solve_layer
+    real = duel.pair.solve_layer
     seen = {"n": 0}
 
     def dies_in_a_round(sol, keys, *args, **kwargs):
@@ -685,13 +689,13 @@ def test_a_solve_killed_inside_a_round_finishes_that_round(tmp_path, monkeypatch
                 raise KeyboardInterrupt  # inside the first round, after one step of it
         return real(sol, keys, *args, **kwargs)
 
-    monkeypatch.setattr(duel, "_solve_layer", dies_in_a_round)
+    monkeypatch.setattr(duel.pair, "solve_layer", dies_in_a_round)
     with pytest.raises(KeyboardInterrupt):
         solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
     saved = duel.Checkpoint(ck).load(color_game(1e-8))
     assert saved.pending is not None and saved.pending["keep"]
     left = list(saved.pending["again"])
-    monkeypatch.setattr(duel, "_solve_layer", real)
+    monkeypatch.setattr(duel.pair, "solve_layer", real)
     lines: list[str] = []
     sol = solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4, log=lines.append)
     # the interrupted round's steps come first, then new rounds
@@ -713,24 +717,24 @@ def test_a_solve_killed_inside_a_rounds_exact_solves_does_not_solve_them_again(
     run never stopped, each once."""
     import phase10math.game.duel as duel
 
-    monkeypatch.setattr(duel, "CHECKPOINT_EVERY", 0.0)
-    monkeypatch.setattr(duel, "CHECKPOINT_SPACING", 0.0)
-    monkeypatch.setattr(duel, "FIRST_SHARE", 1.0)  # a coarse first pass: rounds finish it
-    monkeypatch.setattr(duel, "REFINE_CHUNK", 1)
-    real = duel._exact_chunks
+    monkeypatch.setattr(duel.checkpoint, "CHECKPOINT_EVERY", 0.0)
+    monkeypatch.setattr(duel.checkpoint, "CHECKPOINT_SPACING", 0.0)
+    monkeypatch.setattr(duel.solve, "FIRST_SHARE", 1.0)  # a coarse first pass: rounds finish it
+    monkeypatch.setattr(duel.refinement, "REFINE_CHUNK", 1)
+    real = duel.refinement.exact_chunks
     asked: list[bytes] = []  # the utilities of the exact solves in chunks, in order
 
     def counted(fam, W, after, rows=None, left=None):
         asked.extend(w.tobytes() for w in (W if rows is None else W[rows]))
         return real(fam, W, after, rows, left)
 
-    monkeypatch.setattr(duel, "_exact_chunks", counted)
+    monkeypatch.setattr(duel.refinement, "exact_chunks", counted)
     never_stopped = solve_duel(color_game(1e-8), target=1e-4)
     want, asked[:] = list(asked), []
     assert len(want) >= 2
 
     in_round = []  # a round has begun: it picks its states first
-    pick = duel._pick_refinements
+    pick = duel.rounds.pick_refinements
 
     def picked(*args, **kwargs):
         in_round.append(True)
@@ -749,13 +753,13 @@ def test_a_solve_killed_inside_a_rounds_exact_solves_does_not_solve_them_again(
         real(fam, W[:1], then_die)
 
     ck = tmp_path / "duel.ck"
-    monkeypatch.setattr(duel, "_exact_chunks", dies_after_one)
-    monkeypatch.setattr(duel, "_pick_refinements", picked)
+    monkeypatch.setattr(duel.refinement, "exact_chunks", dies_after_one)
+    monkeypatch.setattr(duel.rounds, "pick_refinements", picked)
     with pytest.raises(KeyboardInterrupt):
         solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
     assert in_round  # it stopped inside a round
     assert duel.Checkpoint(ck).load(color_game(1e-8)).pending is None  # before the round's line
-    monkeypatch.setattr(duel, "_exact_chunks", counted)
+    monkeypatch.setattr(duel.refinement, "exact_chunks", counted)
     sol = solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
     assert asked == want  # the same solves, none twice
     start = sol.game.start()
@@ -773,10 +777,10 @@ def test_a_solve_killed_among_the_first_passs_exact_solves_of_last_chances_keeps
     reads it (estimates nothing again); a fresh run estimates anew."""
     import phase10math.game.duel as duel
 
-    monkeypatch.setattr(duel, "CHECKPOINT_EVERY", 0.0)
-    monkeypatch.setattr(duel, "CHECKPOINT_SPACING", 0.0)
-    monkeypatch.setattr(duel, "REFINE_CHUNK", 1)
-    real, real_last = duel._exact_chunks, duel._solve_last
+    monkeypatch.setattr(duel.checkpoint, "CHECKPOINT_EVERY", 0.0)
+    monkeypatch.setattr(duel.checkpoint, "CHECKPOINT_SPACING", 0.0)
+    monkeypatch.setattr(duel.refinement, "REFINE_CHUNK", 1)
+    real, real_last = duel.refinement.exact_chunks, duel.layers.solve_last
     asked: list[bytes] = []
     in_last = []
 
@@ -810,13 +814,13 @@ def test_a_solve_killed_among_the_first_passs_exact_solves_of_last_chances_keeps
         estimates.append(real_visits(*args, **kwargs))
         return estimates[-1]
 
-    monkeypatch.setattr(duel, "visits", counted_visits)
-    monkeypatch.setattr(duel, "_exact_chunks", counted)
+    monkeypatch.setattr(duel.rounds, "visits", counted_visits)
+    monkeypatch.setattr(duel.refinement, "exact_chunks", counted)
     solve_duel(color_game(1e-8), target=1e-4)
     never_stopped, asked[:] = len(asked), []
     ck = tmp_path / "duel.ck"
-    monkeypatch.setattr(duel, "_solve_last", last)
-    monkeypatch.setattr(duel, "_exact_chunks", dies_after_one)
+    monkeypatch.setattr(duel.layers, "solve_last", last)
+    monkeypatch.setattr(duel.refinement, "exact_chunks", dies_after_one)
     with pytest.raises(KeyboardInterrupt):
         solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
     saved = duel.Checkpoint(ck).load(color_game(1e-8))
@@ -827,7 +831,7 @@ def test_a_solve_killed_among_the_first_passs_exact_solves_of_last_chances_keeps
     base = reduced_game()
     other = DuelGame(base.phases, RULES.replace(first_finish_bonus=4), base.dice)
     assert duel.Checkpoint(ck).load_reach(other) is None  # kept for another game
-    monkeypatch.setattr(duel, "_exact_chunks", counted)
+    monkeypatch.setattr(duel.refinement, "exact_chunks", counted)
     sol = solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
     assert len(estimates) == 2  # the resumed run read the estimate kept
     assert len(asked) > 1 and asked[0] not in asked[1:]  # not solved again
@@ -847,10 +851,10 @@ def test_a_state_whose_interval_narrowed_since_it_was_solved_is_solved_again(tmp
     sol = solve_duel(color_game(1e-8), checkpoint=ck, target=1e-4)
     g = sol.game
     fam = duel.families(g)[5]
-    seen = duel._flow(sol, gain=duel._amplification(sol))
+    seen = duel.rounds.flow(sol, gain=duel.rounds.amplification(sol))
 
     def tight(key):
-        return not len(fam.wide(duel._current_utility(sol, key)[None]))
+        return not len(fam.wide(duel.rounds.current_utility(sol, key)[None]))
 
     last = [k for k in seen if len(k) == 3 and k[0][0] == 5 and seen[k] > 0 and tight(k)]
     key = max(last, key=seen.get)  # the most visited color last chance the family holds tight
@@ -914,14 +918,14 @@ def test_visits_of_a_solve_in_progress_play_a_stand_in_where_nothing_is_solved(
     """Before the lower layers are solved, a per-turn policy stands in for their movers."""
     import copy
 
-    from phase10math.game.duel import _fixed_distribution
+    from phase10math.game.duel.columns import fixed_distribution
 
     sol = copy.copy(targeted_solution)
     g = sol.game
     low = 2 * LO  # the start's layer, as if not solved yet
     sol.dists = {k: d for k, d in sol.dists.items() if len(k) == 3 or k[1][0] + k[2][0] > low}
     assert visits(sol) == {}  # without a stand-in the start is not entered
-    stand_in = {k: _fixed_distribution(g, k, Play.COMPLETE) for k in g.phases}
+    stand_in = {k: fixed_distribution(g, k, Play.COMPLETE) for k in g.phases}
 
     def dist(key):
         if key in sol.dists:
@@ -1033,7 +1037,7 @@ def test_killed_solve_resumes(tmp_path, monkeypatch, reduced_solution):
     import phase10math.game.duel as duel
 
     ck = tmp_path / "duel.ck"
-    real = duel._solve_layer
+    real = duel.pair.solve_layer
     calls = {"n": 0}
 
     def dies_after_one(*args, **kwargs):
@@ -1042,10 +1046,10 @@ def test_killed_solve_resumes(tmp_path, monkeypatch, reduced_solution):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(duel, "_solve_layer", dies_after_one)
+    monkeypatch.setattr(duel.pair, "solve_layer", dies_after_one)
     with pytest.raises(KeyboardInterrupt):
         solve_duel(reduced_game(), checkpoint=ck)
-    monkeypatch.setattr(duel, "_solve_layer", real)
+    monkeypatch.setattr(duel.pair, "solve_layer", real)
     done_before = len(duel.Checkpoint(ck).load(reduced_game()).layers_done)
     assert 0 < done_before < 5
     again = solve_duel(reduced_game(), checkpoint=ck)
@@ -1059,10 +1063,12 @@ def test_a_solve_killed_inside_a_layer_keeps_the_parts_it_finished(
 ):
     import phase10math.game.duel as duel
 
-    monkeypatch.setattr(duel, "CHECKPOINT_EVERY", 0.0)  # every finished part is written
-    monkeypatch.setattr(duel, "CHECKPOINT_SPACING", 0.0)  # however long the last write took
+    monkeypatch.setattr(duel.checkpoint, "CHECKPOINT_EVERY", 0.0)  # every finished part is written
+    monkeypatch.setattr(
+        duel.checkpoint, "CHECKPOINT_SPACING", 0.0
+    )  # however long the last write took
     ck = tmp_path / "duel.ck"
-    real = duel._solve_layer
+    real = duel.pair.solve_layer
     solved: list[tuple[int, int]] = []
 
     def part_of(keys):
@@ -1076,7 +1082,7 @@ def test_a_solve_killed_inside_a_layer_keeps_the_parts_it_finished(
             solved.append(part_of(keys))
         return real(sol, keys, *args, **kwargs)
 
-    monkeypatch.setattr(duel, "_solve_layer", dies_in_layer_11)
+    monkeypatch.setattr(duel.pair, "solve_layer", dies_in_layer_11)
     with pytest.raises(KeyboardInterrupt):
         solve_duel(reduced_game(), checkpoint=ck)
     saved = duel.Checkpoint(ck).load(reduced_game())
@@ -1088,7 +1094,7 @@ def test_a_solve_killed_inside_a_layer_keeps_the_parts_it_finished(
             solved.append(part_of(keys))
         return real(sol, keys, *args, **kwargs)
 
-    monkeypatch.setattr(duel, "_solve_layer", counts)
+    monkeypatch.setattr(duel.pair, "solve_layer", counts)
     lines: list[str] = []
     again = solve_duel(reduced_game(), checkpoint=ck, log=lines.append)
     assert solved == [(11, 6), (10, 5)]  # the finished part of layer 11 is not solved again
@@ -1097,7 +1103,7 @@ def test_a_solve_killed_inside_a_layer_keeps_the_parts_it_finished(
     assert logged == ["11/6", "10/5"]
     sizes = [int(ln.split(":")[1].split()[0]) for ln in lines if ln.strip().startswith("part ")]
     assert sizes == [
-        len([k for k in duel._layer_keys(again.game, n) if k[1][0] == ka])
+        len([k for k in duel.layers.layer_keys(again.game, n) if k[1][0] == ka])
         for n, ka in ((11, 6), (10, 5))
     ]
     assert again.values == reduced_solution.values
@@ -1167,9 +1173,9 @@ def test_a_rounds_costly_picks_covered_by_the_solves_before_them_are_not_solved(
     assert (width > 1e-6).all()
     sol = SimpleNamespace(gaps=dict(zip(keys, width)))
     seen = {**dict.fromkeys(keys, 1.0), "c": 10.0}  # far[1] weighs most
-    left = duel._still_picked(sol, fam, keys, U, seen)
+    left = duel.rounds.still_picked(sol, fam, keys, U, seen)
     before = fam.exact_solves
-    duel._exact_chunks(fam, U, None, None, left)
+    duel.refinement.exact_chunks(fam, U, None, None, left)
     # the spread order solves 0 and 4 (base, far[2]) first, then the rest are checked: the
     # shifts of base are covered by its cut, far[1] (narrowed a little, weighing ten times
     # as much) is not

@@ -5,6 +5,8 @@ nothing that is not a regular file blocks or is trusted."""
 from __future__ import annotations
 
 import errno
+import hashlib
+import json
 import os
 import pickle
 import subprocess
@@ -19,7 +21,7 @@ import pytest
 from phase10math import cache, files
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import as_phase
-from phase10math.dice.rules import DEFAULT_RULES
+from phase10math.dice.rules import DEFAULT_RULES, Objective
 from phase10math.turn import tables
 from phase10math.turn.solver import solve_turn
 
@@ -52,6 +54,19 @@ def new_process(monkeypatch):
             monkeypatch.delenv(k)
 
 
+def identity(path: Path) -> dict:
+    """The identity an entry's file carries (its key and description)."""
+    data = path.read_bytes()[len(cache._MAGIC) + 32 :]
+    n = int.from_bytes(data[:4], "big")
+    return json.loads(data[4 : 4 + n])
+
+
+def key_of(path: Path) -> cache.EntryKey | str:
+    """The key an entry's file was saved under (with its description when it has one)."""
+    ident = identity(path)
+    return cache.EntryKey(ident["description"]) if ident["description"] else ident["key"]
+
+
 def warnings(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith("phase10math: warning")]
 
@@ -70,8 +85,8 @@ def large(fresh, monkeypatch):
 
 def entry_key(kind: str) -> str:
     """The key of phase 1's (compact dice, complete) values ("turn") or best holds ("holds")."""
-    return tables.solution_key(
-        kind, as_phase(1), DEFAULT_RULES, COMPACT_LAYOUT, objective="complete"
+    return tables.turn_key(
+        as_phase(1), Objective.COMPLETE, DEFAULT_RULES, COMPACT_LAYOUT, kind=kind
     )
 
 
@@ -259,7 +274,7 @@ def test_memory_limit_on_mapping_keeps_the_entry(large, fresh):
 
 def test_a_large_entry_of_the_wrong_kind_is_damage(large, truth, monkeypatch, capsys):
     folder, _ = large
-    key = folder.stem
+    key = key_of(folder / "object.pkl")
     cache._remove_entry(folder)
     assert cache.save_large(key, {"roll_num": np.arange(1000)})
     new_process(monkeypatch)
@@ -302,16 +317,15 @@ def test_a_large_zero_one_array_is_stored_as_bits_and_read_back_equal(fresh, mon
 # --------------------------------------------------------------------------- small entries
 
 
-def write_entry(path: Path, obj) -> None:
-    """An entry with a valid header and checksum (whatever it holds)."""
-    cache._write_checked(open(path, "wb"), pickle.dumps(obj))
+def write_entry(folder: Path, key: str, obj) -> None:
+    """An entry saved under ``key`` with a valid header, identity and checksum (whatever it
+    holds)."""
+    cache._write_checked(open(folder / f"{key}.pkl", "wb"), key, pickle.dumps(obj))
 
 
 def test_a_small_entry_of_the_wrong_kind_is_damage(fresh, truth, monkeypatch, capsys):
-    key = tables.solution_key(
-        "turn", as_phase(1), DEFAULT_RULES, COMPACT_LAYOUT, objective="complete"
-    )
-    write_entry(fresh / f"{key}.pkl", {"not": "a solution"})
+    key = tables.turn_key(as_phase(1), Objective.COMPLETE, DEFAULT_RULES, COMPACT_LAYOUT)
+    write_entry(fresh, key, {"not": "a solution"})
     for _run in range(2):
         new_process(monkeypatch)
         sol = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
@@ -323,7 +337,7 @@ def test_a_small_entry_of_the_wrong_kind_is_damage(fresh, truth, monkeypatch, ca
 
 def test_a_table_row_of_the_wrong_kind_is_damage(fresh, monkeypatch, capsys):
     key = tables.solution_key("row", as_phase(1), DEFAULT_RULES, COMPACT_LAYOUT)
-    write_entry(fresh / f"{key}.pkl", ["p_optimal", 1])
+    write_entry(fresh, key, ["p_optimal", 1])
     row = tables.phase_row(1, layout=COMPACT_LAYOUT)
     assert row["p_optimal"] == solve_turn(as_phase(1), layout=COMPACT_LAYOUT).value()
     assert len(warnings(capsys.readouterr().err)) == 1
@@ -387,4 +401,112 @@ def test_a_file_in_place_of_a_large_entry_is_removed_once(fresh, monkeypatch, ca
     assert "not a folder" in line
     new_process(monkeypatch)
     assert cache.load_large(key) is None
+    assert warnings(capsys.readouterr().err) == []
+
+
+# --------------------------------------------------------------------------- identity
+
+
+def rewrite_identity(path: Path, edit) -> None:
+    """Edit the identity an entry's file carries (``edit(identity)`` changes it in place),
+    its checksum made valid again: only the identity check can tell."""
+    data = path.read_bytes()
+    start = len(cache._MAGIC) + 32
+    n = int.from_bytes(data[start : start + 4], "big")
+    ident = json.loads(data[start + 4 : start + 4 + n])
+    edit(ident)
+    payload = data[start + 4 + n :]
+    text = json.dumps(ident, sort_keys=True).encode()
+    body = len(text).to_bytes(4, "big") + text + payload
+    path.write_bytes(cache._MAGIC + hashlib.sha256(body).digest() + body)
+
+
+FIELDS = {  # a field of a turn's description and an edit of it
+    "phase": lambda d: d.update(phase="2 sets of 3"),
+    "objective": lambda d: d.update(objective="score"),
+    "rules": lambda d: d["rules"].update(rolls=2),
+    "dice": lambda d: d.update(layout="another layout's fingerprint"),
+    "engine": lambda d: d.update(engine="sticky"),
+    "code fingerprint": lambda d: d.update(code="0" * 64),
+}
+
+
+@pytest.mark.parametrize("size", ["small", "large"])
+@pytest.mark.parametrize("field", FIELDS)
+def test_an_entry_whose_identity_was_edited_is_never_trusted(
+    fresh, truth, monkeypatch, capsys, field, size
+):
+    if size == "large":
+        monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
+        monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
+    tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    (path,) = fresh.glob("*.arrays/object.pkl") if size == "large" else fresh.glob("*.pkl")
+    rewrite_identity(path, lambda ident: FIELDS[field](ident["description"]))
+    new_process(monkeypatch)
+    capsys.readouterr()
+    sol = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    assert same_solution(sol, truth)
+    (line,) = warnings(capsys.readouterr().err)
+    assert f"it answers a different {field} than asked for" in line, line
+
+
+@pytest.mark.parametrize("size", ["small", "large"])
+def test_an_entry_filed_under_another_key_is_never_trusted(fresh, monkeypatch, capsys, size):
+    if size == "large":
+        monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
+        monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
+    tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    (path,) = fresh.glob("*.arrays/object.pkl") if size == "large" else fresh.glob("*.pkl")
+    rewrite_identity(path, lambda ident: ident.update(key="0" * 64))
+    new_process(monkeypatch)
+    capsys.readouterr()
+    sol = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    assert sol.value() == solve_turn(as_phase(1), layout=COMPACT_LAYOUT).value()
+    (line,) = warnings(capsys.readouterr().err)
+    assert "filed under another key" in line, line
+
+
+def test_a_description_that_does_not_hash_to_its_key_is_never_trusted(fresh, capsys):
+    key = cache.cache_key(test="bare")
+    cache.save(key, 1)
+    (path,) = fresh.glob("*.pkl")
+    rewrite_identity(path, lambda ident: ident["description"].update(test="edited"))
+    assert cache.load(str(key)) is None  # a bare key: the description is checked against it
+    assert "does not match its key" in capsys.readouterr().err
+
+
+def swap(a: Path, b: Path) -> None:
+    tmp = a.with_name("swapping")
+    a.rename(tmp)
+    b.rename(a)
+    tmp.rename(b)
+
+
+@pytest.mark.parametrize("size", ["small", "large"])
+def test_swapped_complete_and_score_entries_are_solved_again(fresh, monkeypatch, capsys, size):
+    if size == "large":
+        monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
+        monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
+    want = {o: tables.cached_solution(1, o, layout=COMPACT_LAYOUT).value() for o in Objective}
+    assert want[Objective.COMPLETE] != want[Objective.SCORE]
+    swap(*sorted(fresh.glob("*.arrays" if size == "large" else "*.pkl")))
+    new_process(monkeypatch)
+    capsys.readouterr()
+    for _run in range(2):
+        for o in Objective:
+            assert tables.cached_solution(1, o, layout=COMPACT_LAYOUT).value() == want[o]
+        new_process(monkeypatch)
+    lines = warnings(capsys.readouterr().err)
+    assert len(lines) == 1 and "a different objective than asked for" in lines[0], lines
+
+
+def test_a_loop_of_links_in_place_of_an_entry_is_replaced_once(fresh, monkeypatch, capsys):
+    key = cache.cache_key(test="loop")
+    path = fresh / f"{key}.pkl"
+    os.symlink(path, path)
+    assert cache.cached(key, lambda: 42) == 42
+    (line,) = warnings(capsys.readouterr().err)
+    assert "loop of symbolic links" in line and "damaged" in line, line
+    new_process(monkeypatch)
+    assert cache.cached(key, lambda: 43) == 42  # the entry written in its place is used
     assert warnings(capsys.readouterr().err) == []

@@ -5,7 +5,7 @@ The layers read bottom-up; a module may import only from its own layer or the on
 
 0. ``exact``, ``errors``, ``checks``, ``cache``, ``files``, ``workers``, ``startup``,
    ``progress``, ``lazy`` - shared pieces;
-1. ``dice`` - the dice game's rules as data;
+1. ``dice`` - the dice game's rules as data; ``guards`` - the ranges results lie in;
 2. ``turn`` - the exact turn solver;
 3. ``game`` - whole games;
 4. ``play`` - the Jupyter play UI; ``cards`` and ``tenthousand`` - the other two games;
@@ -33,6 +33,7 @@ LAYER = {
     "progress": 0,
     "lazy": 0,
     "dice": 1,
+    "guards": 1,
     "turn": 2,
     "game": 3,
     "play": 4,

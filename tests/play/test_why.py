@@ -128,7 +128,8 @@ def test_why_says_the_few_facts_that_matter_in_plain_words():
     assert "Your hold" not in text
     # colors are named in a color phase; "1 more red die", not "1 more red dice"
     best = standing(st).best
-    assert " ".join(str(f) for f in best.keep) in text
+    # the color letters as the chips show them (uppercase), in sentences too
+    assert " ".join(str(f)[:-1] + str(f)[-1].upper() for f in best.keep) in text
     assert "more red dice:" not in text.replace("1 more red die:", "")
     assert "1 more red dice" not in text
 
@@ -147,3 +148,14 @@ def test_dice_that_do_not_count_are_named_and_idle_wilds_are_not_counted():
         assert any("toward no group" in s for s in why(st, limit=None))
     # no "about 0.0 wilds per roll" when the best hold rerolls no wild die
     assert not any("about 0.0 wilds" in s for s in why(st, limit=None))
+
+
+def test_needs_name_a_missing_group_and_an_orange():
+    # phase 1 (2 sets of 3) keeping 6 6: not "1 more 6" alone while the other set is missing
+    st = position(1, "6 6 1 2 3 4 5 7 8 10", [])
+    text = " ".join(why(st, limit=None))
+    assert "1 more 6 and another set of 3" in text and "can show a 6" in text
+    # the color phase on the recorded dice (already solved above): "an orange face"
+    st = position(8, "6o 8o 5o 7o 9r 5b Wo 1r 2r 4r", [])
+    text = " ".join(why(st, limit=None))
+    assert "a orange" not in text and "an orange face" in text

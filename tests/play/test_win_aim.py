@@ -242,7 +242,7 @@ def test_win_the_game_marks_and_holds_the_hold_to_win():
     assert "<summary>Why, to make the phase</summary>" in t.advice.value
     t.best_button.click()
     assert t.state.held == set(line.best_dice)
-    assert f"your hold: {100 * line.best_chance:.1f}%" in t.advice.value
+    assert "<b>Yours:</b> the hold to win." in t.advice.value
     assert "mistake" not in t.advice.value.split("p10-mine-line")[1][:200]
     # the turn's own aim again: its best hold, "Best:"
     t.objective_select.value = "complete"

@@ -156,3 +156,47 @@ def test_duel_facebook_preset(capsys, tmp_path, monkeypatch):
 def test_facebook_bad_input_exit_2(capsys, argv, words):
     code, _, err = run(capsys, *argv)
     assert code == 2 and words in err and err.count("\n") == 1
+
+
+def never_solve(*args, **kwargs):
+    raise AssertionError("solved before the request was checked")
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["advise", "--me", "10000", "--opponent", "0"], "below the target 5000"),
+        (["advise", "--me", "100", "--opponent", "5000"], "below the target 5000"),
+        (["advise", "--turn-total", "0", "--dice", "3"], "a turn starts with all 6 dice"),
+        (["advise", "--turn-total", "100", "--dice", "2", "--roll", "2,2"], None),
+    ],
+)
+def test_advise_refuses_a_state_before_solving(capsys, monkeypatch, argv, words):
+    monkeypatch.setattr("phase10math.tenthousand.cli.solve_duel", never_solve)
+    code, out, err = run(capsys, *argv)
+    if words is None:  # a valid request: it reaches the solve
+        assert code == 1 and "solved before the request was checked" in err
+    else:
+        assert code == 2 and words in err and out == "", err
+
+
+def test_ev_shows_no_wall_of_digits_unless_asked(capsys):
+    code, out, _ = run(capsys, "ev")
+    assert code == 0 and max(len(line) for line in out.splitlines()) < 120, out
+    assert "--exact shows it" in out
+    want = solve_turn(TenKRules()).value(0, 6)
+    code, out, _ = run(capsys, "ev", "--exact")
+    assert code == 0 and str(want) in out
+    code, out, _ = run(capsys, "thresholds")
+    assert code == 0 and max(len(line) for line in out.splitlines()) < 120, out
+
+
+def test_the_duel_commands_say_their_target_first(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("phase10math.tenthousand.cli.DUEL_TARGET", 300)
+    code, out, _ = run(capsys, "advise", "--no-progress")
+    first = out.splitlines()[0]
+    assert code == 0 and "to 300 points (the default here; --target 10000" in first, first
+    code, out, _ = run(capsys, "advise", "--no-progress", "--target", "400")
+    first = out.splitlines()[0]
+    assert code == 0 and "to 400 points:" in first, first

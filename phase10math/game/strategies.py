@@ -41,7 +41,7 @@ from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesE
 from phase10math.game import solitaire
 from phase10math.game.duel import WinStrategy, check_table_rules, widest_table
 from phase10math.game.engine import Game, GameResult, Strategy, TurnView
-from phase10math.game.spacemap import SpaceMap
+from phase10math.game.spacemap import table_keep
 from phase10math.turn.advisor import advise
 from phase10math.turn.holdtable import HoldTable
 from phase10math.turn.tables import cached_holds, greedy_holds
@@ -59,7 +59,7 @@ class PolicyStrategy:
         self.name = name
         self._policy = policy
         self.layout = layout
-        self._maps: dict[int, SpaceMap] = {}
+        self._maps: dict[int, Any] = {}
 
     def hold(self, view: TurnView) -> frozenset[int]:
         table = self._policy(view.number)
@@ -67,17 +67,6 @@ class PolicyStrategy:
         if view.rules.holds == "sticky":
             keep = keep | view.held
         return keep
-
-
-def table_keep(table: HoldTable, view: TurnView, maps: dict[int, SpaceMap]) -> frozenset[int]:
-    """The dice of ``view`` that keep ``table``'s best hold for its roll (the one decision
-    path of every strategy that plays a solved policy; ``maps`` caches the faces-to-states
-    bridge per state space)."""
-    m = maps.get(id(table.space))
-    if m is None:
-        m = maps[id(table.space)] = SpaceMap(table.space, view.layout)
-    hold = table.best_hold(m.roll_id(view.faces), view.rolls_left)
-    return m.keep_for(hold, view.faces, view.held)
 
 
 class OptimalStrategy(PolicyStrategy):

@@ -64,6 +64,7 @@ def solution_key(kind: str, phase: Phase, rules: Rules, layout: Layout, **extra:
     )
 
 
+@lru_cache(maxsize=512)  # every look-up of a solved turn asks for it: the space is built once
 def turn_key(
     phase: Phase,
     objective: Objective,

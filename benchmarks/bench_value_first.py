@@ -5,8 +5,10 @@ policy kept is within ``tol`` of it), in the same run, utility by utility, each 
 same family.
 
 The workload is the recorded end game's own: the utilities of its exact solves number
-``--first`` to ``--first + --solves - 1`` (``runs/duel_8_10_recorded.ckpt`` keeps them in the
-order they were solved), each side starting from the family as it was before them. Then a
+``--first`` to ``--first + --solves - 1`` (``tools/solves/duel_1_10_recorded.families`` keeps
+them in the order they were solved: its phase 8 began with the end game's 403; the end game's
+own checkpoint, ``duel_8_10_recorded.ckpt`` in git history, holds those alone), each side
+starting from the family as it was before them. Then a
 replay of all the checkpoint's exact solves in their order: how many a policy kept already
 solved (the value alone would have done), and what the adaptive rule
 (:meth:`~phase10math.turn.family.TensorFamily.value_first_now`) would have spent, in full
@@ -39,7 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--checkpoint", default=str(ROOT / "runs" / "duel_8_10_recorded.ckpt"))
+    ap.add_argument(
+        "--checkpoint", default=str(ROOT / "tools" / "solves" / "duel_1_10_recorded.families")
+    )
     ap.add_argument("--first", type=int, default=344)
     ap.add_argument("--solves", type=int, default=6)
     args = ap.parse_args()

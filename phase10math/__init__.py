@@ -7,7 +7,8 @@ The package reads in layers, each importing only those below it:
 :mod:`phase10math.dice` (the rules as data), :mod:`phase10math.turn` (the exact turn solver),
 :mod:`phase10math.game` (whole games), :mod:`phase10math.play` (the Jupyter play UI), with the
 card game, 10,000 and the command line beside them. The names below are the public API: what a
-notebook needs, importable from ``phase10math`` itself.
+notebook needs, importable from ``phase10math`` itself; each is imported from its module on
+first use, so that ``import phase10math`` (and the command line's ``--help``) stays light.
 
 A tour (each line is checked as a doctest):
 
@@ -26,82 +27,63 @@ Fraction(1, 1)
 """
 
 import phase10math.startup  # noqa: F401  (first: a Ctrl-C while the rest is imported)
-from phase10math import cards, tenthousand
-from phase10math.cache import package_version
-from phase10math.dice.faces import Die, Face, Layout, parse_face, parse_faces, parse_layout
-from phase10math.dice.layouts import DEFAULT_LAYOUT
-from phase10math.dice.meld import explain, score
-from phase10math.dice.partial import greedy_hold
-from phase10math.dice.phases import PHASES, Phase, as_phase, parse_phase
-from phase10math.dice.rules import DEFAULT_RULES, Holds, Objective, Rules
-from phase10math.errors import Phase10MathError
-from phase10math.exact import percent, readable, show
-from phase10math.game.engine import Game
-from phase10math.game.length import GameLength, simulate_optimal_turns
-from phase10math.game.solitaire import comparison as solitaire_comparison
-from phase10math.game.strategies import STRATEGY_NAMES, get_strategy, play_game
-from phase10math.play import figures
-from phase10math.turn.advisor import advise, best_hold
-from phase10math.turn.maxima import game_maximum, phase_maxima
-from phase10math.turn.solver import solve_custom, solve_turn
-from phase10math.turn.tables import (
-    cached_solution,
-    format_table,
-    phase_row,
-    phase_table,
-    values_by_rolls_left,
-)
+from phase10math.lazy import lazy_exports
+from phase10math.version import package_version
 
 __version__ = package_version()
 
-__all__ = [
-    # dice, layouts, phases, rules
-    "Face",
-    "Die",
-    "Layout",
-    "parse_face",
-    "parse_faces",
-    "parse_layout",
-    "DEFAULT_LAYOUT",
-    "Phase",
-    "PHASES",
-    "as_phase",
-    "parse_phase",
-    "Rules",
-    "DEFAULT_RULES",
-    "Holds",
-    "Objective",
-    # does a roll make the phase
-    "score",
-    "explain",
-    "phase_maxima",
-    "game_maximum",
-    # the exact turn
-    "solve_turn",
-    "solve_custom",
-    "cached_solution",
-    "advise",
-    "best_hold",
-    "phase_row",
-    "phase_table",
-    "format_table",
-    "values_by_rolls_left",
-    "greedy_hold",
-    # whole games
-    "Game",
-    "play_game",
-    "get_strategy",
-    "STRATEGY_NAMES",
-    "GameLength",
-    "solitaire_comparison",
-    "simulate_optimal_turns",
-    # numbers and errors
-    "show",
-    "percent",
-    "readable",
-    "figures",
-    "Phase10MathError",
-    # the other games
-    "cards",
-    "tenthousand",
-]
+# the public API: name -> its module ("module:attribute" where the name differs)
+__all__, __getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        # dice, layouts, phases, rules
+        "Face": "dice.faces",
+        "Die": "dice.faces",
+        "Layout": "dice.faces",
+        "parse_face": "dice.faces",
+        "parse_faces": "dice.faces",
+        "parse_layout": "dice.faces",
+        "DEFAULT_LAYOUT": "dice.layouts",
+        "Phase": "dice.phases",
+        "PHASES": "dice.phases",
+        "as_phase": "dice.phases",
+        "parse_phase": "dice.phases",
+        "Rules": "dice.rules",
+        "DEFAULT_RULES": "dice.rules",
+        "Holds": "dice.rules",
+        "Objective": "dice.rules",
+        # does a roll make the phase
+        "score": "dice.meld",
+        "explain": "dice.meld",
+        "phase_maxima": "turn.maxima",
+        "game_maximum": "turn.maxima",
+        # the exact turn
+        "solve_turn": "turn.solver",
+        "solve_custom": "turn.solver",
+        "cached_solution": "turn.tables",
+        "advise": "turn.advisor",
+        "best_hold": "turn.advisor",
+        "phase_row": "turn.tables",
+        "phase_table": "turn.tables",
+        "format_table": "turn.tables",
+        "values_by_rolls_left": "turn.tables",
+        "greedy_hold": "dice.partial",
+        # whole games
+        "Game": "game.engine",
+        "play_game": "game.strategies",
+        "get_strategy": "game.strategies",
+        "STRATEGY_NAMES": "game.strategies",
+        "GameLength": "game.length",
+        "solitaire_comparison": "game.solitaire:comparison",
+        "simulate_optimal_turns": "game.length",
+        # numbers and errors
+        "show": "exact",
+        "percent": "exact",
+        "readable": "exact",
+        "figures": "play:figures",
+        "Phase10MathError": "errors",
+        # the other games
+        "cards": "cards",
+        "tenthousand": "tenthousand",
+    },
+)

@@ -26,9 +26,8 @@ else ``~/.cache/phase10math``. Set ``PHASE10MATH_CACHE_DIR=off`` to disable it.
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import importlib.metadata
+import importlib
 import io
 import json
 import mmap
@@ -46,6 +45,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from phase10math.files import NotRegularFileError, open_regular
+from phase10math.version import package_version
 
 T = TypeVar("T")
 _MAGIC = b"P10M2"  # then the checksum, the identity's length (4 bytes), identity, payload
@@ -97,16 +97,6 @@ def code_hash() -> str:
             h.update(path.read_bytes())
         _CODE_HASH = h.hexdigest()
     return _CODE_HASH
-
-
-@functools.cache
-def package_version() -> str:
-    """The installed package's version ("unknown" when run from a source tree not installed;
-    read once: every cache key asks for it)."""
-    try:
-        return importlib.metadata.version("phase10math")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
 
 
 class EntryKey(str):

@@ -56,10 +56,6 @@ from collections import abc
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import numpy as np
-from beartype import BeartypeConf, FrozenDict, beartype
-from beartype.door import is_bearable
-
 from phase10math.errors import (
     InvalidArgumentError,
     InvalidLayoutError,
@@ -123,14 +119,18 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def missing_command(parser: argparse.ArgumentParser) -> int:
-    """A command given without its sub-command: its one-line usage and the help hint on
-    stderr, exit code 2 (not the whole help)."""
-    usage = " ".join(parser.format_usage().split())
-    if len(usage) > 300:
-        usage = usage[:300].rsplit(" ", 1)[0] + " ..."
-    print(usage, file=sys.stderr)
+    """A command given without its sub-command: one line on stderr naming the sub-commands
+    and the help, exit code 2 (not the whole help)."""
+    names = [
+        name
+        for action in parser._actions  # argparse keeps its sub-commands there
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    ]
     print(
-        f"{parser.prog}: error: a command is required (see {parser.prog} --help)", file=sys.stderr
+        f"{parser.prog}: error: a command is required: {', '.join(names)} "
+        f"(see {parser.prog} --help)",
+        file=sys.stderr,
     )
     return 2
 
@@ -291,12 +291,19 @@ class _Violation(TypeError):
     """What beartype raises inside :func:`public`; never escapes it."""
 
 
-#: numpy's integers are whole numbers where a hint says ``int`` (and so ``float``).
-_OVERRIDES = FrozenDict({int: int | np.integer})
-_CONF = BeartypeConf(
-    is_pep484_tower=True, hint_overrides=_OVERRIDES, violation_param_type=_Violation
-)
-_LOOSE = BeartypeConf(is_pep484_tower=True, hint_overrides=_OVERRIDES)
+@functools.cache
+def _confs() -> tuple[Any, Any]:
+    """beartype's settings (strict, loose): numpy's integers (and any other registered
+    :class:`numbers.Integral`) are whole numbers where a hint says ``int`` (and so ``float``).
+    beartype is imported at the first check, not with this module, so that the command line's
+    ``--help`` does not import it; numpy is never imported here."""
+    from beartype import BeartypeConf, FrozenDict
+
+    overrides = FrozenDict({int: int | numbers.Integral})
+    strict = BeartypeConf(
+        is_pep484_tower=True, hint_overrides=overrides, violation_param_type=_Violation
+    )
+    return strict, BeartypeConf(is_pep484_tower=True, hint_overrides=overrides)
 
 
 def _hint_text(hint: Any) -> str:
@@ -350,8 +357,10 @@ def bearable_throughout(value: Any, hint: Any) -> bool:
     >>> bearable_throughout(([1, 2], None), tuple[list[int], int | None])
     True
     """
+    from beartype.door import is_bearable
+
     for member in _flat(hint):
-        if not is_bearable(value, member, conf=_LOOSE):
+        if not is_bearable(value, member, conf=_confs()[1]):
             continue
         origin, args = typing.get_origin(member), typing.get_args(member)
         if origin in (dict, abc.Mapping) and len(args) == 2 and isinstance(value, abc.Mapping):
@@ -391,12 +400,13 @@ def checks_itself(func: F) -> F:
 @contextlib.contextmanager
 def unchecked():
     """Run the public functions without their argument checks (for the benchmark that
-    measures what the checks cost; never for users)."""
-    _ENABLED[0] = False
+    measures what the checks cost, and for the package's own constants built at import, known
+    good, so that importing the rules loads neither beartype nor numpy; never for users)."""
+    before, _ENABLED[0] = _ENABLED[0], False
     try:
         yield
     finally:
-        _ENABLED[0] = True
+        _ENABLED[0] = before
 
 
 def public(func: F) -> F:
@@ -416,7 +426,7 @@ def public(func: F) -> F:
             elif isinstance(member, (classmethod, staticmethod)) and not attr.startswith("_"):
                 setattr(func, attr, type(member)(public(member.__func__)))
         return func
-    state: list[tuple[Any, Any, Any]] = []
+    state: list[tuple[Any, Callable[[tuple, dict], bool], Callable[[], tuple[Any, Any]]]] = []
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -424,9 +434,12 @@ def public(func: F) -> F:
             return func(*args, **kwargs)
         if not state:  # built at the first call, once every name of the annotations exists
             state.append(_build_check(func))
-        pre, checked, explain = state[0]
+        pre, surely_fits, strict = state[0]
         if pre is not None:
             pre(args, kwargs)
+        if surely_fits(args, kwargs):  # plain isinstance checks: beartype is not needed
+            return func(*args, **kwargs)
+        checked, explain = strict()
         try:
             return checked(*args, **kwargs)
         except _Violation as exc:
@@ -437,15 +450,23 @@ def public(func: F) -> F:
 
 
 def _build_check(func: Callable[..., Any]) -> tuple[Any, Any, Any]:
-    """(number checks or None, the beartype-checked function, the violation explainer)."""
+    """(number checks or None, :func:`_surely_fits` for the arguments, a function that builds
+    (the beartype-checked function, the violation explainer) at its first call)."""
     try:
         hints = typing.get_type_hints(func, include_extras=True)
     except Exception:  # an annotation that cannot be resolved: the function runs unchecked
-        return None, func, None
+        return None, lambda args, kwargs: True, lambda: (func, None)
     hints.pop("return", None)
     func.__annotations__ = dict(hints)  # resolved: beartype then needs no forward references
-    checked = beartype(conf=_CONF)(func)
     sig = inspect.signature(func)
+    surely_fits = _surely_fits(sig, hints)
+
+    @functools.cache
+    def strict() -> tuple[Any, Any]:
+        from beartype import beartype
+
+        return beartype(conf=_confs()[0])(func), explain
+
     params = list(sig.parameters.values())
     fname = func.__qualname__.replace(".__init__", "")
     numeric = {
@@ -490,7 +511,84 @@ def _build_check(func: Callable[..., Any]) -> tuple[Any, Any, Any]:
                     return WrongTypeError(_describe(fname, name, v, hint))
         return WrongTypeError(f"{fname}(): {exc}")
 
-    return (refuse_numbers if numeric else None), checked, explain
+    return (refuse_numbers if numeric else None), surely_fits, strict
+
+
+#: the containers whose items :func:`_fits` checks (iterating them changes nothing)
+_REITERABLE = (list, tuple, set, frozenset, dict, str, range)
+_TOWER = {float: (float, int), complex: (complex, float, int)}
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether ``value`` surely fits ``hint`` by plain ``isinstance`` checks (classes, None,
+    unions, literals, and the items of lists, tuples, sets and mappings); False where the hint
+    needs more (beartype then decides: False is never a refusal). Wherever this says True,
+    beartype's check passes: every item is checked where beartype checks one.
+
+    >>> _fits([1, 2], list[int]), _fits((1, "a"), tuple[int, str]), _fits(3, float | None)
+    (True, True, True)
+    >>> _fits([1, "x"], list[int]), _fits(iter([1]), abc.Iterable[int])
+    (False, False)
+    """
+    if hint is Any or hint is object:
+        return True
+    if hint is None or hint is type(None):
+        return value is None
+    if isinstance(hint, type) and not typing.get_args(hint):
+        if hint is int:
+            return isinstance(value, numbers.Integral)
+        return isinstance(value, _TOWER.get(hint, hint))
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, a) for a in args)
+    if origin is typing.Literal:
+        return any(type(value) is type(a) and value == a for a in args)
+    if origin is None or not isinstance(origin, type) or not isinstance(value, origin):
+        return False
+    if origin is abc.Callable:
+        return True  # beartype checks that it is callable, not its signature
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(v, args[0]) for v in value)
+        return len(args) == len(value) and all(map(_fits, value, args))
+    if not isinstance(value, _REITERABLE) or origin is type:
+        return False
+    if issubclass(origin, abc.Mapping) and len(args) == 2:
+        return all(_fits(k, args[0]) and _fits(v, args[1]) for k, v in value.items())
+    if issubclass(origin, abc.Iterable) and len(args) == 1:
+        return all(_fits(v, args[0]) for v in value)
+    return False
+
+
+def _surely_fits(sig: inspect.Signature, hints: dict[str, Any]) -> Callable[[tuple, dict], bool]:
+    """Whether a call's arguments surely fit their annotations (:func:`_fits`, each)."""
+    params = list(sig.parameters.values())
+    by_name = {p.name: p for p in params}
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    star = next((p for p in params if p.kind == p.VAR_POSITIONAL), None)
+    stars = next((p for p in params if p.kind == p.VAR_KEYWORD), None)
+
+    def fit(param: inspect.Parameter | None, value: Any) -> bool:
+        if param is None:
+            return False  # an argument the function does not take: its own TypeError
+        return param.name not in hints or _fits(value, hints[param.name])
+
+    def surely_fits(args: tuple, kwargs: dict) -> bool:
+        try:
+            for i, value in enumerate(args):
+                if not fit(positional[i] if i < len(positional) else star, value):
+                    return False
+            for name, value in kwargs.items():
+                param = by_name.get(name)
+                if param is None or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                    param = stars
+                if not fit(param, value):
+                    return False
+        except Exception:  # an isinstance() that cannot answer (a protocol not checkable)
+            return False
+        return True
+
+    return surely_fits
 
 
 def _check_number(fname: str, name: str, value: Any, hint: Any) -> None:

@@ -24,7 +24,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import tempfile
 from typing import BinaryIO
+
+from phase10math.errors import InvalidArgumentError
 
 _KINDS = {
     stat.S_IFIFO: "a FIFO",
@@ -73,3 +76,22 @@ def open_regular(path: str | os.PathLike) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
+
+
+def check_output_file(path: str | os.PathLike, what: str) -> None:
+    """Refuse (:class:`~phase10math.errors.InvalidArgumentError`, naming the option ``what``)
+    an output file that could not be written: a folder in its place, its folder missing, or
+    no file can be created there. Checked before the work whose result it would hold."""
+    path = os.fspath(path)
+    shown = path if len(path) <= 60 else path[:57] + "..."
+    if os.path.isdir(path):
+        raise InvalidArgumentError(f"{what} {shown!r} is a folder; give a file name")
+    folder = os.path.dirname(path) or "."
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".check-"):
+            pass
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        raise InvalidArgumentError(
+            f"{what} {shown!r}: nothing can be written in its folder ({why})"
+        ) from None

@@ -25,13 +25,20 @@ def lazy_exports(
     package: str, public: Mapping[str, str]
 ) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
     """``(__all__, __getattr__, __dir__)`` for ``package`` whose public names are
-    ``public[name] = module`` (a module of the package; ``name == module`` for a module)."""
+    ``public[name] = module`` (a module of the package; ``name == module`` for a module), or
+    ``"module:attribute"`` for a name that the module defines under another name.
+
+    >>> import phase10math as p10
+    >>> p10.solitaire_comparison.__name__, p10.figures.__name__
+    ('comparison', 'phase10math.play.figures')
+    """
 
     def __getattr__(name: str) -> Any:
         if name not in public:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        module = import_module(f"{package}.{public[name]}")
-        value = module if name == public[name] else getattr(module, name)
+        where, _, attribute = public[name].partition(":")
+        module = import_module(f"{package}.{where}")
+        value = module if name == where else getattr(module, attribute or name)
         import_module(package).__dict__[name] = value  # later look-ups skip this function
         return value
 

@@ -6,88 +6,51 @@ draw-by-draw odds and a game simulator.
 '178592620277/6453803205135 (0.027672)'
 """
 
-from phase10math.cards.dealt import (
-    DealtOdds,
-    Estimate,
-    brute_force_odds,
-    dealt_odds,
-    dealt_probability,
-    dealt_table,
-    simulate_dealt,
-)
-from phase10math.cards.deck import (
-    COLORS,
-    SKIP,
-    STANDARD,
-    WILD,
-    Card,
-    DeckSpec,
-    format_cards,
-    hand_points,
-    parse_card,
-    parse_hand,
-)
-from phase10math.cards.draws import simulate_draws
-from phase10math.cards.errors import (
-    InvalidCardError,
-    InvalidCardPhaseError,
-    InvalidDeckError,
-    InvalidHitError,
-    InvalidLayDownError,
-)
-from phase10math.cards.game import play_game
-from phase10math.cards.mixed import wilds_needed
-from phase10math.cards.phases import (
-    PHASE_TEXTS,
-    Group,
-    Phase,
-    find_laydown,
-    holds_phase,
-    parse_phase,
-    phase,
-    shortfall,
-)
-from phase10math.cards.rules import LaidGroup, can_hit, hit, make_group, validate_laydown
-from phase10math.exact import show
+from phase10math.exact import show as show  # re-exported
+from phase10math.lazy import lazy_exports
 
-__all__ = [
-    "COLORS",
-    "SKIP",
-    "STANDARD",
-    "WILD",
-    "Card",
-    "DeckSpec",
-    "format_cards",
-    "hand_points",
-    "parse_card",
-    "parse_hand",
-    "InvalidCardError",
-    "InvalidCardPhaseError",
-    "InvalidDeckError",
-    "InvalidHitError",
-    "InvalidLayDownError",
-    "PHASE_TEXTS",
-    "Group",
-    "Phase",
-    "find_laydown",
-    "holds_phase",
-    "parse_phase",
-    "phase",
-    "shortfall",
-    "LaidGroup",
-    "can_hit",
-    "hit",
-    "make_group",
-    "validate_laydown",
-    "DealtOdds",
-    "Estimate",
-    "brute_force_odds",
-    "dealt_odds",
-    "dealt_probability",
-    "dealt_table",
-    "simulate_dealt",
-    "simulate_draws",
-    "play_game",
-    "wilds_needed",
-    "show",
-]
+# the public API: name -> the module that defines it (imported on first use)
+__all__, __getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "COLORS": "deck",
+        "SKIP": "deck",
+        "STANDARD": "deck",
+        "WILD": "deck",
+        "Card": "deck",
+        "DeckSpec": "deck",
+        "format_cards": "deck",
+        "hand_points": "deck",
+        "parse_card": "deck",
+        "parse_hand": "deck",
+        "InvalidCardError": "errors",
+        "InvalidCardPhaseError": "errors",
+        "InvalidDeckError": "errors",
+        "InvalidHitError": "errors",
+        "InvalidLayDownError": "errors",
+        "PHASE_TEXTS": "phases",
+        "Group": "phases",
+        "Phase": "phases",
+        "find_laydown": "phases",
+        "holds_phase": "phases",
+        "parse_phase": "phases",
+        "phase": "phases",
+        "shortfall": "phases",
+        "LaidGroup": "rules",
+        "can_hit": "rules",
+        "hit": "rules",
+        "make_group": "rules",
+        "validate_laydown": "rules",
+        "DealtOdds": "dealt",
+        "Estimate": "dealt",
+        "brute_force_odds": "dealt",
+        "dealt_odds": "dealt",
+        "dealt_probability": "dealt",
+        "dealt_table": "dealt",
+        "simulate_dealt": "dealt",
+        "simulate_draws": "draws",
+        "play_game": "game",
+        "wilds_needed": "mixed",
+    },
+)
+__all__.append("show")  # the exact fractions as text, as everywhere in the kit

@@ -15,11 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from phase10math.cards.dealt import dealt_odds
-from phase10math.cards.draws import simulate_draws
 from phase10math.cards.errors import InvalidCardPhaseError
-from phase10math.cards.game import play_game
-from phase10math.cards.phases import parse_phase
 from phase10math.checks import int_arg, missing_command
 
 
@@ -68,6 +64,9 @@ def _help(parser: argparse.ArgumentParser) -> int:
 
 
 def _dealt(args) -> int:
+    from phase10math.cards.dealt import dealt_odds
+    from phase10math.cards.phases import parse_phase
+
     phases = [parse_phase(p) for p in (args.phase or [str(k) for k in range(1, 11)])]
     for ph in phases:
         need = sum(g.size for g in ph.groups)
@@ -90,6 +89,8 @@ def _dealt(args) -> int:
 
 
 def _draws(args) -> int:
+    from phase10math.cards.draws import simulate_draws
+
     r = simulate_draws(args.phase, args.draws, args.trials, args.policy, args.seed)
     if args.json:
         out = {
@@ -115,6 +116,8 @@ def _draws(args) -> int:
 
 
 def _game(args) -> int:
+    from phase10math.cards.game import play_game
+
     g = play_game(args.players, args.seed)
     if args.json:
         print(json.dumps(g.to_json(), indent=2))

@@ -159,11 +159,17 @@ def _say(line: str) -> None:
         pass
 
 
+MESSAGE = 600  # the longest error line
+
+
 def _fail(message: str, code: int = 2) -> int:
-    """One line on stderr (a long message is cut at a word, never mid-word), exit ``code``."""
+    """One line on stderr, exit ``code``: a long message has its long words (a value typed)
+    shortened, then is cut at a word."""
     line = " ".join(message.split())
-    if len(line) > 600:
-        line = line[:600].rsplit(" ", 1)[0] + " ..."
+    if len(line) > MESSAGE:
+        line = " ".join(w if len(w) <= 60 else w[:57] + "..." for w in line.split())
+    if len(line) > MESSAGE:
+        line = line[:MESSAGE].rsplit(" ", 1)[0] + " ..."
     _say(f"phase10math: error: {line}")
     return code
 

@@ -1,4 +1,9 @@
-"""Command-line sub-commands about dice and phases: ``check`` and ``maxscore``."""
+"""Command-line sub-commands about dice and phases: ``check`` and ``maxscore``.
+
+The command line imports on demand: its modules import, at their top, only what the parsers
+and the refusals of bad input need (so that ``--help`` and a mistyped die answer at once); a
+handler imports the solvers it runs.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,10 @@ import re
 from phase10math.checks import read_layout_file
 from phase10math.dice.faces import parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
-from phase10math.dice.meld import explain
 from phase10math.dice.phases import PHASES, as_phase
 from phase10math.dice.rolls import parse_roll
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidDiceError, InvalidLayoutError
-from phase10math.turn.maxima import game_maximum, layout_report, phase_maxima
 
 
 def add_layout_args(p: argparse.ArgumentParser) -> None:
@@ -37,8 +40,13 @@ def rules_from(args: argparse.Namespace, **extra):
 
 
 def layout_from(args: argparse.Namespace):
-    if not getattr(args, "layout", None):
+    if getattr(args, "layout", None) is None:
         return DEFAULT_LAYOUT
+    if not args.layout.strip():
+        raise InvalidLayoutError(
+            f"--layout {args.layout!r:.20}: give a built-in layout ({', '.join(LAYOUTS)}) or a "
+            "file of dice"
+        )
     if args.layout.strip().lower() in LAYOUTS:
         return get_layout(args.layout)
     if not os.path.exists(args.layout):
@@ -90,6 +98,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     layout = layout_from(args)
     rules = rules_from(args)
     faces = roll_from(args.dice, ph, layout)
+    from phase10math.dice.meld import explain
+
     meld = explain(ph, faces, rules)
     if args.json:
         print(json.dumps(meld.to_dict(), indent=2))
@@ -101,6 +111,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_maxscore(args: argparse.Namespace) -> int:
+    from phase10math.turn.maxima import game_maximum, phase_maxima
+
     layout = layout_from(args)
     rules = rules_from(args)
     phases = range(1, 21) if args.phases == "1-20" else range(1, 11)
@@ -130,6 +142,8 @@ def cmd_maxscore(args: argparse.Namespace) -> int:
 
 
 def cmd_layout(args: argparse.Namespace) -> int:
+    from phase10math.turn.maxima import layout_report
+
     report = layout_report(layout_from(args), rules_from(args))
     print(json.dumps(report.to_dict(), indent=2) if args.json else report.format())
     return 0

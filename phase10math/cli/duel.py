@@ -10,27 +10,14 @@ import re
 import sys
 
 from phase10math.cli.dice import layout_from, placed_dice, roll_from
-from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import as_phase
-from phase10math.errors import InvalidRulesError
-from phase10math.game.duel import (
-    RECOMPUTE,
-    ROUND_PICKS,
-    DuelGame,
-    chance_error,
-    chance_to_win,
-    first_covered,
-    format_advice,
-    format_headline,
-    read_table,
-    seed_families,
-    serving_tables,
-    solve_duel,
-    table_for_state,
-    win_advice,
-    write_table,
-)
+from phase10math.errors import InvalidRulesError, OutsideTableError
+from phase10math.files import check_output_file
 from phase10math.guards import check_probabilities
+
+#: ``--picks``'s default: :data:`phase10math.game.duel.solve.ROUND_PICKS` (a test checks that
+#: they agree), written here so that the parser does not import the solver
+ROUND_PICKS = 2000
 
 
 def _range(text: str) -> tuple[int, int]:
@@ -51,18 +38,62 @@ def _player(text: str, name: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+#: options of ``duel`` that only ``--solve`` reads, and their defaults there
+SOLVE_ONLY = {"checkpoint": None, "write": None, "target": 2e-5, "picks": ROUND_PICKS}
+SOLVE_ONLY |= {"family_from": None, "family_phases": None}
+
+
+def check_duel_options(args: argparse.Namespace) -> None:
+    """Refuse options given where they mean nothing (a solve's options without ``--solve``,
+    ``--second`` without a state), and an output file that cannot be written, before any
+    work; fill in the solve's defaults."""
+    given = [k for k in SOLVE_ONLY if getattr(args, k) is not None]
+    if not args.solve and given:
+        raise InvalidRulesError(
+            f"--{given[0].replace('_', '-')} is an option of --solve; without --solve the "
+            "shipped tables are read"
+        )
+    if args.solve and args.table:
+        raise InvalidRulesError("--table reads a table; --solve solves one: give one of them")
+    if args.second and not args.me:
+        raise InvalidRulesError("--second: the seat of the player to move needs --me")
+    for k, default in SOLVE_ONLY.items():
+        if getattr(args, k) is None:
+            setattr(args, k, default)
+    if args.write:
+        check_output_file(args.write, "--write")
+    if args.checkpoint:
+        check_output_file(args.checkpoint, "--checkpoint")
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
+    check_duel_options(args)
     me = opp = None
     if args.me or args.opponent:  # a state's look-up: refused before any work
         if not (args.me and args.opponent):
             raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
         me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
+    from phase10math.game.duel import (
+        RECOMPUTE,
+        DuelGame,
+        chance_error,
+        chance_to_win,
+        first_covered,
+        format_headline,
+        read_table,
+        seed_families,
+        serving_tables,
+        solve_duel,
+        table_for_state,
+        write_table,
+    )
+
     if args.solve:
         lo, hi = _range(args.phases or "9-10")
-        layout = layout_from(args) if args.layout else COMPACT_LAYOUT
-        game = DuelGame.standard(lo, hi, layout=layout)
         if not (math.isfinite(args.target) and args.target > 0):
             raise InvalidRulesError(f"--target {args.target}: expected a finite number > 0")
+        layout = layout_from(args)
+        game = DuelGame.standard(lo, hi, layout=layout)
         if bool(args.family_from) != bool(args.family_phases):
             raise InvalidRulesError(
                 "give --family-from CHECKPOINT with --family-phases LO-HI (the phases of the "
@@ -97,19 +128,26 @@ def cmd_duel(args: argparse.Namespace) -> int:
             )
         data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
     else:
-        layout = layout_from(args) if args.layout else None
+        layout = layout_from(args)
         if me and not (args.phases or args.table):
             # a state's look-up: the shipped table of fewest phases that holds it
             sol = table_for_state(me, opp, layout)
         else:
-            # the shipped tables that serve the dice (--layout; default the compact dice,
-            # which most are solved on) from their first phase: those solved on them, and
-            # those without a color phase
+            # the shipped tables that serve the dice (--layout; default the recorded dice,
+            # as every command's) from their first phase: those solved on them, and those
+            # without a color phase
             tables = serving_tables(layout)
             whole = [(r, d) for r, d in tables if first_covered(r, layout, d) == r[0]]
             if args.phases:
                 phases = _range(args.phases)
                 pick = [d for r, d in whole if r == phases]
+                if not (pick or args.table):
+                    raise OutsideTableError(
+                        f"no shipped table of phases {phases[0]}-{phases[1]} holds the "
+                        f"{layout.name} dice from phase {phases[0]} (shipped for them: "
+                        + ", ".join(f"{a}-{b}" for (a, b), _ in whole)
+                        + "; another --layout, or solve it with duel --solve)"
+                    )
                 table_dice = pick[-1] if pick else None
             else:  # the headline: the table of the most phases
                 phases, table_dice = max(whole, key=lambda t: t[0][1] - t[0][0])
@@ -144,7 +182,8 @@ def cmd_duel(args: argparse.Namespace) -> int:
         keep = ("game", "rules", "layout", "code_version", "command", "seconds", "headline")
         print(json.dumps({k: data[k] for k in keep if k in data}, indent=2, default=str))
         return 0
-    print(format_headline(h))
+    dice = sol.game.layout.name if args.table or args.solve else layout.name
+    print(format_headline(h, dice, sol.game.lo))
     if not args.solve:
         where = f"the table {args.table}" if args.table else "the shipped table"
         print(
@@ -179,6 +218,8 @@ def advise_win(args: argparse.Namespace) -> int:
     layout = layout_from(args)
     faces = roll_from(args.dice, ph, layout)
     dice_of = placed_dice(args, layout)
+    from phase10math.game.duel import format_advice, read_table, table_for_state, win_advice
+
     if args.table:
         sol = read_table(args.table)[0]
     else:
@@ -232,23 +273,23 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--target",
         type=float,
-        default=2e-5,
+        default=None,
         help="with color phases: the proven error wanted at the start (default 2e-5)",
     )
     p.add_argument(
         "--picks",
         type=int,
-        default=ROUND_PICKS,
+        default=None,
         help=f"with --target: exact solves a round at most (default {ROUND_PICKS})",
     )
     p.add_argument(
         "--layout",
         metavar="NAME|FILE",
         default=None,
-        help="the dice: with --solve, those to solve on (default compact, the shipped tables' "
-        "dice; recorded: its color phase solves on the tensor engine, about 25 s an exact "
-        "solve), or a file; else the tables that serve them (those solved on them, and those "
-        "without a color phase)",
+        help="the dice (default recorded, as every command's): with --solve, those to solve "
+        "on (recorded: a color phase solves on the tensor engine, about 25 s an exact solve; "
+        "compact: most shipped tables' dice), or a file; else the tables that serve them "
+        "(those solved on them, and those without a color phase)",
     )
     p.add_argument(
         "--family-from",

@@ -12,11 +12,7 @@ from phase10math.checks import ascii_int, derived_seed, int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, rules_from
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import to_json
-from phase10math.game.engine import Game
-from phase10math.game.headtohead import head_to_head
-from phase10math.game.length import GameLength
-from phase10math.game.solitaire import comparison
-from phase10math.game.strategies import STRATEGY_NAMES, get_strategy, strategy_notes
+from phase10math.game.names import STRATEGY_NAMES
 
 
 def _strategies(text: str, n: int) -> list[str]:
@@ -41,6 +37,9 @@ def cmd_game(args: argparse.Namespace) -> int:
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
     names = _strategies(args.strategies, args.players)
+    from phase10math.game.engine import Game, sheet_legend
+    from phase10math.game.strategies import get_strategy, strategy_notes
+
     strats = [
         get_strategy(
             s,
@@ -91,6 +90,7 @@ def cmd_game(args: argparse.Namespace) -> int:
         print(res.log_text())
         print()
     print(res.score_sheet())
+    print("\n".join(["", *sheet_legend(rules, res.solitaire)]))
     for note in notes:
         print(f"phase10math: note: {note}", file=sys.stderr)
     return 0
@@ -99,6 +99,8 @@ def cmd_game(args: argparse.Namespace) -> int:
 def cmd_solitaire(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     layout = layout_from(args)
+    from phase10math.game.solitaire import comparison
+
     table = comparison(
         rules, layout, simulate=args.simulate, seed=args.seed, show_progress=not args.json
     )
@@ -120,6 +122,8 @@ def cmd_solitaire(args: argparse.Namespace) -> int:
 def cmd_turns(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     layout = layout_from(args)
+    from phase10math.game.length import GameLength
+
     gl = GameLength.for_strategy(
         args.strategy, args.phases, rules, layout, show_progress=not args.json
     )
@@ -150,6 +154,8 @@ def cmd_headtohead(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     layout = layout_from(args)
     names = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    from phase10math.game.headtohead import head_to_head
+
     res = head_to_head(
         names,
         args.games,

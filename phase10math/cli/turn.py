@@ -21,10 +21,9 @@ from phase10math.dice.phases import as_phase
 from phase10math.errors import (
     InvalidHoldError,
     InvalidPhaseError,
+    InvalidRulesError,
     StateSpaceTooLargeError,
 )
-from phase10math.turn.advisor import advise
-from phase10math.turn.tables import format_table, phase_table, table_json, too_large
 
 
 def _phase_range(text: str) -> range:
@@ -53,6 +52,8 @@ def cmd_table(args: argparse.Namespace) -> int:
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
     phases = _phase_range(args.phases)
+    from phase10math.turn.tables import format_table, phase_table, table_json, too_large
+
     # phases whose solve does not fit (sticky holds on a color phase of ten different dice)
     # are named under the table instead of stopping it; if none fits, that is the error
     refused = {n: why for n in phases if (why := too_large(n, rules, layout)) is not None}
@@ -71,15 +72,25 @@ def cmd_table(args: argparse.Namespace) -> int:
             out["not_solved"] = {str(n): why for n, why in refused.items()}
         print(json.dumps(out, indent=2))
     else:
-        print(format_table(rows, rules))
+        print(format_table(rows, rules, exact=args.exact))
         for n, why in refused.items():
             print(f"phase {n} not solved with {rules.holds} holds on the {layout.name} dice: {why}")
     return 0
 
 
+#: options of ``advise`` that only ``--objective win`` reads
+WIN_ONLY = ("me", "opponent", "second", "last_chance", "table")
+
+
 def cmd_advise(args: argparse.Namespace) -> int:
     if args.objective == "win":  # from the two-player table
         return advise_win(args)
+    given = [k for k in WIN_ONLY if getattr(args, k)]
+    if given:
+        raise InvalidRulesError(
+            f"--{given[0].replace('_', '-')} is an option of --objective win (the two-player "
+            f"game); --objective {args.objective} is one turn's"
+        )
     ph = as_phase(args.phase)
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
@@ -90,6 +101,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
             f"all {len(faces)} dice are set aside: nothing is left to roll (use check)"
         )
     dice_of = placed_dice(args, layout)
+    from phase10math.turn.advisor import advise
+
     adv = advise(
         faces,
         args.rolls_left,
@@ -132,6 +145,9 @@ def add_commands(sub) -> None:
     p.add_argument("--holds", choices=["free", "sticky"], default="free")
     p.add_argument("--json", action="store_true")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
+    p.add_argument(
+        "--exact", action="store_true", help="list every value's exact fraction under the table"
+    )
     p.add_argument(
         "--solve",
         action="store_true",

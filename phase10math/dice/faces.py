@@ -360,13 +360,15 @@ def parse_layout(spec: str | Mapping | Sequence, name: str = "custom") -> Layout
             if not line:
                 continue
             count = 1
-            m = re.match(r"^([0-9]+)\s*[xX×]\s+(.*)$", line)
+            m = re.match(r"^([0-9]+)(\s*)[xX×]\s+(.*)$", line)
+            if m and not m.group(2) and len(m.group(3).replace(",", " ").split()) == 5:
+                m = None  # '5x 6o 7b 8g 9r 10o': six faces, the first of color x (refused)
             if m:
                 if len(m.group(1)) > 2 or int(m.group(1)) > 10:
                     raise InvalidLayoutError(
                         f"line {lineno}: {m.group(1)[:12]} x ...: a layout has 10 dice"
                     )
-                count, line = int(m.group(1)), m.group(2)
+                count, line = int(m.group(1)), m.group(3)
             line = re.sub(r"^(high|low)\s*:\s*", "", line, flags=re.I)
             die = _die_from(line.replace(",", " ").split(), f"line {lineno}")
             dice.extend([die] * count)

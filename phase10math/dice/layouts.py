@@ -37,6 +37,7 @@ True
 
 from __future__ import annotations
 
+from phase10math.checks import unchecked
 from phase10math.dice.faces import Layout, parse_layout
 from phase10math.errors import InvalidLayoutError
 
@@ -64,11 +65,15 @@ RECORDED_LAYOUT_TEXT = """\
 1 x 1g 2o 3b 4r Wr Wg
 """
 
-RECORDED_LAYOUT: Layout = parse_layout(RECORDED_LAYOUT_TEXT, name="recorded")
+with unchecked():  # the shipped layouts, known good: no argument checks at import
+    _RECORDED = parse_layout(RECORDED_LAYOUT_TEXT, name="recorded")
+    _COMPACT = parse_layout(COMPACT_LAYOUT_TEXT, name="compact")
+
+RECORDED_LAYOUT: Layout = _RECORDED
 """The recorded physical dice: no two alike, so color-aware play has 7**10 holds (solved by
 :mod:`phase10math.turn.tensor`)."""
 
-COMPACT_LAYOUT: Layout = parse_layout(COMPACT_LAYOUT_TEXT, name="compact")
+COMPACT_LAYOUT: Layout = _COMPACT
 """The layout with the fewest kinds of dice that meets every published fact (five kinds)."""
 
 DEFAULT_LAYOUT: Layout = RECORDED_LAYOUT

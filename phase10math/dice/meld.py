@@ -33,9 +33,9 @@ from functools import cache
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math.checks import check_int, public
 from phase10math.dice.faces import COLORS, WILD, Face, parse_faces
-from phase10math.dice.phases import Phase, as_phase
+from phase10math.dice.phases import Phase, as_phase, require_colors
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidDiceError, StateSpaceTooLargeError
 
@@ -207,9 +207,15 @@ def best_scores(
     [34]
     """
     phase = as_phase(phase)
+    chunk = check_int(chunk, "chunk", 1, error=InvalidDiceError)
     counts = np.asarray(counts)
     if counts.ndim == 2:
         counts = counts[None]
+    if counts.ndim != 3 or counts.shape[1:] != (11, len(COLORS)):
+        raise InvalidDiceError(
+            f"counts of shape {counts.shape}: expected (11, {len(COLORS)}) or (n, 11, "
+            f"{len(COLORS)}), count arrays of profile()"
+        )
     colors = [g.size for g in phase.groups if g.kind == "color"]
     if len(colors) > 1 and not phase.uses_numbers:
         out = _color_only_scores(counts, colors)
@@ -443,18 +449,6 @@ class Meld:
         return "\n".join(
             [f"{head}: complete, score {self.score}"] + [f"  {g}" for g in self.groups]
         )
-
-
-def require_colors(faces: Sequence[Face], phase: Phase) -> None:
-    """Raise InvalidDiceError, naming the die, when a phase that counts colors gets a face
-    written without its color."""
-    if phase.uses_color:
-        for i, f in enumerate(faces, 1):
-            if f.color is None:
-                raise InvalidDiceError(
-                    f"die {i} ({f}) has no color; phase {phase.number or phase.text} counts "
-                    "colors, so write a color letter r/o/b/g after each number (e.g. 7r, Wg)"
-                )
 
 
 def _check_showable(faces: Sequence[Face]) -> None:

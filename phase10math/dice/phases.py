@@ -10,10 +10,15 @@ Phase(3: 1 set of 4 + 1 run of 4)
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from phase10math.checks import public
-from phase10math.errors import InvalidPhaseError
+from phase10math.checks import public, unchecked
+from phase10math.errors import InvalidDiceError, InvalidPhaseError
+
+if TYPE_CHECKING:
+    from phase10math.dice.faces import Face
 
 GROUP_KINDS = ("set", "run", "color")
 MAX_PHRASE = 200  # characters of a phase description
@@ -181,6 +186,11 @@ def parse_phase(text: str, number: int | None = None) -> Phase:
             kind = m.group(2).rstrip("s")
             if count > 10:
                 raise InvalidPhaseError(f"{count} {kind}s: a phase uses at most 10 dice")
+            if count == 0:
+                raise InvalidPhaseError(
+                    f"{part!r} in {text[:80]!r}: a part names at least one {kind}; leave out "
+                    "a part the phase does not have"
+                )
             groups.extend([Group(kind, _num(m.group(3), text))] * count)
             continue
         m = _COLOR.match(part)
@@ -194,7 +204,8 @@ def parse_phase(text: str, number: int | None = None) -> Phase:
     return Phase(tuple(groups), number)
 
 
-PHASES: dict[int, Phase] = {n: parse_phase(t, n) for n, t in PHASE_TEXTS.items()}
+with unchecked():  # the rules' own phases, known good: no argument checks at import
+    PHASES: dict[int, Phase] = {n: parse_phase(t, n) for n, t in PHASE_TEXTS.items()}
 
 
 @public
@@ -215,3 +226,15 @@ def as_phase(spec: int | str | Phase) -> Phase:
     if isinstance(spec, str):
         return parse_phase(spec)
     raise InvalidPhaseError(f"cannot make a phase from {spec!r}")
+
+
+def require_colors(faces: Sequence[Face], phase: Phase) -> None:
+    """Raise InvalidDiceError, naming the die, when a phase that counts colors gets a face
+    written without its color."""
+    if phase.uses_color:
+        for i, f in enumerate(faces, 1):
+            if f.color is None:
+                raise InvalidDiceError(
+                    f"die {i} ({f}) has no color; phase {phase.number or phase.text} counts "
+                    "colors, so write a color letter r/o/b/g after each number (e.g. 7r, Wg)"
+                )

@@ -22,12 +22,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math.checks import check_int, check_seed, public
 from phase10math.dice.faces import COLORS, Die, Face, parse_faces
 from phase10math.dice.meld import best_scores, profile
 from phase10math.dice.phases import Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
-from phase10math.errors import StateSpaceTooLargeError
+from phase10math.errors import InvalidDiceError, StateSpaceTooLargeError
 
 #: Enumeration lists 6^k outcomes; beyond this many rerolled dice use :func:`simulate_reroll`.
 MAX_ENUMERATED_DICE = 7
@@ -55,6 +55,13 @@ def reroll_profiles(kept: Sequence[Face], dice: Sequence[Die], picks: np.ndarray
     return counts
 
 
+def _rerolled(dice: Sequence[Die]) -> Sequence[Die]:
+    """``dice`` if at least one die is rerolled, else :class:`InvalidDiceError`."""
+    if not dice:
+        raise InvalidDiceError("dice=[]: give the dice rerolled (at least one)")
+    return dice
+
+
 @public
 def reroll_value(
     phase: Phase | int | str,
@@ -65,7 +72,7 @@ def reroll_value(
     """Exact chance that rerolling ``dice`` completes ``phase`` with ``kept`` held, by
     listing all 6^k outcomes (every side of every die equally likely)."""
     kept = parse_faces(kept) if isinstance(kept, str) else tuple(kept)
-    k = len(dice)
+    k = len(_rerolled(dice))
     if k > MAX_ENUMERATED_DICE:
         raise StateSpaceTooLargeError(f"{k} rerolled dice: 6^{k} outcomes are too many to list")
     picks = np.indices((6,) * k).reshape(k, -1).T
@@ -84,6 +91,8 @@ def simulate_reroll(
 ) -> float:
     """Frequency of completing ``phase`` over ``n`` seeded rerolls of ``dice``."""
     kept = parse_faces(kept) if isinstance(kept, str) else tuple(kept)
-    picks = np.random.default_rng(seed).integers(6, size=(n, len(dice)))
+    n = check_int(n, "n", 1)
+    rng = np.random.default_rng(check_seed(seed))
+    picks = rng.integers(6, size=(n, len(_rerolled(dice))))
     made = best_scores(phase, reroll_profiles(kept, dice, picks), rules, complete_only=True) >= 0
     return float(made.mean())

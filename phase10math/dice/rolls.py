@@ -21,8 +21,7 @@ from typing import Any
 
 from phase10math.checks import public
 from phase10math.dice.faces import COLOR_NAMES, WILD, Die, Face, Layout, parse_faces
-from phase10math.dice.meld import require_colors
-from phase10math.dice.phases import Phase
+from phase10math.dice.phases import Phase, require_colors
 from phase10math.errors import InvalidDiceError
 
 

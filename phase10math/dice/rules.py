@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from phase10math.checks import check_type, public, unknown_choice
+from phase10math.checks import check_type, public, unchecked, unknown_choice
 from phase10math.errors import InvalidRulesError
 
 
@@ -111,7 +111,8 @@ class Rules:
         return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
 
 
-DEFAULT_RULES = Rules()
+with unchecked():  # no argument checks at import (they would import beartype and numpy)
+    DEFAULT_RULES = Rules()
 
 
 def check_rules(rules: Any, name: str = "rules") -> Rules:

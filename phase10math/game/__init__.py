@@ -4,6 +4,7 @@ Modules, in reading order:
 
 - :mod:`~phase10math.game.spacemap` - a game's dice to the turn solver's states and back.
 - :mod:`~phase10math.game.strategies` - who decides the holds: optimal, greedy, random, human, win.
+- :mod:`~phase10math.game.names` - the strategies' names (light: the command line checks them).
 - :mod:`~phase10math.game.engine` - the game engine: turns, bonuses, the end of the game.
 - :mod:`~phase10math.game.length` - how many turns to finish: a Markov chain per strategy.
 - :mod:`~phase10math.game.solitaire` - optimal solitaire as a Markov decision process.

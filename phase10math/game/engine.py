@@ -279,6 +279,25 @@ class GameResult:
         return "\n".join(str(e) for e in self.log)
 
 
+def sheet_legend(rules: Rules, solitaire: bool = False) -> list[str]:
+    """What the rows and marks of :meth:`GameResult.score_sheet` mean under ``rules``."""
+    lines = [
+        "a phase's cell: its points (the dice that made it) and (Nt) the turns it took",
+        "- (Nt): the phase not made in N turns",
+        f"bonus 5: {rules.five_phase_bonus} points for a total over "
+        f"{rules.five_phase_threshold} on making phase 5",
+        f"finish: {rules.first_finish_bonus} points for finishing the last phase "
+        + (
+            "at its first try"
+            if solitaire
+            else "in the round it is first finished (a later seat of that round too)"
+        ),
+    ]
+    if solitaire:
+        lines.append(f"fails: {rules.solitaire_penalty} points lost per failed turn")
+    return lines
+
+
 @public
 class Game:
     """A game between strategies (seat order as given). ``phases``: 10 or 20 (or fewer, for

@@ -359,7 +359,8 @@ def simulate_game_lengths(
     layout: Layout = DEFAULT_LAYOUT,
 ) -> np.ndarray:
     """Seeded Monte Carlo: turns needed by ``n_games`` players to finish (vectorised)."""
-    rng = np.random.default_rng(seed)
+    n_games = check_int(n_games, "n_games", 1)
+    rng = np.random.default_rng(check_seed(seed))
     total = np.zeros(n_games, dtype=np.int64)
     for k in range(1, phases + 1):
         space, holds = policy_for(strategy, k, rules, layout)

@@ -41,6 +41,7 @@ from phase10math.errors import InvalidDiceError, InvalidHoldError, InvalidRulesE
 from phase10math.game import solitaire
 from phase10math.game.duel import WinStrategy, check_table_rules, widest_table
 from phase10math.game.engine import Game, GameResult, Strategy, TurnView
+from phase10math.game.names import STRATEGY_NAMES
 from phase10math.game.spacemap import table_keep
 from phase10math.turn.advisor import advise
 from phase10math.turn.holdtable import HoldTable
@@ -224,9 +225,6 @@ def _terminal_ask(view: TurnView) -> str:
     if not line:
         raise InputClosedError("the human player's input ended (stdin closed); the game stops")
     return line.rstrip("\n")
-
-
-STRATEGY_NAMES = ("complete", "score", "greedy", "random", "stop", "solitaire", "win")
 
 
 class SolitaireStrategy:

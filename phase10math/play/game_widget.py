@@ -48,15 +48,9 @@ from phase10math.play.models import (
     cost_words,
     severity,
 )
-from phase10math.play.widgets import (
-    TurnWidget,
-    board_html,
-    css_classes,
-    error_html,
-    ipw,
-    lost_words,
-    style_widget,
-)
+from phase10math.play.panels import board_html, error_html, lost_words
+from phase10math.play.style import css_classes, ipw, style_widget
+from phase10math.play.turn_widget import TurnWidget
 from phase10math.play.win import WinLine, win_line
 
 #: Computer opponents offered by the game widget (strategy names of phase10math.game.strategies).
@@ -372,8 +366,11 @@ def scoresheet_html(session: GameSession) -> str:
     )
     return (
         standings_html(session)
+        + "<div class='p10-scroll-cue'>&#8596; the sheet scrolls sideways</div>"
         + f"<div class='p10-scroll'><table class='p10-sheet'><tr><th>phase</th>{head}"
         f"</tr>{''.join(rows)}</table></div>"
+        "<small class='p10-sheet-key'>(2&times;): the turns a player took at that phase "
+        "(a missed turn counts too); &#9654; the phase being played.</small>"
     )
 
 

@@ -1,19 +1,26 @@
-"""What the play app shows about a turn, computed without any widgets.
+"""The state of a turn, without any widgets: the room of the play app where a turn lives.
 
-The turn itself is a :class:`TurnState` (dice, holds, rolls; no widgets); this module also
-reads it the way a player needs it at the table:
+A :class:`TurnState` holds the dice, the holds and the rolls, makes the moves (roll, hold,
+a typed physical roll, stop, undo) and reads the turn the way a player needs it at the
+table, as its methods:
 
-- :func:`standing`: your hold against the best, ranks with ties shared (two holds of equal
-  value get the same rank), the cost in percentage points (or points for the score aim);
-- :func:`suggested_dice`: which of the ten dice the best hold keeps (to mark them);
-- :func:`made_now` / :func:`stop_advised`: the roll already makes the phase - stop and score;
-- :class:`Choice` / :func:`judge`: a hold or stop chosen, labelled best / fine / mistake /
-  blunder by what it cost (:func:`mistake_label`);
-- :func:`compare`: two holds side by side, with their value after each remaining roll;
-- :func:`enter_rerolled`: a physical roll typed as only the dice that were rolled (held dice
-  stay), with errors that name the face and the reason; :func:`example_faces` gives a valid
-  example for the placeholder and :func:`rolled_dice` the six faces of each die rolled (for a
-  "which die is this?" picker).
+- :meth:`~TurnState.standing`: your hold against the best, the cost in percentage points
+  (or points for the score aim);
+- :meth:`~TurnState.suggested_dice`: which of the ten dice the best hold keeps (to mark
+  them); :meth:`~TurnState.meld_dice` the dice that make the phase;
+- :meth:`~TurnState.made_now` / :meth:`~TurnState.stop_advised`: the roll already makes the
+  phase - stop and score;
+- :meth:`~TurnState.compare`: two holds side by side, with their value after each roll left;
+- :meth:`~TurnState.enter_rerolled`: a physical roll typed as only the dice that were rolled
+  (held dice stay), with errors that name the face and the reason
+  (:meth:`~TurnState.check_rolled`); :meth:`~TurnState.example_faces` gives a valid example
+  for the placeholder and :meth:`~TurnState.rolled_dice_faces` the six faces of each die
+  rolled (for a "which die is this?" picker).
+
+Each method is also a function of the turn under the same name (``made_now(state)``), as
+earlier callers use it. Beside the turn: :class:`Choice` / :func:`judge`, a hold or stop
+chosen, labelled best / fine / mistake / blunder by what it cost (:func:`mistake_label`), and
+the words for values and costs (:func:`pct`, :func:`value_words`, :func:`cost_words`).
 
 >>> st = TurnState(phase=1, seed=3)
 >>> enter_rerolled(st, "10 10 W 5 6 7 1 2 3 8")
@@ -57,9 +64,22 @@ from phase10math.dice.rolls import (
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidDiceError, InvalidHoldError, Phase10MathError
 from phase10math.exact import percent
+from phase10math.play.labels import (  # noqa: F401 - the names of a turn's words, here too
+    CHANCE_AIMS,
+    MISTAKE_LABELS,
+    WIN_AIM,
+    Choice,
+    cost_words,
+    judge,
+    mistake_label,
+    pct,
+    severity,
+    tie_ranks,
+    value_words,
+)
 from phase10math.turn.advisor import Advice, HoldOption, advise, turn_solution
 
-# --------------------------------------------------------------------------- ranks and costs
+# --------------------------------------------------------------------------- faces and dice
 
 
 def face_label(f: Face | None) -> str:
@@ -88,6 +108,17 @@ def check_die_index(i: object, n: int) -> int:
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n:
         raise InvalidHoldError(f"die index {i!r:.40}: a whole number 0 to {n - 1} (die 1 is 0)")
     return i
+
+
+def die_indices(dice: object, n: int) -> set[int]:
+    """``dice`` as a set of die indices 0..n-1, else InvalidHoldError naming the bad one.
+
+    >>> sorted(die_indices([3, 1], 10))
+    [1, 3]
+    """
+    if isinstance(dice, (str, bytes)) or not isinstance(dice, Iterable):
+        raise InvalidHoldError(f"die indices: a set or a list of them, not {dice!r:.40}")
+    return {check_die_index(i, n) for i in dice}
 
 
 def face_list(faces: object, what: str) -> list[Face | str]:
@@ -246,7 +277,7 @@ class TurnState:
         preferring dice already set aside, then dice already held."""
         self._check_roll_to_hold()
         faces = parse_faces(keep) if isinstance(keep, str) else parse_faces(face_list(keep, "hold"))
-        self._set_held(indices_for(self, faces))
+        self._set_held(self.indices_for(faces))
 
     def hold_dice(self, dice: Iterable[int]) -> None:
         """Hold exactly these dice (indices counted from 0), e.g. the hold that plays to
@@ -266,7 +297,7 @@ class TurnState:
                 f"hold_option takes one of the advisor's holds (a HoldOption), not {option!r:.40}"
             )
         self._check_roll_to_hold()
-        self._set_held(option_dice(self, option))
+        self._set_held(self.option_dice(option))
 
     def _check_roll_to_hold(self) -> None:
         if self.rolls_done == 0 or self.over:
@@ -499,7 +530,7 @@ class TurnState:
         return None
 
     def _hold_state(self) -> int:
-        return hold_gid(self, self.held)
+        return self.hold_gid(self.held)
 
     def phase_value(self) -> Fraction:
         """The phase's value before the turn with optimal play (probability or points)."""
@@ -511,157 +542,254 @@ class TurnState:
             return None
         return explain(self.phase, list(self.dice), self.rules)
 
+    # ------------------------------------------------------------------ reading the turn
 
-# ====================================================================== widgets
+    def stop_value(self) -> Fraction:
+        """What stopping now is worth for the aim: the chance 1 or 0 (the phase is made or not)
+        or the score of the dice as they are (0 when the phase is not made). Not the value of
+        holding every die, which keeps the rolls left (with free holds the dice can be rolled
+        again later).
+
+        >>> st = TurnState(phase=1)
+        >>> st.enter("6o 9b 6b 9r 6b 9g Wr 3g Wg 3b")
+        >>> stop_value(st)
+        Fraction(1, 1)
+        """
+        m = explain(self.phase, list(self.dice), self.rules)
+        if not m.complete:
+            return Fraction(0)
+        return Fraction(1) if self.objective == "complete" else Fraction(m.score)
+
+    def standing(self) -> Standing | None:
+        """Your hold against the best (None before the first roll and after the turn)."""
+        adv = self.advice()
+        if adv is None:
+            return None
+        ranks = tie_ranks(adv.options)
+        cur = self.current_option()
+        mine, my_rank = (cur[1], ranks[cur[0] - 1]) if cur is not None else (None, None)
+        return Standing(self.objective, tuple(adv.options), tuple(ranks), mine, my_rank)
+
+    def indices_for(self, keep: Iterable[Face]) -> set[int]:
+        """The dice showing the faces of a hold, preferring dice set aside, then dice held now
+        (so the marked dice move as little as possible)."""
+        order = sorted(
+            range(self.n_dice), key=lambda i: (i not in self.aside, i not in self.held, i)
+        )
+        keep = list(keep)
+        chosen = dice_showing(self.dice, keep, order, Face.matches)
+        if chosen is None:  # the first face that does not fit names the problem
+            k = first_unplaced(self.dice, keep, order, Face.matches)
+            raise InvalidHoldError(
+                f"cannot hold {keep[k]}: the dice show {' '.join(map(str, self.dice))}"
+            )
+        return set(chosen)
+
+    def option_dice(self, option: HoldOption) -> set[int]:
+        """The dice (indices) one of the advisor's holds for these dice keeps: its positions
+        (the advisor is given the dice in layout order), else the dice showing its faces."""
+        if option.positions:
+            if max(option.positions) >= self.n_dice:
+                raise InvalidHoldError("this hold is for other dice")
+            return set(option.positions)
+        return self.indices_for(option.keep)
+
+    def suggested_dice(self) -> set[int]:
+        """The dice the best hold keeps (empty before the first roll, after the turn, and while
+        the best hold depends on which die shows which typed face)."""
+        adv = self.advice()
+        return set() if adv is None or adv.ambiguous else self.option_dice(adv.best)
+
+    def made_now(self) -> Meld | None:
+        """How the dice in front of the player make the phase, while the turn goes on."""
+        if self.rolls_done == 0 or self.over:
+            return None
+        m = explain(self.phase, list(self.dice), self.rules)
+        return m if m.complete else None
+
+    def option_of(self, dice: Iterable[int]) -> HoldOption | None:
+        """The advisor's hold (for the turn's aim) that keeps these dice (indices), or None."""
+        adv = self.advice()
+        if adv is None:
+            return None
+        try:
+            gid = self.hold_gid(dice)
+        except (Phase10MathError, KeyError, ValueError):
+            return None
+        return next((o for o in adv.options if o.state == gid), None)
+
+    def meld_dice(self) -> set[int]:
+        """The dice whose faces make the phase now (empty when it is not made): what the stars
+        mark when stopping is best (not the dice that do not count)."""
+        m = self.made_now()
+        if m is None:
+            return set()
+        try:
+            return self.indices_for([f for g in m.groups for f in g.dice])
+        except InvalidHoldError:
+            return set()
+
+    def stop_advised(self) -> bool:
+        """The best hold keeps every die: the player should stop and score now."""
+        adv = self.advice()
+        return adv is not None and not adv.ambiguous and len(adv.best.keep) == self.n_dice
+
+    def hold_gid(self, idx: Iterable[int]) -> int:
+        """The solver's state id of holding these dice (indices in layout order)."""
+        dice = die_indices(idx, self.n_dice)
+        if any(self.dice[i] is None for i in dice):
+            raise InvalidHoldError("roll first: the dice show no faces yet")
+        sol = turn_solution(self.phase, self.objective, self.rules, self.layout)
+        return sol.space.hold_id(self.layout, {i: self.dice[i] for i in dice})
+
+    def compare(self, a: Iterable[int], b: Iterable[int]) -> list[CompareRow]:
+        """Two holds (die indices) side by side: for each remaining roll, the chance (or expected
+        score) if the turn ended after that roll, with the best play in between; the last row is
+        the hold's value. Needs free holds (the sticky solver ranks holds the same way but is not
+        split by roll here)."""
+        if self.rolls_done == 0 or self.over:
+            raise InvalidHoldError("roll first")
+        sol = turn_solution(self.phase, self.objective, self.rules, self.layout)
+        ga, gb = self.hold_gid(a), self.hold_gid(b)
+        rows = []
+        left = self.rolls_left
+        for r in range(1, left + 1):
+            label = (
+                "after the next roll"
+                if r == 1 and left > 1
+                else "after the last roll"
+                if r == left
+                else f"after {r} more rolls"
+            )
+            try:
+                rows.append(CompareRow(label, sol.hold_value(ga, r), sol.hold_value(gb, r)))
+            except (KeyError, AttributeError, IndexError):  # pragma: no cover - other solvers
+                continue
+        return rows
+
+    def rolled_dice(self) -> list[int]:
+        """The dice rolled next: all of them at the first roll, then the dice not held."""
+        if self.rolls_done == 0:
+            return list(range(self.n_dice))
+        return [i for i in range(self.n_dice) if i not in self.held]
+
+    def example_faces(self) -> str:
+        """A valid example of what to type for the dice rolled next (colors included)."""
+        dice = self.rolled_dice()
+        faces = [self.layout.dice[i].faces[(3 * k + 1) % 6] for k, i in enumerate(dice)]
+        return " ".join(str(f) for f in faces)
+
+    def check_rolled(self, text: str) -> list[Face]:
+        """Parse and check faces typed for the dice rolled next; raise InvalidDiceError naming
+        the face and the reason."""
+        if not isinstance(text, str):
+            raise InvalidDiceError(f"type the faces as text (e.g. '8 8 W'), not {text!r:.40}")
+        if self.over:
+            raise InvalidHoldError("the turn is over: start a new turn")
+        dice_idx = self.rolled_dice()
+        if not dice_idx:
+            raise InvalidHoldError("every die is held, so nothing is rolled: release dice or stop")
+        n = len(dice_idx)
+        which = "all ten dice" if self.rolls_done == 0 else "the dice not held"
+        tokens = split_faces(text)
+        if not tokens:
+            raise InvalidDiceError(
+                f"type the {n} faces you rolled ({which}), e.g. {self.example_faces()}"
+            )
+        faces = []
+        for tok in tokens:
+            try:
+                faces.append(parse_face(tok))
+            except InvalidDiceError:
+                raise InvalidDiceError(
+                    f"'{tok}' is not a die face: write 1-10 or W, with an optional color letter "
+                    "r, o, b or g (e.g. 7r, Wg)"
+                ) from None
+        if len(faces) != n:
+            raise InvalidDiceError(
+                f"you rolled {n} dice ({which}); type {n} faces, not {len(faces)}"
+            )
+        dice = [self.layout.dice[i] for i in dice_idx]
+        all_dice = self.layout.dice
+        if self.phase.uses_color:
+            for tok, f in zip(tokens, faces):
+                if f.color is None:
+                    colors = sorted(
+                        {g.color for d in all_dice for g in d.faces if g.value == f.value},
+                        key="robg".index,
+                    )
+                    opts = ", ".join(_what(f) + c for c in colors)
+                    raise InvalidDiceError(
+                        f"'{tok}' has no color: phase {self.phase.number} counts colors; "
+                        f"write its color letter ({opts})"
+                    )
+        for tok, f in zip(tokens, faces):
+            if not any(d.show(f) is not None for d in all_dice):
+                same = sorted({str(g) for d in all_dice for g in d.faces if g.value == f.value})
+                raise InvalidDiceError(
+                    f"'{tok}': no die has {_a_face(f)}; the {_what(f)} faces are {' '.join(same)}"
+                )
+            if not any(d.show(f) is not None for d in dice):
+                raise InvalidDiceError(
+                    f"'{tok}': only dice you held show {_a_face(f)}, and held dice "
+                    "are not rolled (release one to roll it)"
+                )
+        for kind, words in (("high", "5-10"), ("low", "1-4 or W")):
+            typed = [
+                t
+                for t, f in zip(tokens, faces)
+                if all(d.kind == kind for d in all_dice if d.show(f) is not None)
+            ]
+            rolled = sum(d.kind == kind for d in dice)
+            if len(typed) > rolled:
+                raise InvalidDiceError(
+                    f"{len(typed)} faces show {words} ({' '.join(typed)}) but you rolled only "
+                    f"{rolled} {kind} dice: each die shows one face"
+                )
+        if assign_faces(faces, dice) is None:
+            # a group of faces that only fit fewer dice than there are faces (Hall's condition)
+            for f in set(faces):
+                fit = [d for d in dice if d.show(f) is not None]
+                same = [
+                    t
+                    for t, g in zip(tokens, faces)
+                    if {id(d) for d in dice if d.show(g) is not None} <= {id(d) for d in fit}
+                ]
+                if len(same) > len(fit):
+                    raise InvalidDiceError(
+                        f"{' '.join(same)}: only {len(fit)} of the dice you rolled can show "
+                        f"{'this face' if len(same) == 1 else 'these faces'}"
+                    )
+            raise InvalidDiceError("these faces cannot all show at once on the dice you rolled")
+        return faces
+
+    def enter_rerolled(self, text: str) -> None:
+        """Use a physical roll: the faces of the dice just rolled (all ten at the first roll,
+        then only the dice not held - the held dice stay). Refusals change nothing."""
+        faces = self.check_rolled(text)
+        if self.rolls_done == 0:
+            self.enter(list(faces))
+            return
+        held = [self.dice[i] for i in sorted(self.held)]
+        try:
+            self.enter(held + list(faces))
+        except Phase10MathError as e:  # e.g. ambiguous faces for the advisor
+            raise InvalidDiceError(str(e)) from None
+
+    def dice_for_face(self, i: int) -> list[int]:
+        """The dice that can show the typed face now shown as die ``i`` (among the dice rolled at
+        the last roll): what the "which die is this?" picker offers."""
+        f = self.dice[check_die_index(i, self.n_dice)]
+        if f is None:
+            return []
+        return [d for d in self.rolled_last() if self.layout.dice[d].show(f) is not None]
+
+    def rolled_dice_faces(self) -> list[tuple[int, tuple[Face, ...]]]:
+        """Each die rolled next with its six faces (what a "which die is this?" picker shows)."""
+        return [(i, self.layout.dice[i].faces) for i in self.rolled_dice()]
 
 
-def tie_ranks(options: Sequence[HoldOption]) -> list[int]:
-    """Competition ranks of holds sorted best first: equal values share a rank (1, 1, 3, ...).
-
-    >>> from phase10math.turn.advisor import advise
-    >>> adv = advise("8 8 8 10 10 10 1 2 3 4", 1, 1)
-    >>> tie_ranks(adv.options)[:3]
-    [1, 1, 1]
-    """
-    ranks: list[int] = []
-    for i, o in enumerate(options):
-        if i and o.numerator * options[i - 1].denominator == (
-            options[i - 1].numerator * o.denominator
-        ):
-            ranks.append(ranks[-1])
-        else:
-            ranks.append(i + 1)
-    return ranks
-
-
-def pct(x: float | Fraction) -> str:
-    """A chance as a player reads it: a whole or one-decimal percentage, never scientific
-    notation; a chance above 0 that rounds to 0 is "under 0.1%", one below 1 that rounds to
-    100 "over 99.9%".
-
-    >>> [pct(x) for x in (0, 1, Fraction(1, 3), 1e-6, 0.99999, 0.5)]
-    ['0%', '100%', '33.3%', 'under 0.1%', 'over 99.9%', '50.0%']
-    """
-    p = float(x) * 100
-    if p <= 0:
-        return "0%"
-    if p >= 100:
-        return "100%"
-    if p < 0.05:
-        return "under 0.1%"
-    if p >= 99.95:
-        return "over 99.9%"
-    return f"{p:.1f}%"
-
-
-def value_words(x: Fraction, objective: str) -> str:
-    """A value as a player reads it: ``93.3%`` or ``38.2 points``."""
-    if objective in CHANCE_AIMS:
-        return pct(x)
-    return f"{float(x):.1f} points"
-
-
-#: the value of "Win the game" in the aim menu (the per-turn aims are Objective values); a
-#: choice judged by it costs chance to win (:func:`~phase10math.play.win.win_cost`)
-WIN_AIM = "win"
-#: the aims whose values and costs are chances (the others' are points)
-CHANCE_AIMS = ("complete", WIN_AIM)
-
-
-def cost_words(gap: Fraction, objective: str) -> str:
-    """A difference between two holds: percentage points (not percent) of chance (the aims
-    to make the phase and to win) or points."""
-    if objective in CHANCE_AIMS:
-        pp = float(gap) * 100
-        if 0 < pp < 0.05:  # never scientific notation (was "6.6e-06 percentage points")
-            return "under 0.1 percentage points"
-        shown = f"{pp:.1f}"
-        return f"{shown} percentage point{'' if shown == '1.0' else 's'}"
-    return f"{float(gap):.2f} points"
-
-
-#: Mistake labels of a hold by its cost against the best: (label, cost below), in percentage
-#: points of chance when the aim is to make the phase, in points when the aim is the score.
-#: A hold costing nothing is ``best``; under 1 point ``fine``; under 5 ``mistake``; 5 or more
-#: ``blunder`` (the score aim: 0.5, 2.5). The aim to win the game: as for the chance, in
-#: percentage points of the chance to win.
-MISTAKE_LABELS = {
-    "complete": (("fine", Fraction(1, 100)), ("mistake", Fraction(5, 100))),
-    "score": (("fine", Fraction(1, 2)), ("mistake", Fraction(5, 2))),
-}
-MISTAKE_LABELS[WIN_AIM] = MISTAKE_LABELS["complete"]
-
-
-def mistake_label(cost: Fraction, objective: str) -> str:
-    """``best``, ``fine``, ``mistake`` or ``blunder`` for a hold costing ``cost`` (a chance
-    for the aims "complete" and "win", points for "score"); thresholds in
-    :data:`MISTAKE_LABELS`.
-
-    >>> [mistake_label(Fraction(c, 1000), "complete") for c in (0, 5, 30, 91)]
-    ['best', 'fine', 'mistake', 'blunder']
-    >>> [mistake_label(Fraction(c, 1000), "win") for c in (0, 5, 30, 91)]
-    ['best', 'fine', 'mistake', 'blunder']
-    """
-    if cost <= 0:
-        return "best"
-    for label, below in MISTAKE_LABELS[str(objective)]:
-        if cost < below:
-            return label
-    return "blunder"
-
-
-def severity(cost: Fraction, objective: str) -> Fraction:
-    """A cost measured in its aim's mistake threshold (:data:`MISTAKE_LABELS`): a number
-    without unit, so that costs judged by different aims (points and chance) compare. Within
-    one aim it orders as the cost.
-
-    >>> float(severity(Fraction(3, 100), "complete")), float(severity(Fraction(3, 2), "score"))
-    (0.6, 0.6)
-    """
-    return cost / MISTAKE_LABELS[str(objective)][1][1]
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One choice of a turn and what it cost: the hold (or the stop) chosen after roll
-    ``roll``, its mistake label (:func:`mistake_label`) and its cost against the best, for the
-    aim it was judged by; its phase; in a game also who chose it and at which of their turns
-    (counted from 1).
-
-    >>> c = Choice(1, "mistake", Fraction(3, 100), "complete")
-    >>> c.label, float(c.cost)
-    ('mistake', 0.03)
-    """
-
-    roll: int
-    label: str
-    cost: Fraction
-    objective: str
-    phase: int | None = None
-    who: str | None = None
-    turn: int | None = None
-
-
-def judge(roll: int, cost: Fraction, objective: str, phase: int | None = None) -> Choice:
-    """The :class:`Choice` made after roll ``roll`` costing ``cost``, labelled."""
-    return Choice(roll, mistake_label(cost, objective), cost, str(objective), phase=phase)
-
-
-def stop_value(state: TurnState) -> Fraction:
-    """What stopping now is worth for the aim: the chance 1 or 0 (the phase is made or not)
-    or the score of the dice as they are (0 when the phase is not made). Not the value of
-    holding every die, which keeps the rolls left (with free holds the dice can be rolled
-    again later).
-
-    >>> st = TurnState(phase=1)
-    >>> st.enter("6o 9b 6b 9r 6b 9g Wr 3g Wg 3b")
-    >>> stop_value(st)
-    Fraction(1, 1)
-    """
-    m = explain(state.phase, list(state.dice), state.rules)
-    if not m.complete:
-        return Fraction(0)
-    return Fraction(1) if state.objective == "complete" else Fraction(m.score)
+# --------------------------------------------------------------------------- ranks and costs
 
 
 @dataclass(frozen=True)
@@ -710,89 +838,7 @@ class Standing:
         return f"rank {self.my_rank} of {self.n}"
 
 
-def standing(state: TurnState) -> Standing | None:
-    """Your hold against the best (None before the first roll and after the turn)."""
-    adv = state.advice()
-    if adv is None:
-        return None
-    ranks = tie_ranks(adv.options)
-    cur = state.current_option()
-    mine, my_rank = (cur[1], ranks[cur[0] - 1]) if cur is not None else (None, None)
-    return Standing(state.objective, tuple(adv.options), tuple(ranks), mine, my_rank)
-
-
-# --------------------------------------------------------------------------- dice of a hold
-
-
-def indices_for(state: TurnState, keep: Iterable[Face]) -> set[int]:
-    """The dice showing the faces of a hold, preferring dice set aside, then dice held now
-    (so the marked dice move as little as possible)."""
-    order = sorted(
-        range(state.n_dice), key=lambda i: (i not in state.aside, i not in state.held, i)
-    )
-    keep = list(keep)
-    chosen = dice_showing(state.dice, keep, order, Face.matches)
-    if chosen is None:  # the first face that does not fit names the problem
-        k = first_unplaced(state.dice, keep, order, Face.matches)
-        raise InvalidHoldError(
-            f"cannot hold {keep[k]}: the dice show {' '.join(map(str, state.dice))}"
-        )
-    return set(chosen)
-
-
-def option_dice(state: TurnState, option: HoldOption) -> set[int]:
-    """The dice (indices) one of the advisor's holds for these dice keeps: its positions
-    (the advisor is given the dice in layout order), else the dice showing its faces."""
-    if option.positions:
-        if max(option.positions) >= state.n_dice:
-            raise InvalidHoldError("this hold is for other dice")
-        return set(option.positions)
-    return indices_for(state, option.keep)
-
-
-def suggested_dice(state: TurnState) -> set[int]:
-    """The dice the best hold keeps (empty before the first roll, after the turn, and while
-    the best hold depends on which die shows which typed face)."""
-    adv = state.advice()
-    return set() if adv is None or adv.ambiguous else option_dice(state, adv.best)
-
-
-def made_now(state: TurnState) -> Meld | None:
-    """How the dice in front of the player make the phase, while the turn goes on."""
-    if state.rolls_done == 0 or state.over:
-        return None
-    m = explain(state.phase, list(state.dice), state.rules)
-    return m if m.complete else None
-
-
-def option_of(state: TurnState, dice: Iterable[int]) -> HoldOption | None:
-    """The advisor's hold (for the turn's aim) that keeps these dice (indices), or None."""
-    adv = state.advice()
-    if adv is None:
-        return None
-    try:
-        gid = hold_gid(state, dice)
-    except (Phase10MathError, KeyError, ValueError):
-        return None
-    return next((o for o in adv.options if o.state == gid), None)
-
-
-def meld_dice(state: TurnState) -> set[int]:
-    """The dice whose faces make the phase now (empty when it is not made): what the stars
-    mark when stopping is best (not the dice that do not count)."""
-    m = made_now(state)
-    if m is None:
-        return set()
-    try:
-        return indices_for(state, [f for g in m.groups for f in g.dice])
-    except InvalidHoldError:
-        return set()
-
-
-def stop_advised(state: TurnState) -> bool:
-    """The best hold keeps every die: the player should stop and score now."""
-    adv = state.advice()
-    return adv is not None and not adv.ambiguous and len(adv.best.keep) == state.n_dice
+# --------------------------------------------------------------------------- words
 
 
 def groups_words(m: Meld) -> str:
@@ -800,63 +846,11 @@ def groups_words(m: Meld) -> str:
     return "; ".join(str(g) for g in m.groups)
 
 
-# --------------------------------------------------------------------------- compare two holds
-
-
-def hold_gid(state: TurnState, idx: Iterable[int]) -> int:
-    """The solver's state id of holding these dice (indices in layout order)."""
-    sol = turn_solution(state.phase, state.objective, state.rules, state.layout)
-    return sol.space.hold_id(state.layout, {i: state.dice[i] for i in idx})
-
-
 @dataclass(frozen=True)
 class CompareRow:
     label: str
     a: Fraction
     b: Fraction
-
-
-def compare(state: TurnState, a: Iterable[int], b: Iterable[int]) -> list[CompareRow]:
-    """Two holds (die indices) side by side: for each remaining roll, the chance (or expected
-    score) if the turn ended after that roll, with the best play in between; the last row is
-    the hold's value. Needs free holds (the sticky solver ranks holds the same way but is not
-    split by roll here)."""
-    if state.rolls_done == 0 or state.over:
-        raise InvalidHoldError("roll first")
-    sol = turn_solution(state.phase, state.objective, state.rules, state.layout)
-    ga, gb = hold_gid(state, a), hold_gid(state, b)
-    rows = []
-    left = state.rolls_left
-    for r in range(1, left + 1):
-        label = (
-            "after the next roll"
-            if r == 1 and left > 1
-            else "after the last roll"
-            if r == left
-            else f"after {r} more rolls"
-        )
-        try:
-            rows.append(CompareRow(label, sol.hold_value(ga, r), sol.hold_value(gb, r)))
-        except (KeyError, AttributeError, IndexError):  # pragma: no cover - other solvers
-            continue
-    return rows
-
-
-# --------------------------------------------------------------------------- typed rolls
-
-
-def rolled_dice(state: TurnState) -> list[int]:
-    """The dice rolled next: all of them at the first roll, then the dice not held."""
-    if state.rolls_done == 0:
-        return list(range(state.n_dice))
-    return [i for i in range(state.n_dice) if i not in state.held]
-
-
-def example_faces(state: TurnState) -> str:
-    """A valid example of what to type for the dice rolled next (colors included)."""
-    dice = rolled_dice(state)
-    faces = [state.layout.dice[i].faces[(3 * k + 1) % 6] for k, i in enumerate(dice)]
-    return " ".join(str(f) for f in faces)
 
 
 def article(word: str) -> str:
@@ -881,110 +875,21 @@ def _a_face(f: Face) -> str:
     return f"{article(words)} {words}"
 
 
-def check_rolled(state: TurnState, text: str) -> list[Face]:
-    """Parse and check faces typed for the dice rolled next; raise InvalidDiceError naming
-    the face and the reason."""
-    if not isinstance(text, str):
-        raise InvalidDiceError(f"type the faces as text (e.g. '8 8 W'), not {text!r:.40}")
-    if state.over:
-        raise InvalidHoldError("the turn is over: start a new turn")
-    dice_idx = rolled_dice(state)
-    if not dice_idx:
-        raise InvalidHoldError("every die is held, so nothing is rolled: release dice or stop")
-    n = len(dice_idx)
-    which = "all ten dice" if state.rolls_done == 0 else "the dice not held"
-    tokens = split_faces(text)
-    if not tokens:
-        raise InvalidDiceError(
-            f"type the {n} faces you rolled ({which}), e.g. {example_faces(state)}"
-        )
-    faces = []
-    for tok in tokens:
-        try:
-            faces.append(parse_face(tok))
-        except InvalidDiceError:
-            raise InvalidDiceError(
-                f"'{tok}' is not a die face: write 1-10 or W, with an optional color letter "
-                "r, o, b or g (e.g. 7r, Wg)"
-            ) from None
-    if len(faces) != n:
-        raise InvalidDiceError(f"you rolled {n} dice ({which}); type {n} faces, not {len(faces)}")
-    dice = [state.layout.dice[i] for i in dice_idx]
-    all_dice = state.layout.dice
-    if state.phase.uses_color:
-        for tok, f in zip(tokens, faces):
-            if f.color is None:
-                colors = sorted(
-                    {g.color for d in all_dice for g in d.faces if g.value == f.value},
-                    key="robg".index,
-                )
-                opts = ", ".join(_what(f) + c for c in colors)
-                raise InvalidDiceError(
-                    f"'{tok}' has no color: phase {state.phase.number} counts colors; "
-                    f"write its color letter ({opts})"
-                )
-    for tok, f in zip(tokens, faces):
-        if not any(d.show(f) is not None for d in all_dice):
-            same = sorted({str(g) for d in all_dice for g in d.faces if g.value == f.value})
-            raise InvalidDiceError(
-                f"'{tok}': no die has {_a_face(f)}; the {_what(f)} faces are {' '.join(same)}"
-            )
-        if not any(d.show(f) is not None for d in dice):
-            raise InvalidDiceError(
-                f"'{tok}': only dice you held show {_a_face(f)}, and held dice "
-                "are not rolled (release one to roll it)"
-            )
-    for kind, words in (("high", "5-10"), ("low", "1-4 or W")):
-        typed = [
-            t
-            for t, f in zip(tokens, faces)
-            if all(d.kind == kind for d in all_dice if d.show(f) is not None)
-        ]
-        rolled = sum(d.kind == kind for d in dice)
-        if len(typed) > rolled:
-            raise InvalidDiceError(
-                f"{len(typed)} faces show {words} ({' '.join(typed)}) but you rolled only "
-                f"{rolled} {kind} dice: each die shows one face"
-            )
-    if assign_faces(faces, dice) is None:
-        # a group of faces that only fit fewer dice than there are faces (Hall's condition)
-        for f in set(faces):
-            fit = [d for d in dice if d.show(f) is not None]
-            same = [
-                t
-                for t, g in zip(tokens, faces)
-                if {id(d) for d in dice if d.show(g) is not None} <= {id(d) for d in fit}
-            ]
-            if len(same) > len(fit):
-                raise InvalidDiceError(
-                    f"{' '.join(same)}: only {len(fit)} of the dice you rolled can show "
-                    f"{'this face' if len(same) == 1 else 'these faces'}"
-                )
-        raise InvalidDiceError("these faces cannot all show at once on the dice you rolled")
-    return faces
-
-
-def enter_rerolled(state: TurnState, text: str) -> None:
-    """Use a physical roll: the faces of the dice just rolled (all ten at the first roll,
-    then only the dice not held - the held dice stay). Refusals change nothing."""
-    faces = check_rolled(state, text)
-    if state.rolls_done == 0:
-        state.enter(list(faces))
-        return
-    held = [state.dice[i] for i in sorted(state.held)]
-    try:
-        state.enter(held + list(faces))
-    except Phase10MathError as e:  # e.g. ambiguous faces for the advisor
-        raise InvalidDiceError(str(e)) from None
-
-
-def dice_for_face(state: TurnState, i: int) -> list[int]:
-    """The dice that can show the typed face now shown as die ``i`` (among the dice rolled at
-    the last roll): what the "which die is this?" picker offers."""
-    f = state.dice[i]
-    return [d for d in state.rolled_last() if state.layout.dice[d].show(f) is not None]
-
-
-def rolled_dice_faces(state: TurnState) -> list[tuple[int, tuple[Face, ...]]]:
-    """Each die rolled next with its six faces (what a "which die is this?" picker shows)."""
-    return [(i, state.layout.dice[i].faces) for i in rolled_dice(state)]
+# the methods of a turn, as functions of it (``made_now(state)``), for existing callers
+stop_value = TurnState.stop_value
+standing = TurnState.standing
+indices_for = TurnState.indices_for
+option_dice = TurnState.option_dice
+suggested_dice = TurnState.suggested_dice
+made_now = TurnState.made_now
+option_of = TurnState.option_of
+meld_dice = TurnState.meld_dice
+stop_advised = TurnState.stop_advised
+hold_gid = TurnState.hold_gid
+compare = TurnState.compare
+rolled_dice = TurnState.rolled_dice
+example_faces = TurnState.example_faces
+check_rolled = TurnState.check_rolled
+enter_rerolled = TurnState.enter_rerolled
+dice_for_face = TurnState.dice_for_face
+rolled_dice_faces = TurnState.rolled_dice_faces

@@ -38,7 +38,8 @@ from phase10math.game.duel import (
     win_advice,
 )
 from phase10math.game.spacemap import SpaceMap
-from phase10math.play.models import TurnState, indices_for
+from phase10math.play.models import TurnState, indices_for, pct
+from phase10math.play.why import faces_words
 from phase10math.turn.advisor import roll_fits
 from phase10math.turn.statespace import StateSpace
 
@@ -334,9 +335,6 @@ def why_win(state: TurnState, line: WinLine, aim_words: str = "make the phase") 
     costs in chance to make the phase, what each is worth in chance to win, and the
     opponent's position (phase, points, a last chance, the bonus for finishing first).
     Empty where the line has no hold to win."""
-    from phase10math.play.models import made_now, option_of, pct, suggested_dice
-    from phase10math.play.why import faces_words
-
     if not line.covered or line.best_dice is None or line.best_chance is None:
         return []
     adv = state.advice()
@@ -352,10 +350,10 @@ def why_win(state: TurnState, line: WinLine, aim_words: str = "make the phase") 
         return float(o.value2), float(o.value)
 
     out = []
-    made = made_now(state)
+    made = state.made_now()
     win_dice = set(line.best_dice)
-    aim_dice = suggested_dice(state)
-    win_opt = option_of(state, win_dice)
+    aim_dice = state.suggested_dice()
+    win_opt = state.option_of(win_dice)
     if len(win_dice) == n:
         if made is not None:
             text = f"Your dice make phase {ph} for {made.score} points: stopping gives "

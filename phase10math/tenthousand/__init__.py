@@ -14,55 +14,41 @@
 Fraction(5, 216)
 """
 
-from phase10math.tenthousand.duel import DuelMethod, DuelSolution, solve_duel
-from phase10math.tenthousand.errors import TenKRollError, TenKRulesError, TenKStateError
-from phase10math.tenthousand.odds import RollGroup, RollStats, roll_groups, roll_stats
-from phase10math.tenthousand.penalty import PenaltySolution, solve_penalty, solve_penalty_duel
-from phase10math.tenthousand.rules import EXTRA_OF_A_KIND, UNIT, TenKPreset, TenKRules
-from phase10math.tenthousand.scoring import (
-    ScoringOption,
-    best_option,
-    play_turn,
-    roll_outcomes,
-    score_options,
-)
-from phase10math.tenthousand.simulate import (
-    roll_frequencies,
-    simulate_duels,
-    simulate_penalty_duels,
-    simulate_turns,
-)
-from phase10math.tenthousand.turn import TurnSolution, bank_cap, solve_turn, turn_ev
+from phase10math.lazy import lazy_exports
 
-__all__ = [
-    "DuelMethod",
-    "DuelSolution",
-    "PenaltySolution",
-    "EXTRA_OF_A_KIND",
-    "UNIT",
-    "RollGroup",
-    "RollStats",
-    "ScoringOption",
-    "TenKRollError",
-    "TenKPreset",
-    "TenKRules",
-    "TenKRulesError",
-    "TenKStateError",
-    "TurnSolution",
-    "bank_cap",
-    "best_option",
-    "play_turn",
-    "roll_frequencies",
-    "roll_groups",
-    "roll_outcomes",
-    "roll_stats",
-    "score_options",
-    "simulate_duels",
-    "simulate_penalty_duels",
-    "simulate_turns",
-    "solve_duel",
-    "solve_penalty",
-    "solve_penalty_duel",
-    "solve_turn",
-    "turn_ev",
-]
+# the public API: name -> the module that defines it (imported on first use)
+__all__, __getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "DuelMethod": "rules",
+        "DuelSolution": "duel",
+        "PenaltySolution": "penalty",
+        "EXTRA_OF_A_KIND": "rules",
+        "UNIT": "rules",
+        "RollGroup": "odds",
+        "RollStats": "odds",
+        "ScoringOption": "scoring",
+        "TenKRollError": "errors",
+        "TenKPreset": "rules",
+        "TenKRules": "rules",
+        "TenKRulesError": "errors",
+        "TenKStateError": "errors",
+        "TurnSolution": "turn",
+        "bank_cap": "turn",
+        "best_option": "scoring",
+        "play_turn": "scoring",
+        "roll_frequencies": "simulate",
+        "roll_groups": "odds",
+        "roll_outcomes": "scoring",
+        "roll_stats": "odds",
+        "score_options": "scoring",
+        "simulate_duels": "simulate",
+        "simulate_penalty_duels": "simulate",
+        "simulate_turns": "simulate",
+        "solve_duel": "duel",
+        "solve_penalty": "penalty",
+        "solve_penalty_duel": "penalty",
+        "solve_turn": "turn",
+        "turn_ev": "turn",
+    },
+)

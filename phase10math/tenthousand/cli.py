@@ -14,12 +14,9 @@ import sys
 from phase10math.checks import int_arg, missing_command
 from phase10math.exact import show, to_json
 from phase10math.guards import check_probabilities
-from phase10math.tenthousand.duel import DuelMethod, check_duel_state, solve_duel
 from phase10math.tenthousand.errors import TenKRollError, TenKRulesError
-from phase10math.tenthousand.penalty import PenaltySolution, solve_penalty_duel
-from phase10math.tenthousand.rules import EXTRA_OF_A_KIND, TenKPreset, TenKRules
+from phase10math.tenthousand.rules import EXTRA_OF_A_KIND, DuelMethod, TenKPreset, TenKRules
 from phase10math.tenthousand.scoring import check_roll
-from phase10math.tenthousand.turn import solve_turn
 
 #: The two-player commands' target unless ``--target`` or a preset says otherwise (the full
 #: game's 10,000 takes minutes to solve the first time); their first line says the target.
@@ -124,6 +121,8 @@ def _fmt(x, exact: bool = False) -> str:
 
 def _ev(args: argparse.Namespace) -> int:
     rules = _rules(args)
+    from phase10math.tenthousand.turn import solve_turn
+
     sol = solve_turn(rules, on_board=not args.off_board)
     value = sol.value(args.turn_total, args.dice)
     roll = sol.roll_value(args.turn_total, args.dice)
@@ -155,6 +154,8 @@ def _ev(args: argparse.Namespace) -> int:
 def _thresholds(args: argparse.Namespace) -> int:
     rules = _rules(args)
     boards = [True] + ([False] if rules.open_score else [])
+    from phase10math.tenthousand.turn import solve_turn
+
     out = {}
     for on_board in boards:
         sol = solve_turn(rules, on_board=on_board)
@@ -200,6 +201,8 @@ def _thresholds(args: argparse.Namespace) -> int:
 
 
 def _penalty_duel(rules: TenKRules, args: argparse.Namespace) -> int:
+    from phase10math.tenthousand.penalty import PenaltySolution, solve_penalty_duel
+
     sol: PenaltySolution = solve_penalty_duel(
         rules, progress=not args.json and not args.no_progress
     )
@@ -238,6 +241,8 @@ def _duel(args: argparse.Namespace) -> int:
         if args.method != DuelMethod.LAYERED.value:
             raise TenKRulesError(f"--method {args.method} with a farkle penalty; allowed: layered")
         return _penalty_duel(rules, args)
+    from phase10math.tenthousand.duel import solve_duel
+
     sol = solve_duel(
         rules, progress=not args.json and not args.no_progress, method=DuelMethod(args.method)
     )
@@ -291,6 +296,8 @@ def _advise(args: argparse.Namespace) -> int:
     roll = _parse_roll(args.roll) if args.roll is not None else None
     if roll is not None and len(roll) != n:
         raise TenKRollError(f"--roll has {len(roll)} dice; allowed: {n} (the --dice rolled)")
+    from phase10math.tenthousand.duel import check_duel_state, solve_duel
+
     check_duel_state(rules, me, opp, t, n)  # before the solve (minutes for a large target)
     if roll is not None:
         check_roll(roll, rules)

@@ -29,19 +29,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
 from phase10math.cache import cache_key, cached
-from phase10math.checks import public, unknown_choice
+from phase10math.checks import public
 from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
 from phase10math.tenthousand.layered import check_memory, pair_tables, solve_layered
 from phase10math.tenthousand.odds import duel_roll_data
 from phase10math.tenthousand.rules import (
     UNIT,
+    DuelMethod,
     TenKRules,
     check_count,
     check_flag,
@@ -49,17 +49,6 @@ from phase10math.tenthousand.rules import (
     check_rules,
 )
 from phase10math.tenthousand.scoring import check_roll, is_six_of_a_kind, is_wipe, score_options
-
-
-class DuelMethod(StrEnum):
-    """How :func:`solve_duel` finds the turn-start values."""
-
-    LAYERED = "layered"  # score layers, 2x2 pair solves, proven interval (the default)
-    JACOBI = "jacobi"  # plain value iteration over all pairs (stopping rule not a proof)
-
-    @classmethod
-    def _missing_(cls, value: Any):
-        raise unknown_choice(cls, value, "method", TenKRulesError)
 
 
 @dataclass(frozen=True)

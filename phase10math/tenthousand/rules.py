@@ -35,6 +35,17 @@ MAX_TARGET = 20_000  # largest winning score (the duel's state space grows with 
 MAX_FLOOR = 20_000  # deepest floor on banked scores (points below zero)
 
 
+class DuelMethod(StrEnum):
+    """How :func:`~phase10math.tenthousand.duel.solve_duel` finds the turn-start values."""
+
+    LAYERED = "layered"  # score layers, 2x2 pair solves, proven interval (the default)
+    JACOBI = "jacobi"  # plain value iteration over all pairs (stopping rule not a proof)
+
+    @classmethod
+    def _missing_(cls, value: Any):
+        raise unknown_choice(cls, value, "method", TenKRulesError)
+
+
 class TenKPreset(StrEnum):
     """Named rule sets: ``default`` (RULES.md section 3) and ``facebook`` (Facebook Farkle as
     in Busche's two-player solution, 2016; every choice is stated in docs/rules.md)."""

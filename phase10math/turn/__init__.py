@@ -17,6 +17,7 @@ Modules, in reading order:
 - :mod:`~phase10math.turn.advisor` - ranked holds for a roll, with a reason in plain words.
 - :mod:`~phase10math.turn.maxima` - the highest score per phase and per game.
 - :mod:`~phase10math.turn.assess` - a strategy written as a function, evaluated exactly; grading.
+- :mod:`~phase10math.turn.thumb` - rules of thumb: short keep rules, each priced exactly.
 """
 
 from phase10math.lazy import lazy_exports
@@ -40,5 +41,11 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "values_by_rolls_left": "tables",
         "phase_maxima": "maxima",
         "game_maximum": "maxima",
+        "assess_strategy": "assess",
+        "grade": "assess",
+        "class_table": "assess",
+        "solver_strategy": "assess",
+        "strategy_policy": "assess",
+        "load_hand_in": "assess",
     },
 )

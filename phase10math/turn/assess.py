@@ -9,9 +9,9 @@ A student's *strategy* is a function ``strategy(roll, rolls_left, phase) -> dice
 - ``phase``: the phase number (1-20; a phase without a number is passed as it is).
 
 It returns the dice to keep: a list of faces of the roll (``["10", "10", "W"]``, numbers or
-texts; ``"10 10 W"`` also works), the others are rolled again. :func:`assess` asks the strategy
-once for every distinct roll and every number of rolls left, and evaluates the policy it gives
-**exactly** with the turn engine's fixed-policy evaluation
+texts; ``"10 10 W"`` also works), the others are rolled again. :func:`assess_strategy` asks the
+strategy once for every distinct roll and every number of rolls left, and evaluates the policy
+it gives **exactly** with the turn engine's fixed-policy evaluation
 (:meth:`~phase10math.turn.engine.Engine.policy_value`): P(complete) and E[score] as fractions.
 Beside them it puts the optimum (the solver's completion-optimal turn), the rolls where the
 strategy loses most (each roll's loss weighted by how often the strategy meets it; the weighted
@@ -20,8 +20,8 @@ scores the final dice with the meld engine and never uses the state space for th
 
 A strategy that keeps a die the roll does not show is refused, naming the roll:
 
->>> from phase10math.turn.assess import assess
->>> assess(lambda roll, rolls_left, phase: ["10"] * 7, 1)  # doctest: +ELLIPSIS
+>>> from phase10math.turn.assess import assess_strategy
+>>> assess_strategy(lambda roll, rolls_left, phase: ["10"] * 7, 1)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
 phase10math.errors.InvalidStrategyError: the strategy kept 10 10 10 10 10 10 10 ...
@@ -39,11 +39,13 @@ hand-ins by P(complete), then E[score].
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -67,9 +69,10 @@ __all__ = [
     "Assessment",
     "Loss",
     "Simulated",
-    "assess",
+    "assess_strategy",
     "class_table",
     "grade",
+    "load_hand_in",
     "solver_strategy",
     "strategy_policy",
 ]
@@ -119,8 +122,9 @@ class Simulated:
 class Assessment:
     """A strategy's exact value on one phase, beside the optimum's (the completion-optimal
     turn: the most P(complete), then the most E[score]). ``losses``: the rolls where the
-    strategy loses most, largest weighted loss first; ``explained``: the sum of the weighted
-    losses over every roll (float), which equals :attr:`gap`."""
+    strategy loses most, largest weighted loss first; ``lost_by_rolls_left``: the sum of the
+    weighted losses over every roll met with that many rolls left (float); together they
+    make :attr:`explained`, which equals :attr:`gap`."""
 
     phase: Phase
     p_complete: Fraction
@@ -128,8 +132,13 @@ class Assessment:
     best_p_complete: Fraction
     best_e_score: Fraction
     losses: list[Loss] = field(repr=False, default_factory=list)
-    explained: float = 0.0
+    lost_by_rolls_left: dict[int, float] = field(default_factory=dict)
     simulated: Simulated | None = None
+
+    @property
+    def explained(self) -> float:
+        """The weighted losses of every roll added up (equal to :attr:`gap`, in floats)."""
+        return sum(self.lost_by_rolls_left.values())
 
     @property
     def gap(self) -> Fraction:
@@ -182,7 +191,6 @@ class _Game:
     space: StateSpace
     best: np.ndarray
     optimum: TurnSolution
-    key_type: dict[int, int]
 
     @property
     def argument(self) -> Any:
@@ -208,11 +216,13 @@ def _game(phase, layout, rules: Rules) -> _Game:
         best = final_scores(phase, space, rules)
         first, second = lexicographic_utilities(best, Objective.COMPLETE)
         optimum = solve_utility(space, first, rules, second=second)
-    key_type: dict[int, int] = {}
-    for t, typ in enumerate(space.types):
-        for k in typ.faces:
-            key_type[k] = t if k not in key_type else -1  # -1: on two kinds of dice
-    return _Game(phase, dice, rules, space, best, optimum, key_type)
+    shared = Counter(k for typ in space.types for k in typ.faces) - Counter(range(11))
+    if shared:
+        raise InvalidArgumentError(
+            f"the number {_text(min(shared))} shows on two kinds of dice: a roll of numbers "
+            "would not say which dice to keep"
+        )
+    return _Game(phase, dice, rules, space, best, optimum)
 
 
 def _text(key: int) -> str:
@@ -231,46 +241,31 @@ def _faces(space: StateSpace, gid: int) -> tuple[str, ...]:
 _KEYS = {**{str(v): v for v in range(1, 11)}, "W": 0, "w": 0}  # the usual texts, fast
 
 
-def _kept_keys(keep: Any) -> list[int]:
-    """The numbers a strategy returned (0 for W), from texts, numbers or faces."""
+def _kept_keys(keep: Any, roll: tuple[str, ...], rolls_left: int) -> list[int]:
+    """The numbers a strategy returned (0 for W), from texts, numbers or faces; an
+    :class:`~phase10math.errors.InvalidStrategyError` for anything else."""
     if keep is None:
         return []
-    if isinstance(keep, (str, Face)):
-        keep = keep.split() if isinstance(keep, str) else [keep]
+    if isinstance(keep, str):
+        keep = keep.split()
+    elif isinstance(keep, Face):
+        keep = [keep]
     out = []
-    for item in keep:
-        if isinstance(item, str) and item in _KEYS:
-            out.append(_KEYS[item])
-        elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
-            out.append(int(item))
-        else:
-            out += [f.value for f in parse_faces([item] if isinstance(item, Face) else str(item))]
-    return out
-
-
-def _hold_id(game: _Game, keep: Any, roll: tuple[str, ...], rolls_left: int) -> int:
-    where = f"strategy(roll={' '.join(roll)}, rolls_left={rolls_left})"
     try:
-        keys = _kept_keys(keep)
+        for item in keep:
+            if isinstance(item, str) and item in _KEYS:
+                out.append(_KEYS[item])
+            elif isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+                out.append(parse_faces([str(int(item))])[0].value)
+            else:
+                item = [item] if isinstance(item, Face) else str(item)
+                out += [f.value for f in parse_faces(item)]
     except Exception as exc:  # not faces at all: say what came back
         raise InvalidStrategyError(
-            f"{where} returned {keep!r}, which is not a list of dice ({exc})"
+            f"strategy(roll={' '.join(roll)}, rolls_left={rolls_left}) returned {keep!r}, "
+            f"which is not a list of dice ({exc})"
         ) from None
-    have, want = Counter(_KEYS[f] for f in roll), Counter(keys)
-    if any(want[k] > have[k] for k in want):
-        kept = " ".join(_text(k) for k in sorted(keys, key=_order))
-        raise InvalidStrategyError(
-            f"the strategy kept {kept} but the roll is {' '.join(roll)}: a hold keeps dice of "
-            f"the roll ({where})"
-        )
-    space = game.space
-    counts = [[0] * len(t.faces) for t in space.types]
-    for k, n in want.items():
-        t = game.key_type[k]
-        if t < 0:
-            raise InvalidStrategyError(f"{where}: {_text(k)} shows on two kinds of dice")
-        counts[t][space.types[t].faces.index(k)] += n
-    return space.state_id(counts)
+    return out
 
 
 def strategy_policy(
@@ -290,13 +285,26 @@ def _policy(strategy: Strategy, game: _Game) -> dict[int, np.ndarray]:
     if not callable(strategy):
         raise InvalidStrategyError(f"a strategy is a function; got {type(strategy).__name__}")
     space = game.space
-    rolls = [_faces(space, gid) for gid in space.full_ids]
+    have = np.zeros((len(space.full_ids), 11), dtype=np.int64)  # per roll: dice per number
+    for t, counts in enumerate(space.counts_per_type(space.full_ids)):
+        have[:, list(space.types[t].faces)] += counts
+    order = sorted(range(11), key=_order)
+    rolls = [tuple(_text(k) for k in order for _ in range(row[k])) for row in have.tolist()]
     holds = {}
     for r in range(game.rules.rolls - 1, 0, -1):
-        ids = np.empty(len(rolls), dtype=np.int64)
+        kept = np.zeros_like(have)
         for i, roll in enumerate(rolls):
-            ids[i] = _hold_id(game, strategy(roll, r, game.argument), roll, r)
-        holds[r] = ids
+            for k in _kept_keys(strategy(roll, r, game.argument), roll, r):
+                kept[i, k] += 1
+        bad = np.flatnonzero((kept > have).any(axis=1))
+        if bad.size:
+            i = int(bad[0])
+            shown = " ".join(_text(k) for k in order for _ in range(kept[i, k]))
+            raise InvalidStrategyError(
+                f"the strategy kept {shown} but the roll is {' '.join(rolls[i])}: a hold keeps "
+                f"dice of the roll (strategy(roll={' '.join(rolls[i])}, rolls_left={r}))"
+            )
+        holds[r] = space.ids_of([kept[:, list(t.faces)] for t in space.types])
     return holds
 
 
@@ -348,18 +356,21 @@ def _reach(game: _Game, holds: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
     return reach
 
 
-def _losses(game: _Game, holds: dict[int, np.ndarray], top: int) -> tuple[list[Loss], float]:
-    """The ``top`` rolls of the largest weighted loss, and the sum of all weighted losses
-    (the whole gap in P(complete), by the performance difference identity)."""
+def _losses(
+    game: _Game, holds: dict[int, np.ndarray], top: int
+) -> tuple[list[Loss], dict[int, float]]:
+    """The ``top`` rolls of the largest weighted loss, and per rolls left the sum of all
+    weighted losses (together the whole gap in P(complete): the performance difference
+    identity)."""
     space, opt = game.space, game.optimum
     reach = _reach(game, holds)
-    found, total = [], 0.0
+    found, total = [], {}
     for r, ids in holds.items():
         best = np.asarray(opt.roll_arg[r])
         values = np.asarray(opt.hold_num[r], dtype=np.float64) / float(opt.denominator(r))
         loss = values[best] - values[ids]
         weighted = reach[r] * loss
-        total += float(weighted.sum())
+        total[r] = float(weighted.sum())
         for pos in np.argsort(-weighted, kind="stable")[:top]:
             if weighted[pos] > 0:
                 found.append((float(weighted[pos]), r, int(pos), float(loss[pos])))
@@ -385,7 +396,7 @@ def _simulate(game: _Game, holds: dict[int, np.ndarray], turns: int, seed: int) 
 # --------------------------------------------------------------------------- the API
 
 
-def assess(
+def assess_strategy(
     strategy: Strategy,
     phase: Phase | int | str,
     layout: Layout | Sequence[Die] = DEFAULT_LAYOUT,
@@ -450,6 +461,31 @@ def grade(
         key=lambda r: (r["refused"] is not None, -r.get("p_complete", 0), -r.get("e_score", 0))
     )
     return rows
+
+
+def load_hand_in(path: str | Path, name: str = "strategy") -> Strategy:
+    """The function ``name`` of a hand-in: a Python file, or a notebook whose code cells tagged
+    ``strategy`` (all code cells where none is tagged; lines of IPython magics skipped) define
+    it. The hand-in's code runs here: grade in a throwaway account or container. Raises
+    :class:`~phase10math.errors.InvalidStrategyError` when the file does not define it."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".ipynb":
+        cells = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
+        tagged = [c for c in cells if "strategy" in c.get("metadata", {}).get("tags", [])]
+        sources = ["".join(c["source"]) for c in tagged or cells]
+        lines = "\n".join(sources).splitlines()
+        text = "\n".join(ln for ln in lines if not ln.lstrip().startswith(("%", "!")))
+    space: dict[str, Any] = {"__name__": "hand_in"}
+    try:
+        exec(compile(text, str(path), "exec"), space)  # the hand-in's code, by design
+    except Exception as exc:
+        raise InvalidStrategyError(
+            f"{path.name} does not run: {type(exc).__name__}: {exc}"
+        ) from None
+    if not callable(space.get(name)):
+        raise InvalidStrategyError(f"{path.name} defines no function {name}()")
+    return space[name]
 
 
 def class_table(rows: Iterable[Mapping[str, Any]]) -> str:

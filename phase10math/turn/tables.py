@@ -393,9 +393,25 @@ def phase_table(
     return {n: rows[n] for n in phases}
 
 
+def table_legend(rules: Rules) -> list[str]:
+    """What each column of :func:`format_table` means, with its unit (lines of at most 100
+    characters)."""
+    return [
+        "P(one roll): the chance to make the phase with one roll of the ten dice",
+        f"P(complete), optimal: the chance to make it in a turn of {rules.rolls} rolls, holds "
+        "chosen for it",
+        "E[score], optimal: the points a turn scores on average, holds chosen for points",
+        "  (points: a made phase scores the sum of the dice that make it, a failed one 0)",
+        "P(complete) | score play: the chance to make it with those holds chosen for points",
+        "P(complete), greedy: the chance with greedy holds (keep the dice of the placement that",
+        "  uses the most dice), a baseline",
+    ]
+
+
 @public
-def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
-    """The table as text: floats (percent / points) with the exact fraction listed below."""
+def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules, exact: bool = False) -> str:
+    """The table as text: floats (percent / points), a legend of the columns, and with
+    ``exact`` every value's exact fraction below (they are always in :func:`table_json`)."""
     for n, row in rows.items():
         check_int(n, "rows", 1, len(PHASES), InvalidPhaseError)
         missing = [c for c in COLUMNS if c not in row]
@@ -408,15 +424,21 @@ def format_table(rows: dict[int, dict[str, Fraction]], rules: Rules) -> str:
     head = f"{'phase':>5}  {'requirement':<28}" + "".join(
         f"{name:>{width[c]}}" for c, name in COLUMNS.items()
     )
-    lines = [f"Phase 10 Dice, {rules.holds} holds, {rules.rolls} rolls: exact values", head]
+    lines = [
+        f"Phase 10 Dice, {rules.holds} holds, {rules.rolls} rolls: exact values, rounded",
+        head,
+    ]
     for n, row in rows.items():
         cells = []
         for c in COLUMNS:
             v, w = row[c], width[c]
             cells.append(f"{float(v):>{w}.4f}" if c.startswith("e_") else f"{percent(v, 3):>{w}}")
         lines.append(f"{n:>5}  {PHASES[n].text:<28}" + "".join(cells))
-    lines.append("")
-    lines.append("exact values:")
+    lines += ["", *table_legend(rules)]
+    if not exact:
+        lines.append("every value is an exact fraction: --exact shows them (or --json)")
+        return "\n".join(lines)
+    lines += ["", "exact values:"]
     for n, row in rows.items():
         lines.append(f"  phase {n}: " + "; ".join(f"{c} = {row[c]}" for c in COLUMNS))
     return "\n".join(lines)

@@ -14,6 +14,10 @@ def test_game_prints_score_sheet(capsys):
     assert main([*cmd, "--layout", "compact"]) == 0
     out = capsys.readouterr().out
     assert "score sheet" in out and "total" in out and "winner" in out
+    # every mark and row label of the sheet is explained under it, with the rules' numbers
+    legend = out.split("\n\n")[-1]
+    for mark in ("(Nt)", "- (Nt):", "bonus 5: 40 points", "over 220", "finish: 40 points"):
+        assert mark in legend, legend
 
 
 def test_game_json_is_reproducible(capsys):

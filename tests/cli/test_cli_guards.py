@@ -9,12 +9,11 @@ from fractions import Fraction
 
 import pytest
 
-from phase10math.cli import duel as cli_duel
-from phase10math.cli import turn as cli_turn
 from phase10math.dice.phases import PHASES
 from phase10math.errors import ResultOutOfRangeError
+from phase10math.game import duel as game_duel
 from phase10math.guards import check_expected_score, check_probability
-from phase10math.turn import tables
+from phase10math.turn import advisor, tables
 from tests.clirun import run
 
 
@@ -39,7 +38,7 @@ def test_a_table_value_out_of_range_is_never_printed(monkeypatch, column, value,
         rows[1][column] = Fraction(value)
         return rows
 
-    monkeypatch.setattr(cli_turn, "phase_table", bad)
+    monkeypatch.setattr(tables, "phase_table", bad)  # the command line imports it on demand
     line = internal_error(*run(["table", "--phases", "1-2", *(["--json"] if json else [])]))
     assert f"phase 1's {column}" in line and "lies outside" in line
 
@@ -47,14 +46,14 @@ def test_a_table_value_out_of_range_is_never_printed(monkeypatch, column, value,
 @pytest.mark.parametrize("objective", ["complete", "score"])
 @pytest.mark.parametrize("json", [False, True])
 def test_advice_out_of_range_is_never_printed(monkeypatch, objective, json):
-    real = cli_turn.advise
+    real = advisor.advise
 
     def bad(*a, **k):
         adv = real(*a, **k)
         wrong = dataclasses.replace(adv.options[0], numerator=1000 * adv.options[0].denominator)
         return dataclasses.replace(adv, options=[wrong, *adv.options[1:]])
 
-    monkeypatch.setattr(cli_turn, "advise", bad)
+    monkeypatch.setattr(advisor, "advise", bad)
     argv = ["advise", "--phase", "1", "--rolls-left", "2", "--objective", objective]
     argv += ["--layout", "compact", *(["--json"] if json else []), *"1 1 2 3 5 5 6 7 8 9".split()]
     line = internal_error(*run(argv))
@@ -62,19 +61,19 @@ def test_advice_out_of_range_is_never_printed(monkeypatch, objective, json):
 
 
 def test_a_chance_to_win_out_of_range_is_never_printed(monkeypatch):
-    monkeypatch.setattr(cli_duel, "chance_to_win", lambda *a, **k: (1.5, 0.0))
+    monkeypatch.setattr(game_duel, "chance_to_win", lambda *a, **k: (1.5, 0.0))
     internal_error(*run(["duel", "--me", "9:0", "--opponent", "9:0"]))
 
 
 def test_a_headline_out_of_range_is_never_printed(monkeypatch):
-    real = cli_duel.read_table
+    real = game_duel.read_table
 
     def bad(*a, **k):
         sol, data = real(*a, **k)
         data = {**data, "headline": {**data["headline"], "p_tie": -0.25}}
         return sol, data
 
-    monkeypatch.setattr(cli_duel, "read_table", bad)
+    monkeypatch.setattr(game_duel, "read_table", bad)
     internal_error(*run(["duel"]))
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from phase10math.cli import main
-from phase10math.turn.tables import phase_row
+from phase10math.turn.tables import COLUMNS, phase_row
 
 
 def run(capsys, *argv):
@@ -29,9 +29,17 @@ def test_table_json_carries_fraction_and_float(capsys):
         assert p["p_score_policy"] <= p["p_optimal"]
 
 
-def test_table_text(capsys):
-    code, out, _ = run(capsys, "table", "--phases", "1-1")
-    assert code == 0 and "2 sets of 3" in out and "exact values:" in out
+def test_table_text_explains_its_columns_and_keeps_the_fractions_one_flag_away(capsys):
+    code, out, _ = run(capsys, "table", "--phases", "1-2")
+    assert code == 0 and "2 sets of 3" in out and "exact values:" not in out
+    for name in COLUMNS.values():  # each column in the legend, with its unit for the score
+        assert sum(line.startswith(name + ":") for line in out.splitlines()) == 1, name
+    assert "points a turn scores on average" in out and "--exact" in out
+    legend = out.split("\n\n")[1].splitlines()
+    assert max(len(line) for line in legend) <= 100, legend
+    code, out, _ = run(capsys, "table", "--phases", "1-2", "--exact")
+    row = phase_row(1)
+    assert code == 0 and "exact values:" in out and f"p_optimal = {row['p_optimal']}" in out
 
 
 def test_sticky_table_names_the_phase_that_does_not_fit(capsys):

@@ -6,6 +6,7 @@ solve (turns, solitaire, full games) always get at least one bad word."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import json
@@ -17,7 +18,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from phase10math.cli import main  # noqa: E402
+from phase10math.cli import build_parser, main  # noqa: E402
 from phase10math.dice import meld, phases  # noqa: E402
 from phase10math.dice.faces import parse_faces, parse_layout  # noqa: E402
 from phase10math.dice.rules import Rules  # noqa: E402
@@ -199,6 +200,234 @@ def test_every_command_exits_0_or_2_without_traceback(data, layout_files, tmp_pa
     code = run_checked(argv, tmp_path)
     if any(w in argv for w in ("9" * 60, "99999999999", "²", "-5")):
         assert code == 2, argv
+
+
+# --------------------------------------------------------------------------- every option
+
+#: The options the grammar of :func:`argv_for` draws, per command.
+GRAMMAR = {
+    "check": {"--phase", "--json", "--layout"},
+    "advise": {"--phase", "--rolls-left", "--top", "--set-aside", "--holds", "--json"},
+    "table": {"--phases", "--json", "--layout"},
+    "maxscore": {"--phases", "--json", "--layout"},
+    "game": {"--players", "--strategies", "--seed", "--json"},
+    "turns": {"--max-turns", "--json"},
+    "solitaire": {"--simulate", "--json"},
+    "headtohead": {"--strategies", "--games", "--phases", "--seed", "--json"},
+    "cards dealt": {"--hand-size", "--phase", "--json"},
+    "cards draws": {"--trials", "--draws", "--json"},
+    "cards game": {"--players", "--seed", "--summary", "--json"},
+    "tenk ev": {"--dice", "--turn-total", "--three-pairs", "--open", "--json"},
+    "tenk thresholds": {"--straight", "--open", "--json"},
+    "tenk duel": {"--target", "--open", "--json"},
+}
+
+SHARED = ["--no-shared-sets", None]
+TENK_RULES = {
+    "--straight": ["0", "3000", "120"],
+    "--three-pairs": ["1500", "-1"],
+    "--extra-of-a-kind": ["add", "x"],
+    "--wipe": [None],
+    "--no-wipe": [None],
+    "--six-wins": [None],
+    "--no-six-wins": [None],
+}
+
+#: The other options, per command, with words to give them (None: a flag), and the words one
+#: of which every draw of that command gets (a refusal, so that no long work starts), or
+#: None where any draw is quick.
+OPTIONS: dict[str, tuple[dict[str, list[str | None]], list[list[str]] | None]] = {
+    "": ({"--version": [None]}, None),
+    "check": ({"--no-shared-sets": [None]}, [["--phase", "x"], ["--phase", "0"]]),
+    "maxscore": ({"--no-shared-sets": [None]}, [["--phases", "x"]]),
+    "layout": (
+        {
+            "--json": [None],
+            "--layout": ["compact", "", "x", "recorded"],
+            "--no-shared-sets": [None],
+        },
+        None,
+    ),
+    "table": (
+        {
+            "--holds": ["free", "sticky", "x"],
+            "--progress": [None],
+            "--exact": [None],
+            "--solve": [None],
+            "--no-shared-sets": [None],
+        },
+        [["--phases", "x"], ["--phases", "0"], ["--layout", ""]],
+    ),
+    "advise": (
+        {
+            "--objective": ["complete", "score", "win", "x"],
+            "--me": ["9:0", "9:x", "11:0"],
+            "--opponent": ["9:0", "10:40", "3:0"],
+            "--second": [None],
+            "--last-chance": [None],
+            "--table": ["missing.npz", ""],
+            "--keep": ["10 10", "x", "10 10 10 10 10 10 10 10 10 10 10"],
+            "--by-die": [None],
+            "--die": ["1=4", "1=99", "x"],
+            "--layout": ["compact", "", "x"],
+            "--no-shared-sets": [None],
+        },
+        [["--rolls-left", "9"], ["--phase", "x"], ["--layout", ""]],
+    ),
+    "game": (
+        {
+            "--phases": ["10", "20", "x"],
+            "--start-phase": ["9", "0", "21"],
+            "--holds": ["free", "x"],
+            "--log": [None],
+            "--layout": ["compact", ""],
+            "--no-shared-sets": [None],
+        },
+        [["--seed", "-1"], ["--players", "9"]],
+    ),
+    "solitaire": (
+        {"--seed": ["1", "-1"], "--layout": ["compact", ""], "--no-shared-sets": [None]},
+        [["--simulate", "1"], ["--simulate", "-5"]],
+    ),
+    "turns": (
+        {
+            "--strategy": ["greedy", "x"],
+            "--phases": ["10", "x"],
+            "--layout": ["compact", ""],
+            "--no-shared-sets": [None],
+        },
+        [["--max-turns", "0"], ["--max-turns", "x"]],
+    ),
+    "headtohead": (
+        {
+            "--start-phase": ["9", "0", "x"],
+            "--layout": ["compact", ""],
+            "--no-shared-sets": [None],
+        },
+        [["--games", "0"], ["--games", "-5"]],
+    ),
+    "duel": (
+        {
+            "--solve": [None],
+            "--phases": ["9-10", "1-10", "11-12", "x"],
+            "--checkpoint": ["/nonexistent/c", "c.npz"],
+            "--write": ["/nonexistent/t.npz", "t.npz"],
+            "--target": ["1e-3", "nan", "-1"],
+            "--picks": ["3", "x"],
+            "--layout": ["compact", "recorded", ""],
+            "--family-from": ["missing"],
+            "--family-phases": ["9-10", "x"],
+            "--table": ["missing.npz"],
+            "--me": ["9:250", "x", "11:0"],
+            "--opponent": ["9:235", "3:0"],
+            "--second": [None],
+            "--json": [None],
+        },
+        [["--phases", "x"], ["--me", "x", "--opponent", "9:0"], ["--target", "nan"]],
+    ),
+    "cards draws": (
+        {"--phase": ["1", "x"], "--policy": ["greedy", "outs", "x"], "--seed": ["1", "-1"]},
+        [["--trials", "-1"], ["--draws", "999"]],
+    ),
+    "tenk ev": (
+        {"--off-board": [None], "--exact": [None], **TENK_RULES},
+        None,
+    ),
+    "tenk thresholds": (
+        {"--three-pairs": ["1500", "5000000"], "--exact": [None], **TENK_RULES},
+        None,
+    ),
+    "tenk duel": (
+        {
+            "--no-progress": [None],
+            "--method": ["layered", "jacobi", "x"],
+            "--preset": ["default", "facebook", "x"],
+            "--floor": ["-200", "-75"],
+            "--three-pairs": ["1500", "-1"],
+            **TENK_RULES,
+        },
+        [["--target", "99999999"], ["--target", "x"]],
+    ),
+    "tenk advise": (
+        {
+            "--me": ["100", "10000", "-50"],
+            "--opponent": ["0", "5000"],
+            "--turn-total": ["0", "75", "200"],
+            "--dice": ["6", "3", "0"],
+            "--roll": ["1,5,5", "1,2,x", "1,1,5,2,3,4"],
+            "--json": [None],
+            "--no-progress": [None],
+            "--target": ["300", "0"],
+            "--open": ["500", "-1"],
+            **TENK_RULES,
+        },
+        [["--me", "10000"], ["--dice", "0"], ["--target", "0"]],
+    ),
+    "handouts": (
+        {
+            "--out": ["/nonexistent/out"],
+            "--no-pdf": [None],
+            "--paper": ["a4", "letter", "x"],
+            "--only": ["x"],
+            "--notebooks": ["missing"],
+            "--chromium": ["/nonexistent/chromium"],
+        },
+        [["--paper", "x"], ["--out", "/nonexistent/out", "--only", "x"]],
+    ),
+}
+
+
+def option_argv(command: str):
+    """A draw of ``command`` with some of its :data:`OPTIONS` (and one refused word where
+    any draw could start long work)."""
+    options, refused = OPTIONS[command]
+
+    def words(name: str):
+        return st.sampled_from(options[name]).map(lambda v: [name] if v is None else [name, v])
+
+    chosen = st.lists(st.sampled_from(sorted(options)), unique=True, max_size=5)
+    parts = chosen.flatmap(lambda names: st.tuples(*[words(n) for n in names]))
+    bad = st.just([]) if refused is None else st.sampled_from(refused)
+    return st.tuples(st.just(command.split()), parts, bad).map(
+        lambda t: [*t[0], *(w for part in t[1] for w in part), *t[2]]
+    )
+
+
+def parser_options() -> dict[str, set[str]]:
+    """Every option of every command of the command line (``""``: the top level)."""
+    out: dict[str, set[str]] = {}
+
+    def walk(parser, prefix):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*prefix, name])
+            elif action.option_strings and action.dest != "help":
+                out.setdefault(" ".join(prefix), set()).update(action.option_strings)
+
+    walk(build_parser(), [])
+    return out
+
+
+def test_the_fuzz_draws_every_option_of_every_command():
+    drawn: dict[str, set[str]] = {}
+    for command, names in GRAMMAR.items():
+        drawn.setdefault(command, set()).update(names)
+    for command, (options, _) in OPTIONS.items():
+        drawn.setdefault(command, set()).update(options)
+    missing = {c: sorted(o - drawn.get(c, set())) for c, o in parser_options().items()}
+    assert {c: o for c, o in missing.items() if o} == {}
+
+
+@FAST
+@given(data=st.data())
+def test_every_option_exits_0_or_2_without_traceback(data, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    monkeypatch.setenv("PHASE10MATH_SAVE_DIR", str(tmp_path / "saved"))
+    command = data.draw(st.sampled_from(sorted(OPTIONS)))
+    argv = data.draw(option_argv(command))
+    run_checked(argv, tmp_path)
 
 
 # --------------------------------------------------------------------------- the API

@@ -6,10 +6,12 @@ before it is opened."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import pickle
 import threading
 import time
+from importlib.resources import files
 
 import numpy as np
 import pytest
@@ -19,6 +21,12 @@ from phase10math.cli import main
 from phase10math.errors import InvalidFileError
 from phase10math.game.duel import Bonus, Checkpoint, Play, solve_duel
 from phase10math.game.duel.checkpoint import KIND
+from phase10math.game.duel.files import (
+    OTHER_DICE_TABLE_FILES,
+    TABLE_FILES,
+    TABLE_PACKAGE,
+    shipped_digests,
+)
 from phase10math.game.duel.savefile import read_safe, write_safe
 
 
@@ -121,3 +129,30 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path, capsys):
     finally:
         stop.set()
     assert time.monotonic() - t0 < 20
+
+
+def test_every_shipped_table_is_in_the_manifest_with_its_sha256():
+    """The manifest names every table file of the package and no other, each with the
+    SHA-256 of its bytes; the ranges read are those files."""
+    folder = files(TABLE_PACKAGE)
+    on_disk = {p.name for p in folder.iterdir() if p.name.endswith((".npz", ".json.gz"))}
+    digests = shipped_digests()
+    assert set(digests) == on_disk
+    named = set(TABLE_FILES.values()) | {
+        n for by_range in OTHER_DICE_TABLE_FILES.values() for n in by_range.values()
+    }
+    assert named == on_disk
+    for name in on_disk:
+        data = folder.joinpath(name).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == digests[name] and len(data) > 1000
+
+
+def test_a_shipped_table_unlike_its_manifest_is_refused(monkeypatch):
+    import phase10math.game.duel as duel
+
+    real = shipped_digests()
+    assert duel.read_table(phases=(9, 10))[0].game.describe() == "phases 9-10"
+    wrong = {name: "0" * 64 for name in real}
+    monkeypatch.setattr(duel.files, "shipped_digests", lambda: wrong)
+    with pytest.raises(InvalidFileError, match="not the one the package's manifest names"):
+        duel.read_table(phases=(9, 10))

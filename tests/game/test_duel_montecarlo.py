@@ -319,23 +319,39 @@ def test_duel_command_on_the_recorded_dice_reads_the_tables_that_serve_them(caps
     assert main(["duel", "--layout", "recorded", "--me", "3:60", "--opponent", "7:0"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "0 points at phase 7 cannot happen" in err
-    assert main(["duel", "--me", "3:60", "--opponent", "2:40"]) == 0  # the compact dice: 1-10
+    assert main(["duel", "--layout", "compact", "--me", "3:60", "--opponent", "2:40"]) == 0
+    assert "the table of phases 1-10" in capsys.readouterr().out
 
 
 def test_duel_command_prints_the_headline(capsys):
+    """Plain ``duel`` reads the recorded dice' table of the whole game, as every command
+    defaults to the recorded dice, and says so: the dice and where the game starts."""
     from phase10math.cli import main
 
     assert main(["duel"]) == 0  # the table of most phases: the whole game
     out = capsys.readouterr().out
     assert "P(first player wins)" in out and "recompute:" in out
-    assert max(shipped_ranges(), key=lambda r: r[1] - r[0]) == (1, 10)
-    assert "--phases 1-10" in out
+    assert max(shipped_ranges(DEFAULT_LAYOUT), key=lambda r: r[1] - r[0]) == (1, 10)
+    assert "--phases 1-10" in out and "--layout recorded" in out
+    first = out.splitlines()[0]
+    assert "on the recorded dice" in first and "both players at phase 1 with 0 points" in first
     assert main(["duel", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert (d["game"]["lo"], d["game"]["hi"]) == (1, 10)
-    whole = shipped_table((1, 10))
+    whole = shipped_table((1, 10), DEFAULT_LAYOUT)
     w, t = whole.value(whole.game.start())
     assert d["headline"]["p_first_wins"] == pytest.approx(w - t / 2, abs=1e-12)
+    assert main(["duel", "--phases", "9-10"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "on the recorded dice" in first and "both players at phase 9 with 0 points" in first
+    # the compact dice' 6-10 table solved phase 8 on their colors: it is not the recorded
+    # dice' table, and is not read for them
+    assert main(["duel", "--phases", "6-10"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "no shipped table of phases 6-10" in err
+    assert main(["duel", "--layout", "compact"]) == 0
+    assert "on the compact dice" in capsys.readouterr().out.splitlines()[0]
+    whole = shipped_table((1, 10))
     # the certified headline: its interval (the worth plus or minus the bound) at most
     # 1e-4 wide
     assert 0 < 2 * d["headline"]["bound"] <= 1e-4
@@ -343,13 +359,14 @@ def test_duel_command_prints_the_headline(capsys):
     d = __import__("json").loads(capsys.readouterr().out)
     assert 0 <= d["p_win"] <= d["chance_to_win"] <= 1
     # a state before phase 9: the shipped table of phases 6-10 holds it
-    assert main(["duel", "--me", "7:100", "--opponent", "8:90", "--json"]) == 0
+    compact = ["duel", "--layout", "compact"]
+    assert main([*compact, "--me", "7:100", "--opponent", "8:90", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     wide = shipped_table((6, 10))
     w, t = wide.value(wide.game.key_of(0, (7, 100), (8, 90)))
     assert d["table"] == "phases 6-10" and (d["chance_to_win"], d["p_tie"]) == (w, t)
     # before phase 6: the table of the whole game
-    assert main(["duel", "--me", "3:60", "--opponent", "2:40", "--json"]) == 0
+    assert main([*compact, "--me", "3:60", "--opponent", "2:40", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     w, t = whole.value(whole.game.key_of(0, (3, 60), (2, 40)))
     assert d["table"] == "phases 1-10" and (d["chance_to_win"], d["p_tie"]) == (w, t)

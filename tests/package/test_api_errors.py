@@ -78,4 +78,4 @@ def test_phase_messages():
 def test_help_without_sub_command_goes_to_stderr():
     for argv in (["cards"], ["tenk"]):
         code, out, err = run(argv)
-        assert code == 2 and out == "" and "usage" in err
+        assert code == 2 and out == "" and "a command is required: " in err

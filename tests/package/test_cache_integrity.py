@@ -510,3 +510,68 @@ def test_a_loop_of_links_in_place_of_an_entry_is_replaced_once(fresh, monkeypatc
     new_process(monkeypatch)
     assert cache.cached(key, lambda: 43) == 42  # the entry written in its place is used
     assert warnings(capsys.readouterr().err) == []
+
+
+# --------------------------------------------------------------------------- every damage
+
+
+def _flip(offset: int):
+    def damage(path: Path, other: Path) -> None:
+        data = bytearray(path.read_bytes())
+        data[offset] ^= 0xFF
+        path.write_bytes(bytes(data))
+
+    return damage
+
+
+def _replace_with(make):
+    def damage(path: Path, other: Path) -> None:
+        path.unlink()
+        make(path, other)
+
+    return damage
+
+
+#: Every kind of damage to a small entry (``other``: a valid entry of another request).
+DAMAGE = {
+    "cut in half": lambda p, o: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]),
+    "empty": lambda p, o: p.write_bytes(b""),
+    "garbage": lambda p, o: p.write_bytes(b"not a cache entry"),
+    "magic flipped": _flip(0),
+    "checksum flipped": _flip(len(cache._MAGIC)),
+    "identity length flipped": _flip(len(cache._MAGIC) + 32),
+    "identity flipped": _flip(len(cache._MAGIC) + 40),
+    "payload flipped": _flip(-10),
+    "old format": lambda p, o: p.write_bytes(b"P10M1" + p.read_bytes()[5:]),
+    "swapped with another entry": lambda p, o: swap(p, o),
+    "another entry copied over it": lambda p, o: p.write_bytes(o.read_bytes()),
+    "key edited": lambda p, o: rewrite_identity(p, lambda i: i.update(key="0" * 64)),
+    "description edited": lambda p, o: rewrite_identity(
+        p, lambda i: i["description"].update(value="other")
+    ),
+    "no description": lambda p, o: rewrite_identity(p, lambda i: i.update(description=None)),
+    "identity not an object": lambda p, o: rewrite_identity(p, lambda i: i.clear()),
+    "a folder": _replace_with(lambda p, o: p.mkdir()),
+    "a fifo": _replace_with(lambda p, o: os.mkfifo(p)),
+    "a loop of links": _replace_with(lambda p, o: os.symlink(p, p)),
+    "a dangling link": _replace_with(lambda p, o: os.symlink(p.with_name("gone"), p)),
+    "a link to another entry": _replace_with(lambda p, o: os.symlink(o, p)),
+}
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_every_kind_of_damage_gives_the_right_answer_and_one_warning(
+    fresh, monkeypatch, capsys, kind
+):
+    key, other = cache.cache_key(value="mine"), cache.cache_key(value="other")
+    cache.save(key, ["mine"])
+    cache.save(other, ["other"])
+    path, other_path = fresh / f"{key}.pkl", fresh / f"{other}.pkl"
+    DAMAGE[kind](path, other_path)
+    new_process(monkeypatch)
+    capsys.readouterr()
+    assert cache.cached(key, lambda: ["computed"]) == ["computed"]
+    assert len(warnings(capsys.readouterr().err)) == 1
+    new_process(monkeypatch)  # the entry written in its place is used, without a warning
+    assert cache.cached(key, lambda: ["again"]) == ["computed"]
+    assert warnings(capsys.readouterr().err) == []

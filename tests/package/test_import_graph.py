@@ -1,10 +1,12 @@
 """The package's import graph, read from the source with ``ast``: layers, no cycles, no
-private names taken from other modules, no function-level imports of the package.
+private names taken from other modules, no function-level imports of the package outside the
+command line (which imports on demand: ``--help`` and a refused input answer before the
+solvers are imported; such imports are edges of the graph all the same).
 
 The layers read bottom-up; a module may import only from its own layer or the ones below:
 
 0. ``exact``, ``errors``, ``checks``, ``cache``, ``files``, ``workers``, ``startup``,
-   ``progress``, ``lazy`` - shared pieces;
+   ``progress``, ``lazy``, ``version`` - shared pieces;
 1. ``dice`` - the dice game's rules as data; ``guards`` - the ranges results lie in;
 2. ``turn`` - the exact turn solver;
 3. ``game`` - whole games;
@@ -32,6 +34,7 @@ LAYER = {
     "workers": 0,
     "progress": 0,
     "lazy": 0,
+    "version": 0,
     "dice": 1,
     "guards": 1,
     "turn": 2,
@@ -45,7 +48,14 @@ LAYER = {
 }
 # optional heavy dependencies that may be imported inside functions
 LAZY_OK = {"ipywidgets", "IPython", "matplotlib", "playwright", "nbconvert", "nbformat", "tqdm",
-           "jupyter_server_mathjax"}  # fmt: skip
+           "jupyter_server_mathjax", "beartype"}  # fmt: skip
+# the command line's modules: their handlers import the solvers they run (on demand)
+ON_DEMAND = {"phase10math.cli", "phase10math.cards.cli", "phase10math.tenthousand.cli"}
+
+
+def on_demand(name: str) -> bool:
+    """Whether module ``name`` may import inside its functions (the command line)."""
+    return name in ON_DEMAND or name.startswith("phase10math.cli.")
 
 
 def module_name(path: Path) -> str:
@@ -106,10 +116,10 @@ def graph() -> tuple[dict[str, set[str]], list[str]]:
         for target, names, at_top in imports_of(name, path, modules):
             top_pkg = target.split(".")[0]
             if top_pkg != "phase10math":
-                if not at_top and top_pkg not in LAZY_OK:
+                if not at_top and top_pkg not in LAZY_OK and not on_demand(name):
                     problems.append(f"{name}: function-level import of {target}")
                 continue
-            if not at_top:
+            if not at_top and not on_demand(name):
                 problems.append(f"{name}: function-level import of {target}")
             if target != name:
                 edges[name].add(target)
@@ -199,3 +209,13 @@ def test_the_generic_steps_do_not_import_an_engine():
         special = {t for t in edges[generic] if t.startswith(("phase10math.turn.tensor",))}
         special |= edges[generic] & {"phase10math.turn.sticky", "phase10math.turn.engine"}
         assert special == set(), (generic, special)
+
+
+def test_the_command_line_imports_on_demand_and_those_imports_are_edges():
+    """The command line's handlers import the solvers inside functions; those imports are
+    edges (layers and cycles are checked through them), and only the command line has them."""
+    edges, _ = graph()
+    assert "phase10math.turn.advisor" in edges["phase10math.cli.turn"]
+    assert "phase10math.game.duel" in edges["phase10math.cli.duel"]
+    assert on_demand("phase10math.cli.game") and on_demand("phase10math.cards.cli")
+    assert not on_demand("phase10math.turn.tables") and not on_demand("phase10math.checks")

@@ -25,7 +25,10 @@ MADE = "6o 9b 6b 9r 6b 9g Wr 3g Wg 3b"  # phase 1 made (6 6 6 and 9 9 9)
 TIMEOUT = 30_000  # ms for one widget update (a first solve of a phase included)
 # the aim "Win the game": its line before the turn's first roll, and after a roll
 CHANCE_AT_START = re.compile(r"Chance to win the game at the start of this turn: \d+\.\d%")
-HOLD_TO_WIN = re.compile(r"with this roll, keep (.+?) to win: \d+\.\d%")
+HOLD_TO_WIN = re.compile(
+    r"Best to win: (keep .+?, reroll \d+ → \d+\.\d%|roll again for points \(\d+\.\d% vs "
+    r"\d+\.\d% if you stop\)|reroll all \d+ → \d+\.\d%|stop now)"
+)
 
 pytestmark = pytest.mark.browser
 
@@ -464,7 +467,7 @@ def test_a_game_against_one_computer_plays_to_win(app_url, win_game_url, browser
             expect(board.locator(".p10-aim-message .p10-refusal")).to_have_count(0)
             board.locator(".p10-roll").click()
             expect(win).to_contain_text(HOLD_TO_WIN)
-            expect(board.locator(".p10-verdict")).to_contain_text("To make the phase:")
+            expect(board.locator(".p10-verdict").last).to_contain_text("To make the phase:")
             _check_layout(page)
             _check_phone_rules(page)
             page.screenshot(path=str(shots / f"app-win-recorded-{width}.png"), full_page=True)
@@ -483,13 +486,15 @@ def test_a_game_against_one_computer_plays_to_win(app_url, win_game_url, browser
         board.locator(".p10-roll").click()
         # the stars mark the hold to win; the verdict below is the turn's own aim
         expect(win).to_contain_text(HOLD_TO_WIN)
-        expect(win).to_contain_text("\u2605 marks it")
-        expect(board.locator(".p10-verdict")).to_contain_text("To make the phase:")
-        keep = HOLD_TO_WIN.search(win.inner_text()).group(1).split()
-        expect(board.locator(".p10-die.p10-suggest")).to_have_count(len(keep))
+        expect(board.locator(".p10-verdict").last).to_contain_text("To make the phase:")
+        # the hold to win as chips; the stars mark its dice; the reasons one tap away
+        keep = win.locator(".p10-best-line .p10-chip").count()
+        expect(board.locator(".p10-die.p10-suggest")).to_have_count(keep)
+        win.locator(".p10-why-win summary").click()
+        expect(win.locator(".p10-why-win li").first).to_contain_text(re.compile(r"\d+\.\d%"))
         board.locator(".p10-best").click()  # Hold best: the hold to win
-        expect(board.locator(".p10-die.p10-held")).to_have_count(len(keep))
-        expect(win).to_contain_text("your hold:")
+        expect(board.locator(".p10-die.p10-held")).to_have_count(keep)
+        expect(win).to_contain_text("Yours: the hold to win")
         _check_layout(page)
         _check_phone_rules(page)
         page.screenshot(path=str(shots / f"app-win-{width}.png"), full_page=True)

@@ -247,7 +247,7 @@ def test_tap_pad_types_a_roll_and_the_board_keeps_placed_faces():
 
 def test_a_long_solve_shows_progress_with_controls_off_and_old_advice_hidden(monkeypatch):
     import phase10math.turn.tables as tables
-    from phase10math.play import widgets
+    from phase10math.play import turn_view
 
     w = TurnWidget(phase=1, seed=2)
     w.roll()
@@ -270,7 +270,7 @@ def test_a_long_solve_shows_progress_with_controls_off_and_old_advice_hidden(mon
 
     monkeypatch.setattr(tables, "heavy_phase", lambda *a: True)
     monkeypatch.setattr(tables, "cached_solution", slow_solve)
-    monkeypatch.setattr(widgets, "_READY", set())
+    monkeypatch.setattr(turn_view, "_READY", set())
     w.click_die(0)  # any refresh of a phase not yet solved in this kernel
     assert len(seen) == 3
     first, last = seen[0], seen[-1]

@@ -4,6 +4,7 @@ and the advisor panel."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -228,7 +229,7 @@ def test_changing_phase_or_objective_starts_a_new_turn():
     w.roll()
     before = w.state.snapshot()
     w.phase_select.value = 2  # mid-turn: refused, the dice stay
-    assert "finish this turn first" in w.message.value
+    assert "finish this turn first" in w.settings_message.value
     assert w.state.snapshot() == before and w.phase_select.value == 1
     w.stop_button.click()
     w.phase_select.value = 2  # once the turn is over, a new phase starts a new turn
@@ -357,7 +358,7 @@ def test_game_widget_refuses_a_phase_change(issue=12):
     g.turn.roll()
     before = g.turn.state.snapshot()
     g.turn.phase_select.value = 2
-    assert "set by the game" in g.turn.message.value
+    assert "set by the game" in g.turn.settings_message.value
     assert g.turn.state.snapshot() == before
 
 
@@ -378,3 +379,23 @@ def test_bad_objective_is_refused_by_the_one_objective_check():
     with pytest.raises(InvalidRulesError):
         st.new_turn(objective="fast")
     assert st.objective == "complete"
+
+
+def test_the_stylesheet_is_a_css_file_shipped_with_the_package():
+    import tomllib
+    from importlib import resources
+
+    from phase10math.play.style import app_css, style_widget
+
+    css = resources.files("phase10math.play").joinpath("app.css").read_text()
+    assert ".p10-die" in css and "\\2605" in css  # the star of a suggested die, as CSS
+    data = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert "*.css" in data["tool"]["setuptools"]["package-data"]["phase10math.play"]
+    assert app_css() == css and css in style_widget().value
+
+
+def test_no_module_of_the_play_app_is_over_a_thousand_lines():
+    import phase10math.play as play
+
+    for path in Path(play.__file__).parent.glob("*.py"):
+        assert len(path.read_text().splitlines()) <= 1000, path.name

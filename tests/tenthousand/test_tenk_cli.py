@@ -172,7 +172,7 @@ def never_solve(*args, **kwargs):
     ],
 )
 def test_advise_refuses_a_state_before_solving(capsys, monkeypatch, argv, words):
-    monkeypatch.setattr("phase10math.tenthousand.cli.solve_duel", never_solve)
+    monkeypatch.setattr("phase10math.tenthousand.duel.solve_duel", never_solve)
     code, out, err = run(capsys, *argv)
     if words is None:  # a valid request: it reaches the solve
         assert code == 1 and "solved before the request was checked" in err

@@ -15,7 +15,7 @@ import pytest
 from phase10math.dice.layouts import COMPACT_LAYOUT, DEFAULT_LAYOUT
 from phase10math.dice.phases import Group, Phase
 from phase10math.errors import InvalidArgumentError, InvalidStrategyError
-from phase10math.turn.assess import assess, class_table, grade, solver_strategy
+from phase10math.turn.assess import assess_strategy, class_table, grade, solver_strategy
 from tests.bruteforce import brute_best
 
 # two high dice and two low dice of the recorded set; "a set of 2 and a run of 2" needs all four
@@ -82,7 +82,7 @@ def brute(strategy, rolls=3):
 
 @pytest.mark.parametrize("strategy", [weak, good], ids=["weak", "good"])
 def test_exact_values_match_brute_force(strategy):
-    a = assess(strategy, PHASE, DICE, turns=4000, seed=7)
+    a = assess_strategy(strategy, PHASE, DICE, turns=4000, seed=7)
     assert (a.p_complete, a.e_score) == brute(strategy)
     assert a.p_complete < a.best_p_complete  # neither is optimal on this game
     assert a.explained == pytest.approx(float(a.gap), abs=1e-12)  # the losses add up to the gap
@@ -91,12 +91,12 @@ def test_exact_values_match_brute_force(strategy):
 
 
 def test_the_optimum_is_the_solvers_and_brute_force_agrees():
-    a = assess(good, PHASE, DICE, turns=0)
+    a = assess_strategy(good, PHASE, DICE, turns=0)
     solver = solver_strategy(PHASE, DICE)  # the solver's own policy, handed in as a function
-    best = assess(solver, PHASE, DICE, turns=0)
+    best = assess_strategy(solver, PHASE, DICE, turns=0)
     assert best.gap == 0 and best.losses == [] and best.p_complete == a.best_p_complete
     assert brute(solver) == (best.p_complete, best.e_score)
-    assert a.best_p_complete > a.p_complete > assess(weak, PHASE, DICE, turns=0).p_complete
+    assert a.best_p_complete > a.p_complete > assess_strategy(weak, PHASE, DICE, turns=0).p_complete
 
 
 def test_an_impossible_hold_is_refused_with_its_roll():
@@ -104,11 +104,11 @@ def test_an_impossible_hold_is_refused_with_its_roll():
         return ["10", "10"] if rolls_left == 1 else []
 
     with pytest.raises(InvalidStrategyError, match=r"kept 10 10 but the roll is \S+ \S+ \S+ \S+"):
-        assess(cheat, PHASE, DICE, turns=0)
+        assess_strategy(cheat, PHASE, DICE, turns=0)
     with pytest.raises(InvalidStrategyError, match="not a list of dice"):
-        assess(lambda roll, r, p: [object()], PHASE, DICE, turns=0)
+        assess_strategy(lambda roll, r, p: [object()], PHASE, DICE, turns=0)
     with pytest.raises(InvalidArgumentError, match="color group"):
-        assess(weak, 8, COMPACT_LAYOUT)
+        assess_strategy(weak, 8, COMPACT_LAYOUT)
 
 
 def test_the_class_table_ranks_the_hand_ins():

@@ -251,7 +251,7 @@ def test_layout_menu():
     # mid-turn another set is refused and the menu put back
     w.layout_select.value = "recorded"
     assert w.layout_select.value == "compact" and w.state.layout is COMPACT_LAYOUT
-    assert "finish this turn first" in w.message.value
+    assert "finish this turn first" in w.settings_message.value
     w.stop_button.click()
     if w.pending is not None:  # a stop that fails the phase asks first
         w.confirm_yes.click()

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
+import io
 import json
+import numbers
 import os
 import zipfile
 from collections.abc import Iterable, Mapping
@@ -16,7 +19,7 @@ from phase10math.cache import package_version
 from phase10math.dice.faces import Layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.rules import Rules
-from phase10math.errors import InvalidRulesError, OutsideTableError
+from phase10math.errors import InvalidFileError, InvalidRulesError, OutsideTableError
 from phase10math.files import open_regular
 from phase10math.game.duel.setting import (
     MATCHUPS,
@@ -36,6 +39,7 @@ from phase10math.game.duel.table import DuelSolution
 
 
 TABLE_PACKAGE = "phase10math.game.data"
+MANIFEST = "manifest.json"  # the SHA-256 of every shipped table file
 TABLE_FILE = "duel_table.json.gz"  # the default shipped range (its game is recorded inside)
 # every range shipped (a range whose file is not in the package is skipped: the 10-phase
 # game's packed table joins once its solve ends, ``duel --solve --phases 1-10``)
@@ -49,13 +53,32 @@ TABLE_FILES = {
 # tables whose color phase was solved on other dice than the others' (``SHIPPED_DICE``), by
 # those dice (a layout of :data:`~phase10math.dice.layouts.LAYOUTS`), then phase range; a
 # range whose file is not in the package is skipped (the recorded dice' end game and whole
-# game: ``duel --solve --phases 8-10|1-10 --layout recorded``, resumable from ``runs/``)
+# game: ``duel --solve --phases 8-10|1-10 --layout recorded``, resumable from ``tools/solves/``)
 OTHER_DICE_TABLE_FILES: dict[Layout, dict[tuple[int, int], str]] = {
     RECORDED_LAYOUT: {
         (8, 10): "duel_table_8_10_recorded.json.gz",
         (1, 10): "duel_table_1_10_recorded.npz",
     },
 }
+
+
+def shipped_digests() -> dict[str, str]:
+    """The SHA-256 of every shipped table file, by name (the package's ``MANIFEST``)."""
+    text = resources.files(TABLE_PACKAGE).joinpath(MANIFEST).read_text(encoding="utf-8")
+    return json.loads(text)["sha256"]
+
+
+def shipped_bytes(name: str) -> bytes:
+    """A shipped table file's bytes, refused (:class:`~phase10math.errors.InvalidFileError`)
+    unless their SHA-256 is the manifest's: a damaged or altered install."""
+    data = resources.files(TABLE_PACKAGE).joinpath(name).read_bytes()
+    want = shipped_digests().get(name)
+    if hashlib.sha256(data).hexdigest() != want:
+        raise InvalidFileError(
+            f"the shipped table {name} is not the one the package's manifest names "
+            f"(SHA-256 {want}): a damaged install? Reinstall phase10math"
+        )
+    return data
 
 
 def table_files(dice: Layout | None) -> Mapping[tuple[int, int], str]:
@@ -200,9 +223,9 @@ class PackedStates(Mapping):
             off, first, size = self._at[block]
         except (KeyError, TypeError, ValueError, IndexError):
             return None
-        if not isinstance(pos, int):
+        if isinstance(pos, bool) or not isinstance(pos, numbers.Integral):
             return None
-        i = pos - first
+        i = int(pos) - first  # a numpy integer too
         return off + i if 0 <= i < size else None
 
     def __getitem__(self, key: Any) -> Any:
@@ -449,11 +472,10 @@ def read_table(
                 f"(shipped: {shipped or 'none'}); solve it with duel --solve"
             )
         name = table_files(dice)[phases]
-        ref = resources.files(TABLE_PACKAGE).joinpath(name)
+        raw = io.BytesIO(shipped_bytes(name))
         if name.endswith(".npz"):
-            with ref.open("rb") as raw:
-                return read_packed(raw)
-        with ref.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
+            return read_packed(raw)
+        with gzip.open(raw, "rt", encoding="utf-8") as fh:
             data = json.load(fh)
     elif os.fspath(path).endswith(".npz"):
         try:  # never a FIFO or a device: opening one for reading could wait forever
@@ -503,10 +525,13 @@ def _table_rows(data: dict[str, Any]) -> tuple[DuelSolution, dict[str, Any]]:
     return sol, data
 
 
-def format_headline(h: Mapping[str, Any]) -> str:
-    """The headline as text: the optimal game, then the per-turn matchups."""
+def format_headline(h: Mapping[str, Any], dice: str, start: int) -> str:
+    """The headline as text: the game, the ``dice`` it holds for (their name) and where it
+    starts (both players at phase ``start`` with 0 points), the optimal game, then the
+    per-turn matchups."""
     lines = [
-        f"Two-player Phase 10 Dice, {h['game']}, both players from the first phase with 0 points",
+        f"Two-player Phase 10 Dice, {h['game']} on the {dice} dice; the start: both players "
+        f"at phase {start} with 0 points",
         f"P(first player wins) = {h['p_first_wins']:.6f}   P(tie) = {h['p_tie']:.6f}   "
         f"P(second player wins) = {h['p_second_wins']:.6f}",
         f"worth of the first seat {h['first_worth']:.6f}, of the second {h['second_worth']:.6f} "

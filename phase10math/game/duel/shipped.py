@@ -158,14 +158,17 @@ def table_for_state(
         check_layout(layout)
     tables = serving_tables(layout)
     low = min(me[0], opponent[0])
+    high = max(me[0], opponent[0] - (1 if last_chance else 0))  # a finished one: past the last
     fits = sorted(
-        (t for t in tables if first_covered(t[0], layout, t[1]) <= low <= t[0][1]),
+        (t for t in tables if first_covered(t[0], layout, t[1]) <= low and high <= t[0][1]),
         key=lambda t: t[0][1] - t[0][0],
     )
     if not fits:
         shipped = ", ".join(f"{a}-{b}" for (a, b), _ in tables)
+        outside = sorted({low, high} - {k for t in tables for k in range(t[0][0], t[0][1] + 1)})
+        phase = outside[0] if outside else (low if high == low else f"{low} with one at {high}")
         raise OutsideTableError(
-            f"no shipped table holds a player at phase {low} (shipped: phases {shipped})"
+            f"no shipped table holds a player at phase {phase} (shipped: phases {shipped})"
         )
     first_reason = None
     for r, dice in fits:
@@ -262,11 +265,17 @@ def check_covered(
     of the table has (:meth:`DuelGame.total_reason`), or with a player at a color phase on
     dice other than the table's (``layout``; None: the table's own)."""
     g = sol.game
-    hi_opp = g.hi + (1 if last_chance else 0)
-    if not g.lo <= me[0] <= g.hi or not g.lo <= opponent[0] <= hi_opp:
+    if last_chance and opponent[0] < g.hi:
         raise OutsideTableError(
-            f"phases {me[0]} and {opponent[0]} are outside the solved table ({g.describe()})"
+            f"a last chance: the opponent has finished the last phase, so is at phase {g.hi} "
+            f"(made) or {g.hi + 1}, not {opponent[0]} (without a last chance the opponent has "
+            "not finished)"
         )
+    for who, k in (("the player to move", me[0]), ("the opponent", opponent[0])):
+        if not g.lo <= k <= g.hi + (last_chance and k == opponent[0]):
+            raise OutsideTableError(
+                f"{who} is at phase {k}, outside the solved table ({g.describe()})"
+            )
     why = state_reason(sol, me, opponent, last_chance, layout)
     if why:
         raise OutsideTableError(why)

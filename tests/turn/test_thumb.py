@@ -1,0 +1,175 @@
+"""Rules of thumb: the machine meaning of a rule and its exact price, each checked a second
+way: the rule's choice against a naive reading of its lines on every subset of the dice, and
+its price against a brute-force recursion over the physical dice of a reduced game (scored by
+the test's own meld search); the empty rule against the kit's greedy baseline."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from functools import cache
+
+import pytest
+
+from phase10math.dice.layouts import RECORDED_LAYOUT
+from phase10math.dice.phases import parse_phase
+from phase10math.turn.tables import shipped_row
+from phase10math.turn.thumb import (
+    HEAD,
+    TAIL,
+    Feature,
+    Line,
+    Rule,
+    rule_holds,
+    rule_price,
+)
+from tests.bruteforce import brute_best
+
+# two high dice and two low ones of the recorded set: 6**4 rolls
+DICE = tuple(RECORDED_LAYOUT.dice[:2]) + tuple(RECORDED_LAYOUT.dice[6:8])
+PHASE = parse_phase("1 set of 2 + 1 run of 2")
+GROUPS = [("set", 2), ("run", 2)]
+RULES_TRIED = [
+    (),
+    (Line(Feature.LOW, more=False, rolls_left=2), Line(Feature.SETS)),
+    (Line(Feature.RUN), Line(Feature.WILDS)),
+    (Line(Feature.MIDDLE), Line(Feature.EXTRA, more=False, rolls_left=1)),
+    (Line(Feature.SIZE, more=False),),
+]
+
+
+@cache
+def naive_features(values: tuple[int, ...], set_number: int, run_start: int) -> dict[str, int]:
+    """The lines' features of kept dice (values, 0 = W) under one placement, as RULES.md's
+    reading of a rule says: numbers to the set first, then to the run; wilds fill gaps."""
+    left = list(values)
+    in_set = []
+    for v in list(left):
+        if v == set_number and len(in_set) < 2:
+            in_set.append(v)
+            left.remove(v)
+    in_run = []
+    for n in (run_start, run_start + 1):
+        if n in left:
+            in_run.append(n)
+            left.remove(n)
+    used = in_set + in_run
+    wilds = values.count(0)
+    fit = len(used) + min(wilds, 4 - len(used))
+    return {
+        "fit": fit,
+        "extra": len(values) - fit,
+        "natural": len(used),
+        "sets": len(in_set),
+        "run": len(in_run),
+        "bigset": len(in_set),
+        "high": sum(v >= 5 for v in used),
+        "low": sum(v <= 4 for v in used),
+        "points": sum(used),
+        "wilds": wilds,
+        "size": len(values),
+        "middle": sum(4 <= v <= 7 for v in used),
+        "done": int(fit == 4),
+    }
+
+
+def naive_key(lines, values: list[int], r: int) -> tuple:
+    return _naive_key(tuple(lines), tuple(sorted(values)), r)
+
+
+@cache
+def _naive_key(lines, values: tuple[int, ...], r: int) -> tuple:
+    lines = list(HEAD) + [x for x in lines if x.rolls_left in (None, r)] + list(TAIL)
+    signed = [(x.feature.value, 1 if x.more else -1) for x in lines]
+    return max(
+        tuple(naive_features(values, n, s)[f] * sign for f, sign in signed)
+        for n in range(1, 11)
+        for s in range(1, 10)
+    )
+
+
+def rule_for(lines) -> Rule:
+    return Rule(tuple(lines), PHASE, layout=DICE)
+
+
+def chosen_dice(rule: Rule, sides: tuple[int, ...], r: int) -> frozenset[int]:
+    """The dice the engine's policy keeps from one physical roll (``sides[i]``: the side die
+    i shows)."""
+    space = rule.space()
+    types = _types(space)
+    typed = [(types[i], DICE[i].faces[s]) for i, s in enumerate(sides)]
+    gid = space.state_id(space.counts_for(typed))
+    pos = int(space.full_ids.searchsorted(gid))
+    hold = int(rule_holds(rule)[r][pos])
+    return space.dice_for(hold, typed)
+
+
+@cache
+def _types_of(key) -> tuple[int, ...]:
+    return tuple(_SPACES[key].die_types(DICE))
+
+
+_SPACES: dict = {}
+
+
+def _types(space) -> tuple[int, ...]:
+    _SPACES[space.key()] = space
+    return _types_of(space.key())
+
+
+@pytest.mark.parametrize("lines", RULES_TRIED)
+def test_the_choice_is_the_best_key_of_every_subset(lines):
+    rule = rule_for(lines)
+    # every 7th roll (7 is prime to 6: every side of every die shows up)
+    for sides in list(itertools.product(range(6), repeat=len(DICE)))[::7]:
+        values = [DICE[i].faces[s].value for i, s in enumerate(sides)]
+        for r in (1, 2):
+            kept = chosen_dice(rule, sides, r)
+            got = naive_key(lines, [values[i] for i in sorted(kept)], r)
+            best = max(
+                naive_key(lines, [values[i] for i in sub], r)
+                for k in range(len(DICE) + 1)
+                for sub in itertools.combinations(range(len(DICE)), k)
+            )
+            assert got == best, (values, r, sorted(kept))
+
+
+@pytest.mark.parametrize("lines", RULES_TRIED[1:4:2])
+def test_price_equals_a_brute_force_over_the_physical_dice(lines):
+    rule = rule_for(lines)
+
+    @cache
+    def score(sides: tuple[int, ...]) -> int | None:
+        return brute_best(GROUPS, [(DICE[i].faces[s].value, "r") for i, s in enumerate(sides)])
+
+    @cache
+    def value(sides: tuple[int, ...], r: int) -> tuple[Fraction, Fraction]:
+        if r == 0:
+            s = score(sides)
+            return Fraction(s is not None), Fraction(s or 0)
+        kept = chosen_dice(rule, sides, r)
+        free = [i for i in range(len(DICE)) if i not in kept]
+        p = e = Fraction(0)
+        for new in itertools.product(range(6), repeat=len(free)):
+            nxt = list(sides)
+            for i, s in zip(free, new):
+                nxt[i] = s
+            vp, ve = value(tuple(nxt), r - 1)
+            p, e = p + vp, e + ve
+        return p / 6 ** len(free), e / 6 ** len(free)
+
+    rolls = list(itertools.product(range(6), repeat=len(DICE)))
+    p = sum(value(s, 2)[0] for s in rolls) / len(rolls)
+    e = sum(value(s, 2)[1] for s in rolls) / len(rolls)
+    price = rule_price(rule)
+    assert (price.p_complete, price.e_score) == (p, e)
+
+
+def test_the_empty_rule_is_the_greedy_baseline():
+    # the kit's greedy (dice.partial.greedy_keep, its own placement code) on phase 1
+    assert Rule((), 1).price().p_complete == shipped_row(1)["p_greedy"]
+
+
+def test_a_line_can_beat_the_greedy():
+    better = Rule((Line(Feature.LOW, more=False, rolls_left=2), Line(Feature.SETS)), 3)
+    assert better.price().p_complete > shipped_row(3)["p_greedy"]

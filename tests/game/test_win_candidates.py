@@ -96,3 +96,21 @@ def test_a_last_chance_state_chooses_too(duel):
         w = duel.last_value(Play.OPTIMAL, *lk)[0]
         assert choice.objective in CANDIDATES
         assert 0 <= choice.given_up <= w + duel.error(lk) - choice.low + 1e-12
+
+
+def test_the_shipped_recorded_candidates_agree_with_the_exact_phase_row():
+    # the exact row of phase 8 (recorded dice, solved by the kit and shipped) gives each
+    # candidate's chance to make the phase and expected score: the distributions' must agree
+    from phase10math.turn.tables import shipped_row
+
+    row = shipped_row(8)
+    cands = candidate_turns(8, RULES, RECORDED_LAYOUT)
+    scores = np.array((0,) + cands.scores, dtype=np.float64)
+    want = {
+        Objective.COMPLETE: (row["p_optimal"], row["e_score_complete_policy"]),
+        Objective.SCORE: (row["p_score_policy"], row["e_score_optimal"]),
+    }
+    for c, (p_made, e_score) in want.items():
+        d = cands.dists[c]
+        assert abs(1 - float(d[0]) - float(p_made)) < 1e-9
+        assert abs(float(d @ scores) - float(e_score)) < 1e-7

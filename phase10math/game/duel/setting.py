@@ -28,7 +28,7 @@ from phase10math.errors import (
 )
 from phase10math.turn.batch import TurnBatch
 from phase10math.turn.family import TurnFamily, check_family_fits
-from phase10math.turn.maxima import max_phase_score, min_phase_score
+from phase10math.turn.maxima import max_phase_score, min_phase_score, phase_scores
 from phase10math.turn.projection import FULL
 from phase10math.turn.statespace import StateSpace
 
@@ -201,6 +201,14 @@ class DuelGame:
             raise InvalidRulesError(f"phases {lo}-{hi}: expected 1 <= lo <= hi <= 20")
         phases = {k: PHASES[k] for k in range(lo, hi + 1)}
         return cls(phases, rules, layout, reachable=reachable)
+
+    def scores(self, k: int) -> np.ndarray:
+        """The scores phase ``k``'s turn can make, ascending (its made outcomes in order): a
+        color phase of a layout not yet built is not built for them
+        (:func:`~phase10math.turn.maxima.phase_scores`, cached on disk)."""
+        if k in self.turns or not isinstance(self.dice, Layout):
+            return self.turns[k].scores
+        return phase_scores(self.phases[k], self.dice, self.rules)
 
     @functools.cached_property
     def min_score(self) -> dict[int, int]:

@@ -21,6 +21,7 @@ from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import (
+    InvalidPhaseError,
     InvalidRulesError,
     OutsideTableError,
     StateSpaceTooLargeError,
@@ -206,6 +207,8 @@ class DuelGame:
         """The scores phase ``k``'s turn can make, ascending (its made outcomes in order): a
         color phase of a layout not yet built is not built for them
         (:func:`~phase10math.turn.maxima.phase_scores`, cached on disk)."""
+        if k not in self.phases:
+            k = check_int(k, "phase", self.lo, self.hi, InvalidPhaseError)
         if k in self.turns or not isinstance(self.dice, Layout):
             return self.turns[k].scores
         return phase_scores(self.phases[k], self.dice, self.rules)

@@ -440,7 +440,7 @@ def test_an_entry_whose_identity_was_edited_is_never_trusted(
         monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
         monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
     tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
-    (path,) = fresh.glob("*.arrays/object.pkl") if size == "large" else fresh.glob("*.pkl")
+    path = entry_file(fresh, size)
     rewrite_identity(path, lambda ident: FIELDS[field](ident["description"]))
     new_process(monkeypatch)
     capsys.readouterr()
@@ -456,7 +456,7 @@ def test_an_entry_filed_under_another_key_is_never_trusted(fresh, monkeypatch, c
         monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
         monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
     tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
-    (path,) = fresh.glob("*.arrays/object.pkl") if size == "large" else fresh.glob("*.pkl")
+    path = entry_file(fresh, size)
     rewrite_identity(path, lambda ident: ident.update(key="0" * 64))
     new_process(monkeypatch)
     capsys.readouterr()
@@ -475,6 +475,15 @@ def test_a_description_that_does_not_hash_to_its_key_is_never_trusted(fresh, cap
     assert "does not match its key" in capsys.readouterr().err
 
 
+def entry_file(folder: Path, size: str) -> Path:
+    """The file of phase 1's values entry (compact dice, complete): a pickle, or the object
+    of a large entry (whose best holds are an entry of their own beside it)."""
+    if size == "large":
+        return folder / f"{entry_key('turn')}.arrays" / "object.pkl"
+    (path,) = folder.glob("*.pkl")
+    return path
+
+
 def swap(a: Path, b: Path) -> None:
     tmp = a.with_name("swapping")
     a.rename(tmp)
@@ -482,19 +491,32 @@ def swap(a: Path, b: Path) -> None:
     tmp.rename(b)
 
 
-@pytest.mark.parametrize("size", ["small", "large"])
+@pytest.mark.parametrize("size", ["small", "large", "holds"])
 def test_swapped_complete_and_score_entries_are_solved_again(fresh, monkeypatch, capsys, size):
-    if size == "large":
+    if size != "small":
         monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
         monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
-    want = {o: tables.cached_solution(1, o, layout=COMPACT_LAYOUT).value() for o in Objective}
-    assert want[Objective.COMPLETE] != want[Objective.SCORE]
-    swap(*sorted(fresh.glob("*.arrays" if size == "large" else "*.pkl")))
+    want = {o: tables.cached_solution(1, o, layout=COMPACT_LAYOUT) for o in Objective}
+    assert want[Objective.COMPLETE].value() != want[Objective.SCORE].value()
+    if size == "small":
+        swap(*sorted(fresh.glob("*.pkl")))
+    else:  # the values entries, or the best holds' entries, of the two objectives
+        kind = "turn" if size == "large" else "holds"
+        keys = [
+            tables.turn_key(as_phase(1), o, DEFAULT_RULES, COMPACT_LAYOUT, kind=kind)
+            for o in Objective
+        ]
+        swap(*(fresh / f"{k}.arrays" for k in keys))
     new_process(monkeypatch)
     capsys.readouterr()
     for _run in range(2):
         for o in Objective:
-            assert tables.cached_solution(1, o, layout=COMPACT_LAYOUT).value() == want[o]
+            got = tables.cached_solution(1, o, layout=COMPACT_LAYOUT)
+            assert got.value() == want[o].value()
+            table = tables.cached_holds(1, o, layout=COMPACT_LAYOUT)
+            for r in (1, 2):
+                assert np.array_equal(table.arg[r], want[o].roll_arg[r])
+                assert np.array_equal(got.roll_arg[r], want[o].roll_arg[r])
         new_process(monkeypatch)
     lines = warnings(capsys.readouterr().err)
     assert len(lines) == 1 and "a different objective than asked for" in lines[0], lines

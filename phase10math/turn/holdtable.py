@@ -24,12 +24,14 @@ True
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from phase10math.errors import InvalidArgumentError
+from phase10math.checks import check_int
+from phase10math.errors import InvalidArgumentError, InvalidHoldError
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor.codes import HoldIds
 
@@ -52,7 +54,8 @@ class HoldTable:
         return tuple(sorted(self.arg))
 
     def _stage(self, rolls_left: int) -> np.ndarray | HoldIds:
-        stage = self.arg.get(rolls_left) if isinstance(rolls_left, int) else None
+        ok = isinstance(rolls_left, numbers.Integral) and not isinstance(rolls_left, bool)
+        stage = self.arg.get(int(rolls_left)) if ok else None
         if stage is None:
             raise InvalidArgumentError(
                 f"rolls_left={rolls_left!r}; this policy decides with "
@@ -63,14 +66,19 @@ class HoldTable:
     def best_hold(self, roll: int, rolls_left: int) -> int:
         """The hold (state id) of the roll state ``roll`` with ``rolls_left`` rerolls: one
         lookup."""
-        pos = int(self.space.positions(np.array([roll]))[0])
-        return int(self._stage(rolls_left)[pos])
+        roll = check_int(roll, "roll", 0, self.space.n_states - 1, InvalidHoldError)
+        stage = self._stage(rolls_left)
+        return int(stage[int(self.space.positions(np.array([roll]))[0])])
 
     def best_holds(self, rolls: np.ndarray, rolls_left: int) -> np.ndarray:
         """The holds of many roll states at once (int64 state ids)."""
         stage = self._stage(rolls_left)
-        pos = self.space.positions(np.asarray(rolls, dtype=np.int64))
-        return np.asarray(stage[pos], dtype=np.int64)
+        ids = np.asarray(rolls) if isinstance(rolls, (np.ndarray, list, tuple)) else None
+        if ids is None or ids.ndim != 1 or ids.dtype.kind not in "iu":
+            raise InvalidHoldError(
+                f"rolls={rolls!r:.40}; allowed: a one-dimensional array of roll state ids"
+            )
+        return np.asarray(stage[self.space.positions(ids)], dtype=np.int64)
 
     def as_arrays(self) -> dict[int, np.ndarray]:
         """Every stage as an array of hold ids (for a policy evaluation or a pass over all

@@ -35,7 +35,9 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.checks import check_int, public
+from phase10math._base.checks import check_int, public
+from phase10math._base.progress import progress_bar
+from phase10math._base.workers import WorkerPool
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase, as_phase
@@ -43,14 +45,12 @@ from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidArgumentError, InvalidPhaseError, StateSpaceTooLargeError
 from phase10math.exact import percent, to_json
 from phase10math.guards import check_expected_score, check_probability
-from phase10math.progress import progress_bar
 from phase10math.turn.engine import engine_for, final_scores
 from phase10math.turn.kernels import utility_from_scores
 from phase10math.turn.policy import greedy_policy
 from phase10math.turn.projection import projection_for
 from phase10math.turn.solver import TurnSolution, check_size, solve_turn
 from phase10math.turn.statespace import StateSpace
-from phase10math.workers import WorkerPool
 
 _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
 BIG_ROLLS = 5_000_000
@@ -285,7 +285,7 @@ def phase_table(
 ) -> dict[int, dict[str, Fraction]]:
     """Rows for several phases: the shipped ones (``shipped``), the others solved (cached) in
     ``workers`` processes (default: up to two, one per core) with a progress bar when asked
-    (:func:`phase10math.progress.progress_bar`)."""
+    (:func:`phase10math._base.progress.progress_bar`)."""
     phases = [check_int(n, "phases", 1, len(PHASES), InvalidPhaseError) for n in phases]
     if workers is not None:
         check_int(workers, "workers", 1, 64)

@@ -26,16 +26,15 @@ Fraction(1, 1)
 (<Objective.SCORE: 'score'>, <Holds.STICKY: 'sticky'>)
 """
 
-import phase10math.startup  # noqa: F401  (first: a Ctrl-C while the rest is imported)
-from phase10math.lazy import lazy_exports
-from phase10math.version import package_version
+import phase10math._base.startup  # noqa: F401  (first: a Ctrl-C while the rest is imported)
+from phase10math._base.lazy import lazy_exports
 
-__version__ = package_version()
-
-# the public API: name -> its module ("module:attribute" where the name differs)
+# the public API: name -> its module ("module:attribute" where the name differs); and
+# __version__, read on first use (importlib.metadata takes a while to import)
 __all__, __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "__version__": "version:VERSION",
         # dice, layouts, phases, rules
         "Face": "dice.faces",
         "Die": "dice.faces",
@@ -87,3 +86,4 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "tenthousand": "tenthousand",
     },
 )
+__all__.remove("__version__")

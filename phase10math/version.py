@@ -19,3 +19,7 @@ def package_version() -> str:
         return importlib.metadata.version("phase10math")
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
+
+
+#: the version, read when this module is imported (``phase10math.__version__``)
+VERSION = package_version()

@@ -15,8 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from phase10math._base.checks import int_arg, missing_command
 from phase10math.cards.errors import InvalidCardPhaseError
-from phase10math.checks import int_arg, missing_command
+from phase10math.guards import check_probabilities
 
 
 def add_commands(subparsers) -> None:
@@ -76,6 +77,7 @@ def _dealt(args) -> int:
                 "it (give a larger --hand-size)"
             )
     table = [dealt_odds(p, args.hand_size, progress=True) for p in phases]
+    check_probabilities([o.probability for o in table], "a dealt hand's chance")
     if args.json:
         print(json.dumps([o.to_json() for o in table], indent=2))
         return 0
@@ -92,6 +94,7 @@ def _draws(args) -> int:
     from phase10math.cards.draws import simulate_draws
 
     r = simulate_draws(args.phase, args.draws, args.trials, args.policy, args.seed)
+    check_probabilities([x for row in r.rows() for x in row[1:]], "a chance after n draws")
     if args.json:
         out = {
             "phase": r.phase.text,

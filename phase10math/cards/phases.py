@@ -32,9 +32,9 @@ from typing import Literal
 
 import numpy as np
 
+from phase10math._base.checks import public
 from phase10math.cards.deck import STANDARD, Card, DeckSpec
 from phase10math.cards.errors import InvalidCardError, InvalidCardPhaseError
-from phase10math.checks import public
 from phase10math.dice.phases import PHASE_TEXTS as DICE_PHASE_TEXTS
 
 GroupKind = Literal["set", "run", "color"]
@@ -156,7 +156,12 @@ def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
                 else:
                     count, kind, size = _small(mm.group(1) or "1", text), "color", mm.group(2)
                 size = _small(size, text)
-                if count < 1 or count * size > deck.size:
+                if count < 1:
+                    raise InvalidCardPhaseError(
+                        f"{count} {kind} group(s) in {text[:60]!r}: a part names at least one "
+                        "group; leave out a part the phase does not have"
+                    )
+                if count * size > deck.size:
                     raise InvalidCardPhaseError(
                         f"{count} {kind} group(s) of {size} in {text[:60]!r}: the deck has "
                         f"{deck.size} cards"

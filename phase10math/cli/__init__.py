@@ -15,8 +15,8 @@ import importlib
 import os
 import sys
 
-from phase10math import __version__, startup
-from phase10math.checks import OneLineParser, missing_command
+from phase10math._base import startup
+from phase10math._base.checks import OneLineParser, missing_command
 from phase10math.errors import Phase10MathError, ResultOutOfRangeError
 
 # modules whose add_commands() contribute sub-commands, in help order
@@ -31,13 +31,28 @@ COMMAND_MODULES = [
 ]
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed version, read only when asked (importlib.metadata takes a
+    while to import)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **_) -> None:
+        help_text = "show program's version number and exit"
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help=help_text)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from phase10math.version import package_version
+
+        print(f"phase10math {package_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="phase10math",
         description="Exact probabilities and optimal strategies for Phase 10 Dice.",
     )
 
-    parser.add_argument("--version", action="version", version=f"phase10math {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:

@@ -8,11 +8,12 @@ import json
 import sys
 from fractions import Fraction
 
-from phase10math.checks import ascii_int, derived_seed, int_arg
+from phase10math._base.checks import ascii_int, derived_seed, int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, rules_from
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import to_json
 from phase10math.game.names import STRATEGY_NAMES
+from phase10math.guards import check_probabilities
 
 
 def _strategies(text: str, n: int) -> list[str]:
@@ -127,6 +128,7 @@ def cmd_turns(args: argparse.Namespace) -> int:
     gl = GameLength.for_strategy(
         args.strategy, args.phases, rules, layout, show_progress=not args.json
     )
+    check_probabilities(gl.p.values(), "a phase's chance in a turn")
     n_max = args.max_turns
     if n_max is None:
         if gl.expected_turns > LONG_GAME:

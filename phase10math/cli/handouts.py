@@ -1,16 +1,22 @@
-"""``phase10math handouts``: every lesson as a student worksheet and a teacher's copy, in HTML
-and in A4 and Letter PDF; the rules, the glossary and a one-page rules summary beside them;
-every figure of the lessons as PNG and SVG.
+"""``phase10math handouts``: every lesson as the lesson to read, a student worksheet of its
+questions and the teacher's key, in HTML and in A4 and Letter PDF; the rules, the glossary and a
+one-page rules summary beside them; every figure of the lessons as PNG and SVG.
 
 The export uses the outputs stored in the notebooks (nothing is re-executed), so the printed
 numbers are the ones the committed notebooks show. A lesson's exercise answers (and the code
 that checks them) are the cells tagged ``answer``:
 
-- the **worksheet** drops them, leaves a box to write in under every exercise, and shows the
-  lesson's code without its ``assert`` lines;
-- the **teacher's copy** shows every answer, unfolded.
+- the **lesson** (``<name>-lesson``) is the whole notebook without them, its code without its
+  ``assert`` lines;
+- the **worksheet** (``<name>-worksheet``) is the questions only: the lesson's title, the
+  exercises with a box to write in under each, and the outputs of the cells tagged
+  ``worksheet`` (a table or a picture a question needs; ``worksheet-code``: with the code);
+  no answer, and no instruction that only makes sense in the notebook ("open the answer");
+  an exercise that needs the kit is marked *at the computer*;
+- the **teacher's key** (``<name>-teacher``) is the same questions with every answer unfolded
+  and the code that computed it, with its output.
 
-Both drop the ``# NBVAL_...`` test markers, wrap long code lines, shrink wide text tables to fit
+All drop the ``# NBVAL_...`` test markers, wrap long code lines, shrink wide text tables to fit
 the page, replace each widget (blank on paper) by the static picture of its state that the
 notebook stores beside it (``text/html``; a progress bar is dropped), point the links to
 ``../docs/*.md`` at the exported ``rules.html``/``glossary.html``, and typeset formulas with a
@@ -68,9 +74,17 @@ DOC_PAGES = ("rules", "glossary", "rules-summary")  # docs/<name>.md, exported b
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 PDF_TIMEOUT = 120  # seconds per file
 PAPERS = {"a4": "A4", "letter": "letter"}
-VARIANTS = ("worksheet", "teacher")
+VARIANTS = ("lesson", "worksheet", "teacher")
+TITLES = {
+    "lesson": "The lesson",
+    "worksheet": "Student worksheet",
+    "teacher": "Teacher's key, with answers",
+}
 ANSWER_TAG = "answer"
-WIDE = 80  # characters of monospaced output that fit the page at the normal size
+WORKSHEET_TAG = "worksheet"  # a cell's output a question needs (a table, a picture), on paper too
+WORKSHEET_CODE_TAG = "worksheet-code"  # the same with the cell's code (a function to read)
+WORKSHEET_TAGS = {WORKSHEET_TAG, WORKSHEET_CODE_TAG}
+WIDE = 74  # characters of monospaced output that fit the page at the normal size (measured)
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 FIGURE_MIMES = {"image/png": "png", "image/svg+xml": "svg"}
 # MathJax 2 from the local copy, with the STIX web fonts it ships (no network)
@@ -94,7 +108,7 @@ pre.p10-wide { font-family: var(--jp-code-font-family, monospace); line-height: 
 img, svg { max-width: 100% !important; height: auto; }
 .jp-OutputArea-output, img, svg, table, pre, .p10-write { break-inside: avoid; }
 h1, h2, h3 { break-after: avoid; }
-.p10-write { border: 1px solid #999; border-radius: 4px; min-height: 5.5cm; margin: 6px 0 14px;
+.p10-write { border: 1px solid #999; border-radius: 4px; min-height: 4.5cm; margin: 6px 0 14px;
   background: repeating-linear-gradient(#fff 0 0.9cm, #ddd 0.9cm calc(0.9cm + 1px)); }
 .p10-answer { border-left: 4px solid #0072B2; padding: 2px 10px; margin: 4px 0 10px;
   background: #f3f8fc; }
@@ -274,29 +288,104 @@ def unfolded(m: re.Match) -> str:
 
 
 def printable(nb, variant: str, nbformat):
-    """A copy of the notebook ready to print as ``variant`` (``worksheet`` or ``teacher``)."""
+    """A copy of the notebook ready to print as ``variant`` (``lesson``, ``worksheet`` or
+    ``teacher``: see the module's docstring)."""
+    if variant != "lesson":
+        return question_sheet(nb, variant, nbformat)
     nb = copy.deepcopy(nb)
     cells = []
     for cell in nb.cells:
-        if variant == "worksheet" and is_answer(cell):
+        if is_answer(cell):
             continue
         if cell.cell_type == "markdown":
-            cell.source = fix_links(cell.source)
-            if variant == "worksheet":  # an answer folded into a question's own cell
-                cell.source = FOLDED_ANSWER.sub("", cell.source)
-            else:  # the teacher's copy: every answer unfolded
-                cell.source = FOLDED_ANSWER.sub(unfolded, cell.source)
-        elif cell.cell_type == "code":
-            cell.source = strip_markers(cell.source)
-            if variant == "worksheet":
-                cell.source = strip_asserts(cell.source)
-            outputs = (printable_output(o, nbformat) for o in cell.get("outputs", []))
-            cell.outputs = [o for o in outputs if o is not None]
-            if not cell.source.strip() and not cell.outputs:
-                continue
+            cell.source = FOLDED_ANSWER.sub("", fix_links(cell.source))
+            cell.source = NOTEBOOK_ONLY.sub("", cell.source)
+        elif not code_for_paper(cell, nbformat, asserts=False):
+            continue
         cells.append(cell)
-        if variant == "worksheet" and cell.cell_type == "markdown" and "**Exercise" in cell.source:
-            cells.append(nbformat.v4.new_markdown_cell('<div class="p10-write"></div>'))
+    nb.cells = cells
+    return nb
+
+
+def code_for_paper(cell, nbformat, asserts: bool) -> bool:
+    """The code cell made printable in place (markers, and unless ``asserts`` the assert lines,
+    dropped; outputs printable); False where nothing is left to print."""
+    cell.source = strip_markers(cell.source)
+    if not asserts:
+        cell.source = strip_asserts(cell.source)
+    outputs = (printable_output(o, nbformat) for o in cell.get("outputs", []))
+    cell.outputs = [o for o in outputs if o is not None]
+    return bool(cell.source.strip() or cell.outputs)
+
+
+# a sentence that only makes sense in the notebook (the folded answers, the cells under them)
+NOTEBOOK_ONLY = re.compile(
+    r"[^.!?\n]*(?:open the answer|the cell under each answer)[^.!?]*[.!?]"
+    r"(?:[^.!?\n]*(?:the cell under each answer|checks it)[^.!?]*[.!?])?",
+    re.I,
+)
+EXERCISES_HEADING = re.compile(r"^#+\s*Exercises\s*$", re.M)
+# an exercise that needs the kit: it names code, or asks to run or simulate
+AT_THE_COMPUTER = re.compile(r"`[^`]*[_(.][^`]*`|\b(?:run|simulate|simulation of \d)", re.I)
+
+
+def question_sheet(nb, variant: str, nbformat):
+    """The worksheet (questions, a box under each) or the teacher's key (each question with its
+    answers unfolded and the code that computed them) of a lesson."""
+    title = next(
+        (m.group(1) for c in nb.cells if c.cell_type == "markdown"
+         for m in [re.search(r"^#\s+(.+)$", c.source, re.M)] if m),
+        "Questions",
+    )  # fmt: skip
+    head = f"# {title}\n\n" + (
+        "Name: ______________________ Date: ____________\n\n"
+        "Write your answers in the boxes. Questions marked *at the computer* need the kit."
+        if variant == "worksheet"
+        else "The questions of the worksheet, each with its answer and the code that computed "
+        "it (run in the lesson's notebook; the output is the one stored there)."
+    )
+    cells = [nbformat.v4.new_markdown_cell(head)]
+    started = context = False
+    for cell in nb.cells:
+        cell = copy.deepcopy(cell)
+        text = cell.source if cell.cell_type == "markdown" else ""
+        heading = EXERCISES_HEADING.search(text)
+        if heading and not started:  # what the exercises share: the intro after the heading
+            started = True
+            intro = text[heading.end() :].split("**Exercise")[0]
+            intro = NOTEBOOK_ONLY.sub("", fix_links(intro)).strip()
+            if intro:
+                cells.append(nbformat.v4.new_markdown_cell(intro))
+        if cell.cell_type == "markdown" and "**Exercise" in text:
+            started = True
+            question = fix_links(text[text.index("**Exercise") :])
+            answer = "".join(m.group(0) for m in FOLDED_ANSWER.finditer(question))
+            question = FOLDED_ANSWER.sub("", question).strip()
+            if AT_THE_COMPUTER.search(question):
+                question = question.replace(".**", ".** *(at the computer)*", 1)
+            cells.append(nbformat.v4.new_markdown_cell(question))
+            if variant == "teacher" and answer:
+                cells.append(nbformat.v4.new_markdown_cell(FOLDED_ANSWER.sub(unfolded, answer)))
+            if variant == "worksheet":
+                cells.append(nbformat.v4.new_markdown_cell('<div class="p10-write"></div>'))
+        elif WORKSHEET_TAGS & set(cell.metadata.get("tags", [])):  # what a question refers to
+            if not context:
+                context = True
+                cells.append(nbformat.v4.new_markdown_cell("**From the lesson.**"))
+            if cell.cell_type == "markdown":  # its headings as bold lines, not the lesson's
+                text = re.sub(r"^#+\s*(.+)$", r"**\1**", fix_links(text), flags=re.M)
+                cells.append(nbformat.v4.new_markdown_cell(text))
+            elif code_for_paper(cell, nbformat, asserts=False):
+                if WORKSHEET_TAG in cell.metadata.get("tags", []):
+                    cell.metadata["transient"] = {"remove_source": True}  # output, no code
+                cells.append(cell)
+        elif variant == "teacher" and started and is_answer(cell):
+            if cell.cell_type == "markdown":
+                answer = FOLDED_ANSWER.sub(unfolded, fix_links(text))
+                cells.append(nbformat.v4.new_markdown_cell(answer))
+            elif code_for_paper(cell, nbformat, asserts=True):
+                cells.append(cell)
+    nb = copy.deepcopy(nb)
     nb.cells = cells
     return nb
 
@@ -412,12 +501,12 @@ def make_handouts(
     papers: tuple[str, ...] = ("a4", "letter"),
     docs: bool | tuple[str, ...] = True,
 ) -> list[Path]:
-    """Export the lessons of ``notebooks_dir`` into ``out``: per lesson
+    """Export the lessons of ``notebooks_dir`` into ``out``: per lesson ``<name>-lesson``,
     ``<name>-worksheet`` and ``<name>-teacher`` as HTML and (unless ``pdf=False``) one PDF per
-    paper of ``papers`` (``<name>-worksheet-a4.pdf``, ...); the figures under ``out/figures``;
-    with ``docs``, the rules, glossary, rules summary, dice nets and score sheet the same way.
-    ``docs`` may also name the pages to make (``("rules-summary",)``). ``only`` restricts the
-    lessons to these names (stems). Returns the files written. Every
+    paper of ``papers`` (``<name>-worksheet-a4.pdf``, ...); the figures under
+    ``out/figures``; with ``docs``, the rules, glossary, rules summary, dice nets and score
+    sheet the same way. ``docs`` may also name the pages to make (``("rules-summary",)``).
+    ``only`` restricts the lessons to these names (stems). Returns the files written. Every
     check runs before anything is converted."""
     notebooks = lesson_notebooks(notebooks_dir)
     if only:
@@ -445,8 +534,7 @@ def make_handouts(
                 f"{str(exc).splitlines()[0] if str(exc) else 'damaged'})"
             ) from None
         for variant in VARIANTS:
-            who = "Student worksheet" if variant == "worksheet" else "Teacher's copy, with answers"
-            banner = f"Phase 10 Dice lessons &middot; {nb_path.stem} &middot; {who}"
+            banner = f"Phase 10 Dice lessons &middot; {nb_path.stem} &middot; {TITLES[variant]}"
             page = to_html(printable(nb, variant, nbformat), nb_path.stem, banner, exporter)
             pages.append((f"{nb_path.stem}-{variant}", page))
         written += export_figures(nb, nb_path.stem, out)
@@ -496,12 +584,14 @@ def cmd_handouts(args: argparse.Namespace) -> int:
 def add_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "handouts",
-        help="every lesson as a student worksheet and a teacher's copy (HTML, A4 and Letter PDF)",
+        help="every lesson, its worksheet of questions and the teacher's key (HTML and PDF)",
         description=(
-            "Export every lesson notebook (notebooks/*.ipynb) as a student worksheet (no "
-            "answers, space to write) and a teacher's copy (answers shown), in HTML and in A4 "
-            "and Letter PDF (headless Chromium), with the rules, the glossary, a one-page rules "
-            "summary and every figure as PNG and SVG; from the outputs stored in the notebooks."
+            "Export every lesson notebook (notebooks/*.ipynb) as the lesson (no answers), a "
+            "student worksheet (the questions only, a box to write in under each) and the "
+            "teacher's key (the questions with their answers and how they were computed), in "
+            "HTML and in A4 and Letter PDF (headless Chromium), with the rules, the glossary, a "
+            "one-page rules summary and every figure as PNG and SVG; from the outputs stored in "
+            "the notebooks."
         ),
     )
     p.add_argument("--out", required=True, metavar="DIR", help="output directory (created)")

@@ -7,7 +7,8 @@ import json
 import re
 import sys
 
-from phase10math.checks import int_arg
+from phase10math._base.checks import int_arg
+from phase10math._base.progress import ProgressLine
 from phase10math.cli.dice import (
     add_layout_args,
     layout_from,
@@ -78,19 +79,24 @@ def cmd_table(args: argparse.Namespace) -> int:
     return 0
 
 
-#: options of ``advise`` that only ``--objective win`` reads
+#: options of ``advise`` that only ``--objective win`` reads, and those it does not read
 WIN_ONLY = ("me", "opponent", "second", "last_chance", "table")
+NOT_WIN = ("keep", "set_aside")
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    if args.objective == "win":  # from the two-player table
-        return advise_win(args)
-    given = [k for k in WIN_ONLY if getattr(args, k)]
+    win = args.objective == "win"
+    given = [k for k in (NOT_WIN if win else WIN_ONLY) if getattr(args, k)]
     if given:
+        option = f"--{given[0].replace('_', '-')}"
         raise InvalidRulesError(
-            f"--{given[0].replace('_', '-')} is an option of --objective win (the two-player "
-            f"game); --objective {args.objective} is one turn's"
+            f"{option} is not an option of --objective win (the two-player table)"
+            if win
+            else f"{option} is an option of --objective win (the two-player game); "
+            f"--objective {args.objective} is one turn's"
         )
+    if win:  # from the two-player table
+        return advise_win(args)
     ph = as_phase(args.phase)
     rules = rules_from(args, holds=args.holds)
     layout = layout_from(args)
@@ -103,17 +109,23 @@ def cmd_advise(args: argparse.Namespace) -> int:
     dice_of = placed_dice(args, layout)
     from phase10math.turn.advisor import advise
 
-    adv = advise(
-        faces,
-        args.rolls_left,
-        ph,
-        args.objective,
-        rules,
-        layout,
-        aside,
-        by_die=args.by_die,
-        dice_of=dice_of,
-    )
+    # a long answer (a first solve: tens of seconds to minutes on a color phase): one line on
+    # a terminal, with the solve's steps and an estimate
+    title = f"advise: phase {ph.number or ph.text} ({args.objective})"
+    line = ProgressLine(title, rules.rolls, enabled=not args.json, label="first solve, step")
+    with line as progress:
+        adv = advise(
+            faces,
+            args.rolls_left,
+            ph,
+            args.objective,
+            rules,
+            layout,
+            aside,
+            by_die=args.by_die,
+            dice_of=dice_of,
+            progress=progress,
+        )
     if args.keep:
         chosen = adv.value_of(args.keep)
     if args.json:

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import check_seed, check_type, public
+from phase10math._base.checks import check_seed, check_type, public
 from phase10math.dice.faces import Layout, check_layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES

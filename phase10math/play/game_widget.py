@@ -29,7 +29,7 @@ import urllib.parse
 from collections import Counter
 from collections.abc import Sequence
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import Face, Layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain
@@ -88,6 +88,39 @@ def check_opponents(opponents: object, most: int) -> list[str]:
     return list(opponents)
 
 
+def check_names(names: object, people: int) -> list[str]:
+    """The names of the people at this device: the first for seat 1, the others for the pass
+    and play seats (``people`` of them) in seat order; each 1-20 characters, no two alike, no
+    more than the seats. InvalidRulesError naming the problem otherwise.
+
+    >>> check_names(["Ann", " Ben "], 1)
+    ['Ann', 'Ben']
+    >>> try:
+    ...     check_names(["Ann", "ann"], 1)
+    ... except ValueError as e:
+    ...     print(e)
+    the name 'ann' is given twice: each player needs their own
+    """
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise InvalidRulesError(f"names: a list of names, not {names!r:.40}")
+    out = []
+    for n in names:
+        if not isinstance(n, str) or not 1 <= len(n.strip()) <= 20:
+            raise InvalidRulesError(f"name {n!r:.40}: 1 to 20 characters")
+        n = n.strip()
+        if n.lower() in (o.lower() for o in out):
+            raise InvalidRulesError(f"the name {n!r} is given twice: each player needs their own")
+        out.append(n)
+    if len(out) > people + 1:
+        raise InvalidRulesError(
+            f"{len(out)} names for {people + 1} "
+            f"{'person' if people == 0 else 'people'} at this device (you and "
+            f"{people} pass-and-play seat{'s' if people != 1 else ''}): add a seat played by "
+            "a person, or give fewer names"
+        )
+    return out or ["you"]
+
+
 class _Replay:
     """Dice and strategy that replay a turn already played in a TurnState."""
 
@@ -126,11 +159,20 @@ class GameSession:
         layout: Layout = DEFAULT_LAYOUT,
         seed: int | None = None,
         name: str = "you",
+        people: Sequence[str] = (),
     ):
         self.rules, self.layout = rules, layout
         if seed is None:  # a concrete seed, so that a saved game can be played again
             seed = random.SystemRandom().randrange(2**32)
-        self.settings = {"opponents": list(opponents), "phases": phases, "seed": seed, "name": name}
+        n_people = sum(o == PERSON for o in opponents)
+        name, *people = check_names([name, *people], n_people)
+        self.settings = {
+            "opponents": list(opponents),
+            "phases": phases,
+            "seed": seed,
+            "name": name,
+            "people": people,
+        }
         self.turns: list = []  # the human's finished turns (history), to replay a saved game
         rng = random.Random(seed)
         n = len(layout.dice)
@@ -141,8 +183,10 @@ class GameSession:
             _Replay([], n) if o == PERSON else get_strategy(o, rules=rules, layout=layout, seed=s)
             for o, s in zip(opponents, seeds, strict=True)
         ]
+        given = iter(people)
         names = [name] + [
-            f"player {i + 2}" if o == PERSON else f"{o} ({i + 2})" for i, o in enumerate(opponents)
+            next(given, f"player {i + 2}") if o == PERSON else f"{o} ({i + 2})"
+            for i, o in enumerate(opponents)
         ]
         self.current = 0  # the seat whose turn the game waits for
         self.game = Game(
@@ -254,6 +298,7 @@ class GameSession:
             layout=saved.layout_from_dict(d["layout"]),
             seed=d["seed"],
             name=d["name"],
+            people=d.get("people", ()),
         )
         for turn in d["turns"]:
             st = s.new_turn_state()
@@ -521,6 +566,10 @@ class GameWidget:
             ),
             "p10-length",
         )
+        # the names of the people at this device (pass and play), in seat order
+        self.names = css_classes(
+            w.Text(value="", placeholder="you, player 2, ... (pass and play)"), "p10-names"
+        )
         self.new_game_button = css_classes(
             w.Button(description="New game", button_style="info"), "p10-new-game"
         )
@@ -557,6 +606,12 @@ class GameWidget:
                     self.seats,
                     w.HBox([self.add_button, self.remove_button]),
                     w.HBox([w.HTML("<b>Game length</b>"), self.length]),
+                    w.HBox(
+                        [
+                            w.HTML("<b>Names</b> (the people here, in seat order)"),
+                            self.names,
+                        ]
+                    ),
                 ]
             ),
             "p10-setup",
@@ -628,8 +683,15 @@ class GameWidget:
     def _session(self, opponents: Sequence[str]) -> GameSession:
         seed = None if self._seed is None else self._seed + self._games
         self._games += 1
+        given = [x for x in self.names.value.split(",") if x.strip()]
         return GameSession(
-            list(opponents), phases=self.phases, rules=self.rules, layout=self.layout, seed=seed
+            list(opponents),
+            phases=self.phases,
+            rules=self.rules,
+            layout=self.layout,
+            seed=seed,
+            name=given[0] if given else "you",
+            people=given[1:],
         )
 
     # ------------------------------------------------------------------ control
@@ -666,8 +728,13 @@ class GameWidget:
         """Start a new game with the opponents and length chosen."""
         self._asked_new = False
         self.new_game_button.description = "New game"
-        self.phases = self.length.value
-        self.session = self._session(self.opponent_names())
+        phases, self.phases = self.phases, self.length.value
+        try:
+            self.session = self._session(self.opponent_names())
+        except InvalidRulesError as e:  # beside the names; the game under way goes on
+            self.phases = phases
+            self.setup_message.value = error_html(e)
+            return
         self._lines = []
         self.choices = []
         self._note_events()

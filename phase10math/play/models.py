@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import (
     COLOR_NAMES,
     WILD,
@@ -77,6 +77,7 @@ from phase10math.play.labels import (  # noqa: F401 - the names of a turn's word
     tie_ranks,
     value_words,
 )
+from phase10math.play.palette import LETTERS
 from phase10math.turn.advisor import Advice, HoldOption, advise, turn_solution
 
 # --------------------------------------------------------------------------- faces and dice
@@ -841,9 +842,25 @@ class Standing:
 # --------------------------------------------------------------------------- words
 
 
-def groups_words(m: Meld) -> str:
-    """The groups that make a phase, e.g. ``set of 3: 8 8 8; set of 3: 10 W(=10) W(=10)``."""
-    return "; ".join(str(g) for g in m.groups)
+def groups_words(m: Meld, colors: bool = False) -> str:
+    """The groups that make a phase, e.g. ``set of 3: 8 8 8; set of 3: 10 W(=10) W(=10)``;
+    ``colors``: with each face's color letter, as the chips show it (``7G``).
+
+    >>> from phase10math.dice.meld import explain
+    >>> groups_words(explain(1, parse_faces("6o 9b 6b 9r 6b 9g Wr 3g Wg 3b")))
+    'set of 3: 6 6 6; set of 3: 9 9 9'
+    """
+    out = []
+    for g in m.groups:
+        shown = " ".join(
+            ("W" if f.is_wild else str(f.value))
+            + (LETTERS[f.color] if colors else "")
+            + (f"(={s})" if f.is_wild and s is not None else "")
+            for f, s in zip(g.dice, g.stands_for)
+        )
+        name = f"{g.size} of one color" if g.kind == "color" else f"{g.kind} of {g.size}"
+        out.append(f"{name}: {shown}")
+    return "; ".join(out)
 
 
 @dataclass(frozen=True)

@@ -235,8 +235,9 @@ class TurnView:
             step = "the turn is over" + ("" if self.next_turn is None else ": press Next turn")
         elif stop_now and reveal:
             step = "you made it: press Stop & score"
-        elif made is not None and reveal and self._win_speaks():
-            step = "you made the phase, but to win roll again for points (Hold best, then Roll)"
+        elif made is not None and reveal and move == "hold":
+            why = "to win" if self._win_speaks() else "for the score"
+            step = f"you made the phase, but {why} roll again for points (Hold best, then Roll)"
         else:
             step = (
                 f"after the {roll_name[min(st.rolls_done, 3) - 1]} roll: tap dice to "

@@ -19,13 +19,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
-from phase10math.checks import check_int, check_type, public
+from phase10math._base.checks import check_int, check_type, public
 from phase10math.dice.faces import Die, Face, Layout, check_layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import require_colors
@@ -45,10 +45,17 @@ class AmbiguousRollError(InvalidDiceError):
     """The faces of a roll could lie on different kinds of dice, which changes the advice."""
 
 
-def turn_solution(phase: Phase, objective: Objective | str, rules: Rules, layout: Layout):
+def turn_solution(
+    phase: Phase,
+    objective: Objective | str,
+    rules: Rules,
+    layout: Layout,
+    progress: Callable[[str], None] | None = None,
+):
     """The solved turn for a phase (the memory and disk caches of
-    :func:`~phase10math.turn.tables.cached_solution`)."""
-    return cached_solution(phase, objective, rules, layout)
+    :func:`~phase10math.turn.tables.cached_solution`; ``progress`` hears each step of a solve
+    that is not cached)."""
+    return cached_solution(phase, objective, rules, layout, progress=progress)
 
 
 # --------------------------------------------------------------------------- faces -> states
@@ -644,6 +651,7 @@ def advise(
     set_aside: Sequence[Face | str] | str = (),
     by_die: bool = False,
     dice_of: Mapping[int, int] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Advice:
     """Rank every distinct hold of the ten dice in front of the player.
 
@@ -655,7 +663,9 @@ def advise(
     ``fits`` lists the best hold of each way and ``question`` names the face whose die
     decides it. ``dice_of`` says which die shows a face: ``{face index: die index}``, both
     counted from 0 (face ``i`` of ``dice``, die ``j`` of ``layout.dice``); ``by_die=True``
-    says it for every face (the faces are in the order of the layout's dice).
+    says it for every face (the faces are in the order of the layout's dice). ``progress``
+    hears each step of the phase's solve when it is not cached yet (the command line's
+    :class:`~phase10math._base.progress.ProgressLine`).
     """
     check_rules(rules)
     check_layout(layout)
@@ -690,7 +700,7 @@ def advise(
             "of the turn (give --set-aside only after a reroll)"
         )
     pinned = placed_faces(faces, layout, by_die, dice_of)
-    sol = turn_solution(ph, objective, rules, layout)
+    sol = turn_solution(ph, objective, rules, layout, progress)
     space = sol.space
     fits = roll_fits(space, faces, layout, pinned)
     per_fit = [_ranked_options(sol, faces, aside, fit.typed, rolls_left, fit.dice) for fit in fits]

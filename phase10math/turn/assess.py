@@ -294,7 +294,14 @@ def _policy(strategy: Strategy, game: _Game) -> dict[int, np.ndarray]:
     for r in range(game.rules.rolls - 1, 0, -1):
         kept = np.zeros_like(have)
         for i, roll in enumerate(rolls):
-            for k in _kept_keys(strategy(roll, r, game.argument), roll, r):
+            try:
+                keep = strategy(roll, r, game.argument)
+            except Exception as exc:  # the student's bug, named with the roll that showed it
+                raise InvalidStrategyError(
+                    f"strategy(roll={' '.join(roll)}, rolls_left={r}) raised "
+                    f"{type(exc).__name__}: {exc}"
+                ) from exc
+            for k in _kept_keys(keep, roll, r):
                 kept[i, k] += 1
         bad = np.flatnonzero((kept > have).any(axis=1))
         if bad.size:
@@ -390,7 +397,8 @@ def _simulate(game: _Game, holds: dict[int, np.ndarray], turns: int, seed: int) 
     scores = best_scores(game.phase, prof, game.rules)
     made = int((scores >= 0).sum())
     ci = binomtest(made, turns).proportion_ci(method="wilson")
-    return Simulated(turns, seed, made, float(np.maximum(scores, 0).mean()), (ci.low, ci.high))
+    mean = float(np.maximum(scores, 0).mean())
+    return Simulated(turns, seed, made, mean, (float(ci.low), float(ci.high)))
 
 
 # --------------------------------------------------------------------------- the API

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from phase10math.checks import check_int
+from phase10math._base.checks import check_int
 from phase10math.errors import InvalidArgumentError, InvalidHoldError
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor.codes import HoldIds

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from phase10math import cache
-from phase10math.checks import check_int, public
+from phase10math._base.checks import check_int, public
 from phase10math.dice.faces import (
     COLOR_NAMES,
     COLORS,

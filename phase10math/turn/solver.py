@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import Die, Face, Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import check_solvable

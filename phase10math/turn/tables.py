@@ -11,7 +11,8 @@ again), so that the table prints at once; ``shipped=False`` solves instead. The 
 every phase without colors again and compare, and a sample of the color phases.
 
 Solved turns and table rows are cached on disk (:mod:`phase10math.cache`), keyed by the
-phase, objective, rules, layout and package version; the large solutions of ten different dice
+phase, objective, rules, layout, engine (turns) and package code, each entry carrying that
+description, which the loader compares with the request; the large solutions of ten different dice
 (a color phase on the recorded dice: its utilities and the roll values with one reroll left,
 both keys, in the smallest integer dtypes their bounds allow, the 0/1 utility as bits,
 526 MiB) as ``.npy`` files, memory-mapped read-only, so that processes share one copy.
@@ -35,7 +36,9 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.checks import check_int, public
+from phase10math._base.checks import check_int, public
+from phase10math._base.progress import progress_bar
+from phase10math._base.workers import WorkerPool
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase, as_phase
@@ -43,7 +46,6 @@ from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidArgumentError, InvalidPhaseError, StateSpaceTooLargeError
 from phase10math.exact import percent, to_json
 from phase10math.guards import check_expected_score, check_probability
-from phase10math.progress import progress_bar
 from phase10math.turn.engine import engine_for, final_scores
 from phase10math.turn.holdtable import HoldTable
 from phase10math.turn.kernels import utility_from_scores
@@ -51,7 +53,6 @@ from phase10math.turn.policy import greedy_policy
 from phase10math.turn.projection import projection_for
 from phase10math.turn.solver import TurnSolution, check_size, solve_turn
 from phase10math.turn.statespace import StateSpace
-from phase10math.workers import WorkerPool
 
 _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
 _HOLDS: dict[str, HoldTable] = {}  # hold tables read by decisions (mapped: no memory of their own)
@@ -355,7 +356,7 @@ def phase_table(
 ) -> dict[int, dict[str, Fraction]]:
     """Rows for several phases: the shipped ones (``shipped``), the others solved (cached) in
     ``workers`` processes (default: up to two, one per core) with a progress bar when asked
-    (:func:`phase10math.progress.progress_bar`)."""
+    (:func:`phase10math._base.progress.progress_bar`)."""
     phases = [check_int(n, "phases", 1, len(PHASES), InvalidPhaseError) for n in phases]
     if workers is not None:
         check_int(workers, "workers", 1, 64)

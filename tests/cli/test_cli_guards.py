@@ -5,6 +5,7 @@ answer is printed."""
 from __future__ import annotations
 
 import dataclasses
+import os
 from fractions import Fraction
 
 import pytest
@@ -90,3 +91,64 @@ def test_the_guards_accept_the_ends_of_their_ranges_and_refuse_beyond():
 
 def test_every_shipped_row_lies_in_its_range():
     tables.check_rows({n: tables.shipped_row(n) for n in range(1, len(PHASES))})
+
+
+def test_a_dealt_chance_out_of_range_is_never_printed(monkeypatch):
+    import phase10math.cards.dealt as dealt
+
+    real = dealt.dealt_odds
+
+    def bad(*a, **k):
+        odds = real(*a, **k)
+        return dataclasses.replace(odds, hands=odds.total * 3 // 2)
+
+    monkeypatch.setattr(dealt, "dealt_odds", bad)
+    line = internal_error(*run(["cards", "dealt", "--phase", "1"]))
+    assert "a dealt hand's chance" in line
+
+
+def test_a_phase_chance_of_the_game_length_out_of_range_is_never_printed(monkeypatch):
+    from phase10math.game.length import GameLength
+
+    class Solved:  # what the command reads first: each phase's chance in a turn
+        p = {1: Fraction(1, 2), 2: Fraction(5, 4)}
+
+    monkeypatch.setattr(GameLength, "for_strategy", lambda *a, **k: Solved())
+    line = internal_error(*run(["turns", "--strategy", "greedy", "--layout", "compact"]))
+    assert "a phase's chance in a turn" in line
+
+
+def test_advise_with_the_complete_and_score_entries_swapped_answers_right(tmp_path, monkeypatch):
+    """The probe's case: a phase's two entries swapped in the cache (each intact): the advice
+    is the clean one, with one warning naming what the entry answers."""
+    from phase10math import cache
+
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(tables, "_MEMORY", {})
+    argv = ["advise", "--phase", "1", "--rolls-left", "2", "--layout", "compact", "--json"]
+    roll = "1 1 2 3 5 5 6 7 8 9".split()
+    code, clean, _ = run([*argv, *roll])
+    run([*argv, "--objective", "score", *roll])
+    a, b = sorted(tmp_path.glob("*.pkl"))
+    a.rename(tmp_path / "x")
+    b.rename(a)
+    (tmp_path / "x").rename(b)
+    monkeypatch.setattr(tables, "_MEMORY", {})
+    monkeypatch.setattr(cache, "_WARNED", set())
+    for k in [k for k in os.environ if k.startswith("PHASE10MATH_WARNED_")]:
+        monkeypatch.delenv(k)
+    code, out, err = run([*argv, *roll])
+    assert code == 0 and out == clean
+    (line,) = err.splitlines()
+    assert "a different objective than asked for" in line, err
+
+
+def test_a_ten_thousand_chance_out_of_range_is_never_printed(monkeypatch):
+    class Solved:  # a duel whose advice has a chance above 1
+        def advise(self, *args):
+            return {"bank": 1.5, "roll": 0.25, "best": "bank"}
+
+    monkeypatch.setattr("phase10math.tenthousand.duel.solve_duel", lambda *a, **k: Solved())
+    argv = ["tenk", "advise", "--me", "100", "--turn-total", "100", "--dice", "3"]
+    line = internal_error(*run([*argv, "--no-progress"]))
+    assert "a chance to win = 1.5" in line, line

@@ -33,6 +33,15 @@ def test_win_options_without_the_win_objective_are_refused(extra, option, object
     assert f"{option} is an option of --objective win" in line, line
 
 
+@pytest.mark.parametrize(
+    "extra, option", [(["--keep", "10"], "--keep"), (["--set-aside", "10"], "--set-aside")]
+)
+def test_one_turn_options_with_the_win_objective_are_refused(extra, option):
+    argv = [*ADVISE, "--objective", "win", "--me", "9:0", "--opponent", "9:0", *extra]
+    line = one_line_error(*_code_err(run(argv)))
+    assert f"{option} is not an option of --objective win" in line, line
+
+
 def _code_err(result):
     code, _, err = result
     return err, code

@@ -15,14 +15,18 @@ from test_duel import SETS, reduced_game
 from phase10math.dice.faces import parse_faces
 from phase10math.errors import InvalidRulesError, OutsideTableError
 from phase10math.game.duel import (
+    MATCHUPS,
+    PLAYS,
     DuelSolution,
     Play,
     read_packed,
     read_table,
     solve_duel,
     win_advice,
+    write_packed,
     write_table,
 )
+from phase10math.game.duel.files import TableForm
 
 OPT = (Play.OPTIMAL, Play.OPTIMAL)
 
@@ -185,3 +189,21 @@ def test_the_advisors_bound_is_that_of_the_states_after_the_turn():
             assert min(errors) <= o["error"] <= max(errors) + 1e-11
         assert adv["bound"] == max(o["error"] for o in adv["options"]) < sol.bound / 4
         assert adv["best"] == adv["options"][0]
+
+
+def test_a_full_table_keeps_every_matchup_and_error_exactly(from_start, tmp_path):
+    """``TableForm.FULL`` (the shipped tables of few phases): every matchup's (win, tie) at
+    every state and every error read back as the solution holds them, not rounded."""
+    path = tmp_path / "full.npz"
+    write_packed(from_start, path, form=TableForm.FULL)
+    full = read_packed(path, reduced_game(reachable=True))[0]
+    assert not full.packed and full.bound == from_start.bound
+    assert full.tie_bound == from_start.tie_bound
+    for m in MATCHUPS:
+        assert dict(full.values[m]) == from_start.values[m]
+        assert len(full.values[m]) == len(from_start.values[m]) > 100
+    for p in PLAYS:
+        assert dict(full.last[p]) == from_start.last[p]
+    for key in from_start.values[MATCHUPS[0]]:
+        assert full.error(key) == from_start.error(key)
+    assert full.headline() == from_start.headline()

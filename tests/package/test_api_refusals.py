@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from phase10math.cards.draws import simulate_draws
+from phase10math.cards.errors import InvalidCardPhaseError
+from phase10math.cards.phases import parse_phase as parse_card_phase
 from phase10math.dice.faces import parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import best_scores, profile
@@ -28,6 +30,12 @@ DICE = DEFAULT_LAYOUT.dice[:3]
 def test_a_part_of_no_groups_is_refused(text):
     with pytest.raises(InvalidPhaseError, match="at least one"):
         as_phase(text)
+
+
+@pytest.mark.parametrize("text", ["0 sets of 3 + 1 run of 4", "1 run of 4 + 0 sets of 2"])
+def test_a_card_phase_part_of_no_groups_is_refused_as_such(text):
+    with pytest.raises(InvalidCardPhaseError, match="at least one group"):
+        parse_card_phase(text)
 
 
 def test_a_face_of_an_unknown_color_is_not_read_as_a_repeat_count():

@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from phase10math import cache, files
+from phase10math import cache
+from phase10math._base import files
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective

@@ -528,3 +528,45 @@ def test_a_reload_mid_game_restores_it(app_url, browser):
         assert _dice(board) == dice
         assert game.locator(".p10-scoresheet").inner_text() == sheet
         page.screenshot(path=str(artifacts() / "app-reloaded-phone.png"))
+
+
+def test_the_smaller_items_on_a_phone(app_url, browser):
+    """At 390 px on a touch screen: the page's title, the typed roll opens no keyboard over
+    the tap pad (inputmode none) and previews the faces typed as chips, the exact table says
+    it scrolls, a refused phase change is told beside the menus, hint mode has no Hold best."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    try:
+        page.goto(app_url)
+        board = page.locator(".p10-app .p10-turn").first
+        expect(board.locator(".p10-roll")).to_be_visible(timeout=60_000)
+        expect(page).to_have_title("Phase 10 Dice")
+        board.locator(".p10-settings-toggle").click()
+        board.locator(".p10-mode button", has_text="Type real dice").click()
+        entry = board.locator(".p10-entry input")
+        expect(entry).to_have_attribute("inputmode", "none")
+        board.locator(".p10-pad", has_text=re.compile(r"^10$")).click()
+        board.locator(".p10-pad", has_text=re.compile(r"^o$")).click()
+        expect(board.locator(".p10-preview")).to_contain_text("You typed 1 of 10")
+        expect(board.locator(".p10-preview .p10-chip")).to_have_count(1)
+        board.locator(".p10-mode button", has_text="Roll here").click()
+        board.locator(".p10-roll").click()
+        expect(board.locator(".p10-verdict")).to_contain_text("Best:")
+        board.locator(".p10-details summary").click()
+        expect(board.locator(".p10-details .p10-scroll-cue")).to_be_visible()
+        board.locator(".p10-phase select").select_option(index=1)
+        refusal = board.locator(".p10-settings .p10-settings-message .p10-refusal")
+        expect(refusal).to_contain_text("finish this turn first")
+        board.locator(".p10-hint button", has_text="Hint mode").click()
+        expect(board.locator(".p10-best")).to_be_hidden()
+        expect(board.locator(".p10-die.p10-suggest")).to_have_count(0)
+        _check_layout(page)
+        page.screenshot(path=str(artifacts() / "app-small-items-phone.png"), full_page=True)
+    finally:
+        context.close()

@@ -88,3 +88,22 @@ def test_a_first_long_solve_names_the_phase_and_its_estimate_grows(monkeypatch):
     assert "Phase 2" in seen[0][1] and "solving it" in seen[0][1]
     assert "step 1 of 3" in seen[1][1] and "longer than usual on a busy server" in seen[1][1]
     assert "Phase 2" in t.status.value and t.busy.value == ""
+
+
+def test_the_people_of_pass_and_play_are_named_and_a_bad_name_is_refused_beside_it():
+    from phase10math.play.game_widget import GameSession
+
+    gw = GameWidget(opponents=["person", "greedy"], phases=1, seed=4, style=False)
+    gw.names.value = "Ann, Ben"
+    gw.new_game()
+    names = [p.name for p in gw.session.game.players]
+    assert names == ["Ann", "Ben", "greedy (3)"]
+    assert "Ann" in gw.sheet.value and "Ben" in gw.sheet.value
+    assert GameSession.from_dict(gw.session.to_dict()).game.players[1].name == "Ben"
+    before = gw.session
+    gw.names.value = "Ann, ann"
+    gw.new_game()
+    assert gw.session is before and "given twice" in gw.setup_message.value
+    gw.names.value = "Ann, Ben, Cy"  # one person seat only
+    gw.new_game()
+    assert gw.session is before and "3 names for 2 people" in gw.setup_message.value

@@ -60,7 +60,8 @@ def test_score_most_the_main_button_is_hold_best_then_roll_and_roll_asks_nothing
     else:
         pytest.fail("no made phase where rolling on is best for points")
     move, dice = t.best_move()
-    assert stars(t) == set(dice)
+    assert stars(t) == set(dice) and "roll again for points (" in t.advice.value
+    assert "you made the phase, but for the score roll again" in t.status.value
     assert main_button(t) is t.best_button and t.stop_button.button_style == ""
     t.best_button.click()
     assert t.state.held == set(dice) and main_button(t) is t.roll_button
@@ -109,6 +110,8 @@ def test_win_the_game_says_roll_again_for_points_and_every_control_agrees():
         t.confirm_no.click()
     t.best_button.click()
     assert main_button(t) is t.roll_button and "the hold to win" in t.advice.value
+    # one voice: the turn's own aim below says what it would keep, nothing of the player's
+    assert t.advice.value.count("<b>Yours:</b>") == 1 and "of chance less" not in t.advice.value
     t.roll_button.click()  # rolling on with the hold to win: no question
     assert t.confirm_box.layout.display == "none" and t.state.rolls_done == 2
     assert [(c.label, c.objective) for c in t.choices] == [("best", "win")]

@@ -107,6 +107,8 @@ def test_an_impossible_hold_is_refused_with_its_roll():
         assess_strategy(cheat, PHASE, DICE, turns=0)
     with pytest.raises(InvalidStrategyError, match="not a list of dice"):
         assess_strategy(lambda roll, r, p: [object()], PHASE, DICE, turns=0)
+    with pytest.raises(InvalidStrategyError, match=r"rolls_left=2\) raised ZeroDivisionError"):
+        assess_strategy(lambda roll, r, p: [1 / 0], PHASE, DICE, turns=0)
     with pytest.raises(InvalidArgumentError, match="color group"):
         assess_strategy(weak, 8, COMPACT_LAYOUT)
 
@@ -117,3 +119,11 @@ def test_the_class_table_ranks_the_hand_ins():
     assert rows[0]["p_complete"] == brute(good)[0] and "InvalidStrategyError" in rows[2]["refused"]
     table = class_table(rows)
     assert table.splitlines()[2].startswith("| 1 | g |") and "| - | x | refused" in table
+
+
+def test_the_compact_and_the_recorded_dice_agree_on_a_phase_of_numbers():
+    recorded = assess_strategy(weak, 1, turns=0)
+    compact = assess_strategy(weak, 1, COMPACT_LAYOUT, turns=3000, seed=3)
+    assert compact.p_complete == recorded.p_complete and compact.e_score == recorded.e_score
+    lo, hi = compact.simulated.interval  # played on the compact set's own physical dice
+    assert lo <= compact.p_complete <= hi and isinstance(lo, float)

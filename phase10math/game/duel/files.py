@@ -10,17 +10,18 @@ import numbers
 import os
 import zipfile
 from collections.abc import Iterable, Mapping
+from enum import Enum
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
+from phase10math._base.files import open_regular
 from phase10math.cache import package_version
 from phase10math.dice.faces import Layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidFileError, InvalidRulesError, OutsideTableError
-from phase10math.files import open_regular
 from phase10math.game.duel.setting import (
     MATCHUPS,
     PLAYS,
@@ -40,12 +41,12 @@ from phase10math.game.duel.table import DuelSolution
 
 TABLE_PACKAGE = "phase10math.game.data"
 MANIFEST = "manifest.json"  # the SHA-256 of every shipped table file
-TABLE_FILE = "duel_table.json.gz"  # the default shipped range (its game is recorded inside)
+TABLE_FILE = "duel_table_9_10.npz"  # the default shipped range (its game is recorded inside)
 # every range shipped (a range whose file is not in the package is skipped: the 10-phase
 # game's packed table joins once its solve ends, ``duel --solve --phases 1-10``)
 TABLE_FILES = {
     (9, 10): TABLE_FILE,
-    (6, 10): "duel_table_6_10.json.gz",
+    (6, 10): "duel_table_6_10.npz",
     (1, 10): "duel_table_1_10.npz",
 }
 
@@ -56,7 +57,7 @@ TABLE_FILES = {
 # game: ``duel --solve --phases 8-10|1-10 --layout recorded``, resumable from ``tools/solves/``)
 OTHER_DICE_TABLE_FILES: dict[Layout, dict[tuple[int, int], str]] = {
     RECORDED_LAYOUT: {
-        (8, 10): "duel_table_8_10_recorded.json.gz",
+        (8, 10): "duel_table_8_10_recorded.npz",
         (1, 10): "duel_table_1_10_recorded.npz",
     },
 }
@@ -170,6 +171,15 @@ def write_table(sol: DuelSolution, path: str | os.PathLike, command: str = RECOM
 # P(tie)'s bound by the largest of its roundings: intervals still certified, a file 0.57 as
 # large. Blocks are int32.
 PACKED_FORMAT = 3
+
+
+class TableForm(Enum):
+    """What a packed table keeps: ``PACKED`` optimal play's values as float32 (errors
+    widened) and the matchups at the start; ``FULL`` every matchup's values at every state
+    and every error as float64, exactly the solution's (the shipped tables of few phases)."""
+
+    PACKED = "packed"
+    FULL = "full"
 
 
 def state_blocks(game: DuelGame) -> Iterable[tuple[tuple[int, Player, Player], int, int]]:
@@ -329,42 +339,64 @@ def narrow_values(
     return w32, t32, _up32(widened), float(np.nextafter(tie_rounding, np.inf))
 
 
-def write_packed(sol: DuelSolution, path: str | os.PathLike, command: str = RECOMPUTE) -> None:
+def write_packed(
+    sol: DuelSolution,
+    path: str | os.PathLike,
+    command: str = RECOMPUTE,
+    form: TableForm = TableForm.PACKED,
+    provenance: Mapping[str, Any] | None = None,
+) -> None:
     """Write a packed table (``.npz``, atomically): optimal play's (win, tie, error) of every
-    state in block order, the matchups at the start. Refused unless every state is solved."""
+    state in block order, the matchups at the start (``form`` FULL: every matchup's values
+    everywhere, float64). ``provenance``: the ``code_version``, ``command`` and ``seconds``
+    of the solve and the headline it wrote, where they are not this code's (a table written
+    again in this form).
+    Refused unless every state is solved."""
     g = sol.game
-    opt = (Play.OPTIMAL, Play.OPTIMAL)
+    full = form is TableForm.FULL
     arrays: dict[str, np.ndarray] = {}
     tie_rounding = 0.0
-    for name, blocks, join, table in (
-        ("", list(state_blocks(g)), _join_normal, sol.values[opt]),
-        ("last_", list(last_blocks(g)), _join_last, sol.last[Play.OPTIMAL]),
+    for name, blocks, join, tables in (
+        ("", list(state_blocks(g)), _join_normal, [sol.values[m] for m in MATCHUPS]),
+        ("last_", list(last_blocks(g)), _join_last, [sol.last[p] for p in PLAYS]),
     ):
         # the blocks go into the file (enumerating a 10-phase game's takes seconds)
         arrays[name + "blocks"] = np.array(
             [[*_flat(b), first, size] for b, first, size in blocks], dtype=np.int32
         ).reshape(len(blocks), -1)
         keys = [join(b, pos) for b, first, size in blocks for pos in range(first, first + size)]
-        missing = [k for k in keys if k not in table]
-        if missing:
-            raise InvalidRulesError(
-                f"{len(missing)} states of {g.describe()} are not solved (e.g. {missing[0]}); "
-                "finish the solve first"
-            )
-        vals = np.array([table[k] for k in keys], dtype=np.float64).reshape(-1, 2)
-        errors = np.array([sol.error(k) for k in keys], dtype=np.float64)
-        w, t, e, r = narrow_values(vals[:, 0], vals[:, 1], errors)
-        arrays[name + "win"], arrays[name + "tie"], arrays[name + "error"] = w, t, e
-        tie_rounding = max(tie_rounding, r)
+        for i, table in enumerate(tables if full else tables[:1]):
+            missing = [k for k in keys if k not in table]
+            if missing:
+                raise InvalidRulesError(
+                    f"{len(missing)} states of {g.describe()} are not solved (e.g. "
+                    f"{missing[0]}); finish the solve first"
+                )
+            vals = np.array([table[k] for k in keys], dtype=np.float64).reshape(-1, 2)
+            if full:
+                arrays[f"{name}win_{i}"], arrays[f"{name}tie_{i}"] = vals[:, 0], vals[:, 1]
+                continue
+            errors = np.array([sol.error(k) for k in keys], dtype=np.float64)
+            w, t, e, r = narrow_values(vals[:, 0], vals[:, 1], errors)
+            arrays[name + "win"], arrays[name + "tie"], arrays[name + "error"] = w, t, e
+            tie_rounding = max(tie_rounding, r)
+        if full:
+            arrays[name + "error"] = np.array([sol.error(k) for k in keys], dtype=np.float64)
     start = g.start()
-    meta = {**table_payload_meta(sol, command), "format": PACKED_FORMAT}
+    meta = {**table_payload_meta(sol, command), "format": PACKED_FORMAT, "form": form.value}
+    meta.update({k: v for k, v in (provenance or {}).items() if k in PROVENANCE})
     meta["tie_bound"] = float(np.nextafter(sol.tie_bound + tie_rounding, np.inf))
+    if full:
+        meta["tie_bound"] = sol.tie_bound  # nothing rounded
     meta["start"] = {m[0].label + "-" + m[1].label: list(sol.value(start, m)) for m in MATCHUPS}
-    meta["states"], meta["last_states"] = len(arrays["win"]), len(arrays["last_win"])
+    meta["states"], meta["last_states"] = len(arrays["error"]), len(arrays["last_error"])
     arrays["meta"] = np.array(json.dumps(meta, separators=(",", ":")))
     tmp = os.fspath(path) + ".tmp.npz"
     np.savez_compressed(tmp, **arrays)
     os.replace(tmp, path)
+
+
+PROVENANCE = ("code_version", "command", "seconds", "headline")  # what its solve said
 
 
 def read_packed(fh, game: DuelGame | None = None) -> tuple[DuelSolution, dict[str, Any]]:
@@ -380,25 +412,22 @@ def read_packed(fh, game: DuelGame | None = None) -> tuple[DuelSolution, dict[st
     if data.get("format") != PACKED_FORMAT:
         raise InvalidRulesError(f"not a packed two-player table (format {data.get('format')})")
     game = _table_game(data) if game is None else _checked(game, data)
-    parts = {}
-    for name, split, join in (
-        ("", _split_normal, _join_normal),
-        ("last_", _split_last, _join_last),
-    ):
-        w, t, e = (arr[name + x] for x in ("win", "tie", "error"))
-        states = PackedStates(
-            _unflat(arr[name + "blocks"], normal=not name),
-            split,
-            join,
-            lambda i, w=w, t=t, e=e: (float(w[i]), float(t[i]), float(e[i])),
-            data[name + "states"],
-        )
-        if not len(w) == len(t) == len(e) == len(states):
-            raise InvalidRulesError("the packed table's arrays do not match its blocks")
-        parts[name] = states, float(e.max()) if len(e) else 0.0
-    (normal, e_normal), (last, e_last) = parts[""], parts["last_"]
-    bound = max(data["bound"], e_normal, e_last)  # the errors were rounded up
+    full = data.get("form") == TableForm.FULL.value
+    try:
+        normal = _packed_parts(arr, data, "", len(MATCHUPS) if full else 0)
+        last = _packed_parts(arr, data, "last_", len(PLAYS) if full else 0)
+    except KeyError as e:
+        raise InvalidRulesError(f"not a packed two-player table: no array {e}") from None
+    e_max = max((float(arr[n].max()) for n in ("error", "last_error") if len(arr[n])), default=0)
+    bound = data["bound"] if full else max(data["bound"], e_max)  # float32: rounded up
     sol = DuelSolution(game, bound=bound, tie_bound=data["tie_bound"], seconds=data["seconds"])
+    sol.errors = PackedErrors(normal[0], last[0])
+    if full:
+        for m, states in zip(MATCHUPS, normal, strict=True):
+            sol.values[m] = _Pairs(states)
+        for p, states in zip(PLAYS, last, strict=True):
+            sol.last[p] = _Pairs(states)
+        return sol, data
     sol.packed = True
     opt = (Play.OPTIMAL, Play.OPTIMAL)
     by_label = {p.label: p for p in PLAYS}
@@ -407,11 +436,35 @@ def read_packed(fh, game: DuelGame | None = None) -> tuple[DuelSolution, dict[st
     for name, (wm, tm) in data["start"].items():
         a, b = name.split("-")
         at_start[(by_label[a], by_label[b])] = {start: (float(wm), float(tm))}
-    sol.values[opt] = _Pairs(normal, at_start.pop(opt, {}))
+    sol.values[opt] = _Pairs(normal[0], at_start.pop(opt, {}))
     sol.values.update(at_start)
-    sol.last[Play.OPTIMAL] = _Pairs(last)
-    sol.errors = PackedErrors(normal, last)
+    sol.last[Play.OPTIMAL] = _Pairs(last[0])
     return sol, data
+
+
+def _packed_parts(
+    arr: Mapping[str, np.ndarray], data: Mapping[str, Any], name: str, plays: int
+) -> list[PackedStates]:
+    """The states of a packed table's normal play (``name`` "") or last chances ("last_"):
+    optimal play's (``plays`` 0: the arrays ``win``, ``tie``), else each of ``plays``
+    matchups' (``win_i``, ``tie_i``); the errors beside them."""
+    blocks = list(_unflat(arr[name + "blocks"], normal=not name))
+    split, join = (_split_normal, _join_normal) if not name else (_split_last, _join_last)
+    e = arr[name + "error"]
+    out = []
+    for suffix in [""] if not plays else [f"_{i}" for i in range(plays)]:
+        w, t = arr[name + "win" + suffix], arr[name + "tie" + suffix]
+        states = PackedStates(
+            blocks,
+            split,
+            join,
+            lambda i, w=w, t=t: (float(w[i]), float(t[i]), float(e[i])),
+            data[name + "states"],
+        )
+        if not len(w) == len(t) == len(e) == len(states):
+            raise InvalidRulesError("the packed table's arrays do not match its blocks")
+        out.append(states)
+    return out
 
 
 class _Pairs(Mapping):
@@ -471,13 +524,9 @@ def read_table(
                 f"no table of phases {phases[0]}-{phases[1]}{on} ships with the package "
                 f"(shipped: {shipped or 'none'}); solve it with duel --solve"
             )
-        name = table_files(dice)[phases]
-        raw = io.BytesIO(shipped_bytes(name))
-        if name.endswith(".npz"):
-            return read_packed(raw)
-        with gzip.open(raw, "rt", encoding="utf-8") as fh:
-            data = json.load(fh)
-    elif os.fspath(path).endswith(".npz"):
+        # every shipped table is packed (the tables of few phases in full, TableForm.FULL)
+        return read_packed(io.BytesIO(shipped_bytes(table_files(dice)[phases])))
+    if os.fspath(path).endswith(".npz"):
         try:  # never a FIFO or a device: opening one for reading could wait forever
             raw = open_regular(path)
         except OSError as e:

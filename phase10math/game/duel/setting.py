@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import check_int, public
+from phase10math._base.checks import check_int, public
 from phase10math.dice.faces import Die, Layout
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase

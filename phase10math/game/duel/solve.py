@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import check_int, check_positive_float, public
+from phase10math._base.checks import check_int, check_positive_float, public
+from phase10math._base.progress import progress_bar
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import layers, pair, refinement, rounds
 from phase10math.game.duel.checkpoint import Checkpoint
@@ -31,7 +32,6 @@ from phase10math.game.duel.rounds import (
 )
 from phase10math.game.duel.setting import PLAYS, DuelGame, Play, families
 from phase10math.game.duel.table import DuelSolution
-from phase10math.progress import progress_bar
 from phase10math.turn.tensor import held_heap
 
 # with a target, the first pass solves exactly the color turns whose estimated visits
@@ -91,39 +91,76 @@ def _solve_duel(
     picks: int,
 ) -> DuelSolution:
     """:func:`solve_duel`'s run, its arguments checked."""
-    ck = Checkpoint(checkpoint)
-    resumed = ck.load(game)
-    sol = resumed or DuelSolution(game)
-    t0 = time.monotonic() - sol.seconds
-    fixed = {(k, p): fixed_distribution(game, k, p) for k in game.phases for p in PLAYS[1:]}
-    sol.fixed = {k: np.stack([fixed[(k, p)] for p in PLAYS[1:]]) for k in game.phases}
-    fams = families(game)
-    for k, fam in fams.items():
-        if not fam.size:  # the per-turn policies are the family's first members
-            fam.add_policies(sol.fixed[k])
-    strides = REFINE_ALL
-    reach: Mapping[Any, float] | None = None
-    least = 0.0
-    if target is not None and fams:  # where play goes: the layers solved, a stand-in below
-        strides, least = (), target * FIRST_SHARE
-        if any(s not in sol.layers_done for s in color_steps(game)):
-            # a resumed run: the estimate its first run made and kept beside the checkpoint
-            reach = ck.load_reach(game) if resumed is not None else None
-            if reach is None:
-                reach = rounds.visits(sol, proxy=Play.COMPLETE)
-                ck.save_reach(game, reach)
-    bar = progress_bar(
-        total=total_work(game), desc=f"duel {game.describe()}", unit="state", enabled=show_progress
-    )
-    steps = [("last", k) for k in range(game.hi, game.lo - 1, -1)]
-    steps += [("layer", L) for L in range(2 * game.hi, 2 * game.lo - 1, -1)]
+    run = _Run(game, checkpoint, log)
+    run.first_pass(target, show_progress)
+    if target is None or not run.fams:
+        return run.sol
+    for _ in range(MAX_ROUNDS):
+        # a new round (else: finish the one a stop interrupted)
+        if run.sol.pending is None and not run.new_round(target, picks):
+            break
+        run.finish_round()
+    return run.sol
+
+
+class _Run:
+    """One solve of a game: its table so far (resumed from the checkpoint where there is
+    one), the per-turn policies' distributions, the color phases' families, the steps (last
+    chances, then layers) and how each is solved."""
+
+    def __init__(
+        self, game: DuelGame, checkpoint: str | os.PathLike | None, log: Callable | None
+    ) -> None:
+        self.game, self.log = game, log
+        self.ck = Checkpoint(checkpoint)
+        self.resumed = self.ck.load(game)
+        self.sol = sol = self.resumed or DuelSolution(game)
+        self.t0 = time.monotonic() - sol.seconds
+        fixed = {(k, p): fixed_distribution(game, k, p) for k in game.phases for p in PLAYS[1:]}
+        self.fixed = fixed
+        sol.fixed = {k: np.stack([fixed[(k, p)] for p in PLAYS[1:]]) for k in game.phases}
+        self.fams = families(game)
+        for k, fam in self.fams.items():
+            if not fam.size:  # the per-turn policies are the family's first members
+                fam.add_policies(sol.fixed[k])
+        self.least = 0.0
+        self.steps = [("last", k) for k in range(game.hi, game.lo - 1, -1)]
+        self.steps += [("layer", L) for L in range(2 * game.hi, 2 * game.lo - 1, -1)]
+        self.bar: Any = None
+
+    def save_within(self) -> None:
+        """A checkpoint within a step (at most every few minutes)."""
+        self.ck.save(self.sol, True)
+
+    def first_pass(self, target: float | None, show_progress: bool) -> None:
+        """Every step once; with a ``target``, a color phase's turns solved exactly where
+        the estimate of where play goes weighs them (else refined by strides)."""
+        game, strides = self.game, REFINE_ALL
+        reach: Mapping[Any, float] | None = None
+        if target is not None and self.fams:  # where play goes: the layers solved, a stand-in
+            strides, self.least = (), target * FIRST_SHARE
+            if any(s not in self.sol.layers_done for s in color_steps(game)):
+                # a resumed run: the estimate its first run made and kept beside the checkpoint
+                reach = self.ck.load_reach(game) if self.resumed is not None else None
+                if reach is None:
+                    reach = rounds.visits(self.sol, proxy=Play.COMPLETE)
+                    self.ck.save_reach(game, reach)
+        self.bar = progress_bar(
+            total=total_work(game),
+            desc=f"duel {game.describe()}",
+            unit="state",
+            enabled=show_progress,
+        )
+        self.run(self.steps, strides, True, reach=reach)
+        self.bar.close()
 
     def run(
-        todo, strides, count: bool, keep: set | None = None, reach: Mapping | None = None
+        self, todo, strides, count: bool, keep: set | None = None, reach: Mapping | None = None
     ) -> None:
         """Solve the steps ``todo``: the first pass (``count``: the progress bar, parts
         and steps done skipped; ``reach`` where play is estimated to go), or a round's
         (``keep``: only the states it solves again)."""
+        game, sol = self.game, self.sol
         for kind, n in todo:
             tag = (1000 + n) if kind == "last" else n
             keys = last_keys(game, n) if kind == "last" else layer_keys(game, n)
@@ -131,82 +168,105 @@ def _solve_duel(
                 keys = [k for k in keys if k in keep]
             work = len(keys) * (1 if kind == "last" else 8)
             if count and tag in sol.layers_done:
-                bar.update(work)
+                self.bar.update(work)
                 continue
             if kind == "last":
                 layers.solve_last(
-                    sol, n, keys, fixed, strides, reach, least, log, lambda: ck.save(sol, True)
-                )
+                    sol, n, keys, self.fixed, strides, reach, self.least, self.log,
+                    self.save_within,
+                )  # fmt: skip
             else:
-                for ka in range(game.lo, game.hi + 1):  # one phase pair at a time
-                    if count and (n, ka) in sol.parts_done:
-                        continue  # solved before a resumed run stopped
-                    part = [key for key in keys if key[1][0] == ka]
-                    pair.solve_layer(
-                        sol, part, fixed, strides, lambda: ck.save(sol, True), log, reach, least
-                    )
-                    if count and part:
-                        sol.parts_done.append((n, ka))
-                        sol.seconds = time.monotonic() - t0
-                        ck.save(sol, True)  # a large layer's parts survive a stop
-                        if log:
-                            log(f"  part {n}/{ka}: {len(part)} pairs, {sol.seconds:.1f} s")
-            if tag not in sol.layers_done:
-                sol.layers_done.append(tag)
-            if sol.pending is not None and (kind, n) in sol.pending["again"]:
-                sol.pending["again"].remove((kind, n))  # a round's step survives a stop
-            sol.seconds = time.monotonic() - t0
-            ck.save(sol, within_step=keep is not None)  # a round's steps: every 5 minutes
-            if count:
-                bar.update(work)
-            if log:
-                log(
-                    f"{kind} {n}: {len(keys)} states, {sol.seconds:.1f} s, bound {sol.bound:.2e}"
-                    f", start {sol.error(game.start()):.2e}, iterations so far {sol.iterations}"
-                )
+                self.solve_parts(n, keys, strides, count, reach)
+            self.step_done(kind, n, len(keys), work if count else 0, keep is not None)
 
-    run(steps, strides, True, reach=reach)
-    bar.close()
-    if target is None or not fams:
-        return sol
-    for _ in range(MAX_ROUNDS):
-        if sol.pending is None:  # a new round (else: finish the one a stop interrupted)
-            start_err = sol.error(game.start())
-            if start_err <= target:
-                break
-            seen = flow(sol, gain=amplification(sol))  # visits, as the errors see them
-            chosen, narrowed = rounds.pick_refinements(sol, picks, target * ROUND_LEAVE, seen)
-            if not (chosen or narrowed or sol.stale):  # what is left is spread thin: all of it
-                chosen, narrowed = rounds.pick_refinements(sol, picks, 0.0, seen)
-            if not (chosen or narrowed or sol.stale):
-                break
-            # states whose family interval narrowed since they were solved: solved again
-            touched = {pair_key(key) for key in narrowed}
-            todo = sum(len(r) for r in chosen.values())
-            after = round_progress(todo, lambda: ck.save(sol, True), log)
-            for k, rows in chosen.items():
-                U = np.array([current_utility(sol, key) for key in rows])
-                refinement.exact_chunks(
-                    fams[k], U, after, None, rounds.still_picked(sol, fams[k], rows, U, seen)
-                )
-                touched |= {pair_key(key) for key in rows}
-            # without new exact solves: every stale state that weighs at all
-            leave = target * ROUND_LEAVE if chosen or narrowed else 0.0
-            keep, sol.stale = round_states(sol, seen, touched | sol.stale, leave)
-            steps_touched = {step_of(key) for key in touched | keep}
-            again = [st for st in steps if any(depends(game, st, t) for t in steps_touched)]
-            sol.pending = {"again": again, "keep": keep}
-            ck.save(sol)
-            if log:
-                n = sum(len(r) for r in chosen.values())
-                log(
-                    f"round: start error {start_err:.2e}; {n} exact solves; {len(narrowed)} "
-                    f"narrowed since solved; solving again "
-                    f"{len(keep)} of {len(seen)} visited states in {again}"
-                )
-        run(list(sol.pending["again"]), (), False, sol.pending["keep"])
+    def solve_parts(self, n: int, keys: list, strides, count: bool, reach) -> None:
+        """Layer ``n``'s pairs, one phase pair at a time (in the first pass each part is
+        written when done: a large layer's parts survive a stop)."""
+        sol, log = self.sol, self.log
+        for ka in range(self.game.lo, self.game.hi + 1):
+            if count and (n, ka) in sol.parts_done:
+                continue  # solved before a resumed run stopped
+            part = [key for key in keys if key[1][0] == ka]
+            pair.solve_layer(
+                sol, part, self.fixed, strides, self.save_within, log, reach, self.least
+            )
+            if count and part:
+                sol.parts_done.append((n, ka))
+                sol.seconds = time.monotonic() - self.t0
+                self.ck.save(sol, True)
+                if log:
+                    log(f"  part {n}/{ka}: {len(part)} pairs, {sol.seconds:.1f} s")
+
+    def step_done(self, kind: str, n: int, states: int, work: int, in_round: bool) -> None:
+        """A step solved: marked done (in a round, no longer to do), written, ``work``
+        added to the progress bar (the first pass's), logged."""
+        sol = self.sol
+        tag = (1000 + n) if kind == "last" else n
+        if tag not in sol.layers_done:
+            sol.layers_done.append(tag)
+        if sol.pending is not None and (kind, n) in sol.pending["again"]:
+            sol.pending["again"].remove((kind, n))  # a round's step survives a stop
+        sol.seconds = time.monotonic() - self.t0
+        self.ck.save(sol, within_step=in_round)  # a round's steps: every 5 minutes
+        if work:
+            self.bar.update(work)
+        if self.log:
+            self.log(
+                f"{kind} {n}: {states} states, {sol.seconds:.1f} s, bound {sol.bound:.2e}"
+                f", start {sol.error(self.game.start()):.2e}, iterations so far "
+                f"{sol.iterations}"
+            )
+
+    def new_round(self, target: float, picks: int) -> bool:
+        """Choose a round of targeted refinement and make its exact solves; False where the
+        start is within ``target`` or nothing is left to choose."""
+        sol, game = self.sol, self.game
+        start_err = sol.error(game.start())
+        if start_err <= target:
+            return False
+        seen = flow(sol, gain=amplification(sol))  # visits, as the errors see them
+        chosen, narrowed = rounds.pick_refinements(sol, picks, target * ROUND_LEAVE, seen)
+        if not (chosen or narrowed or sol.stale):  # what is left is spread thin: all of it
+            chosen, narrowed = rounds.pick_refinements(sol, picks, 0.0, seen)
+        if not (chosen or narrowed or sol.stale):
+            return False
+        # states whose family interval narrowed since they were solved: solved again
+        touched = {pair_key(key) for key in narrowed}
+        self.solve_chosen(chosen, seen, touched)
+        # without new exact solves: every stale state that weighs at all
+        leave = target * ROUND_LEAVE if chosen or narrowed else 0.0
+        keep, sol.stale = round_states(sol, seen, touched | sol.stale, leave)
+        steps_touched = {step_of(key) for key in touched | keep}
+        again = [st for st in self.steps if any(depends(game, st, t) for t in steps_touched)]
+        sol.pending = {"again": again, "keep": keep}
+        self.ck.save(sol)
+        if self.log:
+            n = sum(len(r) for r in chosen.values())
+            self.log(
+                f"round: start error {start_err:.2e}; {n} exact solves; {len(narrowed)} "
+                f"narrowed since solved; solving again "
+                f"{len(keep)} of {len(seen)} visited states in {again}"
+            )
+        return True
+
+    def solve_chosen(self, chosen: Mapping[int, list], seen: Mapping, touched: set) -> None:
+        """The exact solves of a round's chosen turns; the states (pair keys) they touch
+        added to ``touched``."""
+        todo = sum(len(r) for r in chosen.values())
+        after = round_progress(todo, self.save_within, self.log)
+        for k, rows in chosen.items():
+            U = np.array([current_utility(self.sol, key) for key in rows])
+            fam = self.fams[k]
+            refinement.exact_chunks(
+                fam, U, after, None, rounds.still_picked(self.sol, fam, rows, U, seen)
+            )
+            touched |= {pair_key(key) for key in rows}
+
+    def finish_round(self) -> None:
+        """Solve again the states of the round in progress, in the steps it names."""
+        sol = self.sol
+        self.run(list(sol.pending["again"]), (), False, sol.pending["keep"])
         sol.pending = None
         sol.bound = max(sol.errors.values(), default=sol.bound)
-        sol.seconds = time.monotonic() - t0
-        ck.save(sol)
-    return sol
+        sol.seconds = time.monotonic() - self.t0
+        self.ck.save(sol)

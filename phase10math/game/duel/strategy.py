@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import checks_itself, public
+from phase10math._base.checks import checks_itself, public
 from phase10math.dice.faces import Layout
 from phase10math.dice.rules import Objective
 from phase10math.errors import InvalidRulesError, OutsideTableError, WrongTypeError

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.errors import InvalidArgumentError, StateSpaceTooLargeError
 from phase10math.turn.statespace import StateSpace
 

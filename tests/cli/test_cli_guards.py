@@ -141,3 +141,14 @@ def test_advise_with_the_complete_and_score_entries_swapped_answers_right(tmp_pa
     assert code == 0 and out == clean
     (line,) = err.splitlines()
     assert "a different objective than asked for" in line, err
+
+
+def test_a_ten_thousand_chance_out_of_range_is_never_printed(monkeypatch):
+    class Solved:  # a duel whose advice has a chance above 1
+        def advise(self, *args):
+            return {"bank": 1.5, "roll": 0.25, "best": "bank"}
+
+    monkeypatch.setattr("phase10math.tenthousand.duel.solve_duel", lambda *a, **k: Solved())
+    argv = ["tenk", "advise", "--me", "100", "--turn-total", "100", "--dice", "3"]
+    line = internal_error(*run([*argv, "--no-progress"]))
+    assert "a chance to win = 1.5" in line, line

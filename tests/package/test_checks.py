@@ -1,4 +1,4 @@
-"""The argument check of the public API (``phase10math.checks.public``): a wrong type is a
+"""The argument check of the public API (``phase10math._base.checks.public``): a wrong type is a
 ``WrongTypeError`` (a package error and a ``TypeError``) naming the parameter, the value and
 what it accepts; a wrong value a ``Phase10MathError`` (a ``ValueError``); booleans are not
 numbers; NaN and infinities are refused; nothing from inside escapes. Each case below was a
@@ -17,7 +17,7 @@ import pytest
 
 import phase10math as p10
 from phase10math import cards
-from phase10math.checks import public, unchecked
+from phase10math._base.checks import public, unchecked
 from phase10math.dice.faces import Die, Face, parse_faces
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.errors import InvalidArgumentError, Phase10MathError, WrongTypeError

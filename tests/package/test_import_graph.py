@@ -5,8 +5,8 @@ solvers are imported; such imports are edges of the graph all the same).
 
 The layers read bottom-up; a module may import only from its own layer or the ones below:
 
-0. ``exact``, ``errors``, ``checks``, ``cache``, ``files``, ``workers``, ``startup``,
-   ``progress``, ``lazy``, ``version`` - shared pieces;
+0. ``exact``, ``errors``, ``cache``, ``version`` and ``_base`` (the machinery: ``checks``,
+   ``files``, ``lazy``, ``progress``, ``startup``, ``workers``) - shared pieces;
 1. ``dice`` - the dice game's rules as data; ``guards`` - the ranges results lie in;
 2. ``turn`` - the exact turn solver;
 3. ``game`` - whole games;
@@ -26,14 +26,9 @@ ROOT = Path(__file__).resolve().parents[2] / "phase10math"
 
 LAYER = {
     "exact": 0,
-    "checks": 0,
     "errors": 0,
     "cache": 0,
-    "files": 0,
-    "startup": 0,
-    "workers": 0,
-    "progress": 0,
-    "lazy": 0,
+    "_base": 0,  # the machinery: checks, files, lazy, progress, startup, workers
     "version": 0,
     "dice": 1,
     "guards": 1,
@@ -223,4 +218,4 @@ def test_the_command_line_imports_on_demand_and_those_imports_are_edges():
     assert "phase10math.turn.advisor" in edges["phase10math.cli.turn"]
     assert "phase10math.game.duel" in edges["phase10math.cli.duel"]
     assert on_demand("phase10math.cli.game") and on_demand("phase10math.cards.cli")
-    assert not on_demand("phase10math.turn.tables") and not on_demand("phase10math.checks")
+    assert not on_demand("phase10math.turn.tables") and not on_demand("phase10math._base.checks")

@@ -110,6 +110,8 @@ def test_win_the_game_says_roll_again_for_points_and_every_control_agrees():
         t.confirm_no.click()
     t.best_button.click()
     assert main_button(t) is t.roll_button and "the hold to win" in t.advice.value
+    # one voice: the turn's own aim below says what it would keep, nothing of the player's
+    assert t.advice.value.count("<b>Yours:</b>") == 1 and "of chance less" not in t.advice.value
     t.roll_button.click()  # rolling on with the hold to win: no question
     assert t.confirm_box.layout.display == "none" and t.state.rolls_done == 2
     assert [(c.label, c.objective) for c in t.choices] == [("best", "win")]

@@ -56,6 +56,7 @@ from collections import abc
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from phase10math._base.files import open_regular
 from phase10math.errors import (
     InvalidArgumentError,
     InvalidLayoutError,
@@ -63,7 +64,6 @@ from phase10math.errors import (
     Phase10MathError,
     WrongTypeError,
 )
-from phase10math.files import open_regular
 
 MAX_SEED = 2**32 - 1
 

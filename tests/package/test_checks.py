@@ -297,7 +297,7 @@ def test_the_first_calls_and_the_later_ones_accept_and_refuse_alike(monkeypatch)
     compiled check: the same values pass and the same wrong types are refused, naming them."""
     import numpy as np
 
-    from phase10math import checks
+    from phase10math._base import checks
 
     def fresh():
         @public

@@ -47,7 +47,7 @@ LAZY_OK = {"ipywidgets", "IPython", "matplotlib", "playwright", "nbconvert", "nb
 # modules that import these dependencies at their first use (the argument checks build
 # beartype's check, with numpy's integers, after their plain checks: the command line's
 # --help and refusals import neither)
-LAZY_IN = {"phase10math.checks": {"beartype", "numpy"}}
+LAZY_IN = {"phase10math._base.checks": {"beartype", "numpy"}}
 # the command line's modules: their handlers import the solvers they run (on demand)
 ON_DEMAND = {"phase10math.cli", "phase10math.cards.cli", "phase10math.tenthousand.cli"}
 

@@ -9,10 +9,10 @@ import math
 import re
 import sys
 
+from phase10math._base.files import check_output_file
 from phase10math.cli.dice import layout_from, placed_dice, roll_from
 from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError, OutsideTableError
-from phase10math.files import check_output_file
 from phase10math.guards import check_probabilities
 
 #: ``--picks``'s default: :data:`phase10math.game.duel.solve.ROUND_PICKS` (a test checks that

@@ -7,7 +7,8 @@ import json
 import re
 import sys
 
-from phase10math.checks import int_arg
+from phase10math._base.checks import int_arg
+from phase10math._base.progress import ProgressLine
 from phase10math.cli.dice import (
     add_layout_args,
     layout_from,
@@ -24,7 +25,6 @@ from phase10math.errors import (
     InvalidRulesError,
     StateSpaceTooLargeError,
 )
-from phase10math.progress import ProgressLine
 
 
 def _phase_range(text: str) -> range:

@@ -21,8 +21,8 @@ ADVISE = "advise --phase 1 --rolls-left 2 --layout compact 1 1 2 3 5 5 6 7 8 9".
 RUN = textwrap.dedent(
     """
     import sys
-    import phase10math.progress
-    phase10math.progress.DELAY = 0  # show at the first step: the solve here is short
+    import phase10math._base.progress
+    phase10math._base.progress.DELAY = 0  # show at the first step: the solve here is short
     from phase10math.cli import main
     sys.exit(main(sys.argv[1:]))
     """

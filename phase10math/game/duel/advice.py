@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import Face, Layout, parse_faces
 from phase10math.dice.meld import explain, require_colors
 from phase10math.dice.rules import Objective

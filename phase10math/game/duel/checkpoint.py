@@ -9,8 +9,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from phase10math._base.checks import public
 from phase10math.cache import package_version
-from phase10math.checks import public
 from phase10math.dice.faces import Layout
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel.savefile import read_safe, write_safe

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from phase10math._base.files import open_regular
 from phase10math.cache import package_version
 from phase10math.dice.faces import Layout, parse_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidFileError, InvalidRulesError, OutsideTableError
-from phase10math.files import open_regular
 from phase10math.game.duel.setting import (
     MATCHUPS,
     PLAYS,

@@ -120,10 +120,8 @@ def not_cached(phase: int, layout: str) -> str | None:
     lay = get_layout(layout)
     if not tables.heavy_phase(phase, DEFAULT_RULES, lay):
         return None
-    key = tables.solution_key(
-        "turn", PHASES[phase], DEFAULT_RULES, lay, objective=str(Objective.COMPLETE)
-    )
-    if cache.load_large(key, TurnSolution) is not None:
+    key = tables.turn_key(PHASES[phase], Objective.COMPLETE, DEFAULT_RULES, lay)
+    if cache.load_large(key, TurnSolution) is not None or cache.load(key, TurnSolution):
         return None
     return (
         f"phase {phase} on the {layout} dice is not in the result cache "

@@ -3,10 +3,12 @@ process and every kernel; PSS shares each shared page among the processes that m
 sum is what the machine really holds) with 1, 10 and 30 browser sessions, each through a roll.
 
 Run: ``python benchmarks/bench_app_memory.py [--sessions 1 10 30] [--phase 1] [--layout
-recorded]``; it starts the app as README says (``cd app && voila play.ipynb``), opens the
-sessions in Debian's Chromium (Playwright contexts), rolls once in each (on the phase and dice
-set given: phase 8 on the recorded dice is the heavy case) and prints, per count, the server's
-and the kernels' PSS and the PSS per session. Heavy: run it under ``flock /work/heavy.lock``.
+recorded] [--win]``; it starts the app as docs/app.md says (``cd app && voila play.ipynb``),
+opens the sessions in Debian's Chromium (Playwright contexts), rolls once in each (on the
+phase and dice set given: phase 8 on the recorded dice is the heavy case; ``--win``: a game
+against one computer player under the aim "Win the game", its two-player table loaded) and
+prints, per count, the server's and the kernels' PSS and the PSS per session. Heavy: run it
+under ``flock /work/heavy.lock``.
 """
 
 from __future__ import annotations
@@ -47,7 +49,25 @@ def pss_mb(pid: int) -> float:
     return memory_mb(pid, "Pss")
 
 
-def measure(n: int, phase: int, layout: str, tmp: Path) -> tuple[float, float, int, float, float]:
+def play_to_win(board_page) -> None:
+    """In one page: the game tab against one computer player (the aim "Win the game", its
+    two-player table loaded), a roll, the hold to win shown."""
+    from playwright.sync_api import expect
+
+    board_page.locator(".p10-tabs .lm-TabBar-tab", has_text="Play a game").click()
+    game = board_page.locator(".p10-app .p10-game").first
+    game.locator(".p10-remove-seat").click()
+    expect(game.locator(".p10-seat")).to_have_count(1)
+    game.locator(".p10-new-game").click()
+    board = game.locator(".p10-turn")
+    expect(board.locator(".p10-advice .p10-win")).to_contain_text("Chance to win", timeout=600_000)
+    board.locator(".p10-roll").click()
+    expect(board.locator(".p10-advice .p10-win")).to_contain_text("Best to win", timeout=600_000)
+
+
+def measure(
+    n: int, phase: int, layout: str, tmp: Path, win: bool = False
+) -> tuple[float, float, int, float, float]:
     from playwright.sync_api import expect, sync_playwright
 
     with serve_voila(ROOT / "app" / "play.ipynb", tmp, cwd=ROOT / "app") as url:
@@ -65,7 +85,10 @@ def measure(n: int, phase: int, layout: str, tmp: Path) -> tuple[float, float, i
                         page.goto(url, wait_until="commit", timeout=120_000)
                     for board in boards[k : k + 2]:
                         expect(board.locator(".p10-roll")).to_be_visible(timeout=300_000)
-                for board in boards:
+                for page, board in zip(pages, boards):
+                    if win:
+                        play_to_win(page)
+                        continue
                     if phase != 1 or layout != "recorded":
                         board.locator(".p10-settings-toggle").click()
                     if layout != "recorded":
@@ -97,10 +120,8 @@ def not_cached(phase: int, layout: str) -> str | None:
     lay = get_layout(layout)
     if not tables.heavy_phase(phase, DEFAULT_RULES, lay):
         return None
-    key = tables.solution_key(
-        "turn", PHASES[phase], DEFAULT_RULES, lay, objective=str(Objective.COMPLETE)
-    )
-    if cache.load_large(key, TurnSolution) is not None:
+    key = tables.turn_key(PHASES[phase], Objective.COMPLETE, DEFAULT_RULES, lay)
+    if cache.load_large(key, TurnSolution) is not None or cache.load(key, TurnSolution):
         return None
     return (
         f"phase {phase} on the {layout} dice is not in the result cache "
@@ -115,19 +136,23 @@ def main() -> None:
     ap.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 30])
     ap.add_argument("--phase", type=int, default=1)
     ap.add_argument("--layout", default="recorded", choices=["recorded", "compact"])
+    ap.add_argument(
+        "--win", action="store_true", help="each session plays a game to win (recorded dice)"
+    )
     args = ap.parse_args()
     why = not_cached(args.phase, args.layout)
     if why is not None:
         print(why, file=sys.stderr)
         raise SystemExit(2)
-    print(f"phase {args.phase}, {args.layout} dice; load average {os.getloadavg()[0]:.1f}")
+    what = "a game to win" if args.win else f"phase {args.phase}, {args.layout} dice"
+    print(f"{what}; load average {os.getloadavg()[0]:.1f}")
     print(
         f"{'sessions':>8} {'kernels':>7} {'server MB':>9} {'kernels MB':>10} {'total MB':>9} "
         f"{'MB/session':>10} {'kernels RSS MB':>14} {'all answered in':>15}"
     )
     for n in args.sessions:
         with tempfile.TemporaryDirectory() as tmp:
-            server, kern, k, took, rss = measure(n, args.phase, args.layout, Path(tmp))
+            server, kern, k, took, rss = measure(n, args.phase, args.layout, Path(tmp), args.win)
         total = server + kern
         print(
             f"{n:>8} {k:>7} {server:>9.0f} {kern:>10.0f} {total:>9.0f} {total / n:>10.0f} "

@@ -1,6 +1,6 @@
 """What the argument checks of the public API cost: warm advice (the solution cached, phase 1
 and phase 8 on the compact layout) and a few light calls, each timed with the checks on and
-with them off (:func:`phase10math.checks.unchecked`) in the same run; prints the ratios.
+with them off (:func:`phase10math._base.checks.unchecked`) in the same run; prints the ratios.
 
     python benchmarks/bench_checks.py [--reps 30]
 """
@@ -35,7 +35,7 @@ def main() -> None:
     args = ap.parse_args()
     os.environ.setdefault("PHASE10MATH_CACHE_DIR", tempfile.mkdtemp(prefix="p10-bench-"))
     from phase10math import cards
-    from phase10math.checks import unchecked
+    from phase10math._base.checks import unchecked
     from phase10math.dice.faces import parse_faces
     from phase10math.dice.layouts import COMPACT_LAYOUT
     from phase10math.dice.meld import score

@@ -28,11 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
+from phase10math._base.savefile import read_safe
 from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.game.duel import Bonus, Play
 from phase10math.game.duel.checkpoint import KIND
-from phase10math.game.duel.savefile import read_safe
 from phase10math.turn.family import VALUE_FIRST_SHARE, VALUE_FIRST_WINDOW, TensorFamily
 from phase10math.turn.tensor.memory import held_heap
 

@@ -26,8 +26,8 @@ Fraction(1, 1)
 (<Objective.SCORE: 'score'>, <Holds.STICKY: 'sticky'>)
 """
 
-import phase10math.startup  # noqa: F401  (first: a Ctrl-C while the rest is imported)
-from phase10math.lazy import lazy_exports
+import phase10math._base.startup  # noqa: F401  (first: a Ctrl-C while the rest is imported)
+from phase10math._base.lazy import lazy_exports
 
 # the public API: name -> its module ("module:attribute" where the name differs); and
 # __version__, read on first use (importlib.metadata takes a while to import)

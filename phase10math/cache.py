@@ -44,7 +44,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from phase10math.files import NotRegularFileError, open_regular
+from phase10math._base.files import NotRegularFileError, open_regular
 from phase10math.version import package_version
 
 T = TypeVar("T")

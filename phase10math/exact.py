@@ -19,7 +19,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from phase10math.checks import check_int, public
+from phase10math._base.checks import check_int, public
 from phase10math.errors import InvalidArgumentError, WrongTypeError
 
 #: Numerators are kept in int64 only below this bound (sums of a few of them stay in range).

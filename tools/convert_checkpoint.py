@@ -1,5 +1,5 @@
 """Convert a two-player checkpoint of the older format (a gzip of a pickle) into the safe one
-(:mod:`phase10math.game.duel.savefile`: arrays and a JSON header, nothing that runs code).
+(:mod:`phase10math._base.savefile`: arrays and a JSON header, nothing that runs code).
 
 Reading a pickle can run any code the file holds: convert only a file you wrote yourself (or
 one from this repository's history). The game is named as on the command line of ``duel
@@ -15,10 +15,10 @@ import gzip
 import pickle
 import sys
 
+from phase10math._base.savefile import write_safe
 from phase10math.dice.layouts import COMPACT_LAYOUT, LAYOUTS
 from phase10math.game.duel import DuelGame, fingerprint
 from phase10math.game.duel.checkpoint import KIND, header
-from phase10math.game.duel.savefile import write_safe
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,8 +6,8 @@ draw-by-draw odds and a game simulator.
 '178592620277/6453803205135 (0.027672)'
 """
 
+from phase10math._base.lazy import lazy_exports
 from phase10math.exact import show as show  # re-exported
-from phase10math.lazy import lazy_exports
 
 # the public API: name -> the module that defines it (imported on first use)
 __all__, __getattr__, __dir__ = lazy_exports(

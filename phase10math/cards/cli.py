@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from phase10math._base.checks import int_arg, missing_command
 from phase10math.cards.errors import InvalidCardPhaseError
-from phase10math.checks import int_arg, missing_command
 from phase10math.guards import check_probabilities
 
 

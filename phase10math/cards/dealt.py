@@ -30,15 +30,15 @@ from math import comb, sqrt
 
 import numpy as np
 
+from phase10math._base.checks import check_int, check_seed, public
+from phase10math._base.progress import progress_bar
 from phase10math.cache import cache_key, cached
 from phase10math.cards import mixed
 from phase10math.cards.deck import STANDARD, Card, DeckSpec, card_categories, category_count
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.phases import Phase, parse_phase, placements, shortfall
-from phase10math.checks import check_int, check_seed, public
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.exact import to_json
-from phase10math.progress import progress_bar
 
 MAX_PROFILES = 12_000_000  # rows of the profile array (about 150 MB for 12 numbers)
 MAX_MIXED_PROFILES = 300_000

@@ -21,8 +21,8 @@ from typing import Literal
 
 import numpy as np
 
+from phase10math._base.checks import public
 from phase10math.cards.errors import InvalidCardError, InvalidDeckError
-from phase10math.checks import public
 
 COLORS: tuple[str, ...] = ("red", "blue", "yellow", "green")
 

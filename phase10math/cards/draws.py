@@ -46,11 +46,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from phase10math._base.checks import check_seed, public
 from phase10math.cards.deck import STANDARD, DeckSpec, card_categories, category_count
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.mixed import MixedTables, mixed_tables, placement_needs
 from phase10math.cards.phases import Phase, holds_phase, parse_phase, placements
-from phase10math.checks import check_seed, public
 from phase10math.errors import InvalidRulesError
 
 POLICIES = ("greedy", "outs", "random")

@@ -24,11 +24,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from phase10math._base.checks import check_seed, public
 from phase10math.cards.deck import STANDARD, Card, DeckSpec, format_cards, hand_points
 from phase10math.cards.errors import InvalidCardError
 from phase10math.cards.phases import find_laydown, parse_phase, shortfall
 from phase10math.cards.rules import LaidGroup, can_hit, hit, validate_laydown
-from phase10math.checks import check_seed, public
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 HAND_SIZE = 10

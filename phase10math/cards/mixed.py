@@ -48,10 +48,10 @@ from math import comb
 
 import numpy as np
 
+from phase10math._base.checks import public
 from phase10math.cards.deck import STANDARD, DeckSpec
 from phase10math.cards.errors import InvalidCardPhaseError
 from phase10math.cards.phases import Group, Phase, placements
-from phase10math.checks import public
 from phase10math.errors import StateSpaceTooLargeError
 
 INF = 100  # "no placement in this class": larger than any reachable e (e <= cards needed)

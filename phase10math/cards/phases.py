@@ -32,9 +32,9 @@ from typing import Literal
 
 import numpy as np
 
+from phase10math._base.checks import public
 from phase10math.cards.deck import STANDARD, Card, DeckSpec
 from phase10math.cards.errors import InvalidCardError, InvalidCardPhaseError
-from phase10math.checks import public
 from phase10math.dice.phases import PHASE_TEXTS as DICE_PHASE_TEXTS
 
 GroupKind = Literal["set", "run", "color"]

@@ -25,10 +25,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from phase10math._base.checks import public
 from phase10math.cards.deck import STANDARD, Card, DeckSpec, format_cards, parse_card, parse_hand
 from phase10math.cards.errors import InvalidHitError, InvalidLayDownError
 from phase10math.cards.phases import Group, Phase, parse_phase
-from phase10math.checks import public
 
 MAX_LAYDOWN = 10  # a player holds at most 11 cards and must keep one to discard
 

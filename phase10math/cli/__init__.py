@@ -15,8 +15,8 @@ import importlib
 import os
 import sys
 
-from phase10math import startup
-from phase10math.checks import OneLineParser, missing_command
+from phase10math._base import startup
+from phase10math._base.checks import OneLineParser, missing_command
 from phase10math.errors import Phase10MathError, ResultOutOfRangeError
 
 # modules whose add_commands() contribute sub-commands, in help order

@@ -12,7 +12,7 @@ import json
 import os
 import re
 
-from phase10math.checks import read_layout_file
+from phase10math._base.checks import read_layout_file
 from phase10math.dice.faces import parse_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
 from phase10math.dice.phases import PHASES, as_phase

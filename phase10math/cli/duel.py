@@ -9,10 +9,10 @@ import math
 import re
 import sys
 
+from phase10math._base.files import check_output_file
 from phase10math.cli.dice import layout_from, placed_dice, roll_from
 from phase10math.dice.phases import as_phase
 from phase10math.errors import InvalidRulesError, OutsideTableError
-from phase10math.files import check_output_file
 from phase10math.guards import check_probabilities
 
 #: ``--picks``'s default: :data:`phase10math.game.duel.solve.ROUND_PICKS` (a test checks that
@@ -267,8 +267,9 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--write",
         default=None,
-        help="write the solved table here: rows of JSON (.json.gz, every matchup everywhere) "
-        "or packed (.npz: optimal play's values, the matchups at the start; for large games)",
+        help="write the solved table here (.npz): every matchup's values at every state in "
+        "full for a game of at most 500,000 states, else packed (optimal play's values as "
+        "float32, the matchups at the start)",
     )
     p.add_argument(
         "--target",

@@ -8,7 +8,7 @@ import json
 import sys
 from fractions import Fraction
 
-from phase10math.checks import ascii_int, derived_seed, int_arg
+from phase10math._base.checks import ascii_int, derived_seed, int_arg
 from phase10math.cli.dice import add_layout_args, layout_from, rules_from
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import to_json

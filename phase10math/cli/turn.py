@@ -7,7 +7,8 @@ import json
 import re
 import sys
 
-from phase10math.checks import int_arg
+from phase10math._base.checks import int_arg
+from phase10math._base.progress import ProgressLine
 from phase10math.cli.dice import (
     add_layout_args,
     layout_from,
@@ -24,7 +25,6 @@ from phase10math.errors import (
     InvalidRulesError,
     StateSpaceTooLargeError,
 )
-from phase10math.progress import ProgressLine
 
 
 def _phase_range(text: str) -> range:
@@ -60,6 +60,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     refused = {n: why for n in phases if (why := too_large(n, rules, layout)) is not None}
     if len(refused) == len(phases):
         raise StateSpaceTooLargeError(refused[phases[0]])
+    _one_row_with_progress([n for n in phases if n not in refused], rules, layout, args)
     rows = phase_table(
         [n for n in phases if n not in refused],
         rules,
@@ -77,6 +78,26 @@ def cmd_table(args: argparse.Namespace) -> int:
         for n, why in refused.items():
             print(f"phase {n} not solved with {rules.holds} holds on the {layout.name} dice: {why}")
     return 0
+
+
+def _one_row_with_progress(phases: list[int], rules, layout, args: argparse.Namespace) -> None:
+    """A table of one phase: its row solved (or read) first, with a progress line on a
+    terminal (the solves' steps and an estimate; the table's bar counts whole phases), then
+    read from the disk cache by the table (where the cache cannot be written, the table
+    solves it with its bar)."""
+    from phase10math import cache
+    from phase10math.dice.phases import PHASES
+    from phase10math.turn.tables import phase_row
+
+    if len(phases) != 1 or not cache.usable():
+        return
+    steps = 2 * (rules.rolls - 1) + 1  # each objective's stages, then the greedy baseline
+    forced = {"stream": sys.stderr} if args.progress else {}
+    line = ProgressLine(
+        f"table: phase {phases[0]}", steps, enabled=not args.json, label="solve, step", **forced
+    )
+    with line as progress:
+        phase_row(PHASES[phases[0]], rules, layout, progress=progress, shipped=not args.solve)
 
 
 #: options of ``advise`` that only ``--objective win`` reads, and those it does not read

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from phase10math.checks import check_type, checks_itself, public
+from phase10math._base.checks import check_type, checks_itself, public
 from phase10math.errors import InvalidDiceError, InvalidLayoutError, WrongTypeError
 
 WILD = 0

@@ -37,7 +37,7 @@ True
 
 from __future__ import annotations
 
-from phase10math.checks import unchecked
+from phase10math._base.checks import unchecked
 from phase10math.dice.faces import Layout, parse_layout
 from phase10math.errors import InvalidLayoutError
 

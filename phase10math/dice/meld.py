@@ -33,7 +33,7 @@ from functools import cache
 
 import numpy as np
 
-from phase10math.checks import check_int, public
+from phase10math._base.checks import check_int, public
 from phase10math.dice.faces import COLORS, WILD, Face, parse_faces
 from phase10math.dice.phases import Phase, as_phase, require_colors
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import COLOR_NAMES, COLORS, Face, parse_faces
 from phase10math.dice.meld import Placement, placements, profile
 from phase10math.dice.phases import Phase, as_phase

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from phase10math.checks import public, unchecked
+from phase10math._base.checks import public, unchecked
 from phase10math.errors import InvalidDiceError, InvalidPhaseError
 
 if TYPE_CHECKING:

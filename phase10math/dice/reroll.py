@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from phase10math.checks import check_int, check_seed, public
+from phase10math._base.checks import check_int, check_seed, public
 from phase10math.dice.faces import COLORS, Die, Face, parse_faces
 from phase10math.dice.meld import best_scores, profile
 from phase10math.dice.phases import Phase

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import COLOR_NAMES, WILD, Die, Face, Layout, parse_faces
 from phase10math.dice.phases import Phase, require_colors
 from phase10math.errors import InvalidDiceError

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
-from phase10math.checks import check_type, public, unchecked, unknown_choice
+from phase10math._base.checks import check_type, public, unchecked, unknown_choice
 from phase10math.errors import InvalidRulesError
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from phase10math.checks import check_int, public
+from phase10math._base.checks import check_int, public
 from phase10math.dice.faces import Layout
 from phase10math.errors import InvalidPhaseError, OutsideTableError, WrongTypeError
 from phase10math.game.duel import DuelSolution, DuelStrategy, Play, color_reason

@@ -37,7 +37,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from phase10math.checks import check_int, check_seed, public
+from phase10math._base.checks import check_int, check_seed, public
 from phase10math.dice.faces import Face, Layout, check_layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain

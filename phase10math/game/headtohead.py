@@ -16,14 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import check_int, check_seed, check_type, derived_seed, public
+from phase10math._base.checks import check_int, check_seed, check_type, derived_seed, public
+from phase10math._base.progress import progress_bar
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
 from phase10math.game.engine import Game
 from phase10math.game.strategies import get_strategy, strategy_notes
-from phase10math.progress import progress_bar
 
 
 @public

@@ -23,14 +23,14 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.checks import BOUNDS, check_int, check_seed, public
+from phase10math._base.checks import BOUNDS, check_int, check_seed, public
+from phase10math._base.progress import progress_bar
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import DEFAULT_RULES, Rules
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import as_fraction, to_json
-from phase10math.progress import progress_bar
 from phase10math.turn.engine import final_scores
 from phase10math.turn.kernels import utility_from_scores
 from phase10math.turn.policy import random_policy_value

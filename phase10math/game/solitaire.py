@@ -48,7 +48,9 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.checks import check_int, check_seed, public
+from phase10math._base.checks import check_int, check_seed, public
+from phase10math._base.progress import progress_bar
+from phase10math._base.workers import WorkerPool
 from phase10math.dice.faces import Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
@@ -56,13 +58,11 @@ from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidRulesError
 from phase10math.exact import show
 from phase10math.game.length import sample_rolls
-from phase10math.progress import progress_bar
 from phase10math.turn.engine import final_scores
 from phase10math.turn.policy import float_optimal_turn, policy_means, policy_moments
 from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
-from phase10math.workers import WorkerPool
 
 REL_ERR = 1e-11
 LAST = 10

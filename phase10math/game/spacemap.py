@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from phase10math.dice.faces import Face, Layout
+from phase10math.turn.holdtable import HoldTable
 from phase10math.turn.statespace import StateSpace
 
 
@@ -44,3 +46,14 @@ class SpaceMap:
         """Die indices realising a hold (dice in ``prefer`` first)."""
         order = sorted(range(len(faces)), key=lambda i: i not in prefer)
         return self.space.dice_for(hold_id, self.typed(faces), order)
+
+
+def table_keep(table: HoldTable, view: Any, maps: dict[int, SpaceMap]) -> frozenset[int]:
+    """The dice of ``view`` (a :class:`~phase10math.game.engine.TurnView`) that keep
+    ``table``'s best hold for its roll: the one decision path of every strategy that plays a
+    solved policy (``maps`` caches the faces-to-states bridge per state space)."""
+    m = maps.get(id(table.space))
+    if m is None:
+        m = maps[id(table.space)] = SpaceMap(table.space, view.layout)
+    hold = table.best_hold(m.roll_id(view.faces), view.rolls_left)
+    return m.keep_for(hold, view.faces, view.held)

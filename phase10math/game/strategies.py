@@ -14,8 +14,9 @@
   counted and announced
   (:class:`~phase10math.game.duel.WinStrategy`).
 
-Per-turn policies look the roll up in the turn solver's projected state space (O(1) per
-decision), so whole games run fast.
+Per-turn policies look the roll up in the solved policy's
+:class:`~phase10math.turn.holdtable.HoldTable` (one lookup per decision, the hold codes
+memory-mapped on ten different dice), so whole games run fast.
 
 >>> get_strategy("complete").name
 'complete'
@@ -30,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import check_seed, check_type, public
+from phase10math._base.checks import check_seed, check_type, public
 from phase10math.dice.faces import Layout, check_layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
@@ -41,37 +42,29 @@ from phase10math.game import solitaire
 from phase10math.game.duel import WinStrategy, check_table_rules, widest_table
 from phase10math.game.engine import Game, GameResult, Strategy, TurnView
 from phase10math.game.names import STRATEGY_NAMES
-from phase10math.game.spacemap import SpaceMap
+from phase10math.game.spacemap import table_keep
 from phase10math.turn.advisor import advise
-from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tables import cached_solution, greedy_holds
+from phase10math.turn.holdtable import HoldTable
+from phase10math.turn.tables import cached_holds, greedy_holds
 
 # --------------------------------------------------------------------------- strategies
 
 
 class PolicyStrategy:
-    """A per-turn policy given by hold ids per roll state (free holds).
+    """A per-turn policy read by lookup: ``policy(k)`` gives phase ``k``'s
+    :class:`~phase10math.turn.holdtable.HoldTable` (free holds), and a decision is
+    :meth:`~phase10math.turn.holdtable.HoldTable.best_hold` of the roll in front of the
+    player."""
 
-    ``policy(k)`` returns ``(space, holds_by_r)`` with ``holds_by_r[r][pos]`` the hold for the
-    roll state ``space.full_ids[pos]`` with r rerolls left."""
-
-    def __init__(
-        self, name: str, policy: Callable[[int], tuple[StateSpace, dict]], layout: Layout
-    ) -> None:
+    def __init__(self, name: str, policy: Callable[[int], HoldTable], layout: Layout) -> None:
         self.name = name
         self._policy = policy
         self.layout = layout
-        self._maps: dict[int, SpaceMap] = {}
+        self._maps: dict[int, Any] = {}
 
     def hold(self, view: TurnView) -> frozenset[int]:
-        space, holds = self._policy(view.number)
-        m = self._maps.get(id(space))
-        if m is None:
-            m = self._maps[id(space)] = SpaceMap(space, view.layout)
-        gid = m.roll_id(view.faces)
-        pos = int(np.searchsorted(space.full_ids, gid))
-        hold = int(holds[view.rolls_left][pos])
-        keep = m.keep_for(hold, view.faces, view.held)
+        table = self._policy(view.number)
+        keep = table_keep(table, view, self._maps)
         if view.rules.holds == "sticky":
             keep = keep | view.held
         return keep
@@ -91,9 +84,8 @@ class OptimalStrategy(PolicyStrategy):
         self.rules = rules
         super().__init__(str(self.objective), self._load, layout)
 
-    def _load(self, k: int) -> tuple[StateSpace, dict]:
-        sol = cached_solution(k, self.objective, self.rules, self.layout)
-        return sol.space, sol.roll_arg
+    def _load(self, k: int) -> HoldTable:
+        return cached_holds(k, self.objective, self.rules, self.layout)
 
     def hold(self, view: TurnView) -> frozenset[int]:
         if view.rules.holds == "sticky":
@@ -126,12 +118,13 @@ class GreedyStrategy(PolicyStrategy):
 
     def __init__(self, rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT) -> None:
         self.rules = rules
-        self._cache: dict[int, tuple[StateSpace, dict]] = {}
+        self._cache: dict[int, HoldTable] = {}
         super().__init__("greedy", self._load, layout)
 
-    def _load(self, k: int) -> tuple[StateSpace, dict]:
+    def _load(self, k: int) -> HoldTable:
         if k not in self._cache:
-            self._cache[k] = greedy_holds(k, self.rules, self.layout)
+            space, holds = greedy_holds(k, self.rules, self.layout)
+            self._cache[k] = HoldTable(space, dict(holds), f"phase {k} greedy")
         return self._cache[k]
 
 
@@ -290,11 +283,7 @@ class SolitaireStrategy:
         T = sum(v for j, v in view.player.scores.items() if j < k)
         first = view.player.tries.get(k, 0) <= 1
         holds = sol.states[sol.key(k, T, first, data)].holds
-        m = self._maps.get(k)
-        if m is None:
-            m = self._maps[k] = SpaceMap(pd.space, view.layout)
-        pos = int(np.searchsorted(pd.space.full_ids, m.roll_id(view.faces)))
-        return m.keep_for(int(holds[view.rolls_left][pos]), view.faces, view.held)
+        return table_keep(HoldTable(pd.space, holds), view, self._maps)
 
 
 @public

@@ -20,7 +20,7 @@ Modules, in reading order:
   Markov chain of the phases, inclusion-exclusion.
 """
 
-from phase10math.lazy import lazy_exports
+from phase10math._base.lazy import lazy_exports
 
 # the public API: name -> the module that defines it (imported on first use)
 __all__, __getattr__, __dir__ = lazy_exports(

@@ -29,7 +29,7 @@ import urllib.parse
 from collections import Counter
 from collections.abc import Sequence
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import Face, Layout, parse_face
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import explain

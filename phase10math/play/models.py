@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import (
     COLOR_NAMES,
     WILD,

@@ -18,7 +18,7 @@ import itertools
 import math
 from collections.abc import Mapping
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 
 #: Background of a die face per color code (None: color not known / not rolled yet).
 PALETTE: dict[str | None, str] = {

@@ -184,9 +184,10 @@ def advice_html(
 def verdict_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
     """The one-line verdict: the best hold (or "stop now") and, once the player has chosen a
     hold, the label and cost of their hold (``p10-verdict`` with ``p10-best-line`` and
-    ``p10-mine-line``); ``label`` names the best hold (e.g. "To make the phase": then the
-    player's hold is measured against it, not judged). A hold carried over from the last roll
-    is not judged until the player changes it, or rolls or stops with it."""
+    ``p10-mine-line``); ``label`` names the best hold (e.g. "To make the phase" beside the
+    hold to win: then nothing is said of the player's hold, which the win panel judges). A
+    hold carried over from the last roll is not judged until the player changes it, or rolls
+    or stops with it."""
     obj = state.objective
     best = st.best
     stop = len(best.keep) == state.n_dice and not state.advice().ambiguous
@@ -212,12 +213,14 @@ def verdict_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
     else:
         best_part = f"<b>{label}:</b> {keeps} &rarr; <b>{pm.value_words(best.value, obj)}</b>"
     best_part = f"<span class='p10-best-line'>{best_part}{tie_note}.</span>"
-    # nothing held: no "tap dice" when stopping is best, nor twice beside the hold to win
-    mine = "" if (stop or label != "Best") and not state.held else mine_html(state, st, label)
+    # beside the hold to win, the turn's aim says what it would do and nothing of the
+    # player's hold (the aim "Win the game" judges it, one voice); nothing held: no "tap
+    # dice" when stopping is best
+    mine = "" if label != "Best" or (stop and not state.held) else mine_html(state, st)
     return f"<div class='p10-verdict'>{best_part}{mine}</div>"
 
 
-def mine_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
+def mine_html(state: TurnState, st: pm.Standing) -> str:
     """The player's hold in the verdict (``p10-mine-line``): nothing held, carried over from
     the last roll (not judged yet), or judged against the best."""
     obj = state.objective
@@ -235,15 +238,11 @@ def mine_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:
     if st.mine is None:
         return "<span class='p10-mine-line'> Your hold is not one of the possible holds.</span>"
     if st.is_best:
-        same = "the best hold" if label == "Best" else "the same"
-        return f"<span class='p10-mine-line'> <b>Yours:</b> {same}.</span>"
+        return "<span class='p10-mine-line'> <b>Yours:</b> the best hold.</span>"
     points = "points of chance" if obj == "complete" else "points"
     cost = pm.cost_words(st.cost, obj).replace("percentage points", points)
     kept = f"keep {chips(st.mine.keep)} &rarr; {pm.value_words(st.mine.value, obj)}"
-    if label == "Best":  # judged by the turn's aim
-        judged = f"<b class='p10-label-{st.label}'>{st.label}</b>, {kept}, costs {cost}"
-    else:  # beside the hold to win: how the hold serves the turn's aim, not judged
-        judged = f"{kept}, {cost} less"
+    judged = f"<b class='p10-label-{st.label}'>{st.label}</b>, {kept}, costs {cost}"
     return f"<span class='p10-mine-line'> <b>Yours:</b> {judged}.</span>"
 
 

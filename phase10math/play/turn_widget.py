@@ -26,7 +26,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
 from phase10math.dice.phases import PHASES, Phase

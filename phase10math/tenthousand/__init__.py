@@ -14,7 +14,7 @@
 Fraction(5, 216)
 """
 
-from phase10math.lazy import lazy_exports
+from phase10math._base.lazy import lazy_exports
 
 # the public API: name -> the module that defines it (imported on first use)
 __all__, __getattr__, __dir__ = lazy_exports(

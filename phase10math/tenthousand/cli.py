@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from phase10math.checks import int_arg, missing_command
+from phase10math._base.checks import int_arg, missing_command
 from phase10math.exact import show, to_json
 from phase10math.guards import check_probabilities
 from phase10math.tenthousand.errors import TenKRollError, TenKRulesError

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.tenthousand.errors import TenKRollError
 from phase10math.tenthousand.rules import UNIT, TenKRules, check_rules
 from phase10math.tenthousand.scoring import (

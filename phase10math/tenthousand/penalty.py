@@ -49,10 +49,10 @@ from typing import Any
 
 import numpy as np
 
+from phase10math._base.checks import public
+from phase10math._base.progress import progress_bar
 from phase10math.cache import cache_key, cached
-from phase10math.checks import public
 from phase10math.errors import WrongTypeError
-from phase10math.progress import progress_bar
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
 from phase10math.tenthousand.layered import (
     ProvenDuel,

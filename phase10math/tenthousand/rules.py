@@ -22,8 +22,8 @@ from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from phase10math import checks
-from phase10math.checks import public, unknown_choice
+from phase10math._base import checks
+from phase10math._base.checks import public, unknown_choice
 from phase10math.tenthousand.errors import TenKRulesError
 
 EXTRA_OF_A_KIND = ("none", "double", "add")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import factorial, prod
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.tenthousand.errors import TenKRollError
 from phase10math.tenthousand.rules import TenKRules, check_rules
 

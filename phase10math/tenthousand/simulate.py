@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from phase10math.checks import check_seed, public
+from phase10math._base.checks import check_seed, public
 from phase10math.tenthousand.duel import DuelSolution
 from phase10math.tenthousand.errors import TenKRollError, TenKStateError
 from phase10math.tenthousand.penalty import PenaltySolution

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.tenthousand.errors import TenKStateError
 from phase10math.tenthousand.odds import roll_groups, roll_stats
 from phase10math.tenthousand.rules import UNIT, TenKRules, check_flag, check_rules

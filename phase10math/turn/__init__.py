@@ -12,6 +12,7 @@ Modules, in reading order:
 - :mod:`~phase10math.turn.policy` - fixed policies (greedy) and their exact evaluation.
 - :mod:`~phase10math.turn.batch` - many utilities of a turn's outcome solved at once (float64).
 - :mod:`~phase10math.turn.family` - exactly solved policies kept: a proven interval for any utility.
+- :mod:`~phase10math.turn.holdtable` - decisions by lookup: a solved policy's best holds.
 - :mod:`~phase10math.turn.tables` - cached solutions and the per-phase tables.
 - :mod:`~phase10math.turn.advisor` - ranked holds for a roll, with a reason in plain words.
 - :mod:`~phase10math.turn.maxima` - the highest score per phase and per game.
@@ -19,7 +20,7 @@ Modules, in reading order:
 - :mod:`~phase10math.turn.thumb` - rules of thumb: short keep rules, each priced exactly.
 """
 
-from phase10math.lazy import lazy_exports
+from phase10math._base.lazy import lazy_exports
 
 # the public API: name -> the module that defines it (imported on first use)
 __all__, __getattr__, __dir__ = lazy_exports(
@@ -31,6 +32,8 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "advise": "advisor",
         "best_hold": "advisor",
         "cached_solution": "tables",
+        "cached_holds": "tables",
+        "HoldTable": "holdtable",
         "phase_row": "tables",
         "phase_table": "tables",
         "shipped_row": "tables",

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from phase10math.checks import check_int, check_type, public
+from phase10math._base.checks import check_int, check_type, public
 from phase10math.dice.faces import Die, Face, Layout, check_layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import require_colors
@@ -665,7 +665,7 @@ def advise(
     counted from 0 (face ``i`` of ``dice``, die ``j`` of ``layout.dice``); ``by_die=True``
     says it for every face (the faces are in the order of the layout's dice). ``progress``
     hears each step of the phase's solve when it is not cached yet (the command line's
-    :class:`~phase10math.progress.ProgressLine`).
+    :class:`~phase10math._base.progress.ProgressLine`).
     """
     check_rules(rules)
     check_layout(layout)

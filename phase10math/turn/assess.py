@@ -294,7 +294,14 @@ def _policy(strategy: Strategy, game: _Game) -> dict[int, np.ndarray]:
     for r in range(game.rules.rolls - 1, 0, -1):
         kept = np.zeros_like(have)
         for i, roll in enumerate(rolls):
-            for k in _kept_keys(strategy(roll, r, game.argument), roll, r):
+            try:
+                keep = strategy(roll, r, game.argument)
+            except Exception as exc:  # the student's bug, named with the roll that showed it
+                raise InvalidStrategyError(
+                    f"strategy(roll={' '.join(roll)}, rolls_left={r}) raised "
+                    f"{type(exc).__name__}: {exc}"
+                ) from exc
+            for k in _kept_keys(keep, roll, r):
                 kept[i, k] += 1
         bad = np.flatnonzero((kept > have).any(axis=1))
         if bad.size:

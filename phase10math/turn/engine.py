@@ -21,7 +21,7 @@ stage does with a hold's values: :data:`OPTIMAL` (exact, one or two keys, lexico
 :data:`OPTIMAL_FLOAT` (float64), :class:`Fixed` (a given policy) or :data:`RANDOM` (each die
 kept with probability 1/2). Each engine runs a stage as it can: the tensor engine die 0's
 face by face on the other dice's tensors, its roll values in the smallest integer dtype their
-bounds allow and its best holds found when first used; a stage told that it is the last (the
+bounds allow and the codes of its best holds beside them; a stage told that it is the last (the
 turn's first roll) may return the turn's totals instead of its roll values.
 
 Batches: the per-type float and fixed-policy stages take utilities with a trailing batch axis
@@ -69,10 +69,10 @@ from phase10math.turn.sticky import (
     sticky_layer,
     sticky_pairs,
 )
-from phase10math.turn.tensor.codes import holds_from_codes
+from phase10math.turn.tensor.codes import HoldIds, holds_from_codes
 from phase10math.turn.tensor.finals import final_scores_tensor
 from phase10math.turn.tensor.greedy import greedy_holds_tensor
-from phase10math.turn.tensor.holdvalues import BestHolds, LazyHoldValues
+from phase10math.turn.tensor.holdvalues import LazyHoldValues, best_hold_codes
 from phase10math.turn.tensor.memory import (
     check_tensor_fits,
     int_dtype,
@@ -268,6 +268,12 @@ class Engine:
         _, arg = self.subset_maximum(ranks)
         return Stage([self.values_of_holds(h, arg) for h in holds], holds, arg, ranks)
 
+    def best_holds_again(self, below: list[np.ndarray], holds: list[Any]) -> Any:
+        """The best holds of an optimal stage again, from its hold values ``holds`` (per
+        key; the tensor engine reads the roll values ``below`` instead): for a stored
+        solution whose best holds were lost."""
+        return self.subset_maximum(hold_ranks(self.space, holds))[1]
+
     def float_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
         M, arg = self.subset_maximum(self.expectation(prev.roll[0]))
         return Stage([M / float(6**self.space.n_dice)], arg=arg)
@@ -385,18 +391,22 @@ class TensorEngine(Engine):
 
     # ------------------------------------------------------------ stages
     def optimal_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
-        """One stage for one or two keys, die 0's face by face (:func:`~.tensor.stages.split_stage`,
-        without the codes of the best holds: :class:`~.tensor.holdvalues.BestHolds` finds them when
-        first used); the roll values in the smallest integer dtype their bounds allow (a
-        stage's numerators lie within ``6**n`` times the bounds of the stage before); the
-        last stage keeps only its totals. Hold values:
+        """One stage for one or two keys, die 0's face by face
+        (:func:`~.tensor.stages.split_stage`), with the codes of its best holds
+        (:class:`~.tensor.codes.HoldIds`, 2 bytes a roll state: a decision is one lookup,
+        :class:`~phase10math.turn.holdtable.HoldTable`); the roll values in the smallest
+        integer dtype their bounds allow (a stage's numerators lie within ``6**n`` times the
+        bounds of the stage before); the last stage keeps only its totals. Hold values:
         :class:`~.tensor.holdvalues.LazyHoldValues`."""
         sp, n6 = self.space, 6**self.space.n_dice
         below = prev.roll
         dtypes = None if last else [int_dtype(n6 * int(k.min()), n6 * int(k.max())) for k in below]
-        outs, sums, _ = split_stage(sp, below, dtypes, codes=False, totals=last)
+        outs, sums, codes = split_stage(sp, below, dtypes, codes=True, totals=last)
         holds = [LazyHoldValues(sp, k) for k in below]
-        return Stage(outs, holds, BestHolds(sp, below), total=sums)
+        return Stage(outs, holds, HoldIds(sp, codes), total=sums)
+
+    def best_holds_again(self, below: list[np.ndarray], holds: list[Any]) -> Any:
+        return best_hold_codes(self.space, below)
 
     def float_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
         """One float64 stage (means), best holds as hold ids; the last keeps only its mean."""

@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import Die, Face, Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import check_solvable
@@ -48,10 +48,10 @@ from phase10math.turn.engine import (
     engine_for,
     final_scores,
 )
+from phase10math.turn.holdtable import HoldTable
 from phase10math.turn.kernels import TIE_RULE, lexicographic_utilities
 from phase10math.turn.projection import FULL, Projection, projection_for
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor.holdvalues import BestHolds, best_sub_hold_values
 
 HoldValues = np.ndarray | LazyHoldValues  # a tensor solve computes hold values on demand
 
@@ -145,14 +145,17 @@ class TurnSolution:
         the completion-optimal turn), under the same lexicographic policy."""
         return self.value(1)
 
+    def hold_table(self) -> HoldTable:
+        """The policy as a :class:`~phase10math.turn.holdtable.HoldTable`: a decision is one
+        lookup."""
+        return HoldTable(self.space, self.roll_arg, self.label)
+
     def best_hold_id(self, gid: int, rolls_left: int) -> int:
         """The best hold (state id) for roll state ``gid`` with ``rolls_left`` >= 1 rerolls:
         the lexicographic best, remaining ties to the larger hold (see
-        :func:`~phase10math.turn.kernels.hold_ranks`)."""
-        arg = self.roll_arg[rolls_left]
-        if isinstance(arg, BestHolds):  # tensor engine: from this roll's sub-holds alone
-            return arg.of_roll(gid)
-        return int(arg[int(np.searchsorted(self.space.full_ids, gid))])
+        :func:`~phase10math.turn.kernels.hold_ranks`); one lookup
+        (:meth:`HoldTable.best_hold <phase10math.turn.holdtable.HoldTable.best_hold>`)."""
+        return self.hold_table().best_hold(gid, rolls_left)
 
     def hold_value(self, gid: int, rolls_left: int, key: int = 0) -> Fraction:
         """Exact value of holding ``gid`` when ``rolls_left`` rerolls remain (rolls_left >= 1)."""
@@ -167,10 +170,8 @@ class TurnSolution:
         if k is None:
             return Fraction(0)
         if rolls_left not in k.roll_num:  # not kept (tensor engine): its best hold's value
-            second = self.keys[1].hold_num[rolls_left] if len(self.keys) > 1 else None
-            nums = best_sub_hold_values(self.space, self.hold_num[rolls_left], second, gid)
-            return Fraction(nums[key], k.denominator(rolls_left))
-        pos = int(np.searchsorted(self.space.full_ids, gid))
+            return self.hold_value(self.best_hold_id(gid, rolls_left), rolls_left, key)
+        pos = int(self.space.positions(np.array([gid]))[0])
         return Fraction(int(k.roll_num[rolls_left][pos]), k.denominator(rolls_left))
 
 

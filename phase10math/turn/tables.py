@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -35,7 +36,9 @@ from typing import Any
 import numpy as np
 
 from phase10math import cache
-from phase10math.checks import check_int, public
+from phase10math._base.checks import check_int, public
+from phase10math._base.progress import progress_bar
+from phase10math._base.workers import WorkerPool
 from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase, as_phase
@@ -43,16 +46,16 @@ from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules
 from phase10math.errors import InvalidArgumentError, InvalidPhaseError, StateSpaceTooLargeError
 from phase10math.exact import percent, to_json
 from phase10math.guards import check_expected_score, check_probability
-from phase10math.progress import progress_bar
 from phase10math.turn.engine import engine_for, final_scores
+from phase10math.turn.holdtable import HoldTable
 from phase10math.turn.kernels import utility_from_scores
 from phase10math.turn.policy import greedy_policy
 from phase10math.turn.projection import projection_for
 from phase10math.turn.solver import TurnSolution, check_size, solve_turn
 from phase10math.turn.statespace import StateSpace
-from phase10math.workers import WorkerPool
 
 _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
+_HOLDS: dict[str, HoldTable] = {}  # hold tables read by decisions (mapped: no memory of their own)
 BIG_ROLLS = 5_000_000
 
 
@@ -62,15 +65,22 @@ def solution_key(kind: str, phase: Phase, rules: Rules, layout: Layout, **extra:
     )
 
 
+@lru_cache(maxsize=512)  # every look-up of a solved turn asks for it: the space is built once
 def turn_key(
-    phase: Phase, objective: Objective, rules: Rules, layout: Layout, worst_second: bool = False
+    phase: Phase,
+    objective: Objective,
+    rules: Rules,
+    layout: Layout,
+    worst_second: bool = False,
+    kind: str = "turn",
 ) -> str:
-    """The cache key of a solved turn: its phase, objective and keys, rules, dice and the
-    engine that solves it (with the code's fingerprint, :func:`~phase10math.cache.cache_key`)."""
+    """The cache key of a solved turn (``kind`` "turn": its values; "holds": its best holds,
+    :func:`cached_holds`): its phase, objective and keys, rules, dice and the engine that
+    solves it (with the code's fingerprint, :func:`~phase10math.cache.cache_key`)."""
     extra = {"worst_second": True} if worst_second else {}
     engine = engine_for(StateSpace.build(layout, projection_for(phase, objective)), rules)
     return solution_key(
-        "turn", phase, rules, layout, objective=str(objective), engine=engine.kind.value, **extra
+        kind, phase, rules, layout, objective=str(objective), engine=engine.kind.value, **extra
     )
 
 
@@ -86,23 +96,28 @@ def cached_solution(
 ) -> TurnSolution:
     """:func:`~phase10math.turn.solver.solve_turn`, cached in memory and on disk (the same
     :class:`~phase10math.turn.solver.TurnSolution` either way, with its phase, objective and
-    layout). ``store_large=False``: a large solution is not written to disk."""
+    layout). ``store_large=False``: a large solution is not written to disk.
+
+    A large solution (ten different dice) is kept as two entries: its values, and its best
+    holds (:func:`cached_holds`), so that a decision maps the 242 MB of hold codes alone."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
     key = turn_key(phase, objective, rules, layout, worst_second)
     sol = _MEMORY.get(key)
     if sol is None:
-        sol = cache.load(key, TurnSolution) or cache.load_large(key, TurnSolution)
+        sol = cache.load(key, TurnSolution) or _load_large(
+            phase, objective, rules, layout, worst_second
+        )
         if sol is None:
             sol = solve_turn(
                 phase, objective, rules, layout, progress=progress, worst_second=worst_second
             )
             if not _is_big(sol):
                 cache.save(key, sol)
-            elif store_large and cache.save_large(key, sol):
+            elif store_large and _save_large(sol, key, worst_second):
                 # gigabytes of roll values: kept on disk and memory-mapped from there (pages
                 # are read as they are used and can be dropped), not held in memory
-                sol = cache.load_large(key, TurnSolution) or sol
+                sol = _load_large(phase, objective, rules, layout, worst_second) or sol
         _remember(key, sol)
     return sol
 
@@ -119,6 +134,62 @@ def _remember(key: str, sol: TurnSolution) -> None:
 def _is_big(sol: TurnSolution) -> bool:
     """Whether a solution's roll values are too large to pickle or to keep many of."""
     return len(sol.roll_num[0]) > BIG_ROLLS
+
+
+def _save_large(sol: TurnSolution, key: str, worst: bool) -> bool:
+    """Write a large solution as its two entries: the best holds, then the values (without
+    the holds: they are not written twice)."""
+    args = (sol.phase, sol.objective, sol.rules, sol.layout, worst)
+    holds_key = turn_key(*args, kind="holds")
+    cache.save_large(holds_key, sol.hold_table())
+    return cache.save_large(key, replace(sol, roll_arg={}))
+
+
+def _load_large(
+    phase: Phase, objective: Objective, rules: Rules, layout: Layout, worst: bool
+) -> TurnSolution | None:
+    """A large solution from its two entries (the best holds found again from the values
+    where their entry is missing or damaged, and stored again)."""
+    sol = cache.load_large(turn_key(phase, objective, rules, layout, worst), TurnSolution)
+    if sol is None:
+        return None
+    holds_key = turn_key(phase, objective, rules, layout, worst, kind="holds")
+    table = cache.load_large(holds_key, HoldTable)
+    if table is None:
+        engine = engine_for(sol.space, sol.rules)
+        arg = {
+            r: engine.best_holds_again(
+                [k.roll_num[r - 1] for k in sol.keys], [k.hold_num[r] for k in sol.keys]
+            )
+            for r in range(1, sol.rolls)
+        }
+        table = HoldTable(sol.space, arg, sol.label)
+        if cache.save_large(holds_key, table):
+            table = cache.load_large(holds_key, HoldTable) or table
+    return replace(sol, roll_arg=table.arg)
+
+
+@public
+def cached_holds(
+    phase: Phase | int | str,
+    objective: Objective | str = Objective.COMPLETE,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+    progress: Callable[[str], None] | None = None,
+) -> HoldTable:
+    """The optimal turn's best holds (:class:`~phase10math.turn.holdtable.HoldTable`): the
+    policy alone, what every decision reads. On ten different dice only the hold codes are
+    mapped (not the roll values); solved (and cached) where not cached yet."""
+    phase = as_phase(phase)
+    objective = Objective.parse(objective)
+    key = turn_key(phase, objective, rules, layout, kind="holds")
+    table = _HOLDS.get(key)
+    if table is None:
+        table = cache.load_large(key, HoldTable)
+        if table is None:
+            table = cached_solution(phase, objective, rules, layout, progress).hold_table()
+        _HOLDS[key] = table
+    return table
 
 
 def row_spaces(phase: Phase | int | str, layout: Layout) -> list[StateSpace]:
@@ -285,7 +356,7 @@ def phase_table(
 ) -> dict[int, dict[str, Fraction]]:
     """Rows for several phases: the shipped ones (``shipped``), the others solved (cached) in
     ``workers`` processes (default: up to two, one per core) with a progress bar when asked
-    (:func:`phase10math.progress.progress_bar`)."""
+    (:func:`phase10math._base.progress.progress_bar`)."""
     phases = [check_int(n, "phases", 1, len(PHASES), InvalidPhaseError) for n in phases]
     if workers is not None:
         check_int(workers, "workers", 1, 64)

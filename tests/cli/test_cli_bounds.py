@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from phase10math.checks import BOUNDS, MAX_SEED, derived_seed
+from phase10math._base.checks import BOUNDS, MAX_SEED, derived_seed
 from phase10math.cli import main
 from phase10math.errors import Phase10MathError
 from phase10math.game.length import GameLength

@@ -21,8 +21,8 @@ ADVISE = "advise --phase 1 --rolls-left 2 --layout compact 1 1 2 3 5 5 6 7 8 9".
 RUN = textwrap.dedent(
     """
     import sys
-    import phase10math.progress
-    phase10math.progress.DELAY = 0  # show at the first step: the solve here is short
+    import phase10math._base.progress
+    phase10math._base.progress.DELAY = 0  # show at the first step: the solve here is short
     from phase10math.cli import main
     sys.exit(main(sys.argv[1:]))
     """
@@ -31,12 +31,14 @@ RUN = textwrap.dedent(
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
 
 
-def run_advice(tmp_path: Path, *extra: str, terminal: bool) -> tuple[int, str, bytes]:
-    """(exit code, standard output, standard error's bytes) of a cold advice; standard error
-    is a pseudo-terminal when ``terminal``, else a pipe."""
+def run_advice(
+    tmp_path: Path, *extra: str, terminal: bool, argv: list[str] = ADVISE
+) -> tuple[int, str, bytes]:
+    """(exit code, standard output, standard error's bytes) of a cold advice (or ``argv``);
+    standard error is a pseudo-terminal when ``terminal``, else a pipe."""
     env = {**os.environ, "PHASE10MATH_CACHE_DIR": str(tmp_path / "cache")}
     env.pop("PHASE10MATH_PROGRESS", None)
-    argv = [sys.executable, "-c", RUN, *ADVISE, *extra]
+    argv = [sys.executable, "-c", RUN, *argv, *extra]
     if not terminal:
         done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, timeout=600)
         return done.returncode, done.stdout.decode(), done.stderr
@@ -81,6 +83,16 @@ def test_a_second_answer_from_the_cache_solves_nothing(tmp_path):
     code, out, err = run_advice(tmp_path, terminal=True)
     assert code == 0 and "1*" in out
     assert b"step" not in err
+
+
+def test_a_table_of_one_phase_shows_its_solve_on_a_terminal(tmp_path):
+    table = "table --layout compact --phases 1 --solve".split()
+    code, out, err = run_advice(tmp_path, terminal=True, argv=table)
+    assert code == 0 and "P(complete)" in out
+    text = err.decode()
+    assert "table: phase 1: solve, step 1 of 5" in text and text.endswith("\r\x1b[K"), text
+    code, out, err = run_advice(tmp_path / "pipe", terminal=False, argv=table)
+    assert code == 0 and "P(complete)" in out and err == b""
 
 
 def test_no_progress_through_a_pipe(tmp_path):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from phase10math.workers import WorkerPool
+from phase10math._base.workers import WorkerPool
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 
@@ -163,7 +163,7 @@ def test_a_pool_whose_parent_is_killed_leaves_no_process(tmp_path, method):
     script = textwrap.dedent(
         f"""
         import sys, time
-        from phase10math.workers import WorkerPool
+        from phase10math._base.workers import WorkerPool
 
         def task(i):
             time.sleep(600)

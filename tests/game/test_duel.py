@@ -20,6 +20,7 @@ from functools import cache
 import numpy as np
 import pytest
 
+from phase10math._base.savefile import read_safe
 from phase10math.dice.faces import Die, parse_faces
 from phase10math.dice.phases import parse_phase
 from phase10math.dice.rules import Rules
@@ -35,7 +36,6 @@ from phase10math.game.duel import (
     solve_duel,
     visits,
 )
-from phase10math.game.duel.savefile import read_safe
 from phase10math.turn.batch import TurnBatch
 from phase10math.turn.family import TensorFamily, TurnFamily
 from phase10math.turn.tensor.memory import heap_is_held

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from test_duel import reduced_game
 
+from phase10math._base.savefile import read_safe, write_safe
 from phase10math.cli import main
 from phase10math.errors import InvalidFileError
 from phase10math.game.duel import Bonus, Checkpoint, Play, solve_duel
@@ -27,7 +28,6 @@ from phase10math.game.duel.files import (
     TABLE_PACKAGE,
     shipped_digests,
 )
-from phase10math.game.duel.savefile import read_safe, write_safe
 
 
 @pytest.fixture(scope="module")

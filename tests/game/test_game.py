@@ -7,11 +7,15 @@ import pytest
 from bruteforce import brute_best
 
 from phase10math.dice.faces import parse_faces
+from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import Rules
 from phase10math.errors import InvalidHoldError, InvalidRulesError, Phase10MathError
 from phase10math.game.engine import Game, ScriptedDice
+from phase10math.game.spacemap import SpaceMap
 from phase10math.game.strategies import StopStrategy, get_strategy
+from phase10math.turn.advisor import advise
+from phase10math.turn.tables import cached_solution
 
 STOP = StopStrategy()
 
@@ -210,3 +214,37 @@ def test_the_optimal_strategy_plays_sticky_holds():
     assert res.players[0].scores.get(1) is not None
     holds = [e for e in res.log if e.kind == "hold"]
     assert holds
+
+
+class CheckedStrategy:
+    """Plays the optimal turn by lookup (:func:`get_strategy`) and checks each decision
+    against the advisor's ranking of every hold by its exact value (the values of the
+    sub-holds, not the stored best holds): the same hold state, every time."""
+
+    def __init__(self, objective: str, layout) -> None:
+        self.name, self.objective, self.layout = objective, objective, layout
+        self.plays = get_strategy(objective, layout=layout)
+        self.checked = 0
+
+    def hold(self, view):
+        keep = self.plays.hold(view)
+        faces = list(view.faces)
+        adv = advise(
+            faces, view.rolls_left, view.phase, self.objective, Rules(), self.layout, by_die=True
+        )
+        space = cached_solution(view.number, self.objective, Rules(), self.layout).space
+        typed = SpaceMap(space, self.layout).typed(faces)
+        state = space.state_id(space.counts_for([typed[i] for i in keep]))
+        assert state == adv.best.state, (faces, sorted(keep))
+        self.checked += 1
+        return keep
+
+
+@pytest.mark.parametrize("objective", ["complete", "score"])
+def test_every_decision_by_lookup_is_the_best_of_the_ranked_values(objective):
+    # whole seeded games (two players, the compact dice): each hold read from the stored
+    # best holds is the best of every hold ranked by its exact value
+    player = CheckedStrategy(objective, COMPACT_LAYOUT)
+    for seed in (2, 3):
+        Game([player, player], layout=COMPACT_LAYOUT, seed=seed).play()
+    assert player.checked > 20

@@ -59,6 +59,7 @@ from phase10math.game import (  # noqa: E402
 )
 from phase10math.game.length import GameLength  # noqa: E402
 from phase10math.play import GameSession, GameWidget, PlayApp, TurnState, TurnWidget  # noqa: E402
+from phase10math.turn import cached_holds  # noqa: E402
 
 #: The packages whose ``__all__`` this file covers: the package and every subpackage with a
 #: public API (``phase10math.turn.tensor`` lists only the tensor engine's settings; its kernels
@@ -79,6 +80,7 @@ HEAVY = {
     "solve_turn",
     "solve_custom",
     "cached_solution",
+    "cached_holds",
     "advise",
     "best_hold",
     "phase_row",
@@ -273,6 +275,7 @@ def sample_instances() -> dict[str, object]:
         "Rules": Rules(),
         "GameLength": GameLength.from_probabilities({1: Fraction(1, 2), 2: Fraction(1, 3)}),
         "turn.Advice": advice_turn.advice(),
+        "turn.HoldTable": cached_holds(1, layout=COMPACT_LAYOUT),
         "Game": Game(
             [get_strategy("greedy", layout=COMPACT_LAYOUT)], phases=1, layout=COMPACT_LAYOUT, seed=1
         ),

@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from phase10math import cache, files
+from phase10math import cache
+from phase10math._base import files
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Objective
@@ -35,6 +36,7 @@ def fresh(tmp_path, monkeypatch):
         monkeypatch.setattr(cache, name, set())
     monkeypatch.setattr(cache, "_VERIFIED", {})
     monkeypatch.setattr(tables, "_MEMORY", {})
+    monkeypatch.setattr(tables, "_HOLDS", {})
     for k in list(os.environ):
         if k.startswith("PHASE10MATH_WARNED_"):
             monkeypatch.delenv(k)
@@ -47,6 +49,7 @@ def new_process(monkeypatch):
         monkeypatch.setattr(cache, name, set())
     monkeypatch.setattr(cache, "_VERIFIED", {})
     monkeypatch.setattr(tables, "_MEMORY", {})
+    monkeypatch.setattr(tables, "_HOLDS", {})
     for k in list(os.environ):
         if k.startswith("PHASE10MATH_WARNED_"):
             monkeypatch.delenv(k)
@@ -78,8 +81,53 @@ def large(fresh, monkeypatch):
     monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
     monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
     sol = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
-    (folder,) = fresh.glob("*.arrays")
-    return folder, sol
+    return fresh / f"{entry_key('turn')}.arrays", sol
+
+
+def entry_key(kind: str) -> str:
+    """The key of phase 1's (compact dice, complete) values ("turn") or best holds ("holds")."""
+    return tables.turn_key(
+        as_phase(1), Objective.COMPLETE, DEFAULT_RULES, COMPACT_LAYOUT, kind=kind
+    )
+
+
+def test_a_large_solution_is_two_entries_and_its_holds_are_read_alone(large, truth, fresh):
+    folder, sol = large
+    holds = fresh / f"{entry_key('holds')}.arrays"
+    assert sorted(p.name for p in fresh.glob("*.arrays")) == sorted([folder.name, holds.name])
+    table = tables.cached_holds(1, "complete", layout=COMPACT_LAYOUT)
+    for r in (1, 2):
+        assert isinstance(table.arg[r], np.memmap)
+        assert np.array_equal(table.arg[r], truth.roll_arg[r])
+        assert np.array_equal(sol.roll_arg[r], truth.roll_arg[r])
+    # the values entry does not hold the best holds a second time
+    stored = [np.load(p) for p in folder.glob("*.npy")]
+    for r in (1, 2):
+        assert not any(np.array_equal(a, truth.roll_arg[r]) for a in stored)
+
+
+@pytest.mark.parametrize("damage", ["bytes", "missing"])
+def test_damaged_best_holds_are_found_again_from_the_values(
+    large, truth, fresh, monkeypatch, capsys, damage
+):
+    holds = fresh / f"{entry_key('holds')}.arrays"
+    npy = sorted(holds.glob("*.npy"))[0]
+    if damage == "bytes":
+        data = bytearray(npy.read_bytes())
+        data[-3] ^= 0x01
+        npy.write_bytes(bytes(data))
+    else:
+        npy.unlink()
+    capsys.readouterr()
+    new_process(monkeypatch)
+    again = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
+    assert same_solution(again, truth)
+    assert len(warnings(capsys.readouterr().err)) == 1
+    # and stored again: the next run reads them without a word
+    new_process(monkeypatch)
+    table = tables.cached_holds(1, "complete", layout=COMPACT_LAYOUT)
+    assert all(np.array_equal(table.arg[r], truth.roll_arg[r]) for r in (1, 2))
+    assert warnings(capsys.readouterr().err) == []
 
 
 @pytest.fixture(scope="module")
@@ -393,7 +441,7 @@ def test_an_entry_whose_identity_was_edited_is_never_trusted(
         monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
         monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
     tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
-    (path,) = fresh.glob("*.arrays/object.pkl") if size == "large" else fresh.glob("*.pkl")
+    path = entry_file(fresh, size)
     rewrite_identity(path, lambda ident: FIELDS[field](ident["description"]))
     new_process(monkeypatch)
     capsys.readouterr()
@@ -409,7 +457,7 @@ def test_an_entry_filed_under_another_key_is_never_trusted(fresh, monkeypatch, c
         monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
         monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
     tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
-    (path,) = fresh.glob("*.arrays/object.pkl") if size == "large" else fresh.glob("*.pkl")
+    path = entry_file(fresh, size)
     rewrite_identity(path, lambda ident: ident.update(key="0" * 64))
     new_process(monkeypatch)
     capsys.readouterr()
@@ -428,6 +476,15 @@ def test_a_description_that_does_not_hash_to_its_key_is_never_trusted(fresh, cap
     assert "does not match its key" in capsys.readouterr().err
 
 
+def entry_file(folder: Path, size: str) -> Path:
+    """The file of phase 1's values entry (compact dice, complete): a pickle, or the object
+    of a large entry (whose best holds are an entry of their own beside it)."""
+    if size == "large":
+        return folder / f"{entry_key('turn')}.arrays" / "object.pkl"
+    (path,) = folder.glob("*.pkl")
+    return path
+
+
 def swap(a: Path, b: Path) -> None:
     tmp = a.with_name("swapping")
     a.rename(tmp)
@@ -435,19 +492,32 @@ def swap(a: Path, b: Path) -> None:
     tmp.rename(b)
 
 
-@pytest.mark.parametrize("size", ["small", "large"])
+@pytest.mark.parametrize("size", ["small", "large", "holds"])
 def test_swapped_complete_and_score_entries_are_solved_again(fresh, monkeypatch, capsys, size):
-    if size == "large":
+    if size != "small":
         monkeypatch.setattr(cache, "LARGE_ARRAY", 1024)
         monkeypatch.setattr(tables, "BIG_ROLLS", 1000)
-    want = {o: tables.cached_solution(1, o, layout=COMPACT_LAYOUT).value() for o in Objective}
-    assert want[Objective.COMPLETE] != want[Objective.SCORE]
-    swap(*sorted(fresh.glob("*.arrays" if size == "large" else "*.pkl")))
+    want = {o: tables.cached_solution(1, o, layout=COMPACT_LAYOUT) for o in Objective}
+    assert want[Objective.COMPLETE].value() != want[Objective.SCORE].value()
+    if size == "small":
+        swap(*sorted(fresh.glob("*.pkl")))
+    else:  # the values entries, or the best holds' entries, of the two objectives
+        kind = "turn" if size == "large" else "holds"
+        keys = [
+            tables.turn_key(as_phase(1), o, DEFAULT_RULES, COMPACT_LAYOUT, kind=kind)
+            for o in Objective
+        ]
+        swap(*(fresh / f"{k}.arrays" for k in keys))
     new_process(monkeypatch)
     capsys.readouterr()
     for _run in range(2):
         for o in Objective:
-            assert tables.cached_solution(1, o, layout=COMPACT_LAYOUT).value() == want[o]
+            got = tables.cached_solution(1, o, layout=COMPACT_LAYOUT)
+            assert got.value() == want[o].value()
+            table = tables.cached_holds(1, o, layout=COMPACT_LAYOUT)
+            for r in (1, 2):
+                assert np.array_equal(table.arg[r], want[o].roll_arg[r])
+                assert np.array_equal(got.roll_arg[r], want[o].roll_arg[r])
         new_process(monkeypatch)
     lines = warnings(capsys.readouterr().err)
     assert len(lines) == 1 and "a different objective than asked for" in lines[0], lines

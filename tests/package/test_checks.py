@@ -1,4 +1,4 @@
-"""The argument check of the public API (``phase10math.checks.public``): a wrong type is a
+"""The argument check of the public API (``phase10math._base.checks.public``): a wrong type is a
 ``WrongTypeError`` (a package error and a ``TypeError``) naming the parameter, the value and
 what it accepts; a wrong value a ``Phase10MathError`` (a ``ValueError``); booleans are not
 numbers; NaN and infinities are refused; nothing from inside escapes. Each case below was a
@@ -17,7 +17,7 @@ import pytest
 
 import phase10math as p10
 from phase10math import cards
-from phase10math.checks import public, unchecked
+from phase10math._base.checks import public, unchecked
 from phase10math.dice.faces import Die, Face, parse_faces
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.errors import InvalidArgumentError, Phase10MathError, WrongTypeError
@@ -289,3 +289,30 @@ def test_tables_and_simulations_refuse_values_before_any_work(call, message):
     (negative turns) from inside."""
     with pytest.raises(Phase10MathError, match=message):
         call()
+
+
+def test_the_first_calls_and_the_later_ones_accept_and_refuse_alike(monkeypatch):
+    """The first calls of a public function are checked by plain ``isinstance`` checks
+    (no beartype import: the command line's refusals stay light), later ones by beartype's
+    compiled check: the same values pass and the same wrong types are refused, naming them."""
+    import numpy as np
+
+    from phase10math._base import checks
+
+    def fresh():
+        @public
+        def take(n: int, xs: list[float] | None = None, *rest: str, **named: int) -> int:
+            return n
+
+        return take
+
+    good = [((1,), {}), ((np.int64(2), [1, 2.5]), {}), ((3, None, "a", "b"), {"k": 4})]
+    bad = [(("1",), {}), ((1, ["x"]), {}), ((1, None, 5), {}), ((1,), {"k": "v"})]
+    for fast in (len(good) + 1, 0):  # the plain checks, then beartype's from the first call
+        monkeypatch.setattr(checks, "FAST_CALLS", fast)
+        for args, kwargs in bad:
+            take = fresh()
+            for good_args, good_kwargs in good:
+                assert take(*good_args, **good_kwargs) == good_args[0]
+            with pytest.raises(WrongTypeError, match=r"take\(\): "):
+                take(*args, **kwargs)

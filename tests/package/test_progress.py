@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from phase10math import progress
-from phase10math.progress import QuietBar, progress_bar, progress_enabled
+from phase10math._base import progress
+from phase10math._base.progress import QuietBar, progress_bar, progress_enabled
 
 ROOT = Path(__file__).resolve().parents[2] / "phase10math"
 
@@ -76,4 +76,4 @@ def test_tqdm_is_created_in_one_place_only():
         for p in ROOT.rglob("*.py")
         if "tqdm" in p.read_text() and "import tqdm" in p.read_text()
     ]
-    assert users == ["progress.py"]
+    assert users == ["_base/progress.py"]

@@ -110,6 +110,8 @@ def test_win_the_game_says_roll_again_for_points_and_every_control_agrees():
         t.confirm_no.click()
     t.best_button.click()
     assert main_button(t) is t.roll_button and "the hold to win" in t.advice.value
+    # one voice: the turn's own aim below says what it would keep, nothing of the player's
+    assert t.advice.value.count("<b>Yours:</b>") == 1 and "of chance less" not in t.advice.value
     t.roll_button.click()  # rolling on with the hold to win: no question
     assert t.confirm_box.layout.display == "none" and t.state.rolls_done == 2
     assert [(c.label, c.objective) for c in t.choices] == [("best", "win")]
@@ -128,6 +130,9 @@ def test_a_carried_hold_is_not_judged_until_the_player_touches_it():
     assert not any(w in t.advice.value.split("p10-details")[0] for w in ("rank", "tied"))
     t.click_die(2)  # changed: judged now
     assert "<b>Yours:</b>" in t.advice.value
+    # typing the real dice, Use roll is the main button once the best hold is held
+    t.best_button.click()
+    assert t.enter_button.button_style == "primary" and t.best_button.button_style == ""
 
 
 def test_costs_are_never_in_scientific_notation():

@@ -107,6 +107,8 @@ def test_an_impossible_hold_is_refused_with_its_roll():
         assess_strategy(cheat, PHASE, DICE, turns=0)
     with pytest.raises(InvalidStrategyError, match="not a list of dice"):
         assess_strategy(lambda roll, r, p: [object()], PHASE, DICE, turns=0)
+    with pytest.raises(InvalidStrategyError, match=r"rolls_left=2\) raised ZeroDivisionError"):
+        assess_strategy(lambda roll, r, p: [1 / 0], PHASE, DICE, turns=0)
     with pytest.raises(InvalidArgumentError, match="color group"):
         assess_strategy(weak, 8, COMPACT_LAYOUT)
 

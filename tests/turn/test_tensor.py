@@ -454,10 +454,8 @@ def _per_type(space, top, rules, second, monkeypatch):
 
 def _assert_same_solution(ten, ref, rolls, second: bool):
     assert ten.space.distinct
-    # one roll's best hold, asked before any roll's is found (from its sub-holds alone), is
-    # the per-type solver's, ties included
+    # one roll's best hold, by lookup, is the per-type solver's, ties included
     for r in range(1, rolls):
-        assert ten.roll_arg[r].found is None
         for gid in ten.space.full_ids[:: max(1, len(ten.space.full_ids) // 40)]:
             assert ten.best_hold_id(int(gid), r) == ref.best_hold_id(int(gid), r)
     assert [k.turn_num for k in ten.keys] == [k.turn_num for k in ref.keys]

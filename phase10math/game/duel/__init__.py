@@ -77,9 +77,8 @@ ends with phase 10) or a reduced game (any dice, any phases, for checks).
 - :mod:`~phase10math.game.duel.refinement` - a color phase's wide turns solved exactly;
 - :mod:`~phase10math.game.duel.rounds` - visits and the targeted refinement rounds;
 - :mod:`~phase10math.game.duel.solve` - the whole solve in order (:func:`solve_duel`);
-- :mod:`~phase10math.game.duel.checkpoint` - checkpoints, resuming after a kill;
-- :mod:`~phase10math.game.duel.savefile` - the checkpoints' file format: arrays and a JSON
-  header, nothing that runs code when read;
+- :mod:`~phase10math.game.duel.checkpoint` - checkpoints, resuming after a kill (in the
+  kit's files that cannot run code when read, :mod:`~phase10math._base.savefile`);
 - :mod:`~phase10math.game.duel.files` - table files written and read;
 - :mod:`~phase10math.game.duel.shipped` - the shipped tables and the chance to win read
   from them;
@@ -109,6 +108,7 @@ from phase10math.game.duel.files import (
     TABLE_PACKAGE,
     PackedErrors,
     PackedStates,
+    TableForm,
     format_headline,
     last_blocks,
     narrow_values,
@@ -242,6 +242,7 @@ __all__ = [
     "state_blocks",
     "last_blocks",
     "PackedStates",
+    "TableForm",
     "PackedErrors",
     "narrow_values",
     "write_packed",

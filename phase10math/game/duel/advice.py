@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.dice.faces import Face, Layout, parse_faces
 from phase10math.dice.meld import explain, require_colors
 from phase10math.dice.rules import Objective
@@ -81,7 +81,39 @@ def win_advice(
         )
     require_colors(faces, g.phases[k])
     fits = roll_fits(space, faces, layout, placed_faces(faces, layout, by_die, dice_of))
-    key = g.state_key(me, opponent, second, last_chance)
+    U, E = _turn_utility(sol, g.state_key(me, opponent, second, last_chance), last_chance)
+    counts = [space.counts_for(f.typed) for f in fits]
+    subs = [_hold_ids(space, cnt) for cnt in counts]
+    # the chances to win, and their errors, of every way's holds at once: a hold's chance is
+    # a mean of the outcomes' chances, and a best choice among means errs by at most the
+    # largest error among them
+    every = np.unique(np.concatenate([np.asarray(ids, dtype=np.int64) for ids in subs]))
+    HV = tb.hold_values(np.stack([U, E], axis=1), rolls_left, every)
+    holds = _Holds(
+        space,
+        dict(zip(every.tolist(), HV[:, 0])),
+        dict(zip(every.tolist(), HV[:, 1])),
+        float(np.abs(U).max()) * 1e-12,
+    )
+    per_turn = _per_turn_solutions(g, k, space)
+    stop = _stop(g, k, faces, U, E, holds.rounding)
+    answers = [holds.ranked(cnt, gids, per_turn, rolls_left) for cnt, gids in zip(counts, subs)]
+    out = dict(answers[0], stop=stop, dice=[str(f) for f in faces], note=None, question=None)
+    out["bound"] = max(out["bound"], stop["error"])  # stopping's chance within it too
+    out.update(deciding_face=None, fits=[])
+    ways = sum(f.ways for f in fits)
+    if len({a["best"]["keep"] for a in answers}) == 1:
+        if ways > 1:
+            out["note"] = (
+                f"these faces fit the dice in {ways} ways; the best hold is the same for all"
+            )
+        return out
+    return _with_fits(out, answers, fits, faces, layout, ways)
+
+
+def _turn_utility(sol: DuelSolution, key: Any, last_chance: bool) -> tuple[np.ndarray, Any]:
+    """The chance-to-win utility of the turn at ``key`` over its outcomes and each
+    outcome's proven error."""
     if last_chance:
         U = sol.last_utility(Play.OPTIMAL, key)[0]
         E = sol.utility_errors(key)  # a failed last chance ends the game: exact
@@ -89,43 +121,49 @@ def win_advice(
         U = sol.utility(key)[0]
         E = sol.utility_errors(key)
         E[0] = sol.error(partner_of(key))  # the partner's, on a fail
-    counts = [space.counts_for(f.typed) for f in fits]
-    subs = [
-        [
-            space.state_id(sub)
-            for sub in itertools.product(
-                *[itertools.product(*[range(c + 1) for c in cs]) for cs in cnt]
-            )
-        ]
-        for cnt in counts
+    return U, E
+
+
+def _hold_ids(space: StateSpace, cnt: Any) -> list[int]:
+    """The state ids of every hold of a roll (its counts of each face per group)."""
+    return [
+        space.state_id(sub)
+        for sub in itertools.product(
+            *[itertools.product(*[range(c + 1) for c in cs]) for cs in cnt]
+        )
     ]
-    # the chances to win, and their errors, of every way's holds at once: a hold's chance is
-    # a mean of the outcomes' chances, and a best choice among means errs by at most the
-    # largest error among them
-    every = np.unique(np.concatenate([np.asarray(ids, dtype=np.int64) for ids in subs]))
-    HV = tb.hold_values(np.stack([U, E], axis=1), rolls_left, every)
-    W, Werr = dict(zip(every.tolist(), HV[:, 0])), dict(zip(every.tolist(), HV[:, 1]))
-    rounding = float(np.abs(U).max()) * 1e-12
-    per_turn = _per_turn_solutions(g, k, space)
-    # stopping now: the outcome of the faces as they lie (whichever die shows which)
+
+
+def _stop(g: DuelGame, k: int, faces, U, E, rounding: float) -> dict[str, Any]:
+    """Stopping now: the outcome of the faces as they lie (whichever die shows which)."""
     meld = explain(g.phases[k], faces, g.rules)
-    o = tb.outcome_of_score(meld.score if meld.complete else None)
-    stop = {
+    o = g.turns[k].outcome_of_score(meld.score if meld.complete else None)
+    return {
         "chance_to_win": float(U[o]),
         "error": float(E[o]) + rounding,
         "made": bool(meld.complete),
         "score": int(meld.score) if meld.complete else 0,
     }
 
-    def option(w: float, h: int) -> dict[str, Any]:
+
+class _Holds:
+    """Every hold's chance to win ``W`` and its error ``Werr`` (by state id), and the
+    rounding of the means."""
+
+    def __init__(self, space: StateSpace, W: dict, Werr: dict, rounding: float) -> None:
+        self.space, self.W, self.Werr, self.rounding = space, W, Werr, rounding
+
+    def option(self, w: float, h: int) -> dict[str, Any]:
         return {
-            "keep": _hold_text(space, h),
+            "keep": _hold_text(self.space, h),
             "chance_to_win": w,
-            "error": float(Werr[h]) + rounding,
+            "error": float(self.Werr[h]) + self.rounding,
             "hold_id": int(h),  # the hold's state id in the phase's turn space
         }
 
-    def ranked(cnt, gids) -> dict[str, Any]:
+    def ranked(self, cnt, gids, per_turn, rolls_left: int) -> dict[str, Any]:
+        """The holds of one way the faces fit, best first, with the per-turn objectives'."""
+        space, W, Werr, rounding = self.space, self.W, self.Werr, self.rounding
         sizes = space.sizes_of(gids)
         holds = [(float(W[gid]), int(sizes[i]), gid) for i, gid in enumerate(gids)]
         # ties (within float resolution) to the larger hold, as the kit orders holds
@@ -138,8 +176,8 @@ def win_advice(
         w0, h0 = holds[0][0], holds[0][2]
         floor = w0 - float(Werr[h0]) - rounding  # the best hold's chance is at least this
         return {
-            "best": option(w0, h0),
-            "options": [option(w, h) for w, _, h in holds],
+            "best": self.option(w0, h0),
+            "options": [self.option(w, h) for w, _, h in holds],
             "per_turn": others,
             # whether the best hold stays best for any values within the errors: no hold of
             # a smaller chance (beyond the tie rule) can reach the best's least chance
@@ -151,18 +189,10 @@ def win_advice(
             "bound": max(float(Werr[h]) for _, _, h in holds) + rounding,  # of every option
         }
 
-    answers = [ranked(cnt, gids) for cnt, gids in zip(counts, subs)]
-    out = dict(answers[0], stop=stop, dice=[str(f) for f in faces], note=None, question=None)
-    out["bound"] = max(out["bound"], stop["error"])  # stopping's chance within it too
-    out.update(deciding_face=None, fits=[])
-    ways = sum(f.ways for f in fits)
-    same = len({a["best"]["keep"] for a in answers}) == 1
-    if same:
-        if ways > 1:
-            out["note"] = (
-                f"these faces fit the dice in {ways} ways; the best hold is the same for all"
-            )
-        return out
+
+def _with_fits(out: dict, answers: list, fits, faces, layout: Layout, ways: int) -> dict:
+    """The advice where the best hold depends on which die shows which face: each way's
+    best hold, and the face whose die decides it."""
     decider, question = deciding_face(
         [(a["best"]["keep"], f.on) for a, f in zip(answers, fits)], faces, layout
     )

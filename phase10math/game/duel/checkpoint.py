@@ -9,11 +9,11 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from phase10math._base.checks import public
+from phase10math._base.savefile import read_safe, write_safe
 from phase10math.cache import package_version
-from phase10math.checks import public
 from phase10math.dice.faces import Layout
 from phase10math.errors import InvalidRulesError
-from phase10math.game.duel.savefile import read_safe, write_safe
 from phase10math.game.duel.setting import Bonus, DuelGame, Play, families, fingerprint
 from phase10math.game.duel.table import DuelSolution
 

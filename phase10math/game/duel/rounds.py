@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel.columns import fixed_distribution
 from phase10math.game.duel.layers import pair_key

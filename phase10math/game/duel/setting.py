@@ -15,12 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import check_int, public
+from phase10math._base.checks import check_int, public
 from phase10math.dice.faces import Die, Layout
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import (
+    InvalidPhaseError,
     InvalidRulesError,
     OutsideTableError,
     StateSpaceTooLargeError,
@@ -28,7 +29,7 @@ from phase10math.errors import (
 )
 from phase10math.turn.batch import TurnBatch
 from phase10math.turn.family import TurnFamily, check_family_fits
-from phase10math.turn.maxima import max_phase_score, min_phase_score
+from phase10math.turn.maxima import max_phase_score, min_phase_score, phase_scores
 from phase10math.turn.projection import FULL
 from phase10math.turn.statespace import StateSpace
 
@@ -201,6 +202,16 @@ class DuelGame:
             raise InvalidRulesError(f"phases {lo}-{hi}: expected 1 <= lo <= hi <= 20")
         phases = {k: PHASES[k] for k in range(lo, hi + 1)}
         return cls(phases, rules, layout, reachable=reachable)
+
+    def scores(self, k: int) -> np.ndarray:
+        """The scores phase ``k``'s turn can make, ascending (its made outcomes in order): a
+        color phase of a layout not yet built is not built for them
+        (:func:`~phase10math.turn.maxima.phase_scores`, cached on disk)."""
+        if k not in self.phases:
+            k = check_int(k, "phase", self.lo, self.hi, InvalidPhaseError)
+        if k in self.turns or not isinstance(self.dice, Layout):
+            return self.turns[k].scores
+        return phase_scores(self.phases[k], self.dice, self.rules)
 
     @functools.cached_property
     def min_score(self) -> dict[int, int]:

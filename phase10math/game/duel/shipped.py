@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from phase10math.checks import check_int, public
+from phase10math._base.checks import check_int, public
 from phase10math.dice.faces import Die, Layout, check_layout
 from phase10math.dice.layouts import COMPACT_LAYOUT
 from phase10math.dice.phases import PHASES

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import check_int, check_positive_float, public
+from phase10math._base.checks import check_int, check_positive_float, public
+from phase10math._base.progress import progress_bar
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import layers, pair, refinement, rounds
 from phase10math.game.duel.checkpoint import Checkpoint
@@ -31,7 +32,6 @@ from phase10math.game.duel.rounds import (
 )
 from phase10math.game.duel.setting import PLAYS, DuelGame, Play, families
 from phase10math.game.duel.table import DuelSolution
-from phase10math.progress import progress_bar
 from phase10math.turn.tensor import held_heap
 
 # with a target, the first pass solves exactly the color turns whose estimated visits

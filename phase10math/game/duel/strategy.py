@@ -9,14 +9,17 @@ from typing import Any
 
 import numpy as np
 
-from phase10math.checks import checks_itself, public
+from phase10math._base.checks import checks_itself, public
 from phase10math.dice.faces import Layout
+from phase10math.dice.rules import Objective
 from phase10math.errors import InvalidRulesError, OutsideTableError, WrongTypeError
+from phase10math.game.duel.candidates import candidate_table, choose_candidate, tensor_phase
 from phase10math.game.duel.setting import Bonus, Key, LastKey, Play, is_whole
 from phase10math.game.duel.shipped import check_table_rules, state_reason, widest_table
 from phase10math.game.duel.table import DuelSolution
 from phase10math.game.engine import Game, TurnView
-from phase10math.game.spacemap import SpaceMap
+from phase10math.game.spacemap import table_keep
+from phase10math.turn.holdtable import HoldTable
 
 # --------------------------------------------------------------------------- playing to win
 
@@ -26,8 +29,11 @@ class DuelStrategy:
     """A game strategy that plays the solved two-player policy (``play`` OPTIMAL) in a
     :class:`~phase10math.game.engine.Game` of two players: it reads both score sheets from
     the game it is attached to (:meth:`attach`), finds the state in ``solution`` and keeps
-    the hold of that state's optimal turn (re-solved from the table, cached per state). In a
-    state already decided (no play changes the result) it keeps everything."""
+    the hold of that state's optimal turn (re-solved from the table, cached per state). At a
+    color phase of ten different dice it plays the better of two candidate turns instead, by
+    lookup, and adds up the chance to win that gives up (:attr:`given_up`, proven:
+    :mod:`~phase10math.game.duel.candidates`). In a state already decided (no play changes
+    the result) it keeps everything."""
 
     name = "win"
 
@@ -36,6 +42,9 @@ class DuelStrategy:
         self.game_ref: Any = None
         self._holds: dict[Any, dict[int, np.ndarray]] = {}
         self._maps: dict[int, Any] = {}
+        self._chosen: dict[Any, Objective] = {}
+        self.by_candidate = 0  # states of color phases on ten different dice (candidate turns)
+        self.given_up = 0.0  # the chance to win those choices gave up, proven (added up)
 
     def attach(self, game: Game) -> DuelStrategy:
         """Follow the players of ``game`` (a two-player :class:`~phase10math.game.engine.Game`)."""
@@ -59,6 +68,12 @@ class DuelStrategy:
         for group, is_last in groups:
             todo = [k for k in group if (is_last, k) not in self._holds]
             todo = [k for k in todo if not self.solution.decided(k)]
+            g = self.solution.game  # a color phase of ten different dice plays candidates
+            todo = [
+                k
+                for k in todo
+                if not tensor_phase(k[0][0] if is_last else k[1][0], g.dice, g.rules)
+            ]
             for k, h in zip(todo, self.solution.policy(todo, last=is_last)):
                 self._holds[(is_last, k)] = h
 
@@ -122,15 +137,26 @@ class DuelStrategy:
         last, key = self._state(view)
         if self.solution.decided(key):
             return frozenset(range(len(view.faces)))
+        g = self.solution.game
+        if tensor_phase(view.number, g.dice, g.rules):
+            return table_keep(self._candidate(view.number, last, key), view, self._maps)
         if (last, key) not in self._holds:
             self._holds[(last, key)] = self.solution.policy([key], last=last)[0]
-        holds = self._holds[(last, key)]
-        space = self.solution.game.turns[view.number].space
-        m = self._maps.get(view.number)
-        if m is None:
-            m = self._maps[view.number] = SpaceMap(space, view.layout)
-        pos = int(np.searchsorted(space.full_ids, m.roll_id(view.faces)))
-        return m.keep_for(int(holds[view.rolls_left][pos]), view.faces, view.held)
+        space = g.turns[view.number].space
+        table = HoldTable(space, self._holds[(last, key)])
+        return table_keep(table, view, self._maps)
+
+    def _candidate(self, k: int, last: bool, key: Any) -> HoldTable:
+        """A color phase of ten different dice: the candidate turn of largest chance to win at
+        this state (:mod:`~phase10math.game.duel.candidates`), chosen once per state; the
+        chance it gives up there (proven from the table) is added to :attr:`given_up`."""
+        g = self.solution.game
+        if (last, key) not in self._chosen:
+            choice = choose_candidate(self.solution, key, last)
+            self._chosen[(last, key)] = choice.objective
+            self.given_up += choice.given_up
+            self.by_candidate += 1
+        return candidate_table(k, self._chosen[(last, key)], g.rules, g.dice)
 
 
 @public
@@ -182,6 +208,7 @@ class WinStrategy(DuelStrategy):
         if table is not self.solution:  # another table: its own states and holds
             self.solution = table
             self._holds.clear()
+            self._chosen.clear()
             self._maps.clear()
         return super().attach(game)
 
@@ -227,13 +254,23 @@ class WinStrategy(DuelStrategy):
         return frozenset(self.fallback.hold(view))
 
     def note(self) -> str | None:
-        """One line on the decisions played outside the table (None when there were none)."""
-        if not self.fell_back:
-            return None
-        g = self.solution.game
-        total = self.fell_back + self.from_table
-        return (
-            f"win: {self.fell_back} of {total} decisions were outside the two-player table "
-            f"({g.describe()}; last: {self.last_reason}) and were played by the "
-            f"{self.fallback.name}-optimal turn; {self.from_table} were played to win"
-        )
+        """One line on the decisions not played by the table's exact policy (None when there
+        were none): those outside the table, and the states of a color phase of ten
+        different dice, played by a candidate turn with the chance it gave up."""
+        parts = []
+        if self.by_candidate:
+            parts.append(
+                f"at {self.by_candidate} state(s) of a color phase on ten different dice it "
+                "played the better of the completion- and score-optimal turns, giving up at "
+                f"most {100 * self.given_up:.2f} percentage points of chance to win in all "
+                "(proven from the table)"
+            )
+        if self.fell_back:
+            g = self.solution.game
+            total = self.fell_back + self.from_table
+            parts.append(
+                f"{self.fell_back} of {total} decisions were outside the two-player table "
+                f"({g.describe()}; last: {self.last_reason}) and were played by the "
+                f"{self.fallback.name}-optimal turn; {self.from_table} were played to win"
+            )
+        return "win: " + "; ".join(parts) if parts else None

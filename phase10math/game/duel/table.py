@@ -115,7 +115,7 @@ class DuelSolution:
         s, me, opp, d = key
         k = me[0]
         out = []
-        for x in g.turns[k].scores:
+        for x in g.scores(k):
             me2, gain = g._advance(me, int(x))
             d2 = d + gain
             if k == g.hi:
@@ -130,7 +130,7 @@ class DuelSolution:
         g = self.game
         p, dc, elig = lk
         out: list[LastKey | None] = []
-        for x in g.turns[p[0]].scores:
+        for x in g.scores(p[0]):
             p2, gain = g._advance(p, int(x))
             out.append(None if p[0] == g.hi else (p2, dc + gain, elig))
         return out
@@ -152,7 +152,7 @@ class DuelSolution:
         g = self.game
         p, dc, elig = lk
         k = p[0]
-        sc = g.turns[k].scores
+        sc = g.scores(k)
         uw, ut = np.empty(len(sc) + 1), np.empty(len(sc) + 1)
         uw[0], ut[0] = outcome_of(dc)
         for j, x in enumerate(sc, 1):
@@ -176,7 +176,7 @@ class DuelSolution:
         g = self.game
         s, me, opp, d = key
         k = me[0]
-        sc = g.turns[k].scores
+        sc = g.scores(k)
         uw, ut = np.empty(len(sc) + 1), np.empty(len(sc) + 1)
         partner = partner_of(key)
         w, t = (

@@ -1,5 +1,5 @@
-"""Hold values and best holds on demand from the roll values below: a restricted transform
-over the asked holds, and the stage again with the codes of its best holds."""
+"""Hold values on demand from the roll values below (a restricted transform over the asked
+holds), and a stage's best holds again from them."""
 
 from __future__ import annotations
 
@@ -59,46 +59,11 @@ class LazyHoldValues:
         return int(vals[0]) if scalar else vals
 
 
-class BestHolds:
-    """``roll_arg[r]`` of a tensor solve: found when first used, from the roll values of every
-    key with ``r - 1`` rolls left (the stage again, with the codes of its best holds,
-    :func:`~.stages.split_stage`), then kept as :class:`~.codes.HoldIds`. The values, the
-    totals and the advice need no best holds, and a stage is faster without them. A pickled
-    copy keeps the roll values only (the codes are found again when used)."""
-
-    def __init__(self, space: StateSpace, below: list[np.ndarray]):
-        self.space, self.below = space, below
-        self.found: HoldIds | None = None
-
-    def ids(self) -> HoldIds:
-        if self.found is None:
-            codes = split_stage(self.space, self.below, None, totals=False)[2]
-            self.found = HoldIds(self.space, codes)
-        return self.found
-
-    def of_roll(self, gid: int) -> int:
-        """The best hold of the one roll state ``gid`` (the same as ``self[pos]``), from the
-        values of its ``2**n`` sub-holds alone (restricted transforms, :class:`LazyHoldValues`)
-        in the kit's one order: the keys, then more dice kept, then the larger state id. An
-        advisor asking about one roll need not find every roll's best hold."""
-        if self.found is not None:
-            return int(self.found[int(np.searchsorted(self.space.full_ids, gid))])
-        ids = sub_holds(self.space, gid)
-        keys = [np.asarray(LazyHoldValues(self.space, b)[ids]) for b in self.below]
-        order = np.lexsort((ids, self.space.sizes_of(ids), *reversed(keys)))
-        return int(ids[order[-1]])
-
-    def __len__(self) -> int:
-        return len(self.below[0])
-
-    def __getitem__(self, pos):
-        return self.ids()[pos]
-
-    def __array__(self, dtype=None, copy=None):
-        return self.ids().__array__(dtype)
-
-    def __getstate__(self) -> dict:
-        return {"space": self.space, "below": self.below, "found": None}
+def best_hold_codes(space: StateSpace, below: list[np.ndarray]) -> HoldIds:
+    """The best holds of one stage of a tensor solve (as :class:`~.codes.HoldIds`) from the
+    roll values of every key with one roll less (the stage again, with the codes of its best
+    holds, :func:`~.stages.split_stage`): for a stored solution whose codes were lost."""
+    return HoldIds(space, split_stage(space, below, None, totals=False)[2])
 
 
 def sub_holds(space: StateSpace, gid: int) -> np.ndarray:
@@ -109,17 +74,3 @@ def sub_holds(space: StateSpace, gid: int) -> np.ndarray:
         slot = (int(gid) // int(st)) % (len(t.faces) + 1)
         ids = (ids[:, None] + np.array([0, int(st) * slot], dtype=np.int64)[None, :]).ravel()
     return ids
-
-
-def best_sub_hold_values(
-    space: StateSpace, first: LazyHoldValues, second: LazyHoldValues | None, gid: int
-) -> tuple[int, int]:
-    """The two keys' numerators of the roll state ``gid``'s best hold (lexicographic: the
-    first key, then the second among the holds that reach it; 0 without a second key), from
-    the hold values of its sub-holds alone (one restricted transform each)."""
-    ids = sub_holds(space, gid)
-    v1 = np.asarray(first[ids])
-    top = v1.max()
-    if second is None:
-        return int(top), 0
-    return int(top), int(np.asarray(second[ids])[v1 == top].max())

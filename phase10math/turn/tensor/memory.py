@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.errors import InvalidArgumentError, StateSpaceTooLargeError
 from phase10math.turn.statespace import StateSpace
 
@@ -55,12 +55,12 @@ def memory_budget() -> int:
 
 def estimate_bytes(space: StateSpace, rolls: int, second: bool = False) -> int:
     """Peak bytes of a tensor solve, die 0's face by face (:func:`~.stages.split_stage`): per
-    key a work tensor of the other dice (int64) and its arg-max code when best holds are
-    asked for (uint16 up to 12 dice), the roll values kept for rolls left 1 .. rolls - 2
+    key a work tensor of the other dice (int64) and its arg-max code (uint16 up to 12 dice),
+    the best holds' codes of every stage, the roll values kept for rolls left 1 .. rolls - 2
     (int64 at most), the utilities and final scores (2 bytes a roll each), and per key three
-    int64 arrays of one face of die 0 (the slices being compared), plus a fixed 256 MiB for the
-    interpreter and the meld tables. The float and fixed-policy stages need no more (one key,
-    values kept for one stage at a time)."""
+    int64 arrays of one face of die 0 (the slices being compared), plus a fixed 256 MiB for
+    the interpreter and the meld tables. The float and fixed-policy stages need no more (one
+    key, values kept for one stage at a time)."""
     S = math.prod(tensor_shape(space))
     F = math.prod(face_shape(space))
     cb = code_dtype(len(space.types)).itemsize
@@ -70,7 +70,7 @@ def estimate_bytes(space: StateSpace, rolls: int, second: bool = False) -> int:
     P9 = F // len(types[0].faces) if types else 1
     kept = max(0, rolls - 2) * 8 * F * keys
     need = keys * 8 * S9 + cb * S9 + kept + 2 * F * (keys + 1) + (3 * keys + 2) * 8 * P9
-    return need + cb * F + 256 * 2**20
+    return need + (rolls - 1) * cb * F + 256 * 2**20
 
 
 def check_tensor_fits(space: StateSpace, rolls: int, second: bool = False, extra: int = 0) -> None:

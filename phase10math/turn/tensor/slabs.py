@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from phase10math.checks import public
+from phase10math._base.checks import public
 from phase10math.errors import InvalidArgumentError
 
 _POOL: list[ThreadPoolExecutor] = []

@@ -56,6 +56,7 @@ from collections import abc
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from phase10math._base.files import open_regular
 from phase10math.errors import (
     InvalidArgumentError,
     InvalidLayoutError,
@@ -63,7 +64,6 @@ from phase10math.errors import (
     Phase10MathError,
     WrongTypeError,
 )
-from phase10math.files import open_regular
 
 MAX_SEED = 2**32 - 1
 
@@ -293,13 +293,14 @@ class _Violation(TypeError):
 
 @functools.cache
 def _confs() -> tuple[Any, Any]:
-    """beartype's settings (strict, loose): numpy's integers (and any other registered
-    :class:`numbers.Integral`) are whole numbers where a hint says ``int`` (and so ``float``).
-    beartype is imported at the first check, not with this module, so that the command line's
-    ``--help`` does not import it; numpy is never imported here."""
+    """beartype's settings (strict, loose): numpy's integers are whole numbers where a hint
+    says ``int`` (and so ``float``). beartype and numpy are imported at the first check that
+    needs beartype (:data:`FAST_CALLS`), not with this module, so that the command line's
+    ``--help`` and refusals import neither."""
+    import numpy as np
     from beartype import BeartypeConf, FrozenDict
 
-    overrides = FrozenDict({int: int | numbers.Integral})
+    overrides = FrozenDict({int: int | np.integer})
     strict = BeartypeConf(
         is_pep484_tower=True, hint_overrides=overrides, violation_param_type=_Violation
     )
@@ -388,6 +389,10 @@ def _describe(fname: str, name: str, value: Any, hint: Any, note: str = "") -> s
 
 
 _ENABLED = [True]
+#: calls of each public function checked by plain ``isinstance`` checks (:func:`_fits`)
+#: before beartype's compiled check takes over: the command line's refusals and a short
+#: script never import beartype, a long computation runs the faster compiled check
+FAST_CALLS = 200
 
 
 def checks_itself(func: F) -> F:
@@ -426,20 +431,32 @@ def public(func: F) -> F:
             elif isinstance(member, (classmethod, staticmethod)) and not attr.startswith("_"):
                 setattr(func, attr, type(member)(public(member.__func__)))
         return func
-    state: list[tuple[Any, Callable[[tuple, dict], bool], Callable[[], tuple[Any, Any]]]] = []
+    # built at the first call, once every name of the annotations exists: (number checks,
+    # the plain checks, the builder of beartype's check); then beartype's check (number
+    # checks, the checked function, the explainer), once the plain checks have had their
+    # FAST_CALLS calls or could not settle one
+    plain: list[tuple[Any, Callable[[tuple, dict], bool], Callable[[], tuple[Any, Any]]]] = []
+    state: list[tuple[Any, Any, Any]] = []
+    fast = [FAST_CALLS]
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if not _ENABLED[0]:
             return func(*args, **kwargs)
-        if not state:  # built at the first call, once every name of the annotations exists
-            state.append(_build_check(func))
-        pre, surely_fits, strict = state[0]
+        if not state:
+            if not plain:
+                plain.append(_build_check(func))
+            pre, surely_fits, strict = plain[0]
+            if fast[0] > 0:  # plain isinstance checks: beartype is not imported
+                fast[0] -= 1
+                if pre is not None:
+                    pre(args, kwargs)
+                if surely_fits(args, kwargs):
+                    return func(*args, **kwargs)
+            state.append((pre, *strict()))
+        pre, checked, explain = state[0]
         if pre is not None:
             pre(args, kwargs)
-        if surely_fits(args, kwargs):  # plain isinstance checks: beartype is not needed
-            return func(*args, **kwargs)
-        checked, explain = strict()
         try:
             return checked(*args, **kwargs)
         except _Violation as exc:
@@ -461,7 +478,6 @@ def _build_check(func: Callable[..., Any]) -> tuple[Any, Any, Any]:
     sig = inspect.signature(func)
     surely_fits = _surely_fits(sig, hints)
 
-    @functools.cache
     def strict() -> tuple[Any, Any]:
         from beartype import beartype
 
@@ -516,6 +532,7 @@ def _build_check(func: Callable[..., Any]) -> tuple[Any, Any, Any]:
 
 #: the containers whose items :func:`_fits` checks (iterating them changes nothing)
 _REITERABLE = (list, tuple, set, frozenset, dict, str, range)
+# the numeric tower as beartype reads it (numpy's integers are left to beartype)
 _TOWER = {float: (float, int), complex: (complex, float, int)}
 
 
@@ -530,63 +547,80 @@ def _fits(value: Any, hint: Any) -> bool:
     >>> _fits([1, "x"], list[int]), _fits(iter([1]), abc.Iterable[int])
     (False, False)
     """
+    return _checker(hint)(value)
+
+
+def _always(value: Any) -> bool:
+    return True
+
+
+def _never(value: Any) -> bool:
+    return False
+
+
+def _checker(hint: Any) -> Callable[[Any], bool]:
+    """:func:`_fits` for one hint, compiled once: a function of the value."""
     if hint is Any or hint is object:
-        return True
+        return _always
     if hint is None or hint is type(None):
-        return value is None
+        return lambda v: v is None
     if isinstance(hint, type) and not typing.get_args(hint):
-        if hint is int:
-            return isinstance(value, numbers.Integral)
-        return isinstance(value, _TOWER.get(hint, hint))
+        classes = _TOWER.get(hint, (hint,))
+        return lambda v: isinstance(v, classes)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        return any(_fits(value, a) for a in args)
+        plain = tuple(c for a in args if isinstance(a, type) and not typing.get_args(a)
+                      for c in _TOWER.get(a, (a,)))  # fmt: skip
+        rest = [_checker(a) for a in args if not (isinstance(a, type) and not typing.get_args(a))]
+        return lambda v: isinstance(v, plain) or any(c(v) for c in rest)
     if origin is typing.Literal:
-        return any(type(value) is type(a) and value == a for a in args)
-    if origin is None or not isinstance(origin, type) or not isinstance(value, origin):
-        return False
-    if origin is abc.Callable:
-        return True  # beartype checks that it is callable, not its signature
+        return lambda v: any(type(v) is type(a) and v == a for a in args)
+    if origin is None or not isinstance(origin, type) or origin is type:
+        return _never
+    if origin is abc.Callable:  # beartype checks that it is callable, not its signature
+        return lambda v: isinstance(v, abc.Callable)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            return all(_fits(v, args[0]) for v in value)
-        return len(args) == len(value) and all(map(_fits, value, args))
-    if not isinstance(value, _REITERABLE) or origin is type:
-        return False
+            item = _checker(args[0])
+            return lambda v: isinstance(v, tuple) and all(map(item, v))
+        items = [_checker(a) for a in args]
+        return lambda v: (
+            isinstance(v, tuple) and len(v) == len(items) and all(c(x) for c, x in zip(items, v))
+        )
     if issubclass(origin, abc.Mapping) and len(args) == 2:
-        return all(_fits(k, args[0]) and _fits(v, args[1]) for k, v in value.items())
+        key, val = _checker(args[0]), _checker(args[1])
+        return lambda v: (
+            isinstance(v, origin)
+            and isinstance(v, _REITERABLE)
+            and all(key(k) and val(x) for k, x in v.items())
+        )
     if issubclass(origin, abc.Iterable) and len(args) == 1:
-        return all(_fits(v, args[0]) for v in value)
-    return False
+        item = _checker(args[0])
+        return lambda v: isinstance(v, origin) and isinstance(v, _REITERABLE) and all(map(item, v))
+    return _never
 
 
 def _surely_fits(sig: inspect.Signature, hints: dict[str, Any]) -> Callable[[tuple, dict], bool]:
     """Whether a call's arguments surely fit their annotations (:func:`_fits`, each)."""
     params = list(sig.parameters.values())
-    by_name = {p.name: p for p in params}
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    star = next((p for p in params if p.kind == p.VAR_POSITIONAL), None)
-    stars = next((p for p in params if p.kind == p.VAR_KEYWORD), None)
-
-    def fit(param: inspect.Parameter | None, value: Any) -> bool:
-        if param is None:
-            return False  # an argument the function does not take: its own TypeError
-        return param.name not in hints or _fits(value, hints[param.name])
+    check = {p.name: _checker(hints[p.name]) if p.name in hints else _always for p in params}
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    positional = [check[p.name] for p in params if p.kind in kinds]
+    star = next((check[p.name] for p in params if p.kind == p.VAR_POSITIONAL), _never)
+    stars = next((check[p.name] for p in params if p.kind == p.VAR_KEYWORD), _never)
+    by_name = {p.name: check[p.name] for p in params if p.kind in (*kinds, p.KEYWORD_ONLY)}
+    n = len(positional)
 
     def surely_fits(args: tuple, kwargs: dict) -> bool:
         try:
-            for i, value in enumerate(args):
-                if not fit(positional[i] if i < len(positional) else star, value):
+            if len(args) <= n:
+                if not all(c(v) for c, v in zip(positional, args)):
                     return False
-            for name, value in kwargs.items():
-                param = by_name.get(name)
-                if param is None or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-                    param = stars
-                if not fit(param, value):
-                    return False
+            elif not (all(c(v) for c, v in zip(positional, args)) and all(map(star, args[n:]))):
+                return False
+            return all(by_name.get(k, stars)(v) for k, v in kwargs.items())
         except Exception:  # an isinstance() that cannot answer (a protocol not checkable)
             return False
-        return True
 
     return surely_fits
 

@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from phase10math._base.files import NotRegularFileError, open_regular
 from phase10math.errors import InvalidFileError
-from phase10math.files import NotRegularFileError, open_regular
 
 FORMAT = 1  # the layout of the tree in the header (raised when it changes)
 HEADER = "header"  # the array that holds the JSON header (UTF-8 bytes)

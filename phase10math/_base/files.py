@@ -11,7 +11,7 @@ file (:class:`NotRegularFileError`, an ``OSError``).
 >>> open_regular(fifo)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-phase10math.files.NotRegularFileError: [Errno 22] not a regular file (a FIFO): '...fifo'
+phase10math._base.files.NotRegularFileError: [Errno 22] not a regular file (a FIFO): '...fifo'
 >>> with open(os.path.join(d, "text"), "w") as fh:
 ...     _ = fh.write("5r 6o")
 >>> with open_regular(os.path.join(d, "text")) as fh:

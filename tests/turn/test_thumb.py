@@ -197,3 +197,16 @@ def test_the_hint_says_where_the_rule_and_the_best_differ_and_the_cost():
     assert hint.cost == (adv.best.value - adv.value_of(list(hint.keep)).value) * 100
     assert hint.differs == (hint.cost > 0)
     assert "rule of thumb says" in hint.text()
+
+
+def test_hint_mode_shows_the_shipped_rule_of_thumb():
+    """The play app's hint mode: before the answer is shown, the rule's hold for the dice
+    in front of the player, the one the rule's policy keeps."""
+    from phase10math.play.turn_widget import TurnWidget
+    from phase10math.turn.thumb import rule_hold_faces
+
+    w = TurnWidget(phase=4, seed=7, style=False)
+    w.hint_toggle.value = True
+    w.roll()
+    keep = rule_hold_faces(shipped_rules()["recorded"][4].rule(), w.state.dice, 2)
+    assert f"Rule of thumb:</b> keep {' '.join(map(str, keep))} (" in w.advice.value

@@ -79,13 +79,14 @@ def packed_against_rows(repeat: int) -> None:
     from importlib import resources
 
     from phase10math.game.duel import TABLE_FILES, TABLE_PACKAGE, read_table, write_table
+    from phase10math.game.duel.files import TableForm
 
     per_state = []
     with tempfile.TemporaryDirectory() as tmp:
         for lo, hi in sorted(TABLE_FILES):
             sol, data = read_table(phases=(lo, hi))
             path = os.path.join(tmp, f"duel_{lo}_{hi}.npz")
-            write_table(sol, path, data["command"])
+            write_table(sol, path, data["command"], TableForm.PACKED)
             n = len(sol.values[next(iter(sol.values))]) + len(sol.last[next(iter(sol.last))])
             rows = resources.files(TABLE_PACKAGE).joinpath(TABLE_FILES[(lo, hi)])
             sizes = (len(rows.read_bytes()), os.path.getsize(path))

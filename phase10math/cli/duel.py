@@ -267,8 +267,9 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--write",
         default=None,
-        help="write the solved table here: rows of JSON (.json.gz, every matchup everywhere) "
-        "or packed (.npz: optimal play's values, the matchups at the start; for large games)",
+        help="write the solved table here (.npz): every matchup's values at every state in "
+        "full for a game of at most 500,000 states, else packed (optimal play's values as "
+        "float32, the matchups at the start)",
     )
     p.add_argument(
         "--target",

@@ -360,6 +360,8 @@ class TurnView:
         self.roll_button.button_style = "primary" if main is self.roll_button else ""
         self.best_button.button_style = "primary" if main is self.best_button else ""
         self.new_button.button_style = "primary" if main is self.new_button else ""
+        # typing the real dice: Use roll stands for Roll
+        self.enter_button.button_style = "primary" if main is self.roll_button else ""
         if self.closed:
             self.new_button.description = "New game"
         elif self.next_turn is not None and st.over and not self._ended:

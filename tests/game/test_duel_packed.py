@@ -4,6 +4,7 @@ on a reduced game as the rational brute force of ``test_duel``."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from phase10math.game.duel import (
     read_packed,
     read_table,
     solve_duel,
+    table_payload,
     win_advice,
     write_packed,
     write_table,
@@ -40,7 +42,7 @@ def from_start():
 @pytest.fixture(scope="module")
 def packed_reduced(from_start, tmp_path_factory):
     path = tmp_path_factory.mktemp("packed") / "reduced.npz"
-    write_table(from_start, path)
+    write_table(from_start, path, form=TableForm.PACKED)
     return read_packed(path, reduced_game(reachable=True))[0]
 
 
@@ -125,12 +127,12 @@ def test_an_unfinished_solve_or_another_game_is_refused(tmp_path, from_start):
 
 
 def test_the_shipped_table_packed_answers_as_its_rows(tmp_path):
-    """The rows of JSON (float64) packed: every value its nearest float32 (the start's in
-    full), the answers of the command line and of the advisor within that rounding, each
-    error at least the rows' error."""
-    sol, data = read_table()  # phases 9-10, rows of JSON
+    """The shipped table in full (float64) packed: every value its nearest float32 (the
+    start's in full), the answers of the command line and of the advisor within that
+    rounding, each error at least the full table's error."""
+    sol, data = read_table()  # phases 9-10, in full
     path = tmp_path / "t.npz"
-    write_table(sol, path, data["command"])
+    write_table(sol, path, data["command"], TableForm.PACKED)
     packed, meta = read_table(path)
     assert packed.packed and meta["command"] == data["command"]
     start = sol.game.start()
@@ -207,3 +209,21 @@ def test_a_full_table_keeps_every_matchup_and_error_exactly(from_start, tmp_path
     for key in from_start.values[MATCHUPS[0]]:
         assert full.error(key) == from_start.error(key)
     assert full.headline() == from_start.headline()
+
+
+def test_a_table_is_written_in_full_by_default_and_rows_of_json_still_read(from_start, tmp_path):
+    """``write_table`` writes a game of few states in full (whatever the file's name); a
+    table of rows of JSON written before is still read, by its content."""
+    path = tmp_path / "t.json.gz"
+    write_table(from_start, path)
+    with open(path, "rb") as fh:
+        assert fh.read(2) == b"PK"
+    full = read_packed(path, reduced_game(reachable=True))[0]
+    assert not full.packed and dict(full.values[OPT]) == from_start.values[OPT]
+    shipped, _ = read_table()  # phases 9-10
+    rows = tmp_path / "rows.npz"  # the name does not matter either
+    with gzip.open(rows, "wt", encoding="utf-8") as fh:
+        json.dump(table_payload(shipped), fh)
+    again, _ = read_table(rows)
+    assert dict(again.values[OPT]) == dict(shipped.values[OPT])
+    assert len(again.values[OPT]) > 1000

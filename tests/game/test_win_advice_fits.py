@@ -98,7 +98,7 @@ def test_number_phase_faces_in_any_order():
 
 
 def test_cli_names_the_deciding_die_and_takes_die(phase8, tmp_path):
-    table = tmp_path / "phase8.json.gz"
+    table = tmp_path / "phase8.npz"
     write_table(phase8, table)
     dice = tmp_path / "reduced.txt"
     dice.write_text(REDUCED_TEXT)

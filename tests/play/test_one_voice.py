@@ -130,6 +130,9 @@ def test_a_carried_hold_is_not_judged_until_the_player_touches_it():
     assert not any(w in t.advice.value.split("p10-details")[0] for w in ("rank", "tied"))
     t.click_die(2)  # changed: judged now
     assert "<b>Yours:</b>" in t.advice.value
+    # typing the real dice, Use roll is the main button once the best hold is held
+    t.best_button.click()
+    assert t.enter_button.button_style == "primary" and t.best_button.button_style == ""
 
 
 def test_costs_are_never_in_scientific_notation():

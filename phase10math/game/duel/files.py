@@ -151,16 +151,23 @@ def table_payload_meta(sol: DuelSolution, command: str = RECOMPUTE) -> dict[str,
     }
 
 
-def write_table(sol: DuelSolution, path: str | os.PathLike, command: str = RECOMPUTE) -> None:
-    """Write the compressed table (atomically): rows of JSON, or a packed table where
-    ``path`` ends in ``.npz`` (:func:`write_packed`)."""
-    if os.fspath(path).endswith(".npz"):
-        write_packed(sol, path, command)
-        return
-    tmp = os.fspath(path) + ".tmp"
-    with gzip.open(tmp, "wt", encoding="utf-8") as fh:
-        json.dump(table_payload(sol, command), fh, separators=(",", ":"))
-    os.replace(tmp, path)
+def write_table(
+    sol: DuelSolution,
+    path: str | os.PathLike,
+    command: str = RECOMPUTE,
+    form: TableForm | None = None,
+) -> None:
+    """Write the table (atomically) as a packed table, the one format of the kit's tables
+    (:func:`write_packed`): ``form`` FULL keeps every matchup's values at every state in
+    float64, the default for a game of at most ``FULL_STATES`` states; PACKED optimal play's
+    values as float32 and the matchups at the start, the default beyond (a 10-phase game)."""
+    if form is None:
+        states = sum(size for _, _, size in state_blocks(sol.game))
+        form = TableForm.FULL if states <= FULL_STATES else TableForm.PACKED
+    write_packed(sol, path, command, form)
+
+
+FULL_STATES = 500_000  # a table of more states is written packed (float32) by default
 
 
 # A packed table (``.npz``) keeps optimal play's values and errors as arrays in the order of
@@ -526,16 +533,22 @@ def read_table(
             )
         # every shipped table is packed (the tables of few phases in full, TableForm.FULL)
         return read_packed(io.BytesIO(shipped_bytes(table_files(dice)[phases])))
-    if os.fspath(path).endswith(".npz"):
-        try:  # never a FIFO or a device: opening one for reading could wait forever
-            raw = open_regular(path)
-        except OSError as e:
-            raise InvalidRulesError(f"not a packed two-player table: {e}") from None
-        with raw:
+    try:  # never a FIFO or a device: opening one for reading could wait forever
+        raw = open_regular(path)
+    except OSError as e:
+        raise InvalidRulesError(f"not a two-player table: {e}") from None
+    with raw:
+        magic = raw.read(2)
+        raw.seek(0)
+        if magic == b"PK":  # a zip: a packed table
             return read_packed(raw)
-    else:
-        try:
-            with open_regular(path) as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
+        if magic != b"\x1f\x8b":
+            raise InvalidRulesError(
+                f"not a two-player table: {os.fspath(path)} is neither a packed table (.npz) "
+                "nor rows of JSON (.json.gz)"
+            )
+        try:  # rows of JSON, as tables of few phases were written before 2026-12-06
+            with gzip.open(raw, "rt", encoding="utf-8") as fh:
                 data = json.load(fh)
             if not isinstance(data, dict) or "fingerprint" not in data:
                 raise ValueError("no fingerprint")

@@ -37,6 +37,7 @@ from phase10math.turn.thumb import (
     Rule,
     rule_price,
     search_rules,
+    simplest,
     simulate_rule,
 )
 
@@ -58,7 +59,7 @@ def value_space_twin(name: str, n: int) -> bool:
     return name == "compact" and not PHASES[n].uses_color
 
 
-def search_phase(name: str, n: int, log) -> dict:
+def search_phase(name: str, n: int, log, max_lines: int = 3, beam: int = 3) -> dict:
     """The search's result for one phase: the shortest rule within 1 point of chance of the
     optimum (or the best found) and the best rule for points; per length the best value."""
     layout = LAYOUTS[name]
@@ -69,27 +70,34 @@ def search_phase(name: str, n: int, log) -> dict:
         out["score"] = {"lines": [], "levels": []}
         return out
     wide = len(placements(PHASES[n])) > 200  # 4 sets of 2: keys computed per rule, slowly
-    for aim, target, max_lines, beam in (
-        ("complete", row["p_optimal"] - Fraction(1, 100), 2 if wide else 3, 1 if wide else 3),
-        ("score", row["e_score_optimal"] - 1, 1 if wide else 2, 1 if wide else 2),
+    for aim, target, lines, width in (
+        ("complete", row["p_optimal"] - Fraction(1, 100), max_lines, beam),
+        ("score", row["e_score_optimal"] - 1, max_lines - 1, max(1, beam - 1)),
     ):
+        if wide:
+            lines, width = min(lines, 2), 1
         levels = search_rules(
-            n, aim, target, max_lines, beam, DEFAULT_RULES, layout, timed=not wide, log=log
+            n, aim, target, lines, width, DEFAULT_RULES, layout, timed=not wide, log=log
         )
-        best = levels[-1][0]
         measure = "p_complete" if aim == "complete" else "e_score"
+        values = [getattr(lv[0].price, measure) for lv in levels]
+        # the shortest rule that reaches the target, else the shortest of the best value
+        goal = target if values[-1] >= target else max(values)
+        best = next(lv[0] for lv, v in zip(levels, values) if v >= goal)
         out[aim] = {
             "lines": [line.to_json() for line in best.lines],
-            "levels": [float(getattr(lv[0].price, measure)) for lv in levels],
+            "levels": [float(v) for v in values],
         }
     return out
 
 
-def entry(name: str, n: int, found: dict, mc: bool = True) -> dict:
-    """A phase's shipped entry: the rules with their exact prices, the optimum's and the
+def entry(name: str, n: int, found: dict, mc: bool = True, prune: bool = True) -> dict:
+    """A phase's shipped entry: the rules with their exact prices (each line the rule can do
+    without dropped, :func:`~phase10math.turn.thumb.simplest`), the optimum's and the
     greedy's values, and the Monte Carlo check."""
     layout = LAYOUTS[name]
     row = phase_row(n, DEFAULT_RULES, layout)
+    targets = {"complete": row["p_optimal"] - Fraction(1, 100), "score": row["e_score_optimal"] - 1}
     out = {
         "phase": PHASES[n].key(),
         "requirement": PHASES[n].text,
@@ -98,6 +106,8 @@ def entry(name: str, n: int, found: dict, mc: bool = True) -> dict:
     }
     for aim in ("complete", "score"):
         lines = tuple(Line.from_json(x) for x in found[aim]["lines"])
+        if prune and lines:
+            lines = simplest(lines, n, aim, targets[aim], DEFAULT_RULES, layout)
         rule = Rule(lines, n, aim, DEFAULT_RULES, layout)
         price = rule_price(rule)
         item = {
@@ -113,6 +123,31 @@ def entry(name: str, n: int, found: dict, mc: bool = True) -> dict:
     return out
 
 
+def markdown_table(name: str = "recorded") -> str:
+    """The shipped rules of one set of dice as a Markdown table (for docs/rules-of-thumb.md)."""
+    per = load(TARGET)["layouts"][name]
+    rows = [
+        "| phase | rule (its own lines; the basic rule ends every rule) | P(complete) rule / best"
+        " / greedy | gap | Monte Carlo (20,000 turns) | E[score] points rule / best |",
+        "|---|---|---|---|---|---|",
+    ]
+    for key, e in per.items():
+        c, s = e["complete"], e["score"]
+        own = [w for w in c["words"] if not w.startswith(("Then keep", "Keep as many dice"))]
+        p, best = Fraction(c["p_complete"]), Fraction(e["optimal"]["p_complete"])
+        g = Fraction(e["greedy"]["p_complete"])
+        mc = c.get("monte_carlo") or {}
+        mc_text = f"{100 * mc['p_complete']:.2f}% ± {100 * mc['p_se']:.2f}" if mc else "-"
+        es = "-" if s["e_score"] is None else f"{float(Fraction(s['e_score'])):.2f}"
+        rows.append(
+            f"| {key}: {e['requirement']} | {' '.join(own) or '(the basic rule)'} | "
+            f"{100 * float(p):.2f}% / {100 * float(best):.2f}% / {100 * float(g):.2f}% | "
+            f"{100 * float(best - p):.2f} | {mc_text} | "
+            f"{es} / {float(Fraction(e['optimal']['e_score'])):.2f} |"
+        )
+    return "\n".join(rows)
+
+
 def load(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
@@ -123,15 +158,25 @@ def main() -> int:
     ap.add_argument("--light", action="store_true", help="with --check: skip phases 14, 15")
     ap.add_argument("--checkpoint", type=Path, default=CHECKPOINT)
     ap.add_argument("--layouts", default="recorded,compact")
-    ap.add_argument("--phases", default="1-20")
+    ap.add_argument("--phases", default="1-20", help="e.g. 1-20 or 1-6,8,12-16")
+    ap.add_argument("--max-lines", type=int, default=3, help="longest rule searched (lines)")
+    ap.add_argument("--beam", type=int, default=3, help="rules kept per length")
+    ap.add_argument("--search-only", action="store_true", help="search, do not write the data")
+    ap.add_argument("--table", action="store_true", help="print the shipped rules as Markdown")
     a = ap.parse_args()
-    lo, _, hi = a.phases.partition("-")
-    phases = list(range(int(lo), int(hi or lo) + 1))
+    phases = []
+    for part in a.phases.split(","):
+        lo, _, hi = part.partition("-")
+        phases += range(int(lo), int(hi or lo) + 1)
     t0 = time.time()
 
     def log(msg: str) -> None:
         print(f"[{time.time() - t0:7.1f}s] {msg}", flush=True)
 
+    if a.table:
+        for name in a.layouts.split(","):
+            print(f"\n{name} dice:\n\n{markdown_table(name)}")
+        return 0
     if a.check:
         shipped = load(TARGET)
         bad = 0
@@ -142,7 +187,7 @@ def main() -> int:
                     continue
                 found = {aim: {"lines": old[aim]["lines"], "levels": old[aim]["levels"]}
                          for aim in ("complete", "score")}  # fmt: skip
-                new = entry(name, n, found, mc=False)
+                new = entry(name, n, found, mc=False, prune=False)
                 for aim in ("complete", "score"):
                     new[aim]["monte_carlo"] = old[aim].get("monte_carlo")
                 same = new == old
@@ -152,8 +197,9 @@ def main() -> int:
         return 1 if bad else 0
 
     state = load(a.checkpoint)
+    order = sorted(phases, key=lambda n: n in (7, 9, 10, 11))  # the slow ones last
     for name in a.layouts.split(","):
-        for n in phases:
+        for n in order:
             key = f"{name}/{n}"
             if key in state:
                 continue
@@ -161,15 +207,20 @@ def main() -> int:
                 state[key] = state[f"recorded/{n}"]
             else:
                 log(f"searching {key}")
-                state[key] = search_phase(name, n, log)
+                state[key] = search_phase(name, n, log, a.max_lines, a.beam)
             a.checkpoint.parent.mkdir(parents=True, exist_ok=True)
             a.checkpoint.write_text(json.dumps(state, indent=1) + "\n", encoding="utf-8")
-    data = load(TARGET) or {"layouts": {}}
+    if a.search_only:
+        return 0
+    fresh = {}
     for name in a.layouts.split(","):
-        per = data["layouts"].setdefault(name, {})
         for n in phases:
             log(f"pricing {name} phase {n}")
-            per[str(n)] = entry(name, n, state[f"{name}/{n}"])
+            fresh[name, str(n)] = entry(name, n, state[f"{name}/{n}"])
+    data = load(TARGET) or {"layouts": {}}  # read now: another run may have written it
+    for (name, key), item in fresh.items():
+        data["layouts"].setdefault(name, {})[key] = item
+    for name, per in data["layouts"].items():
         data["layouts"][name] = {k: per[k] for k in sorted(per, key=int)}
     data.update(
         format=1,

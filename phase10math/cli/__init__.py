@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "phase10math.cards.cli",
     "phase10math.tenthousand.cli",
     "phase10math.cli.handouts",
+    "phase10math.cli.card",
 ]
 
 

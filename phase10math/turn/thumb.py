@@ -76,6 +76,8 @@ class Feature(Enum):
     SIZE = "size"  # dice kept
     MIDDLE = "middle"  # numbers 4-7 that fit (they join a run of either kind of die)
     DONE = "done"  # the dice kept make the phase
+    OTHERS = "others"  # numbers in the sets besides the fullest set
+    LONE = "lone"  # sets besides the fullest with one number alone
 
 
 #: Plain words per (feature, more is better).
@@ -105,6 +107,10 @@ WORDS: dict[tuple[Feature, bool], str] = {
     (Feature.MIDDLE, True): "prefer the middle numbers 4-7",
     (Feature.MIDDLE, False): "prefer numbers away from the middle (1-3, 8-10)",
     (Feature.DONE, True): "if your dice make the phase, keep them",
+    (Feature.OTHERS, False): "keep only your fullest set: start no other set yet",
+    (Feature.OTHERS, True): "start every set you can",
+    (Feature.LONE, False): "start another set with a pair or more, never with a lone number",
+    (Feature.LONE, True): "start other sets even with a lone number",
 }
 
 # bits per feature in a hold's key (counts <= 10: 4 bits; points <= 100: 7 bits)
@@ -287,8 +293,11 @@ def feature_values(
     fit = nat + np.minimum(wild, need - nat)
     size = counts.sum(axis=1)
     big = np.zeros(len(counts), dtype=np.int16)
+    lone = np.zeros(len(counts), dtype=np.int16)
     for k, n in zip(sets, set_numbers, strict=True):
         big = np.maximum(big, np.minimum(counts[:, n], k))
+        lone += counts[:, n] == 1
+    lone -= (big == 1) & (lone > 0)  # the fullest set may be a lone number
     values = np.arange(1, 11)
     return {
         Feature.FIT: fit,
@@ -304,11 +313,13 @@ def feature_values(
         Feature.SIZE: size,
         Feature.MIDDLE: used[:, 3:7].sum(axis=1),
         Feature.DONE: (fit == need).astype(np.int16),
+        Feature.OTHERS: cs.sum(axis=1) - big,
+        Feature.LONE: lone,
     }
 
 
 FEATURES = tuple(Feature)
-_TABLE_LIMIT = 160_000_000  # bytes of one phase's feature table (else computed per rule)
+_TABLE_LIMIT = 200_000_000  # bytes of one phase's feature table (else computed per rule)
 _TABLES: dict[tuple, np.ndarray] = {}
 
 
@@ -462,6 +473,7 @@ def rule_hold_faces(rule: Rule, faces: Sequence[Face] | str, rolls_left: int) ->
     gid = space.state_id(space.counts_for(_typed(space, roll)))
     pos = int(np.searchsorted(space.full_ids, gid))
     hold = int(rule_holds(rule)[rolls_left][pos])
+    _TABLES.clear()  # a phase's feature table (100 MB) is not kept for one roll
     kept = space.dice_for(hold, _typed(space, roll))
     return [f for i, f in enumerate(roll) if i in kept]
 
@@ -486,6 +498,8 @@ def candidate_lines(phase: Phase, timed: bool = True) -> list[Line]:
         skip |= {Feature.SETS, Feature.BIGSET}
     if sets < 2 and "run" not in kinds:
         skip.add(Feature.BIGSET)
+    if sets < 2:
+        skip |= {Feature.OTHERS, Feature.LONE}
     skip.add(Feature.DONE)  # every rule starts with it
     base = [Line(f, m) for (f, m) in WORDS if f not in skip and (f, m) not in POINTLESS]
     if not timed:
@@ -518,7 +532,7 @@ def search_rules(
     level whose best reaches ``target`` (P(complete) for aim 'complete', E[score] for
     'score').
 
-    >>> levels = search_rules(10, max_lines=1, beam=1, timed=False)
+    >>> levels = search_rules(4, max_lines=1, beam=1, timed=False)
     >>> best = levels[1][0]
     >>> best.price.p_complete > levels[0][0].price.p_complete
     True
@@ -540,7 +554,7 @@ def search_rules(
         level: dict[tuple[Line, ...], Found] = {}
         for parent in levels[-1][:beam]:
             for line in cands:
-                if line in parent.lines:
+                if line in parent.lines or Line(line.feature, line.more) in parent.lines:
                     continue
                 for pos in range(len(parent.lines) + 1):
                     lines = parent.lines[:pos] + (line,) + parent.lines[pos:]
@@ -668,3 +682,68 @@ def rule_hint(
     best = advice.best
     cost = (best.value - mine.value) * (100 if objective == "complete" else 1)
     return RuleHint(tuple(rule.steps()), keep, tuple(best.keep), cost > 0, cost, objective)
+
+
+def simplest(
+    lines: Sequence[Line],
+    phase: int | str | Phase,
+    aim: str = "complete",
+    target: Fraction | None = None,
+    rules: Rules = DEFAULT_RULES,
+    layout: Layout = DEFAULT_LAYOUT,
+) -> tuple[Line, ...]:
+    """The rule with every line dropped that it can do without: a line goes where the rule
+    without it still reaches ``target`` (or, short of the target, its own value).
+
+    >>> L = Line(Feature.HIGH)
+    >>> simplest((L, Line(Feature.HIGH, rolls_left=1)), 4)  # the second line says it again
+    (Line(feature=<Feature.HIGH: 'high'>, more=True, rolls_left=None),)
+    """
+    measure = (lambda p: p.p_complete) if aim == "complete" else (lambda p: p.e_score)
+
+    def value(ls: tuple[Line, ...]) -> Fraction:
+        return measure(rule_price(Rule(ls, phase, aim, rules, layout)))
+
+    lines = tuple(lines)
+    now = value(lines)
+    goal = target if target is not None and now >= target else now
+    dropped = True
+    while dropped and lines:
+        dropped = False
+        for i in range(len(lines)):
+            shorter = lines[:i] + lines[i + 1 :]
+            if value(shorter) >= goal:
+                lines, dropped = shorter, True
+                break
+    return lines
+
+
+def hint_for_turn(turn) -> str | None:
+    """Hint mode's rule of thumb for a turn in play (any object with the play app's
+    ``TurnState`` attributes: ``phase``, ``dice``, ``rolls_left``, ``objective``, ``rules``,
+    ``layout``, ``aside``): what the shipped rule keeps from the dice showing, in words, or
+    None where no rule ships (other dice or rules, sticky holds with dice set aside).
+
+    >>> from types import SimpleNamespace
+    >>> from phase10math.dice.faces import parse_faces
+    >>> turn = SimpleNamespace(phase=as_phase(4), dice=list(parse_faces("5 6 7 8 8 10 W 1 2 2")),
+    ...                        rolls_left=2, objective="complete", rules=DEFAULT_RULES,
+    ...                        layout=DEFAULT_LAYOUT, aside=set())
+    >>> hint_for_turn(turn)  # doctest: +ELLIPSIS
+    'keep 5 6 7 8 10 W ...'
+    """
+    names = {lay.fingerprint(): name for name, lay in LAYOUTS.items()}
+    name = names.get(turn.layout.fingerprint())
+    number = getattr(turn.phase, "number", None)
+    if name is None or turn.rules != DEFAULT_RULES or turn.aside or not number:
+        return None
+    if any(f is None for f in turn.dice) or turn.rolls_left not in (1, 2):
+        return None
+    item = shipped_rules().get(name, {}).get(number)
+    if item is None:
+        return None
+    aim = "score" if str(turn.objective) == "score" else "complete"
+    rule = item.rule(aim)
+    keep = rule_hold_faces(rule, list(turn.dice), turn.rolls_left)
+    own = [s for s in rule.steps()[:-1]] or ["the basic rule: " + TAIL_WORDS + "."]
+    return f"keep {' '.join(map(str, keep)) or 'nothing'} ({' '.join(own)})"

@@ -374,6 +374,16 @@ OPTIONS: dict[str, tuple[dict[str, list[str | None]], list[list[str]] | None]] =
         },
         [["--paper", "x"], ["--out", "/nonexistent/out", "--only", "x"]],
     ),
+    "card": (
+        {
+            "--out": ["/nonexistent/out"],
+            "--json": [None],
+            "--layout": ["recorded", "compact", "x"],
+            "--no-pdf": [None],
+            "--paper": ["a4", "letter", "x"],
+        },
+        [["--paper", "x"], ["--layout", "x"]],
+    ),
 }
 
 

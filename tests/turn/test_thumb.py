@@ -22,6 +22,7 @@ from phase10math.turn.thumb import (
     Rule,
     rule_holds,
     rule_price,
+    shipped_rules,
 )
 from tests.bruteforce import brute_best
 
@@ -173,3 +174,39 @@ def test_the_empty_rule_is_the_greedy_baseline():
 def test_a_line_can_beat_the_greedy():
     better = Rule((Line(Feature.LOW, more=False, rolls_left=2), Line(Feature.SETS)), 3)
     assert better.price().p_complete > shipped_row(3)["p_greedy"]
+
+
+def test_shipped_prices_are_the_prices_of_their_lines():
+    """A cheap phase of the shipped file priced again (the tool's --check does them all)."""
+    shipped = shipped_rules()
+    item = shipped["recorded"][4]
+    rule = item.rule("complete")
+    assert rule.price().p_complete == item.p_complete("complete")
+    assert item.p_optimal >= item.p_complete("complete")
+
+
+def test_the_hint_says_where_the_rule_and_the_best_differ_and_the_cost():
+    """Phase 3, a roll where the shipped rule keeps other dice than the best hold: the hint
+    names both and prices the gap with the advisor's exact values of the two holds."""
+    from phase10math.turn.advisor import advise
+    from phase10math.turn.thumb import rule_hint
+
+    roll = "5 6 6 7 8 10 W 1 2 3"
+    hint = rule_hint(3, roll, 2)
+    adv = advise(roll, 2, 3)
+    assert hint.cost == (adv.best.value - adv.value_of(list(hint.keep)).value) * 100
+    assert hint.differs == (hint.cost > 0)
+    assert "rule of thumb says" in hint.text()
+
+
+def test_hint_mode_shows_the_shipped_rule_of_thumb():
+    """The play app's hint mode: before the answer is shown, the rule's hold for the dice
+    in front of the player, the one the rule's policy keeps."""
+    from phase10math.play.turn_widget import TurnWidget
+    from phase10math.turn.thumb import rule_hold_faces
+
+    w = TurnWidget(phase=4, seed=7, style=False)
+    w.hint_toggle.value = True
+    w.roll()
+    keep = rule_hold_faces(shipped_rules()["recorded"][4].rule(), w.state.dice, 2)
+    assert f"Rule of thumb:</b> keep {' '.join(map(str, keep))} (" in w.advice.value

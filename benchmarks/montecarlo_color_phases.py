@@ -11,7 +11,7 @@ within 4 standard errors; the script prints z = (mean - exact) / SE and exits 1 
 This is a check, not a timing: a cold solve of one color phase on the recorded dice takes tens
 of seconds and a few GB, and its policy's best holds about as long again. The test command
 simulates a sample with the same seeds (tests/turn/test_solver_montecarlo.py and notebook 3b);
-this script all of them (its figures are in README's "Speed").
+this script all of them (its figures are in docs/benchmarks.md, "Speed").
 
     python benchmarks/montecarlo_color_phases.py [--layout recorded|compact] [--phases 8,14,15,18]
         [--turns 20000]

@@ -44,7 +44,7 @@ def check_by_simulation(n: int, objective: str, layout) -> None:
 # the test command runs: notebook 3b phase 8 (20,000 seeded turns, |z| < 4) and notebook 5
 # (whole games with the same holds); both objectives of all four color phases, phase 18's
 # completion among them: benchmarks/montecarlo_color_phases.py
-# (its figures in README). Here: every other phase, both objectives.
+# (its figures in docs/benchmarks.md). Here: every other phase, both objectives.
 RECORDED_CASES = [
     (n, objective)
     for n in range(1, 21)

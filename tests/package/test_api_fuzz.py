@@ -70,6 +70,7 @@ PACKAGES = [
     "phase10math.turn",
     "phase10math.turn.tensor",
     "phase10math.game",
+    "phase10math.game.duel",
     "phase10math.play",
     "phase10math.cards",
     "phase10math.tenthousand",

@@ -7,12 +7,13 @@ that ``phase10math card`` and :mod:`phase10math.turn.thumb` read.
     python tools/ship_rules_of_thumb.py --check --light   # the same without phases 14 and 15
 
 The search (:func:`~phase10math.turn.thumb.search_rules`, a beam search over the rule
-language) takes about an hour on the 2-core machine; it writes every phase's result to the
-checkpoint file (``--checkpoint``, default ``runs/rules_of_thumb_search.json``) as it goes, so
+language; ``--max-lines``, ``--beam``) takes about an hour on the 2-core machine; it writes
+every phase's result to the checkpoint file (``--checkpoint``, default ``runs/rules_of_thumb_search.json``) as it goes, so
 that a stopped run goes on where it stopped. ``--check`` does not search: it prices every
 shipped rule again (exact fractions, and the optimum's and the greedy's values from the
 phase rows) and compares with the file (the color phases 14 and 15 on the recorded dice take
-a 60-million-roll evaluation each, about a minute; ``--light`` leaves them out).
+a 60-million-roll evaluation each, several minutes on the 2-core machine; ``--light`` leaves
+them out).
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ that ``phase10math card`` and :mod:`phase10math.turn.thumb` read.
 
 The search (:func:`~phase10math.turn.thumb.search_rules`, a beam search over the rule
 language; ``--max-lines``, ``--beam``) takes about an hour on the 2-core machine; it writes
-every phase's result to the checkpoint file (``--checkpoint``, default ``runs/rules_of_thumb_search.json``) as it goes, so
-that a stopped run goes on where it stopped. ``--check`` does not search: it prices every
+every phase's result to the checkpoint file (``--checkpoint``, default
+``runs/rules_of_thumb_search.json``) as it goes, so that a stopped run goes on where it
+stopped. ``--check`` does not search: it prices every
 shipped rule again (exact fractions, and the optimum's and the greedy's values from the
 phase rows) and compares with the file (the color phases 14 and 15 on the recorded dice take
 a 60-million-roll evaluation each, several minutes on the 2-core machine; ``--light`` leaves

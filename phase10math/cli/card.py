@@ -26,7 +26,6 @@ from pathlib import Path
 
 from phase10math.errors import Phase10MathError
 from phase10math.exact import to_json
-from phase10math.turn.thumb import COLOR_WORDS, TAIL_WORDS, shipped_rules
 
 PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
 ALWAYS = "If your dice make the phase, keep them."
@@ -40,6 +39,8 @@ class CardError(Phase10MathError):
 def card_data(layout: str = "recorded") -> dict:
     """Every phase's rules of thumb with their exact prices (JSON-ready: fractions and
     floats), the optimum's and the greedy's, and the Monte Carlo check."""
+    from phase10math.turn.thumb import TAIL_WORDS, shipped_rules
+
     per = shipped_rules().get(layout)
     if not per:
         raise CardError(
@@ -103,6 +104,8 @@ def points_words(entry: dict) -> str:
 
 def special_lines(words: list[str]) -> list[str]:
     """A rule's own lines: its words without the common tail (said once on the card)."""
+    from phase10math.turn.thumb import COLOR_WORDS
+
     own = [w for w in words if not w.lower().startswith(("then keep", "keep as many dice as fit"))]
     return [w for w in own if w != COLOR_WORDS[0].upper() + COLOR_WORDS[1:] + "."] or []
 

@@ -51,11 +51,12 @@ from typing import Any
 import numpy as np
 from scipy.stats import binomtest
 
-from phase10math.dice.faces import Die, Face, Layout, parse_faces
+from phase10math._base.checks import check_int, check_seed
+from phase10math.dice.faces import Die, Face, Layout, check_layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.meld import best_scores
 from phase10math.dice.phases import Phase, as_phase
-from phase10math.dice.rules import DEFAULT_RULES, Holds, Objective, Rules
+from phase10math.dice.rules import DEFAULT_RULES, Holds, Objective, Rules, check_rules
 from phase10math.errors import InvalidArgumentError, InvalidStrategyError
 from phase10math.turn.engine import engine_for, final_scores
 from phase10math.turn.kernels import lexicographic_utilities
@@ -198,6 +199,15 @@ class _Game:
 
 
 def _game(phase, layout, rules: Rules) -> _Game:
+    check_rules(rules)
+    if isinstance(layout, Layout):
+        check_layout(layout)
+    elif not (
+        isinstance(layout, (list, tuple)) and layout and all(isinstance(d, Die) for d in layout)
+    ):
+        raise InvalidArgumentError(
+            f"layout={layout!r:.60}; allowed: a Layout or a non-empty list of dice"
+        )
     phase = as_phase(phase) if not isinstance(phase, Phase) else phase
     if phase.uses_color:
         raise InvalidArgumentError(
@@ -417,6 +427,9 @@ def assess_strategy(
     the optimum beside them, the rolls where it loses (largest weighted loss first) and,
     with ``turns`` > 0, a seeded simulation of that many turns; ``top``: how many rolls the
     losses list."""
+    turns = check_int(turns, "turns", 0, 10**7, InvalidArgumentError)
+    seed = check_seed(seed)
+    top = check_int(top, "top", 0, 10**6, InvalidArgumentError)
     game = _game(phase, layout, rules)
     holds = _policy(strategy, game)
     p, e = _values(game, holds)
@@ -454,6 +467,10 @@ def grade(
     P(complete), then E[score]: rows with ``name``, ``p_complete``, ``e_score`` (Fractions),
     ``share`` (of the optimum's P(complete)), ``gap`` (percentage points) and ``refused``
     (why a hand-in could not be evaluated, else None); refused hand-ins last."""
+    if not isinstance(submissions, Mapping) or not all(isinstance(n, str) for n in submissions):
+        raise InvalidArgumentError(
+            f"submissions={submissions!r:.60}; allowed: a dict of names to strategy functions"
+        )
     game = _game(phase, layout, rules)
     best = game.optimum.value(0)
     rows = []
@@ -476,10 +493,19 @@ def load_hand_in(path: str | Path, name: str = "strategy") -> Strategy:
     ``strategy`` (all code cells where none is tagged; lines of IPython magics skipped) define
     it. The hand-in's code runs here: grade in a throwaway account or container. Raises
     :class:`~phase10math.errors.InvalidStrategyError` when the file does not define it."""
+    if not isinstance(path, (str, Path)) or not str(path) or not isinstance(name, str):
+        raise InvalidArgumentError(
+            f"load_hand_in(path={path!r:.60}, name={name!r:.40}); allowed: a file's path and "
+            "a function's name"
+        )
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+        cells = json.loads(text)["cells"] if path.suffix == ".ipynb" else []
+        cells = [c for c in cells if c["cell_type"] == "code"]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        raise InvalidStrategyError(f"{path.name}: cannot be read as a hand-in ({exc})") from None
     if path.suffix == ".ipynb":
-        cells = [c for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
         tagged = [c for c in cells if "strategy" in c.get("metadata", {}).get("tags", [])]
         sources = ["".join(c["source"]) for c in tagged or cells]
         lines = "\n".join(sources).splitlines()
@@ -498,6 +524,14 @@ def load_hand_in(path: str | Path, name: str = "strategy") -> Strategy:
 
 def class_table(rows: Iterable[Mapping[str, Any]]) -> str:
     """The rows of :func:`grade` as a Markdown table, ranked."""
+    ok = isinstance(rows, (list, tuple)) and all(
+        isinstance(r, Mapping)
+        and "name" in r
+        and (r.get("refused") or all(k in r for k in ("p_complete", "e_score", "share", "gap")))
+        for r in rows
+    )
+    if not ok:
+        raise InvalidArgumentError(f"rows={rows!r:.60}; allowed: the rows grade() returns")
     lines = [
         "| rank | hand-in | P(complete) | E[score] | of the optimum | behind it |",
         "|---|---|---|---|---|---|",

@@ -36,8 +36,8 @@ class DuelStrategy:
     the hold of that state's optimal turn (re-solved from the table, cached per state). At a
     costly color phase (ten different dice, or the compact dice' 9.7 million holds) it plays
     the better of two candidate turns instead, by lookup, and adds up the chance to win that
-    gives up (:attr:`given_up`, proven: :mod:`~phase10math.game.duel.candidates`). In a state already decided (no play changes
-    the result) it keeps everything."""
+    gives up (:attr:`given_up`, proven: :mod:`~phase10math.game.duel.candidates`). In a
+    state already decided (no play changes the result) it keeps everything."""
 
     name = "win"
 

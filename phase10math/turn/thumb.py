@@ -59,6 +59,10 @@ from phase10math.turn.projection import VALUE
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import completion_utility
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = ["COLOR_WORDS", "TAIL_WORDS", "hint_for_turn", "shipped_rules"]
+
 
 class Feature(Enum):
     """What a line looks at in a hold (under the placement the rule aims for)."""

@@ -268,11 +268,14 @@ class TurnView:
         )
         try:
             beside = self._aim_words() if self._win_speaks() else None
-            thumb = None
+            thumb, check = None, None
             if not reveal and self.rule_of_thumb is not None and st.rolls_done and not st.over:
                 thumb = self.rule_of_thumb(st)
+            checked = hint and self.revealed and st.rolls_done and not st.over
+            if checked and self.rule_of_thumb_check is not None:
+                check = self.rule_of_thumb_check(st)
             self.advice.value = advice_html(
-                st, self.top, reveal=reveal, beside_win=beside, thumb=thumb
+                st, self.top, reveal=reveal, beside_win=beside, thumb=thumb, thumb_check=check
             )
             if st.over and self.choices:
                 self.advice.value += (

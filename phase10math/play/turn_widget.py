@@ -39,7 +39,7 @@ from phase10math.play.panels import board_html, error_html, preview_html
 from phase10math.play.style import css_classes, ipw, style_widget
 from phase10math.play.turn_view import TurnView
 from phase10math.play.win import WinLine
-from phase10math.turn.thumb import hint_for_turn
+from phase10math.turn.thumb import RuleHint, check_for_turn, hint_for_turn
 
 #: The dice sets in the layout menu.
 LAYOUT_LABELS = {
@@ -108,6 +108,9 @@ class TurnWidget(TurnView):
         # hint mode's place for a rule of thumb: a function of the turn giving a short hint
         # in words (or None), shown while the answer is hidden
         self.rule_of_thumb: Callable[[TurnState], str | None] | None = hint_for_turn
+        # and once the player checked the hold: the rule's hold beside the best, and what it
+        # costs where they differ (exact)
+        self.rule_of_thumb_check: Callable[[TurnState], RuleHint | None] | None = check_for_turn
         # what each choice of this turn cost (see _note_choice)
         self.choices: list[pm.Choice] = []
         self._choices_before: list = []  # the choices before the move that Undo takes back

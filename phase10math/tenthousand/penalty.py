@@ -304,7 +304,7 @@ def solve_penalty(
             write_checkpoint(checkpoint, rules, P, passes, change)
         if progress is not None:
             progress(passes, change)
-    L, Up, ok = _proven_box(sw, P, change, refine, width, -rules.floor // UNIT)
+    L, Up, ok = _proven_box(_Sweep(rules, 1), P, change, refine, width, -rules.floor // UNIT)
     secs = time.perf_counter() - start
     return PenaltySolution(rules, P, L, Up, passes, change, secs, ok)
 
@@ -312,30 +312,42 @@ def solve_penalty(
 def _proven_box(sw: _Sweep, P: np.ndarray, change: float, refine: int, width: float, z: int):
     """``(L, U, ok)``: the first box ``[P - delta, P + delta]`` of a growing ``delta`` that
     one sweep of bounds maps into itself (then the exact values lie in the sweep's result),
-    narrowed by at most ``refine`` more sweeps until the first player's interval (at score
-    index ``z``) is below ``width``."""
+    narrowed by at most ``refine`` more sweeps while each takes a quarter off the first
+    player's interval (at score index ``z``) and it is wider than ``width``. The bounds
+    sweep layer by layer (``sw`` of blocks of one layer): every bank value is then one this
+    sweep has bounded already, and only the penalties' values come from the box (with the
+    solve's blocks of eight layers the box's bank values inside a block make the long game
+    to 10,000 need a box a thousand times wider)."""
     margin = rounding_margin(sw.ev)
     L, Up = P, P
-    for delta in box_radii(change):
+    for delta in box_radii(change, margin, sw.N):
         L, Up = np.clip(P - delta, 0.0, 1.0), np.clip(P + delta, 0.0, 1.0)
         if sw.bound_sweep(L, Up, margin, check=True):
             break
     else:
         return L, Up, False
     for _ in range(refine):
-        if Up[0, 0, z, z] - L[0, 0, z, z] < width:
+        before = Up[0, 0, z, z] - L[0, 0, z, z]
+        if before < width:
             break
         sw.bound_sweep(L, Up, margin, check=False)
+        if Up[0, 0, z, z] - L[0, 0, z, z] > 0.75 * before:
+            break
     return L, Up, True
 
 
-def box_radii(change: float) -> list[float]:
+def box_radii(change: float, margin: float, N: int) -> list[float]:
     """The radii of the boxes around a table whose last sweep moved it by ``change`` that
-    the certificate tries, smallest first: ``1e3`` and ``1e5`` times the change, then every
-    power of ten from ``1e-8`` to ``1e-4`` above them (a slow sweep's table lies further
-    from the solution than its last change: the long game to 10,000 needs about ``1e-6``)."""
-    first = [max(1e3 * change, 1e-12), max(1e5 * change, 1e-10)]
-    return first + [10.0**-e for e in range(8, 3, -1) if 10.0**-e > first[-1]]
+    the certificate tries, smallest first, ten times wider each, up to ``1e-4``: from
+    ``1e3`` times the change, or the rounding ``margin`` of a turn pass times a tenth of the
+    square of the ``N`` score levels (the margins the bounds gather on their way from the
+    target down grow about so: a box narrower than that is not mapped into itself)."""
+    delta = max(1e3 * change, 1e-12, margin * N * N / 10)
+    out = []
+    while delta <= 1e-4:
+        out.append(delta)
+        delta *= 10
+    return out
 
 
 def write_checkpoint(
@@ -371,8 +383,9 @@ def solve_penalty_duel(
     use_cache: bool = True,
     checkpoint: str | os.PathLike | None = None,
 ) -> PenaltySolution:
-    """:func:`solve_penalty` with a progress bar, cached on disk (an uncertified result is
-    refused with TenKStateError); ``checkpoint``: a file that holds the table after every
+    """:func:`solve_penalty` with a progress bar, the first player's proven interval narrowed
+    below 1e-9, cached on disk (an uncertified result is refused with TenKStateError);
+    ``checkpoint``: a file that holds the table after every
     sweep, from which the same call goes on after a stop."""
     check_penalty_rules(rules)
     progress = check_flag(progress, "progress")
@@ -390,7 +403,7 @@ def solve_penalty_duel(
             bar.set_postfix(change=f"{change:.1e}")
 
         try:
-            s = solve_penalty(rules, progress=report, checkpoint=checkpoint)
+            s = solve_penalty(rules, progress=report, width=1e-9, checkpoint=checkpoint)
         finally:
             bar.close()
         if not s.certified:

@@ -52,8 +52,8 @@ import numpy as np
 
 from phase10math._base.checks import public
 from phase10math._base.files import check_output_file
-from phase10math._base.savefile import read_safe, write_safe
 from phase10math._base.progress import progress_bar
+from phase10math._base.savefile import read_safe, write_safe
 from phase10math.cache import cache_key, cached
 from phase10math.errors import InvalidFileError, WrongTypeError
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
@@ -64,7 +64,6 @@ from phase10math.tenthousand.layered import (
     roll_arrays,
     rounding_margin,
 )
-from phase10math.version import package_version
 from phase10math.tenthousand.rules import (
     UNIT,
     TenKRules,
@@ -72,6 +71,7 @@ from phase10math.tenthousand.rules import (
     check_flag,
     check_positive_float,
 )
+from phase10math.version import package_version
 
 CHECKPOINT_KIND = "tenk-penalty-checkpoint"  # what a solve's checkpoint says it is
 

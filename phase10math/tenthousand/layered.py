@@ -16,28 +16,25 @@ value, which needs ``P`` at three kinds of states (see :mod:`~phase10math.tentho
    ``x = P(a, b)``, ``y = P(b, a)``; the turn value is a convex, piecewise-linear function of
    the partner's value, ``x = F1(y)``, ``y = F2(x)``, and one backward pass over the turn gives
    each value together with its slope ``d`` (the chance that the optimal turn ends in a bust).
-   Newton's step solves the two linear pieces exactly; it is exact once the policy is right.
+   Newton's step solves the two linear pieces exactly; it is exact once the policy is right
+   (the pair step both two-player games share: :func:`~phase10math._base.pairs.pair_fixed_point`).
 3. *Passes*: the wipe values ``P(b, 0)`` of lower layers come from the previous pass (Gauss-
    Seidel over the whole table); passes repeat until nothing moves by more than ``1e-13``.
    Layers are processed a few at a time (``block``) for speed; inside a block the bank values
    of the block's own higher layers also come from the previous pass.
 4. *Certificate*: a box ``[L0, U0] = [P - delta, P + delta]`` is pushed through one more pass
    in which every lower bound is computed from upper bounds and vice versa (the turn value
-   falls when the opponent's chances rise), the pairs' 2x2 systems are solved for the bounds
-   and widened by their proven residual error, and a rounding margin is added. If the result
+   falls when the opponent's chances rise): each pair of a block is proven by the pair
+   certificate both two-player games share (:mod:`phase10math._base.pairs`, here
+   :class:`BlockPairs`): with ``h(x) = F1(1 - F2(1 - x))`` from below and from above (the
+   bounds of the values the turns need, every turn value moved by the rounding margin of a
+   pass, :func:`rounding_margin`, to the safe side), ``h+(x + e) <= x + e`` and
+   ``h-(x - e) >= x - e`` put the exact pair within ``e`` of the candidate. If the result
    ``[L, U]`` lies inside ``[L0, U0]``, the map sends the box into itself, so (Brouwer; the
    fixed point is unique because, whatever both players do, from every position the game ends
    within a bounded number of turns with a chance bounded away from 0) the exact values lie in
-   ``[L, U]``. One more pass from that proven box narrows it. The first player's chance is
+   ``[L, U]``. More passes from that proven box narrow it. The first player's chance is
    reported as ``[L(0, 0), U(0, 0)]``.
-
-The residual error of a pair: with residuals ``r1 = |F1(y) - x|``, ``r2 = |F2(x) - y|`` and
-slopes bounded by ``s1, s2 < 1`` near the solution, the box of radii
-``e1 = (r1 + s1 r2) / (1 - s1 s2)`` (and ``e2`` alike) around ``(x, y)`` is mapped into itself,
-so the exact pair lies in it. The slope bound is a secant just below the solution, an upper
-bound on every slope above it because ``F`` is convex and decreasing in the partner's value.
-Rounding: every computed turn value is within a proven margin of the exact one (see
-:func:`rounding_margin`), which is added to the residuals and slopes.
 
 >>> from phase10math.tenthousand.rules import TenKRules
 >>> sol = solve_layered(TenKRules(target=300, dice=3))

@@ -390,6 +390,13 @@ def solve_penalty_duel(
     check_penalty_rules(rules)
     progress = check_flag(progress, "progress")
     use_cache = check_flag(use_cache, "use_cache")
+    if checkpoint is not None:  # refused before any work: a folder missing, a bad file
+        if not isinstance(checkpoint, (str, os.PathLike)):
+            raise TenKStateError(f"checkpoint={checkpoint!r}; allowed: a file path or None")
+        check_output_file(checkpoint, "checkpoint")
+        if Path(checkpoint).exists():
+            N = (rules.target - rules.floor) // UNIT
+            read_checkpoint(checkpoint, rules, (rules.farkles, rules.farkles, N, N))
 
     def run() -> PenaltySolution:
         bar = progress_bar(

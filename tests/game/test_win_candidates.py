@@ -197,3 +197,22 @@ def test_the_first_seats_range_and_its_z():
     assert s.first_z_range == 0.0
     moved = DuelSample(s.plays, 8, got, s.want, s.ties, first, s.given_up * 0)
     assert moved.first_z_range == pytest.approx(moved.first_z)
+
+
+def test_a_candidate_table_is_loaded_once_per_process():
+    """The same object at every decision: the strategy's faces-to-states map of its space is
+    built once (it was built again at every decision, gigabytes in a long run)."""
+    a = candidate_table(8, Objective.COMPLETE, RULES, REDUCED)
+    assert candidate_table(8, Objective.COMPLETE, RULES, REDUCED) is a
+    assert candidate_table(8, Objective.SCORE, RULES, REDUCED) is not a
+
+
+def test_the_games_are_the_same_whatever_holds_a_strategy_keeps(monkeypatch):
+    from phase10math.game.duel import read_table
+    from phase10math.game.duel import strategy as strategy_module
+
+    sol, _ = read_table(phases=(9, 10))
+    want = simulate_duel(sol, games=8, seed=11, phase=9)
+    monkeypatch.setattr(strategy_module, "HOLDS_KEPT", 2)
+    got = simulate_duel(sol, games=8, seed=11, phase=9)
+    assert (got.got == want.got).all() and (got.first == want.first).all()

@@ -41,6 +41,15 @@ def error_html(e: Exception | str) -> str:
     )
 
 
+def internal_error_html(e: Exception) -> str:
+    """A result outside its range (:class:`~phase10math.errors.ResultOutOfRangeError`: a bug,
+    or damage no other check caught), shown where the answer would be, instead of it."""
+    return (
+        "<span class='p10-refusal p10-internal-error' role='alert'>&#9888; internal error: "
+        f"{html.escape(str(e), quote=False)}; the answer is not shown (please report it)</span>"
+    )
+
+
 def note_html(text: str) -> str:
     """A note beside a control: what the app does instead (not a refusal of the input)."""
     return f"<span class='p10-note'>&#8505; {html.escape(text, quote=False)}</span>"

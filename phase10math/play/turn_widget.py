@@ -31,7 +31,7 @@ from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
-from phase10math.errors import InvalidHoldError, Phase10MathError
+from phase10math.errors import InvalidHoldError, Phase10MathError, ResultOutOfRangeError
 from phase10math.play import aims
 from phase10math.play import models as pm
 from phase10math.play.models import WIN_AIM, TurnState
@@ -370,6 +370,11 @@ class TurnWidget(TurnView):
             action()
         except Phase10MathError as e:
             where.value = error_html(e)
+        except ResultOutOfRangeError as e:  # an internal error, shown as one (not an answer)
+            self.refresh()
+            self.show_internal_error(e)
+            self.busy.value = ""
+            return
         else:
             self.message.value = ""
             self.entry_message.value = ""

@@ -115,6 +115,11 @@ class DuelStrategy:
                 return e.player
         raise InvalidRulesError("the game has not rolled for the turn order yet")
 
+    def state(self, view: TurnView) -> tuple[bool, Any]:
+        """(last chance?, the solution's state key) of the player to move in the attached
+        game (refused where the table has no such state)."""
+        return self._state(view)
+
     def _state(self, view: TurnView) -> tuple[bool, Any]:
         """(last chance?, the solution's state key) of the player to move (refused where the
         table has no such state)."""

@@ -123,7 +123,9 @@ def main() -> int:
     t0 = time.monotonic()
     parts = list(done)
     if tasks:
-        with ProcessPoolExecutor(min(a.workers, len(tasks))) as pool:
+        # a fresh worker every few chunks: a long run's memory grew by a few hundred MB a
+        # chunk (the strategies' per-state holds, the table's look-ups)
+        with ProcessPoolExecutor(min(a.workers, len(tasks)), max_tasks_per_child=6) as pool:
             parts += list(pool.map(_games, tasks))
     s = DuelSample(
         plays, a.phase, *(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS)

@@ -24,6 +24,7 @@ from phase10math.turn.engine import (
     Engine,
     Fixed,
     FixedOrder,
+    OptimalFloat,
     backward_induction,
     engine_for,
 )
@@ -61,13 +62,16 @@ def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fr
 
 
 def float_optimal_turn(
-    space: StateSpace, util: np.ndarray, rolls: int
+    space: StateSpace, util: np.ndarray, rolls: int, codes: bool = False
 ) -> tuple[float, dict[int, np.ndarray]]:
     """Optimal turn value (float64) and holds for a utility on the roll states, free holds:
     for iterations that need many turn solves (every value a sum of products of the
-    utilities with nonnegative weights; the caller evaluates the final policy exactly)."""
+    utilities with nonnegative weights; the caller evaluates the final policy exactly).
+    ``codes``: on ten different dice the holds as two-byte hold codes
+    (:class:`~phase10math.turn.tensor.codes.HoldIds`, the same holds), not hold ids."""
     util = np.asarray(util, dtype=np.float64)
-    run = backward_induction(_free(space, rolls), [util], rolls, OPTIMAL_FLOAT, keep=False)
+    chooser = OptimalFloat(codes=True) if codes else OPTIMAL_FLOAT
+    run = backward_induction(_free(space, rolls), [util], rolls, chooser, keep=False)
     return float(run.total[0]), run.arg
 
 

@@ -38,7 +38,6 @@ Example (about a minute for the last two phases; ``solve_solitaire()`` solves al
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,30 +58,24 @@ from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
 from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
 from phase10math.exact import show
 from phase10math.game.length import sample_rolls
-from phase10math.turn.engine import engine_for, final_scores
+from phase10math.turn.engine import final_scores
 from phase10math.turn.policy import (
+    column_means,
     evaluate_free_policy,
     float_optimal_turn,
-    policy_means,
+    float_turn_bytes,
     policy_moments,
 )
 from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
-from phase10math.turn.tensor.codes import HoldIds
-from phase10math.turn.tensor.memory import (
-    estimate_bytes,
-    face_shape,
-    is_tensor_space,
-    memory_budget,
-    smallest_int,
-)
+from phase10math.turn.tensor import memory_budget
 
 REL_ERR = 1e-11
 LAST = 10
 #: a policy: per number of rolls left, the hold of every roll state (hold ids, or on ten
-#: different dice their two-byte codes)
-Holds = dict[int, np.ndarray | HoldIds]
+#: different dice their two-byte codes, :class:`~phase10math.turn.tensor.codes.HoldIds`)
+Holds = dict[int, Any]
 
 
 # --------------------------------------------------------------------------- turn kernels
@@ -91,8 +84,8 @@ Holds = dict[int, np.ndarray | HoldIds]
 @dataclass
 class PhaseData:
     """Phase k on its score state space: ``score[pos]`` best score of roll state
-    ``space.full_ids[pos]`` or -1 when the phase is not made (the smallest integer dtype
-    that holds them: one byte a roll on the recorded dice' 60 million)."""
+    ``space.full_ids[pos]`` or -1 when the phase is not made (as the meld pass gives them:
+    two bytes a roll on the recorded dice' 60 million, shared with its memo)."""
 
     k: int
     space: StateSpace
@@ -115,7 +108,7 @@ def phase_data(
     """What the solitaire solver needs of one phase: its hold states and final scores."""
     space = StateSpace.build(layout, projection_for(PHASES[number], Objective.SCORE))
     sc = final_scores(PHASES[number], space, rules)
-    return PhaseData(number, space, smallest_int(np.asarray(sc)))
+    return PhaseData(number, space, np.asarray(sc))
 
 
 # --------------------------------------------------------------------------- the state space
@@ -202,17 +195,11 @@ def _lookup(table: np.ndarray, score: np.ndarray) -> np.ndarray:
 LOOKUP_SLAB = 1 << 22
 
 
-def _means(pd: PhaseData, gain: np.ndarray, holds: dict, rolls: int) -> tuple[float, float]:
-    """Float ``(E[gain if made], P(made))`` of a policy. An engine that batches takes both
-    columns at once; on ten different dice each column runs alone (the same arithmetic per
-    column, one roll-sized array at a time)."""
+def _means(pd: PhaseData, gain: np.ndarray, holds: Holds, rolls: int) -> tuple[float, float]:
+    """Float ``(E[gain if made], P(made))`` of a policy, each column made by lookup when it
+    is evaluated (:func:`~phase10math.turn.policy.column_means`)."""
     tables = (np.append(gain, 0.0), np.append(np.ones(len(gain)), 0.0))
-    sp = pd.space
-    if engine_for(sp, Rules(rolls=rolls)).batches:
-        cols = np.stack([_lookup(t, pd.score) for t in tables], axis=1)
-        a, p = policy_means(sp, cols, holds, rolls)
-        return float(a), float(p)
-    a, p = (float(policy_means(sp, _lookup(t, pd.score)[:, None], holds, rolls)[0]) for t in tables)
+    a, p = column_means(pd.space, [lambda t=t: _lookup(t, pd.score) for t in tables], holds, rolls)
     return a, p
 
 
@@ -288,7 +275,7 @@ def _solve_state(
     )
     if fail_const is not None:
         bound = 2 * err
-    kept = {r: h if isinstance(h, HoldIds) else h.astype(np.int32) for r, h in holds.items()}
+    kept = {r: h.astype(np.int32) if isinstance(h, np.ndarray) else h for r, h in holds.items()}
     return StateResult(value, p_made, kept, gap, bound, it)
 
 
@@ -376,17 +363,11 @@ def phase_spaces(layout: Layout) -> dict[int, StateSpace]:
 
 
 def solve_bytes(space: StateSpace, rolls: int) -> int:
-    """Peak bytes of solving one solitaire state on ``space`` by the tensor engine: the float
-    turn (:func:`~phase10math.turn.tensor.memory.estimate_bytes`, which counts two bytes a
-    roll for the utilities) plus what the iteration keeps beside it: the float utilities'
-    other six bytes a roll, the last policy's hold codes (two bytes a roll per roll left),
-    the scores and the made mask (a byte a roll each). The policy evaluations need less (one
-    float column, its values and the holds' ids at a time). 0 on another engine (its own
-    check is :meth:`~phase10math.turn.engine.Engine.check_size`)."""
-    if not is_tensor_space(space):
-        return 0
-    rolls_n = math.prod(face_shape(space))
-    return estimate_bytes(space, rolls) + rolls_n * (6 + 2 * (rolls - 1) + 2)
+    """Peak bytes of solving one solitaire state on ``space``: the float turn with the last
+    policy's hold codes beside it (:func:`~phase10math.turn.policy.float_turn_bytes`) and
+    the scores and the made mask (three bytes a roll). The policy evaluations need less (one
+    float column, its values and one face's hold ids at a time). 0 off the tensor engine."""
+    return float_turn_bytes(space, rolls, per_roll=3)
 
 
 def check_solitaire_fits(spaces: dict[int, StateSpace], rules: Rules) -> None:
@@ -397,8 +378,8 @@ def check_solitaire_fits(spaces: dict[int, StateSpace], rules: Rules) -> None:
         need, have = solve_bytes(space, rules.rolls), memory_budget()
         if need > have:
             raise StateSpaceTooLargeError(
-                f"optimal solitaire: phase {k} has {math.prod(face_shape(space)):,} "
-                f"rolls; solving its states needs about {need / 2**30:.1f} GiB and the limit on "
+                f"optimal solitaire: phase {k} has {space.n_states:,} "
+                f"holds; solving its states needs about {need / 2**30:.1f} GiB and the limit on "
                 f"this machine is {have / 2**30:.1f} GiB (set PHASE10MATH_MEMORY_GB to change it)"
             )
 
@@ -464,7 +445,7 @@ def _state_task(st: tuple) -> StateResult:
                 tables.append(ind)
                 coefs.append(ss[0] + v)
             else:
-                tables.append(smallest_int(np.append(np.arange(top), 0) * ind))
+                tables.append((np.append(np.arange(top), 0) * ind).astype(np.int16))
                 coefs.append(Fraction(1))
                 tables.append(ind)
                 coefs.append(v)

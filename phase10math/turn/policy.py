@@ -9,7 +9,8 @@ policy's choice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
@@ -30,10 +31,19 @@ from phase10math.turn.engine import (
 )
 from phase10math.turn.kernels import hold_ranks
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor.memory import estimate_bytes, face_shape, is_tensor_space
 
 #: what this module offers the layers above (game, play, the command line); the rest is the
 #: turn's inside
-__all__ = ["float_optimal_turn", "policy_means", "policy_moments", "random_policy_value"]
+__all__ = [
+    "column_means",
+    "evaluate_free_policy",
+    "float_optimal_turn",
+    "float_turn_bytes",
+    "policy_means",
+    "policy_moments",
+    "random_policy_value",
+]
 
 
 def greedy_policy(space: StateSpace, phase: Phase, rules: Rules) -> np.ndarray:
@@ -89,6 +99,32 @@ def policy_means(
     finals = [cols] if engine.batches else list(cols.T)
     run = backward_induction(engine, finals, rolls, Fixed(holds, exact=False), keep=False)
     return np.hstack([np.atleast_1d(t) for t in run.total])
+
+
+def column_means(
+    space: StateSpace, columns: Sequence[Callable[[], np.ndarray]], holds: dict, rolls: int
+) -> list[float]:
+    """:func:`policy_means` of utilities made on demand (``columns``: functions returning
+    one each): where the engine batches, all in one stacked array; on ten different dice
+    (the tensor engine, which takes one column at a time anyway) each column is made,
+    evaluated and dropped in turn, so one roll-sized utility is held at a time."""
+    if _free(space, rolls).batches:
+        cols = np.stack([make() for make in columns], axis=1)
+        return [float(m) for m in policy_means(space, cols, holds, rolls)]
+    return [float(policy_means(space, make()[:, None], holds, rolls)[0]) for make in columns]
+
+
+def float_turn_bytes(space: StateSpace, rolls: int, per_roll: int = 0) -> int:
+    """Peak bytes of :func:`float_optimal_turn` with ``codes`` on the tensor engine while the
+    caller keeps a previous policy's codes and ``per_roll`` bytes a roll of its own: the
+    tensor solve (:func:`~phase10math.turn.tensor.memory.estimate_bytes`, which counts two
+    bytes a roll for the utility) plus the float utility's other six bytes a roll, the
+    previous codes (two bytes a roll per roll left) and ``per_roll``. 0 on another engine
+    (its own check: :meth:`~phase10math.turn.engine.Engine.check_size`)."""
+    if not is_tensor_space(space):
+        return 0
+    n = math.prod(face_shape(space))
+    return estimate_bytes(space, rolls) + n * (6 + 2 * (rolls - 1) + per_roll)
 
 
 def policy_moments(

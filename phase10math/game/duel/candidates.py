@@ -171,16 +171,18 @@ _TABLES: dict[tuple, HoldTable] = {}
 def candidate_table(
     phase: int, objective: Objective, rules: Rules, dice: Layout | tuple[Die, ...]
 ) -> HoldTable:
-    """A candidate's best holds: cached on disk for a layout, solved once per process for
-    other dice (a reduced game)."""
-    if isinstance(dice, Layout):
-        return cached_holds(phase, objective, rules, dice)
-    key = (phase, objective, rules, dice)
+    """A candidate's best holds, once per process (its state space, and so the strategy's
+    faces-to-states map of it, the same object at every decision): cached on disk for a
+    layout, solved in memory for other dice (a reduced game)."""
+    key = (phase, objective, rules, dice.fingerprint() if isinstance(dice, Layout) else dice)
     if key not in _TABLES:
-        space = StateSpace.build(dice, projection_for(PHASES[phase], objective))
-        best = final_scores(PHASES[phase], space, rules)
-        first, second = lexicographic_utilities(best, objective, False, np.int64)
-        _TABLES[key] = solve_utility(space, first, rules, second=second).hold_table()
+        if isinstance(dice, Layout):
+            _TABLES[key] = cached_holds(phase, objective, rules, dice)
+        else:
+            space = StateSpace.build(dice, projection_for(PHASES[phase], objective))
+            best = final_scores(PHASES[phase], space, rules)
+            first, second = lexicographic_utilities(best, objective, False, np.int64)
+            _TABLES[key] = solve_utility(space, first, rules, second=second).hold_table()
     return _TABLES[key]
 
 

@@ -27,6 +27,11 @@ from phase10math.turn.holdtable import HoldTable
 
 # --------------------------------------------------------------------------- playing to win
 
+# the most states whose re-solved holds a strategy keeps (about 0.26 MB each on the compact
+# dice' value projection: at most about 270 MB); beyond, it starts again (the holds of a
+# state re-solved are the same: a column's solve does not depend on its batch)
+HOLDS_KEPT = 1024
+
 
 @public
 class DuelStrategy:
@@ -157,6 +162,8 @@ class DuelStrategy:
             table = candidate_table(view.number, choice.objective, g.rules, g.dice)
             return table_keep(table, view, self._maps)
         if (last, key) not in self._holds:
+            if len(self._holds) >= HOLDS_KEPT:
+                self._holds.clear()
             self._holds[(last, key)] = self.solution.policy([key], last=last)[0]
         space = g.turns[view.number].space
         table = HoldTable(space, self._holds[(last, key)])

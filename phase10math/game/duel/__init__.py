@@ -85,7 +85,9 @@ ends with phase 10) or a reduced game (any dice, any phases, for checks).
 - :mod:`~phase10math.game.duel.shipped` - the shipped tables and the chance to win read
   from them;
 - :mod:`~phase10math.game.duel.strategy` - the win strategy in games;
-- :mod:`~phase10math.game.duel.advice` - the holds ranked by the chance to win, in words.
+- :mod:`~phase10math.game.duel.advice` - the holds ranked by the chance to win, in words;
+- :mod:`~phase10math.game.duel.winrules` - rules for playing to win a person can remember,
+  priced against the optimal player.
 """
 
 from phase10math.game.duel.advice import (

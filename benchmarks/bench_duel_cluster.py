@@ -63,13 +63,14 @@ COLOR_TASK = 2  # rows a task of a costly family's exact solves (COSTLY_CHUNK)
 
 @contextlib.contextmanager
 def timed(module, name: str, log: list, size):
-    """``module.name`` timed at every call: (seconds, ``size(args)``) appended to ``log``."""
+    """``module.name`` timed at every call: (wall seconds, ``size(args)``, CPU seconds)
+    appended to ``log``."""
     original = getattr(module, name)
 
     def wrapper(*args, **kwargs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         out = original(*args, **kwargs)
-        log.append((time.perf_counter() - t0, size(args)))
+        log.append((time.perf_counter() - t0, size(args), time.process_time() - c0))
         return out
 
     setattr(module, name, wrapper)
@@ -90,14 +91,16 @@ def in_process(game_of) -> tuple[float, list, list, duel.DuelSolution]:
         return time.perf_counter() - t0, parts, lasts, sol
 
 
-def on_cluster(game_of, workers: int) -> tuple[float, float, list, duel.DuelSolution]:
-    """Solve on a LocalCluster of ``workers`` processes: (wall seconds with the cluster's
-    start and its workers' games built, the solve's alone, the client's own work per task:
-    (seconds, pairs or states), the table)."""
+def on_cluster(game_of, workers: int, size: int | None):
+    """Solve on a LocalCluster of ``workers`` processes (tasks of about ``size`` pairs):
+    (wall seconds with the cluster's start and its workers' games built, the solve's
+    alone, the client's own work per task: (seconds, pairs or states), the tasks as their
+    workers timed them: (kind, pairs or states, wall, CPU), the table)."""
     import distributed
 
     client_work: list = []
-    job, into = dask_cluster.DaskTasks.job, duel_tasks.Result.into
+    done: list = []
+    job, merge = dask_cluster.DaskTasks.job, dask_cluster.DaskTasks.merge
 
     def timed_job(self, keys, *args, **kwargs):
         t0 = time.perf_counter()
@@ -105,12 +108,13 @@ def on_cluster(game_of, workers: int) -> tuple[float, float, list, duel.DuelSolu
         client_work.append((time.perf_counter() - t0, len(keys)))
         return out
 
-    def timed_into(self, sol, layer):
+    def timed_merge(self, result, kind, layer):
         t0 = time.perf_counter()
-        into(self, sol, layer)
+        merge(self, result, kind, layer)
         client_work.append((time.perf_counter() - t0, 0))
+        done.append(self.done[-1])
 
-    dask_cluster.DaskTasks.job, duel_tasks.Result.into = timed_job, timed_into
+    dask_cluster.DaskTasks.job, dask_cluster.DaskTasks.merge = timed_job, timed_merge
     t0 = time.perf_counter()
     try:
         with (
@@ -121,12 +125,12 @@ def on_cluster(game_of, workers: int) -> tuple[float, float, list, duel.DuelSolu
         ):
             client.run(duel_tasks.worker_game, duel_tasks.GameSpec.of(game_of()))
             t1 = time.perf_counter()
-            cluster = dask_cluster.Cluster(scheduler=lc.scheduler_address)
+            cluster = dask_cluster.Cluster(scheduler=lc.scheduler_address, pairs_per_task=size)
             sol = solve_duel(game_of(), cluster=cluster)
             t2 = time.perf_counter()
-        return t2 - t0, t2 - t1, client_work, sol
+        return t2 - t0, t2 - t1, client_work, done, sol
     finally:
-        dask_cluster.DaskTasks.job, duel_tasks.Result.into = job, into
+        dask_cluster.DaskTasks.job, dask_cluster.DaskTasks.merge = job, merge
 
 
 def round_trip(trips: int) -> float:
@@ -173,9 +177,10 @@ def counts(game: DuelGame) -> tuple[dict[int, list[tuple[int, int]]], dict[int, 
     return layers, lasts
 
 
-def project(game, layers, lasts, cost, workers: int) -> dict[str, float]:
+def project(game, layers, lasts, cost, workers: int, size: int | None) -> dict[str, float]:
     """The model of the module text: seconds of the last chances, the first pass's layers
-    and the rounds on ``workers`` workers."""
+    and the rounds on ``workers`` workers, a part in tasks of about ``size`` pairs (one
+    task a part without)."""
     c_pair, c_last, c_client, trip = cost
     colors = [k for k, ph in game.phases.items() if ph.uses_color]
     scale = max(1, len(colors))  # exact solves: as many a color phase as phase 8's
@@ -193,10 +198,12 @@ def project(game, layers, lasts, cost, workers: int) -> dict[str, float]:
         then the client's serial work."""
         tasks = []
         for ka, n in parts:
-            t = n * share * c_pair + trip
+            n = n * share
+            k = max(1, math.ceil(n / size)) if size else 1
+            t = n / k * c_pair + trip
             if exact and colored(L, ka):
-                t += in_parts * n / color_pairs * EXACT_SECONDS
-            tasks.append(t)
+                t += in_parts * n / color_pairs / k * EXACT_SECONDS
+            tasks += [t] * k
         client = sum(n * share for _, n in parts) * c_client
         return max(max(tasks), sum(tasks) / workers) + client
 
@@ -218,6 +225,7 @@ def main() -> None:
     ap.add_argument("--layout", default="recorded")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--trips", type=int, default=50)
+    ap.add_argument("--split", type=int, default=2000, help="pairs a task, projected")
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.phases.split("-"))
     layout = LAYOUTS[args.layout]
@@ -226,45 +234,64 @@ def main() -> None:
         return DuelGame.standard(lo, hi, layout=layout)
 
     print(f"workload: phases {lo}-{hi}, {args.layout} dice; {os.cpu_count()} cores here")
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
     t_here, parts, lasts, here = in_process(game_of)
-    t_all, t_solve, client_work, there = on_cluster(game_of, args.workers)
-    pairs = sum(n for _, n in parts)
-    states = sum(n for _, n in lasts)
-    c_pair = sum(t for t, _ in parts) / max(pairs, 1)
-    c_last = sum(t for t, _ in lasts) / max(states, 1)
-    c_client = sum(t for t, _ in client_work) / max(pairs + states, 1)
+    t_all, t_solve, client_work, done, there = on_cluster(game_of, args.workers, None)
     trip = round_trip(args.trips)
-    print(f"in process:            {t_here:8.1f} s ({pairs:,} pairs, {states:,} last chances)")
+    pairs = sum(n for _, n, _ in parts)
+    states = sum(n for _, n, _ in lasts)
+    print(f"in process:       {t_here:8.1f} s ({pairs:,} pairs, {states:,} last chances)")
     print(
-        f"LocalCluster({args.workers}):       {t_solve:8.1f} s of solving "
-        f"({t_all:.1f} s with the cluster's start and the workers' games built); "
-        f"ratio {t_here / t_solve:.2f}"
+        f"LocalCluster({args.workers}):  {t_solve:8.1f} s of solving, {t_all:.1f} s with the "
+        f"cluster's start; in process / cluster {t_here / t_solve:.2f}"
     )
     print(f"tables equal bit for bit: {equal(here, there)}")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    print("cost of each kind of task (seconds a pair or a last-chance state):")
+    for kind, log, n in (("pair", parts, pairs), ("last chance", lasts, states)):
+        wall, cpu = sum(t for t, _, _ in log) / n, sum(c for _, _, c in log) / n
+        ran = [d for d in done if d[0] == ("pair" if kind == "pair" else "last")]
+        w_wall = sum(d[2] for d in ran) / max(sum(d[1] for d in ran), 1)
+        w_cpu = sum(d[3] for d in ran) / max(sum(d[1] for d in ran), 1)
+        print(
+            f"  {kind:12s} in process {1e3 * wall:7.2f} ms wall, {1e3 * cpu:7.2f} ms CPU;"
+            f" on a worker {1e3 * w_wall:7.2f} ms wall, {1e3 * w_cpu:7.2f} ms CPU"
+        )
+    c_client = sum(t for t, _ in client_work) / max(pairs + states, 1)
     print(
-        f"measured: {1e3 * c_pair:.2f} ms a pair, {1e3 * c_last:.2f} ms a last chance "
-        f"(in process); the client {1e3 * c_client:.3f} ms a pair or state (inputs "
-        f"gathered, result merged); a task's round trip {1e3 * trip:.2f} ms"
+        f"  the client: {1e3 * c_client:.3f} ms a pair or state (a task's inputs gathered, "
+        f"its result merged); a task's round trip through the scheduler {1e3 * trip:.2f} ms"
     )
-    print(f"exact solves (the recorded 10-phase run, not run here): {EXACT_SECONDS:.1f} s each")
+    print(f"  an exact solve (recorded 10-phase run, not run here): {EXACT_SECONDS:.1f} s")
+    pair_cpu = [d for d in done if d[0] == "pair"]
+    last_cpu = [d for d in done if d[0] == "last"]
+    c_pair = sum(d[3] for d in pair_cpu) / max(sum(d[1] for d in pair_cpu), 1)
+    c_last = sum(d[3] for d in last_cpu) / max(sum(d[1] for d in last_cpu), 1)
     cost = (c_pair, c_last, c_client, trip)
+    print(
+        "projection (a task's cost: its workers' CPU seconds above; a layer's critical "
+        "path: its largest task or its tasks' sum over the workers, plus the client's work):"
+    )
     for plo, phi in ((1, 10), (1, 20)):
         game = DuelGame.standard(plo, phi, layout=LAYOUTS["recorded"], reachable=True)
         layers, lasts_n = counts(game)
         n_pairs = sum(n for p in layers.values() for _, n in p)
         widest = max(len(p) for p in layers.values())
         print(
-            f"\nrecorded {plo}-{phi}: {n_pairs:,} pairs in {len(layers)} layers (at most "
+            f"recorded {plo}-{phi}: {n_pairs:,} pairs in {len(layers)} layers (at most "
             f"{widest} parts), {sum(lasts_n.values()):,} last-chance states"
         )
-        print("  workers   last chances   first pass's layers   rounds    total")
-        for w in (1, *WORKERS):
-            p = project(game, layers, lasts_n, cost, w)
-            total = sum(p.values())
-            print(
-                f"  {w:7d}   {p['last'] / 3600:10.2f} h   {p['layers'] / 3600:17.2f} h   "
-                f"{p['rounds'] / 3600:6.2f} h   {total / 3600:6.2f} h"
-            )
+        print("  workers  tasks              last chances  layers  rounds   total")
+        for size in (None, args.split):
+            for w in (1, *WORKERS):
+                if w == 1 and size:
+                    continue
+                p = project(game, layers, lasts_n, cost, w, size)
+                what = "one a part" if size is None else f"{size} pairs"
+                print(
+                    f"  {w:7d}  {what:15s}  {p['last'] / 3600:10.2f} h {p['layers'] / 3600:6.2f} h"
+                    f" {p['rounds'] / 3600:6.2f} h {sum(p.values()) / 3600:6.2f} h"
+                )
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ def _player(text: str, name: str) -> tuple[int, int]:
 #: options of ``duel`` that only ``--solve`` reads, and their defaults there
 SOLVE_ONLY = {"checkpoint": None, "write": None, "target": 2e-5, "picks": ROUND_PICKS}
 SOLVE_ONLY |= {"family_from": None, "family_phases": None}
-SOLVE_ONLY |= {"scheduler": None, "local_cluster": None}
+SOLVE_ONLY |= {"scheduler": None, "local_cluster": None, "pairs_per_task": None}
 
 
 def check_duel_options(args: argparse.Namespace) -> None:
@@ -73,16 +73,21 @@ def cluster_of(args: argparse.Namespace):
     """The solve's Dask cluster (None: in process), its address checked and Dask found
     before any work."""
     if args.scheduler is None and args.local_cluster is None:
+        if args.pairs_per_task is not None:
+            raise InvalidRulesError("--pairs-per-task: give --scheduler or --local-cluster")
         return None
+    size = args.pairs_per_task
+    if size is not None and not 1 <= size <= 10**7:
+        raise InvalidRulesError(f"--pairs-per-task {size}: expected 1 to 10000000")
     from phase10math.game.duel import cluster as dask_cluster
 
     if args.scheduler is not None:
         address, wait = args.scheduler.strip(), dask_cluster.CONNECT_TIMEOUT
-        cluster = dask_cluster.Cluster(scheduler=address, connect_timeout=wait)
+        cluster = dask_cluster.Cluster(scheduler=address, connect_timeout=wait, pairs_per_task=size)
     elif not 1 <= args.local_cluster <= 256:
         raise InvalidRulesError(f"--local-cluster {args.local_cluster}: expected 1 to 256 workers")
     else:
-        cluster = dask_cluster.Cluster(local=args.local_cluster)
+        cluster = dask_cluster.Cluster(local=args.local_cluster, pairs_per_task=size)
     dask_cluster.require_dask()
     return cluster
 
@@ -344,6 +349,15 @@ def add_commands(sub) -> None:
         metavar="N",
         help="with --solve: run the solve's tasks on a Dask cluster of N worker processes "
         "started on this machine",
+    )
+    p.add_argument(
+        "--pairs-per-task",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --scheduler or --local-cluster: split a layer's parts into tasks of about "
+        "N pairs (default: one task a part, as many as the layer has phases of the first "
+        "seat); the same values and policies, the proven errors within rounding margins",
     )
     p.add_argument("--table", default=None, help="read this table instead of the shipped one")
     p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")

@@ -27,7 +27,7 @@ from phase10math.game import duel as game_duel
 from phase10math.game.duel import DuelGame, Play, solve_duel
 from phase10math.game.duel.cluster import Cluster
 from tests.clirun import one_line_error, run
-from tests.game.test_duel import three_phase_color_game
+from tests.game.test_duel import SETS, reduced_game, three_phase_color_game, worst_difference
 
 OPT = (Play.OPTIMAL, Play.OPTIMAL)
 
@@ -62,6 +62,22 @@ def test_the_end_game_on_a_cluster_equals_the_solve_in_process_bit_for_bit(tmp_p
     assert all(np.array_equal(there.dists[k], d) for k, d in here.dists.items())
     assert (there.bound, there.tie_bound) == (here.bound, here.tie_bound)
     assert there.iterations == here.iterations
+
+
+def test_parts_split_into_small_tasks_give_the_same_values_and_policies():
+    """Tasks of whole pairs of players (about 10 pairs each, against parts of up to 1,088):
+    the values and policies of the solve in process bit for bit, the proven errors within
+    their rounding margins, and the brute force's values within 1e-12 as in process."""
+    here = solve_duel(reduced_game())
+    two = Cluster(local=2, processes=False, pairs_per_task=10)
+    there = solve_duel(reduced_game(), cluster=two)
+    for m in here.values:
+        assert there.values[m] == here.values[m]
+    assert there.last == here.last
+    assert all(np.array_equal(there.dists[k], d) for k, d in here.dists.items())
+    assert max(abs(there.errors[k] - e) for k, e in here.errors.items()) <= 1e-11
+    assert worst_difference(there, SETS) <= 1e-12 and there.bound <= 1e-10
+    assert there.tie_bound >= here.tie_bound  # grown by each task's largest growth
 
 
 def test_a_color_game_on_a_cluster_that_loses_its_workers_stays_within_the_proven_errors():
@@ -119,6 +135,7 @@ def test_a_scheduler_that_does_not_answer_is_refused_at_once():
         {"scheduler": "tcp://h:99999"},
         {"scheduler": "tcp://h"},
         {"scheduler": "tcp://h:8786", "connect_timeout": 0},
+        {"local": 2, "pairs_per_task": 0},
     ],
 )
 def test_a_cluster_option_that_names_no_cluster_is_refused(kwargs):
@@ -136,6 +153,8 @@ def never(*args, **kwargs):
         (["--scheduler", "h:8786:1"], "expected an address like tcp://host:8786"),
         (["--local-cluster", "0"], "--local-cluster 0: expected 1 to 256 workers"),
         (["--scheduler", "tcp://h:8786", "--local-cluster", "2"], "not both"),
+        (["--pairs-per-task", "100"], "give --scheduler or --local-cluster"),
+        (["--local-cluster", "2", "--pairs-per-task", "0"], "expected 1 to 10000000"),
     ],
 )
 def test_the_command_refuses_a_bad_cluster_before_any_work(monkeypatch, extra, words):

@@ -14,11 +14,12 @@ tasks it held (Dask runs them again elsewhere, the same inputs giving the same r
 client stopped resumes from its checkpoint.
 
 What is the same: a game without a color phase is solved bit for bit as in process (every
-task is the batch the solve in process makes, with the same inputs). A color phase's
-family grows by the exact solves of each task: in process a part sees those of the parts
-before it in its layer, on a cluster the parts of a layer run at once and see those made
-before the layer began. Each table is certified (every value within its proven error of
-the exact value), but the two differ within those errors.
+task is the batch the solve in process makes, with the same inputs; with
+``Cluster.pairs_per_task`` the values and policies, the errors within rounding margins).
+A color phase's family grows by the exact solves of each task: in process a part sees
+those of the parts before it in its layer, on a cluster the parts of a layer run at once
+and see those made before the layer began. Each table is certified (every value within
+its proven error of the exact value), but the two differ within those errors.
 
 Dask (``pip install 'phase10math[cluster]'``) is imported only when a cluster is asked for.
 """
@@ -36,6 +37,7 @@ import numpy as np
 
 from phase10math._base.checks import check_int, check_positive_float, public
 from phase10math.errors import InvalidArgumentError
+from phase10math.game.duel.pair import SEED_EVERY
 from phase10math.game.duel.refinement import COSTLY_CHUNK, REFINE_CHUNK, spread_order
 from phase10math.game.duel.setting import families, partner_of
 from phase10math.game.duel.table import DuelSolution
@@ -63,12 +65,19 @@ class Cluster:
     its workers started with ``dask worker tcp://host:8786``), or a cluster of ``local``
     workers started on this machine for the solve (processes, one thread each; threads of
     this process with ``processes=False``). ``connect_timeout``: seconds to wait for the
-    scheduler before the solve is refused."""
+    scheduler before the solve is refused. ``pairs_per_task``: a layer's part split into
+    tasks of about this many pairs (whole pairs of players each; default: one task a part).
+    Split, every value and policy is still the one the solve in process finds (a pair's
+    policy iteration does not depend on the pairs beside it in a batch); the proven errors
+    differ in their rounding margins (a batched turn's margin follows the largest utility
+    of its batch), the ties' bound grows by each task's largest growth instead of each
+    part's, and the count of policy-iteration steps differs."""
 
     scheduler: str | None = None
     local: int | None = None
     processes: bool = True
     connect_timeout: float = CONNECT_TIMEOUT
+    pairs_per_task: int | None = None
 
     def __post_init__(self) -> None:
         if (self.scheduler is None) == (self.local is None):
@@ -80,6 +89,8 @@ class Cluster:
         else:
             check_address(self.scheduler)
         check_positive_float(self.connect_timeout, "connect_timeout", InvalidArgumentError)
+        if self.pairs_per_task is not None:
+            check_int(self.pairs_per_task, "pairs_per_task", 1, error=InvalidArgumentError)
 
     def describe(self) -> str:
         if self.local is not None:
@@ -161,8 +172,9 @@ class DaskTasks:
     merged into the solve's table. Each task is given the blocks of the table it reads
     (seat and both phases), found from an index of the table's states by block."""
 
-    def __init__(self, client: Any, sol: DuelSolution) -> None:
-        self.client, self.sol, self.game = client, sol, sol.game
+    def __init__(self, client: Any, sol: DuelSolution, size: int | None = None) -> None:
+        self.client, self.sol, self.game, self.size = client, sol, sol.game, size
+        self.done: list[tuple[str, int, float, float]] = []  # (kind, states, wall, CPU)
         self.spec = GameSpec.of(sol.game)
         self.blocks: dict[tuple, dict] = {}
         self.index(sol.values[next(iter(sol.values))])
@@ -221,13 +233,25 @@ class DaskTasks:
         futures = []
         for ka, keys in todo:
             blocks = self.part_blocks(ka, n - ka)
-            job = self.job(keys, blocks, fixed, strides, reach, least, in_round=in_round)
-            futures.append(self.client.submit(pair_task, job, pure=False) if keys else None)
-        for (ka, keys), fut in zip(todo, futures, strict=True):
-            if fut is not None:
-                fut.result().into(self.sol, layer=True)
-                self.index(self._own(keys))
+            futures.append(
+                [
+                    self.client.submit(pair_task, job, pure=False)
+                    for job in (
+                        self.job(chunk, blocks, fixed, strides, reach, least, in_round=in_round)
+                        for chunk in split(keys, self.size)
+                    )
+                ]
+            )
+        for (ka, keys), part in zip(todo, futures, strict=True):
+            for fut in part:
+                self.merge(fut.result(), "pair", layer=True)
+            self.index(self._own(keys))
             yield ka, keys
+
+    def merge(self, result: Any, kind: str, layer: bool) -> None:
+        result.into(self.sol, layer=layer)
+        states = len(result.errors) // (2 if kind == "pair" else 1)
+        self.done.append((kind, states, result.seconds, result.cpu))
 
     def last(self, k: int, keys: list, fixed: Mapping, strides, reach, least: float) -> None:
         """Phase ``k``'s last chances, one task, merged into the table."""
@@ -235,7 +259,7 @@ class DaskTasks:
             return
         blocks = [("last", k + 1)] if k < self.game.hi else []
         job = self.job(keys, blocks, fixed, strides, reach, least, tie=self.sol.tie_bound)
-        self.client.submit(last_task, job, k, pure=False).result().into(self.sol, layer=False)
+        self.merge(self.client.submit(last_task, job, k, pure=False).result(), "last", False)
         self.index(keys)
 
     def exact(
@@ -266,7 +290,9 @@ class DaskTasks:
             ]
             done = 0
             for c, fut in zip(chunks, futures, strict=True):
-                absorb_tail(fam, fut.result())
+                tail = fut.result()
+                absorb_tail(fam, tail)
+                self.done.append(("exact", len(c), tail.exact_seconds, tail.exact_seconds))
                 done += len(c)
                 if not fam.costly and after:
                     after(len(c))
@@ -281,6 +307,27 @@ class DaskTasks:
         return len(self.client.scheduler_info().get("workers", {}))
 
 
-def tasks_for(client: Any, sol: DuelSolution) -> DaskTasks | None:
+def split(keys: list, size: int | None) -> list[list]:
+    """A part's keys in tasks of about ``size`` pairs (all in one without ``size``), each
+    of whole pairs of players (a layer lists a pair of players' keys together; a fresh
+    layer's seeds are chosen within each), none empty, and none of a part of more than
+    ``SEED_EVERY`` pairs with that many or fewer (such a batch would start without seeds)."""
+    if size is None or len(keys) <= max(size, SEED_EVERY):
+        return [keys] if keys else []
+    size = max(size, SEED_EVERY + 1)
+    out: list[list] = [[]]
+    for i, key in enumerate(keys):
+        same = i and key[1:3] == keys[i - 1][1:3]
+        if not same and len(out[-1]) >= size:
+            out.append([])
+        out[-1].append(key)
+    if len(out) > 1 and len(out[-1]) <= SEED_EVERY:
+        out[-2:] = [out[-2] + out[-1]]
+    return out
+
+
+def tasks_for(client: Any, sol: DuelSolution, cluster: Cluster | None) -> DaskTasks | None:
     """The solve's tasks on ``client`` (None: in process)."""
-    return None if client is None else DaskTasks(client, sol)
+    if client is None:
+        return None
+    return DaskTasks(client, sol, cluster.pairs_per_task if cluster else None)

@@ -86,7 +86,7 @@ def solve_duel(
     game = game or DuelGame.standard()
     costly = any(fam.costly for fam in families(game).values())
     with connected(cluster) as client, held_heap() if costly else contextlib.nullcontext():
-        return _solve_duel(game, checkpoint, show_progress, log, target, picks, client)
+        return _solve_duel(game, checkpoint, show_progress, log, target, picks, client, cluster)
 
 
 def _solve_duel(
@@ -97,10 +97,11 @@ def _solve_duel(
     target: float | None,
     picks: int,
     client: Any = None,
+    cluster: Cluster | None = None,
 ) -> DuelSolution:
     """:func:`solve_duel`'s run, its arguments checked (``client``: a Dask client whose
     workers solve the steps' tasks)."""
-    run = _Run(game, checkpoint, log, client)
+    run = _Run(game, checkpoint, log, client, cluster)
     run.first_pass(target, show_progress)
     if target is None or not run.fams:
         return run.sol
@@ -123,6 +124,7 @@ class _Run:
         checkpoint: str | os.PathLike | None,
         log: Callable | None,
         client: Any = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.game, self.log = game, log
         self.ck = Checkpoint(checkpoint)
@@ -140,7 +142,7 @@ class _Run:
         self.steps = [("last", k) for k in range(game.hi, game.lo - 1, -1)]
         self.steps += [("layer", L) for L in range(2 * game.hi, 2 * game.lo - 1, -1)]
         self.bar: Any = None
-        self.tasks = tasks_for(client, sol)  # None: every step here
+        self.tasks = tasks_for(client, sol, cluster)  # None: every step here
 
     def save_within(self) -> None:
         """A checkpoint within a step (at most every few minutes)."""

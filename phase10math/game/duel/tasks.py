@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -229,6 +230,8 @@ class Result:
     tie: float
     iterations: int
     families: dict[int, FamilyTail]
+    seconds: float = 0.0  # the task's wall and CPU seconds on its worker
+    cpu: float = 0.0
 
     def into(self, sol: DuelSolution, layer: bool) -> None:
         """Merge into the solve's table (a layer's part: the ties' bound grows by
@@ -294,19 +297,25 @@ def _written(sub: DuelSolution, keys: list, lkeys: list, job: Job, tie: float) -
 
 
 def pair_task(job: Job) -> Result:
-    """One part of a layer: its pairs solved, certified and their matchups evaluated
-    (:func:`~phase10math.game.duel.pair.solve_layer`)."""
+    """Pairs of one part of a layer (all, or whole pairs of players of it): solved,
+    certified and their matchups evaluated (:func:`~phase10math.game.duel.pair.solve_layer`)."""
+    t0, c0 = time.perf_counter(), time.process_time()
     sub = _table(job)
     pair.solve_layer(sub, job.keys, job.fixed, job.strides, None, None, job.reach, job.least)
     keys = job.keys + [partner_of(k) for k in job.keys]
-    return _written(sub, keys, [], job, sub.tie_bound)
+    out = _written(sub, keys, [], job, sub.tie_bound)
+    out.seconds, out.cpu = time.perf_counter() - t0, time.process_time() - c0
+    return out
 
 
 def last_task(job: Job, k: int) -> Result:
     """The last chances at phase ``k`` (:func:`~phase10math.game.duel.layers.solve_last`)."""
+    t0, c0 = time.perf_counter(), time.process_time()
     sub = _table(job)
     layers.solve_last(sub, k, job.keys, job.fixed, job.strides, job.reach, job.least)
-    return _written(sub, [], job.keys, job, sub.tie_bound)
+    out = _written(sub, [], job.keys, job, sub.tie_bound)
+    out.seconds, out.cpu = time.perf_counter() - t0, time.process_time() - c0
+    return out
 
 
 def exact_task(spec: GameSpec, k: int, state: dict[str, Any], W: np.ndarray) -> FamilyTail:

@@ -57,6 +57,10 @@ from phase10math.turn.projection import VALUE
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor import threads
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = ["BATCH", "TurnBatch", "gamma", "outcomes_of"]
+
 UNIT = 2.0**-53  # unit roundoff of float64
 MAX_CELLS = 120_000_000  # states x batch columns per array (about 1 GB of float64)
 THREAD_CELLS = 2_000_000  # states x columns below which one thread is quicker than a pool

@@ -41,15 +41,19 @@ from phase10math.game.duel.setting import Key, LastKey, Play
 from phase10math.game.duel.table import DuelSolution, iter_solved
 from phase10math.turn.batch import gamma, outcomes_of
 from phase10math.turn.engine import final_scores
-from phase10math.turn.family import TensorFamily, needs_tensor
+from phase10math.turn.family import (
+    TensorFamily,
+    check_tensor_fits,
+    forward_roundings,
+    needs_tensor,
+    push_forward,
+)
 from phase10math.turn.holdtable import HoldTable
 from phase10math.turn.kernels import lexicographic_utilities
 from phase10math.turn.projection import FULL, projection_for
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_holds
-from phase10math.turn.tensor.forward import forward_roundings, push_forward
-from phase10math.turn.tensor.memory import check_tensor_fits
 
 CANDIDATES = (Objective.COMPLETE, Objective.SCORE)
 DATA_PACKAGE = "phase10math.game.data"

@@ -16,6 +16,7 @@ same inputs and the same outcome.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import threading
 import time
@@ -40,6 +41,7 @@ from phase10math.game.duel.setting import (
     partner_of,
 )
 from phase10math.game.duel.table import DuelSolution
+from phase10math.turn.tensor import held_heap
 
 # --------------------------------------------------------------------------- the game
 
@@ -296,12 +298,20 @@ def _written(sub: DuelSolution, keys: list, lkeys: list, job: Job, tie: float) -
     )
 
 
+def held(game: DuelGame) -> contextlib.AbstractContextManager:
+    """The heap held through a task with a costly family's exact solves, as the solve in
+    process holds it (:func:`~phase10math.turn.tensor.memory.held_heap`)."""
+    costly = any(fam.costly for fam in families(game).values())
+    return held_heap() if costly else contextlib.nullcontext()
+
+
 def pair_task(job: Job) -> Result:
     """Pairs of one part of a layer (all, or whole pairs of players of it): solved,
     certified and their matchups evaluated (:func:`~phase10math.game.duel.pair.solve_layer`)."""
     t0, c0 = time.perf_counter(), time.process_time()
     sub = _table(job)
-    pair.solve_layer(sub, job.keys, job.fixed, job.strides, None, None, job.reach, job.least)
+    with held(sub.game):
+        pair.solve_layer(sub, job.keys, job.fixed, job.strides, None, None, job.reach, job.least)
     keys = job.keys + [partner_of(k) for k in job.keys]
     out = _written(sub, keys, [], job, sub.tie_bound)
     out.seconds, out.cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -312,7 +322,8 @@ def last_task(job: Job, k: int) -> Result:
     """The last chances at phase ``k`` (:func:`~phase10math.game.duel.layers.solve_last`)."""
     t0, c0 = time.perf_counter(), time.process_time()
     sub = _table(job)
-    layers.solve_last(sub, k, job.keys, job.fixed, job.strides, job.reach, job.least)
+    with held(sub.game):
+        layers.solve_last(sub, k, job.keys, job.fixed, job.strides, job.reach, job.least)
     out = _written(sub, [], job.keys, job, sub.tie_bound)
     out.seconds, out.cpu = time.perf_counter() - t0, time.process_time() - c0
     return out
@@ -322,5 +333,6 @@ def exact_task(spec: GameSpec, k: int, state: dict[str, Any], W: np.ndarray) -> 
     """Exact solves of the rows of ``W`` by phase ``k``'s family as it stood (``state``)."""
     game = with_families(worker_game(spec), {k: state})
     fresh_counters(game)
-    game.turns[k].exact(W)
+    with held(game):
+        game.turns[k].exact(W)
     return tails(game, {k: state})[k]

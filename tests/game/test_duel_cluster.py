@@ -3,13 +3,13 @@ solve in process.
 
 A game without a color phase: every task is the batch the solve in process makes, with the
 same inputs, so the tables are equal bit for bit (values of every matchup, errors, policies,
-margins, bounds); here the cluster's solve is stopped once and
-resumed from its checkpoint (the count of policy-iteration steps alone is not kept in
-a checkpoint; without a stop it is equal too). A color game: the parts of a layer run at once on the cluster and
-each sees only the exact solves made before its layer began (in process, also those of the
-parts before it), so the two families and tables differ; both are certified, so every value
-of one lies within the sum of both proven errors of the other's, which is what is checked,
-with the workers killed once during the solve (Dask runs their tasks again).
+margins, bounds); here the cluster's solve is stopped once and resumed from its checkpoint
+(the count of policy-iteration steps alone is not kept in a checkpoint; without a stop it
+is equal too). A color game: the parts of a layer run at once on the cluster and each sees
+only the exact solves made before its layer began (in process, also those of the parts
+before it), so the two families and tables differ; both are certified, so every value of
+one lies within the sum of both proven errors of the other's, which is what is checked, with
+the workers killed once during the solve (Dask runs their tasks again).
 """
 
 from __future__ import annotations

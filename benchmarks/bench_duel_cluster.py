@@ -219,6 +219,31 @@ def project(game, layers, lasts, cost, workers: int, size: int | None) -> dict[s
     return {"last": t_last, "layers": t_layers, "rounds": t_rounds}
 
 
+def projections(cost: tuple, split: int) -> None:
+    """The projected hours of the recorded 10-phase and 20-phase games on 1, 8, 64 and 256
+    workers, one task a part and tasks of ``split`` pairs."""
+    for plo, phi in ((1, 10), (1, 20)):
+        game = DuelGame.standard(plo, phi, layout=LAYOUTS["recorded"], reachable=True)
+        layers, lasts_n = counts(game)
+        n_pairs = sum(n for p in layers.values() for _, n in p)
+        widest = max(len(p) for p in layers.values())
+        print(
+            f"recorded {plo}-{phi}: {n_pairs:,} pairs in {len(layers)} layers (at most "
+            f"{widest} parts), {sum(lasts_n.values()):,} last-chance states"
+        )
+        print("  workers  tasks              last chances  layers  rounds   total")
+        for size in (None, split):
+            for w in (1, *WORKERS):
+                if w == 1 and size:
+                    continue
+                p = project(game, layers, lasts_n, cost, w, size)
+                what = "one a part" if size is None else f"{size} pairs"
+                print(
+                    f"  {w:7d}  {what:15s}  {p['last'] / 3600:10.2f} h {p['layers'] / 3600:6.2f} h"
+                    f" {p['rounds'] / 3600:6.2f} h {sum(p.values()) / 3600:6.2f} h"
+                )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--phases", default="9-10")
@@ -272,26 +297,7 @@ def main() -> None:
         "projection (a task's cost: its workers' CPU seconds above; a layer's critical "
         "path: its largest task or its tasks' sum over the workers, plus the client's work):"
     )
-    for plo, phi in ((1, 10), (1, 20)):
-        game = DuelGame.standard(plo, phi, layout=LAYOUTS["recorded"], reachable=True)
-        layers, lasts_n = counts(game)
-        n_pairs = sum(n for p in layers.values() for _, n in p)
-        widest = max(len(p) for p in layers.values())
-        print(
-            f"recorded {plo}-{phi}: {n_pairs:,} pairs in {len(layers)} layers (at most "
-            f"{widest} parts), {sum(lasts_n.values()):,} last-chance states"
-        )
-        print("  workers  tasks              last chances  layers  rounds   total")
-        for size in (None, args.split):
-            for w in (1, *WORKERS):
-                if w == 1 and size:
-                    continue
-                p = project(game, layers, lasts_n, cost, w, size)
-                what = "one a part" if size is None else f"{size} pairs"
-                print(
-                    f"  {w:7d}  {what:15s}  {p['last'] / 3600:10.2f} h {p['layers'] / 3600:6.2f} h"
-                    f" {p['rounds'] / 3600:6.2f} h {sum(p.values()) / 3600:6.2f} h"
-                )
+    projections(cost, args.split)
 
 
 if __name__ == "__main__":

@@ -278,6 +278,35 @@ def advise_win(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_cluster_options(p) -> None:
+    """``duel --solve``'s options of a solve on a Dask cluster."""
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="with --solve: run the solve's tasks on the Dask cluster of this scheduler "
+        "(tcp://host:8786; started with `dask scheduler`, its workers with `dask worker "
+        "tcp://host:8786`; needs pip install 'phase10math[cluster]')",
+    )
+    p.add_argument(
+        "--local-cluster",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --solve: run the solve's tasks on a Dask cluster of N worker processes "
+        "started on this machine",
+    )
+    p.add_argument(
+        "--pairs-per-task",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --scheduler or --local-cluster: split a layer's parts into tasks of about "
+        "N pairs (default: one task a part, as many as the layer has phases of the first "
+        "seat); the same values and policies, the proven errors within rounding margins",
+    )
+
+
 def add_commands(sub) -> None:
     p = sub.add_parser(
         "duel",
@@ -334,31 +363,7 @@ def add_commands(sub) -> None:
         metavar="LO-HI",
         help="the phases of the game --family-from was written for",
     )
-    p.add_argument(
-        "--scheduler",
-        default=None,
-        metavar="ADDRESS",
-        help="with --solve: run the solve's tasks on the Dask cluster of this scheduler "
-        "(tcp://host:8786; started with `dask scheduler`, its workers with `dask worker "
-        "tcp://host:8786`; needs pip install 'phase10math[cluster]')",
-    )
-    p.add_argument(
-        "--local-cluster",
-        type=int,
-        default=None,
-        metavar="N",
-        help="with --solve: run the solve's tasks on a Dask cluster of N worker processes "
-        "started on this machine",
-    )
-    p.add_argument(
-        "--pairs-per-task",
-        type=int,
-        default=None,
-        metavar="N",
-        help="with --scheduler or --local-cluster: split a layer's parts into tasks of about "
-        "N pairs (default: one task a part, as many as the layer has phases of the first "
-        "seat); the same values and policies, the proven errors within rounding margins",
-    )
+    add_cluster_options(p)
     p.add_argument("--table", default=None, help="read this table instead of the shipped one")
     p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")
     p.add_argument("--opponent", default=None, help="PHASE:SCORE of the other player")

@@ -41,7 +41,9 @@ class DuelSample:
     """Seeded games of two seats' plays: per game the result of seat 0 (``got``: 1, 1/2 or 0),
     the table's value of the start for seat 0 given who began (``want``), whether it was a
     tie (``ties``) and the seat that began (``first``: 0 or 1); the phase the players
-    started at."""
+    started at. ``given_up[i, s]``: the chance to win seat ``s``'s candidate turns gave up
+    in game ``i`` (proven, once per turn played at a costly color phase:
+    :attr:`~phase10math.game.duel.DuelStrategy.given_up_played`; zeros where none)."""
 
     plays: tuple[Play, Play]
     phase: int
@@ -49,6 +51,7 @@ class DuelSample:
     want: np.ndarray
     ties: np.ndarray
     first: np.ndarray
+    given_up: np.ndarray | None = None
 
     @property
     def games(self) -> int:
@@ -98,6 +101,39 @@ class DuelSample:
     def first_z(self) -> float:
         """(first_mean - first_expected) in standard errors."""
         return _z(self.first_mean - self.first_expected, self.first_se)
+
+    def gave_up(self, first: bool) -> float:
+        """The mean chance given up per game by the seat that began (``first``), else by the
+        other."""
+        if self.given_up is None:
+            return 0.0
+        seat = self.first if first else 1 - self.first
+        return float(self.given_up[np.arange(self.games), seat].mean())
+
+    @property
+    def first_range(self) -> tuple[float, float]:
+        """Where the expected result of the seat that began belongs, the candidate turns'
+        price counted: its worth ``w`` (the table's value of the start) less, and plus, the
+        mean chance given up per game by both seats' candidate turns.
+
+        Why: with the table's values as the potential, a game's result is exactly ``w``
+        plus the sum over its turns of ``d . u - v`` (the turn's distribution against the
+        table's values ``u`` of its outcomes, less the table's value ``v`` of its state),
+        in expectation. A turn re-solved from the table has ``d . u = max_d d . u``, which
+        is ``v`` to the table's convergence; a candidate turn's term lies between minus its
+        price (``v + e - low``, :class:`~phase10math.game.duel.candidates.Choice`) and
+        ``e`` (``v`` is within ``e`` of the optimum), at most that price. A turn of the
+        other seat counts with the opposite sign, so both seats' prices widen both ends."""
+        w, g = self.first_expected, self.gave_up(True) + self.gave_up(False)
+        return w - g, w + g
+
+    @property
+    def first_z_range(self) -> float:
+        """The first seat's mean result outside :attr:`first_range`, in standard errors (0
+        inside it)."""
+        lo, hi = self.first_range
+        m = self.first_mean
+        return _z(m - hi, self.first_se) if m > hi else _z(m - lo, self.first_se) if m < lo else 0.0
 
 
 def _z(diff: float, se: float) -> float:
@@ -154,7 +190,7 @@ def simulate_duel(
         else:
             strategies.append(OptimalStrategy(p.label, layout=layout))
     values = {(f, m): sol.value(starts[f], m) for f in (0, 1) for m in {plays, plays[::-1]}}
-    got, want, ties, firsts = [], [], [], []
+    got, want, ties, firsts, gave = [], [], [], [], []
     for i in range(games):
         game = Game(strategies, phases=g.hi, layout=layout, seed=seed + i)
         for player, t in zip(game.players, totals, strict=True):
@@ -164,11 +200,14 @@ def simulate_duel(
         for s in strategies:
             if isinstance(s, DuelStrategy):
                 s.attach(game)
+        before = [getattr(s, "given_up_played", 0.0) for s in strategies]
         res = game.play()
+        gave.append([getattr(s, "given_up_played", 0.0) - b for s, b in zip(strategies, before)])
         first, w = res.order[0], res.winners
         got.append(1.0 if w == [0] else (0.5 if len(w) == 2 else 0.0))
         ties.append(1.0 if len(w) == 2 else 0.0)
         worth, _ = values[(first, (plays[first], plays[1 - first]))]  # the first seat's worth
         want.append(worth if first == 0 else 1 - worth)
         firsts.append(first)
-    return DuelSample(plays, phase, np.array(got), np.array(want), np.array(ties), np.array(firsts))
+    arrays = (np.array(got), np.array(want), np.array(ties), np.array(firsts))
+    return DuelSample(plays, phase, *arrays, np.array(gave, dtype=np.float64).reshape(-1, 2))

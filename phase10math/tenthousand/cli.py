@@ -206,7 +206,7 @@ def _penalty_duel(rules: TenKRules, args: argparse.Namespace) -> int:
     from phase10math.tenthousand.penalty import PenaltySolution, solve_penalty_duel
 
     sol: PenaltySolution = solve_penalty_duel(
-        rules, progress=not args.json and not args.no_progress
+        rules, progress=not args.json and not args.no_progress, checkpoint=args.checkpoint
     )
     check_probabilities([sol.value, sol.lower, sol.upper], "a chance to win")
     if args.json:
@@ -239,6 +239,8 @@ def _penalty_duel(rules: TenKRules, args: argparse.Namespace) -> int:
 
 def _duel(args: argparse.Namespace) -> int:
     rules = _rules(args)
+    if args.checkpoint is not None and not rules.penalised:
+        raise TenKRulesError("--checkpoint without a farkle penalty; allowed: --preset facebook")
     if rules.penalised:
         if args.method != DuelMethod.LAYERED.value:
             raise TenKRulesError(f"--method {args.method} with a farkle penalty; allowed: layered")
@@ -382,6 +384,13 @@ def add_commands(subparsers) -> None:
         default=None,
         metavar="POINTS",
         help="lowest banked score with the facebook preset (default -2500)",
+    )
+    du.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="FILE",
+        help="with the facebook preset: keep the table in FILE after every sweep; the same "
+        "command goes on from it after a stop",
     )
     _rule_options(du, target=True)
     du.set_defaults(func=_duel)

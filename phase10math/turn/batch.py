@@ -442,8 +442,14 @@ class TurnBatch:
         values = weighted_sums(self.first, vals)  # the mean over the first roll
         margin = margin_of(umax, self.rolls, self.space.n_dice, tie, len(self.first))
         dist = self.forward(holds, B) if distribution else None
-        dm = 2 * (self.rolls * self.space.n_dice * gamma(8) + gamma(len(self.outcome) + 1))
-        return BatchResult(values, margin, dist, dm, holds if keep_holds else None)
+        return BatchResult(
+            values, margin, dist, self.forward_margin(), holds if keep_holds else None
+        )
+
+    def forward_margin(self) -> float:
+        """The relative rounding bound of every probability :meth:`forward` returns (sums of
+        nonnegative terms)."""
+        return 2 * (self.rolls * self.space.n_dice * gamma(8) + gamma(len(self.outcome) + 1))
 
 
 def margin_of(umax: np.ndarray, rolls: int, n_dice: int, tie: float, n_rolls: int) -> np.ndarray:

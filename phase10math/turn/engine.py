@@ -110,7 +110,11 @@ class Optimal:
 @dataclass(frozen=True)
 class OptimalFloat:
     """Maximise one float64 key (ties: the hold found first; the caller evaluates the chosen
-    policy exactly)."""
+    policy exactly). ``codes``: keep the best holds as two-byte hold codes
+    (:class:`~.tensor.codes.HoldIds`) where the engine has them (ten different dice), not as
+    hold ids."""
+
+    codes: bool = False
 
 
 @dataclass(frozen=True)
@@ -278,7 +282,7 @@ class Engine:
         solution whose best holds were lost."""
         return self.subset_maximum(hold_ranks(self.space, holds))[1]
 
-    def float_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
+    def float_stage(self, prev: Stage, r: int, last: bool = False, codes: bool = False) -> Stage:
         M, arg = self.subset_maximum(self.expectation(prev.roll[0]))
         return Stage([M / float(6**self.space.n_dice)], arg=arg)
 
@@ -353,7 +357,7 @@ class StickyEngine(Engine):
         holds = self.hold_values(Stage(prev.roll, prev.hold, ranks=ranks), r)
         return Stage([h[chooser.first] for h in holds], holds)
 
-    def _free_only(self, *args) -> Stage:
+    def _free_only(self, *args, **options) -> Stage:
         raise InvalidRulesError("this chooser is computed for free holds only")
 
     float_stage = random_stage = _free_only
@@ -412,12 +416,16 @@ class TensorEngine(Engine):
     def best_holds_again(self, below: list[np.ndarray], holds: list[Any]) -> Any:
         return best_hold_codes(self.space, below)
 
-    def float_stage(self, prev: Stage, r: int, last: bool = False) -> Stage:
-        """One float64 stage (means), best holds as hold ids; the last keeps only its mean."""
+    def float_stage(self, prev: Stage, r: int, last: bool = False, codes: bool = False) -> Stage:
+        """One float64 stage (means), best holds as hold ids (``codes``: as their two-byte
+        codes, :class:`~.tensor.codes.HoldIds`); the last keeps only its mean."""
         sp = self.space
         vals = np.ascontiguousarray(prev.roll[0], dtype=np.float64)
-        outs, sums, codes = split_stage(sp, [vals], None if last else [np.float64], totals=last)
-        arg = holds_from_codes(sp, codes, np.int32 if sp.n_states < 2**31 else np.int64)
+        outs, sums, best = split_stage(sp, [vals], None if last else [np.float64], totals=last)
+        if codes:
+            arg = HoldIds(sp, best)
+        else:
+            arg = holds_from_codes(sp, best, np.int32 if sp.n_states < 2**31 else np.int64)
         return Stage(outs, arg=arg, total=None if sums is None else [sums[0] / 6**sp.n_dice])
 
     def mean_values(self, prev: Stage) -> np.ndarray:
@@ -515,7 +523,7 @@ def backward_induction(
         if isinstance(chooser, Optimal):
             stage = engine.optimal_stage(stage, r, last)
         elif isinstance(chooser, OptimalFloat):
-            stage = engine.float_stage(stage, r, last)
+            stage = engine.float_stage(stage, r, last, codes=chooser.codes)
         elif isinstance(chooser, Fixed):
             stage = engine.fixed_stage(stage, r, chooser, last)
         elif isinstance(chooser, FixedOrder):

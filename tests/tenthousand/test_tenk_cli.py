@@ -151,11 +151,35 @@ def test_duel_facebook_preset(capsys, tmp_path, monkeypatch):
         (["duel", "--preset", "facebook", "--floor", "-20050"], "allowed -20000..0"),
         (["duel", "--preset", "facebook", "--wipe"], "wipe=False"),
         (["duel", "--preset", "facebook", "--method", "jacobi"], "allowed: layered"),
+        (["duel", "--checkpoint", "duel.ckpt"], "--checkpoint without a farkle penalty"),
+        (["duel", "--preset", "facebook", "--checkpoint", "/no/such/dir/c"], "nothing can be"),
     ],
 )
 def test_facebook_bad_input_exit_2(capsys, argv, words):
     code, _, err = run(capsys, *argv)
     assert code == 2 and words in err and err.count("\n") == 1
+
+
+def test_duel_facebook_checkpoint_goes_on_from_its_file(capsys, tmp_path, monkeypatch):
+    """With --checkpoint the run keeps its table in the file; the same command run again
+    reads it (no sweep left to do) and prints the same proven interval; a file that is not
+    a checkpoint is refused in one line (exit 2)."""
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path / "cache"))
+    ck = tmp_path / "duel.ckpt"
+    argv = ["duel", "--preset", "facebook", "--target", "400", "--floor", "-200", "--json"]
+    code, out, _ = run(capsys, *argv, "--checkpoint", str(ck))
+    first = json.loads(out)
+    assert code == 0 and ck.is_file()
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path / "cache2"))  # no cached answer
+    code, out, _ = run(capsys, *argv, "--checkpoint", str(ck))
+    again = json.loads(out)
+    assert code == 0 and again["proven_interval"] == first["proven_interval"]
+    assert again["sweeps"] == first["sweeps"]
+    bad = tmp_path / "bad.ckpt"
+    bad.write_text("not a checkpoint")
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path / "cache3"))
+    code, _, err = run(capsys, *argv, "--checkpoint", str(bad))
+    assert code == 2 and "not a tenk-penalty-checkpoint" in err and err.count("\n") == 1
 
 
 def never_solve(*args, **kwargs):

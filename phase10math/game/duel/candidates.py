@@ -127,7 +127,7 @@ def tensor_phase(phase: int, dice: Layout | tuple[Die, ...], rules: Rules) -> bo
     return (
         PHASES[phase].uses_color
         and rules.holds == "free"
-        and needs_tensor(StateSpace.build(dice, FULL))
+        and needs_tensor(StateSpace.build(dice, FULL), rules)
     )
 
 

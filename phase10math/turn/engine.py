@@ -528,14 +528,14 @@ class BatchEngine(Engine):
     # ------------------------------------------------------------ the steps
     def expectation(self, values: np.ndarray) -> np.ndarray:
         """Every hold's ``E[values | hold]`` (a mean, not a numerator) for roll-state values
-        ``values`` (roll states x B), one die at a time."""
-        sp, B = self.space, values.shape[1]
-        T = np.zeros((sp.n_states, B))
-        T[sp.full_ids] = values
+        ``values`` (roll states, or roll states x B), one die at a time."""
+        sp, v = self.space, np.asarray(values)
+        T = np.zeros((sp.n_states, v.shape[1] if v.ndim > 1 else 1))
+        T[sp.full_ids] = v.reshape(len(v), -1)
         for t, typ in enumerate(sp.types):
             w = np.asarray(typ.weights, dtype=np.float64)
             expect_step(self.slabs(T, t), sp.add_tables[t], w, self.orders(t)[0])
-        return T
+        return T if v.ndim > 1 else T[:, 0]
 
     def subset_maximum(
         self, hold_values: np.ndarray, tie: float = 0.0, overwrite: bool = False
@@ -543,19 +543,18 @@ class BatchEngine(Engine):
         """The subset maximum and its arg-max of every roll state, per column, in the kit's
         order of holds (values within ``tie`` equal). ``overwrite``: ``hold_values`` (C
         ordered float64, not read again) may be the work array (no copy)."""
-        sp = self.space
+        sp, flat = self.space, np.ndim(hold_values) == 1
         M = np.ascontiguousarray(hold_values, dtype=np.float64)
         if M is hold_values and not overwrite:
             M = M.copy()
+        M = M.reshape(sp.n_states, -1)
         key = np.empty(M.shape, dtype=np.int32)
         key[...] = self.keys[:, None]
         for t in range(len(sp.types)):
             up = self.orders(t)[1]
             max_step(self.slabs(M, t), self.slabs(key, t), sp.remove_tables[t], up, tie)
-        return M[sp.full_ids], key[sp.full_ids] % np.int32(sp.n_states)
-
-    def values_of_holds(self, hold_values: np.ndarray, holds: np.ndarray) -> np.ndarray:
-        return hold_values[holds]
+        best, arg = M[sp.full_ids], key[sp.full_ids] % np.int32(sp.n_states)
+        return (best[:, 0], arg[:, 0]) if flat else (best, arg)
 
     def turn_mean(self, values: np.ndarray):
         """The mean over the first roll, per column (a fixed order of summation)."""

@@ -22,6 +22,7 @@ from phase10math.turn.engine import (
     OPTIMAL,
     EngineKind,
     Fixed,
+    OptimalFloat,
     backward_induction,
     engine_for,
     final_scores,
@@ -95,3 +96,14 @@ def test_a_fixed_float_policy_on_the_batch_engine_is_the_exact_policys_value():
     got = backward_induction(tb.engine, [cols], 3, Fixed(holds, exact=False), keep=False)
     want = Fraction(run.total[0], run.denominator)
     assert got.total[0] == pytest.approx([float(want), 2 * float(want)], rel=1e-13)
+
+
+def test_one_utility_without_a_batch_axis_is_its_column_of_a_batch():
+    tb = TurnBatch.for_phase(PHASES[4])
+    u = np.concatenate([[0], tb.scores])[tb.outcome].astype(float)
+    cols = np.stack([u, np.sqrt(u)], axis=1)
+    one = backward_induction(tb.engine, [u], 3, OptimalFloat(1e-12))
+    both = backward_induction(tb.engine, [cols], 3, OptimalFloat(1e-12))
+    assert one.total[0] == both.total[0][0]
+    for r in (1, 2):
+        assert np.array_equal(one.arg[r], both.arg[r][:, 0])

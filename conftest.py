@@ -114,3 +114,20 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
 
     config.option.loadscopereorder = False  # not by number of tests: the longest first
     return FileUnits(config, log)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """The fuzz census (``tests/census.py``): per category, the cases the fuzz tests ran
+    against the members they promise to cover, as the census tests recorded them."""
+    lines = sorted(
+        {
+            value
+            for report in terminalreporter.stats.get("passed", [])
+            for name, value in getattr(report, "user_properties", ())
+            if name == "fuzz census"
+        }
+    )
+    if lines:
+        terminalreporter.write_sep("=", "fuzz census")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -4,13 +4,14 @@
     python benchmarks/run_facebook_duel.py floors --target 2000 --floors 0 -250 -500 -1000
     python benchmarks/run_facebook_duel.py variants --target 2000 --floor -1000
 
-``full`` solves one duel with a checkpoint after every sweep (kill it and run the same command
-again: it goes on from the last sweep) and prints P(first player wins) with its proven
-interval beside Busche's published 53.487%; ``floors`` prints the first player's chance for
-each floor and the differences between successive floors (Busche reports that they shrink
-exponentially); ``variants`` prints how much each open rule choice of the preset moves the
-first player's chance (docs/rules.md section 3.5). Long: run it under
-``nice flock /work/heavy.lock`` on the shared machine.
+``full`` solves one duel as ``phase10math tenk duel --preset facebook --checkpoint F`` does
+(the same function, :func:`~phase10math.tenthousand.penalty.solve_penalty_duel`: a checkpoint
+after every sweep, kill it and run the same command again and it goes on from the last sweep)
+and prints P(first player wins) with its proven interval beside Busche's published 53.487%;
+``floors`` prints the first player's chance for each floor and the differences between
+successive floors (Busche reports that they shrink exponentially); ``variants`` prints how
+much each open rule choice of the preset moves the first player's chance (docs/rules.md
+section 3.5). Long: run it under ``nice`` on a shared machine.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import resource
 import time
 
 from phase10math.tenthousand.layered import solve_layered
-from phase10math.tenthousand.penalty import solve_penalty
+from phase10math.tenthousand.penalty import solve_penalty, solve_penalty_duel
 from phase10math.tenthousand.rules import TenKRules
 
 BUSCHE = 0.53487  # Busche (2016), floor -2500, target 10,000
@@ -35,6 +36,14 @@ VARIANTS = [
 
 def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def solve_full(target: int, floor: int, checkpoint=None, **changes):
+    """The command line's solve (its tolerance, certificate and narrowing), no cache."""
+    rules = TenKRules.preset("facebook", **{"target": target, "floor": floor, **changes})
+    t0, c0 = time.perf_counter(), time.process_time()
+    s = solve_penalty_duel(rules, progress=False, use_cache=False, checkpoint=checkpoint)
+    return rules, s, time.perf_counter() - t0, time.process_time() - c0
 
 
 def solve(target: int, floor: int, checkpoint=None, tol=1e-12, **changes):
@@ -62,7 +71,9 @@ def main() -> None:
     ap.add_argument("--floor", type=int, default=-2500)
     ap.add_argument("--floors", type=int, nargs="+", default=[0, -250, -500, -1000, -1500, -2000])
     ap.add_argument("--checkpoint", default=None)
-    ap.add_argument("--tol", type=float, default=1e-10, help="stop the sweeps below this change")
+    ap.add_argument(
+        "--tol", type=float, default=1e-10, help="floors, variants: stop the sweeps below this"
+    )
     ap.add_argument(
         "--no-four-and-pair", action="store_true", help="4 of a kind + pair is not three pairs"
     )
@@ -83,7 +94,10 @@ def main() -> None:
     floors = [args.floor] if args.what == "full" else args.floors
     prev = None
     for floor in floors:
-        rules, s, wall, cpu = solve(args.target, floor, args.checkpoint, args.tol, **changes)
+        if args.what == "full":
+            rules, s, wall, cpu = solve_full(args.target, floor, args.checkpoint, **changes)
+        else:
+            rules, s, wall, cpu = solve(args.target, floor, args.checkpoint, args.tol, **changes)
         line = (
             f"facebook target {rules.target} floor {floor}"
             f"{' (4+2 not three pairs)' if changes else ''}: P(first wins) = {s.value:.12f}, "

@@ -1,6 +1,7 @@
 """Screenshots of the play app for docs/app.md: the board in Chromium at 360, 390 and 1280 px,
 in the scenes a player meets - the win advice with a made phase ("roll again for points"), a
-made phase under each aim, and roll 2 (a hold carried over, not judged yet).
+made phase under each aim, roll 2 (a hold carried over, not judged yet), and hint mode after
+"Check my hold" (the rule of thumb's hold beside the best, and its cost on this roll).
 
 Run: ``python tools/app_screenshots.py [--out docs] [--scenes ...] [--widths ...]``. It serves a
 notebook that builds each scene in Python (``?scene=NAME`` in the address) with Voilà and
@@ -20,7 +21,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser import CHROMIUM, CHROMIUM_ARGS, serve_voila  # noqa: E402
 
 WIDTHS = {360: 740, 390: 844, 1280: 900}
-SCENES = ("win-made", "made-complete", "made-score", "roll2")
+SCENES = ("win-made", "made-complete", "made-score", "roll2", "thumb-check")
 
 CELL = """
 import os, urllib.parse
@@ -54,6 +55,12 @@ elif scene == "made-complete":
 elif scene == "made-score":
     t = TurnWidget(phase=1, objective="score", seed=4)
     made_and_rolling_best(t)
+    view = t.view
+elif scene == "thumb-check":  # hint mode, checked: the rule of thumb keeps other dice
+    t = TurnWidget(phase=3, seed=1)
+    t.hint_toggle.value = True
+    t.roll()
+    t.reveal_button.click()
     view = t.view
 else:  # roll 2: the hold of roll 1 carried over, not judged yet
     t = TurnWidget(phase=1, seed=4)

@@ -9,9 +9,9 @@ that ``phase10math card`` and :mod:`phase10math.turn.thumb` read.
 The search (:func:`~phase10math.turn.thumb.search_rules`, a beam search over the rule
 language; ``--max-lines``, ``--beam``) takes about an hour on the 2-core machine; it writes
 every phase's result to the checkpoint file (``--checkpoint``, default
-``runs/rules_of_thumb_search.json``) as it goes, so that a stopped run goes on where it
-stopped. ``--check`` does not search: it prices every
-shipped rule again (exact fractions, and the optimum's and the greedy's values from the
+``tools/solves/rules_of_thumb_search.json``, with the other long runs' resumable state) as it
+goes, so that a stopped run goes on where it stopped. ``--check`` does not search: it prices
+every shipped rule again (exact fractions, and the optimum's and the greedy's values from the
 phase rows) and compares with the file (the color phases 14 and 15 on the recorded dice take
 a 60-million-roll evaluation each, several minutes on the 2-core machine; ``--light`` leaves
 them out).
@@ -45,7 +45,7 @@ from phase10math.turn.thumb import (
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "phase10math" / "turn" / "data" / THUMB_FILE
-CHECKPOINT = ROOT / "runs" / "rules_of_thumb_search.json"
+CHECKPOINT = ROOT / "tools" / "solves" / "rules_of_thumb_search.json"
 LAYOUTS = {"recorded": RECORDED_LAYOUT, "compact": COMPACT_LAYOUT}
 MC_TURNS = 20_000
 HEAVY = {("recorded", 14), ("recorded", 15)}

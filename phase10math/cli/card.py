@@ -30,6 +30,7 @@ from phase10math.exact import to_json
 PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
 ALWAYS = "If your dice make the phase, keep them."
 TITLE = "Phase 10 Dice: rules of thumb"
+OTHERS = "Other rules, the points of chance to win in 100 each gives up: "
 
 
 class CardError(Phase10MathError):
@@ -70,7 +71,44 @@ def card_data(layout: str = "recorded") -> dict:
         "always": ALWAYS,
         "tail": TAIL_WORDS,
         "phases": phases,
+        "win_rules": win_data(),
     }
+
+
+def win_data() -> dict:
+    """The win rules of the two-player game with their prices against the optimal player
+    (:func:`~phase10math.game.duel.winrules.shipped_win_rules`)."""
+    from phase10math.game.duel.winrules import shipped_win_rules
+
+    return shipped_win_rules()
+
+
+def win_lines(win: dict) -> tuple[str, list[str], str, list[str]]:
+    """The card's box for playing to win: its title, the card rule's lines, its price, and
+    the other rules' prices, in plain words."""
+    rules = {r["name"]: r for r in win["rules"]}
+    main = rules[win["card_rule"]]
+
+    def gives(r: dict) -> str:
+        p = r["price"]
+        return (
+            f"gives up {100 * p['mean']:.1f} points of chance to win in 100 against the best "
+            f"player (moving first {100 * p['first']:.1f}, second {100 * p['second']:.1f})"
+        )
+
+    title = "Playing to win (two players): when to stop at a made phase"
+    others = [
+        f"{r['name']}: {100 * r['price']['mean']:.1f} (first {100 * r['price']['first']:.1f}, "
+        f"second {100 * r['price']['second']:.1f})"
+        for r in win["rules"]
+        if r is not main
+    ]
+    note = (
+        f"This rule {gives(main)}; priced exactly in the end game (phases 9-10, compact "
+        "dice, from phase 9 with 0 points; the whole game is too costly to price), each "
+        "price checked by 2,000 seeded games."
+    )
+    return title, main["words"], note, others
 
 
 def _f(d: dict) -> Fraction:
@@ -129,7 +167,7 @@ body { font-family: sans-serif; max-width: 48em; margin: 1em auto; color: #111; 
 h1 { font-size: 1.4em; margin-bottom: .2em; }
 .always { border: 1px solid #555; padding: .5em; margin: .5em 0 1em; }
 .phase { margin: .6em 0; page-break-inside: avoid; }
-.phase h2 { font-size: 1em; margin: 0; }
+.phase h2, .win h2 { font-size: 1em; margin: 0; }
 .phase ol { margin: .1em 0 .1em 1.2em; padding: 0; }
 .price { color: #333; font-size: .9em; }
 @media print { .page2 { page-break-before: always; } }
@@ -162,6 +200,15 @@ def card_html(data: dict) -> str:
             f"<div class='{cls}'><h2>{html.escape(title)}</h2><ol>{items}</ol>"
             f"<div class='price'>{html.escape(price[0].upper() + price[1:])}.</div>"
             f"{score_html}</div>"
+        )
+    if data.get("win_rules"):
+        title, lines, note, others = win_lines(data["win_rules"])
+        items = "".join(f"<li>{html.escape(w)}</li>" for w in lines)
+        rest = "".join(f"<li>{html.escape(w)}</li>" for w in others)
+        parts.append(
+            f"<div class='always win'><h2>{html.escape(title)}</h2><ol>{items}</ol>"
+            f"<div class='price'>{html.escape(note)}</div>"
+            f"<div class='price'>{html.escape(OTHERS)}<ul>{rest}</ul></div></div>"
         )
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -242,16 +289,39 @@ def card_figures(data: dict, paper: str):
                 page.put(f"{j}. {w}", 9, False, 0.2)
             page.put(price[0].upper() + price[1:] + ".", 8.5, False, 0.2)
             page.skip(0.5)
+        if i == 1 and data.get("win_rules"):
+            win_box(page, data["win_rules"], Rectangle)
         page.fig.text(
             page.left,
             0.35 / height,
             "Exact prices: phase10math card --json (fractions); "
-            "the rules are found by tools/ship_rules_of_thumb.py.",
+            "the rules are found by tools/ship_rules_of_thumb.py and tools/ship_win_rules.py.",
             fontsize=7,
             color="#444",
         )
         figs.append(page.fig)
     return figs
+
+
+def win_box(page: _Page, win: dict, rectangle) -> None:
+    """The win rules in a box at the foot of page 2."""
+    title, lines, note, others = win_lines(win)
+    top = page.y + page.line * 0.3
+    page.put(title, 10, True, 0.1)
+    for j, w in enumerate(lines, 1):
+        page.put(f"{j}. {w}", 9, False, 0.3)
+    page.put(note, 8, False, 0.1)
+    page.put(OTHERS + "; ".join(others) + ".", 7.5, False, 0.1)
+    page.skip(0.2)
+    box = rectangle(
+        (page.left - 0.05 / page.width, page.y),
+        1 - 2 * page.left + 0.1 / page.width,
+        top - page.y,
+        transform=page.fig.transFigure,
+        fill=False,
+        lw=0.8,
+    )
+    page.fig.patches.append(box)
 
 
 def write_pdf(data: dict, path: Path, paper: str, png_stem: Path | None = None) -> list[Path]:

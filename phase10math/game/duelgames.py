@@ -41,7 +41,9 @@ class DuelSample:
     """Seeded games of two seats' plays: per game the result of seat 0 (``got``: 1, 1/2 or 0),
     the table's value of the start for seat 0 given who began (``want``), whether it was a
     tie (``ties``) and the seat that began (``first``: 0 or 1); the phase the players
-    started at."""
+    started at. ``given_up[i, s]``: the chance to win seat ``s``'s candidate turns gave up
+    in game ``i`` (proven, once per turn played at a costly color phase:
+    :attr:`~phase10math.game.duel.DuelStrategy.given_up_played`; zeros where none)."""
 
     plays: tuple[Play, Play]
     phase: int
@@ -49,6 +51,7 @@ class DuelSample:
     want: np.ndarray
     ties: np.ndarray
     first: np.ndarray
+    given_up: np.ndarray | None = None
 
     @property
     def games(self) -> int:
@@ -98,6 +101,33 @@ class DuelSample:
     def first_z(self) -> float:
         """(first_mean - first_expected) in standard errors."""
         return _z(self.first_mean - self.first_expected, self.first_se)
+
+    def _gave(self, first: bool) -> float:
+        """The mean chance given up per game by the seat that began (``first``), else by the
+        other."""
+        if self.given_up is None:
+            return 0.0
+        seat = self.first if first else 1 - self.first
+        return float(self.given_up[np.arange(self.games), seat].mean())
+
+    @property
+    def first_range(self) -> tuple[float, float]:
+        """Where the mean result of the seat that began belongs, the candidate turns' price
+        counted: its worth less what its own choices gave up, to its worth plus what the
+        other's gave up (per game, mean). By the performance-difference identity the
+        expected result is the worth plus the expected sum, over the turns played, of each
+        turn's value less its state's optimum (the mover's view): at most 0 and at least
+        minus the proven price on the first seat's turns, the reverse on the other's."""
+        w = self.first_expected
+        return w - self._gave(True), w + self._gave(False)
+
+    @property
+    def first_z_range(self) -> float:
+        """The first seat's mean result outside :attr:`first_range`, in standard errors (0
+        inside it)."""
+        lo, hi = self.first_range
+        m = self.first_mean
+        return _z(m - hi, self.first_se) if m > hi else _z(m - lo, self.first_se) if m < lo else 0.0
 
 
 def _z(diff: float, se: float) -> float:
@@ -154,7 +184,7 @@ def simulate_duel(
         else:
             strategies.append(OptimalStrategy(p.label, layout=layout))
     values = {(f, m): sol.value(starts[f], m) for f in (0, 1) for m in {plays, plays[::-1]}}
-    got, want, ties, firsts = [], [], [], []
+    got, want, ties, firsts, gave = [], [], [], [], []
     for i in range(games):
         game = Game(strategies, phases=g.hi, layout=layout, seed=seed + i)
         for player, t in zip(game.players, totals, strict=True):
@@ -164,11 +194,14 @@ def simulate_duel(
         for s in strategies:
             if isinstance(s, DuelStrategy):
                 s.attach(game)
+        before = [getattr(s, "given_up_played", 0.0) for s in strategies]
         res = game.play()
+        gave.append([getattr(s, "given_up_played", 0.0) - b for s, b in zip(strategies, before)])
         first, w = res.order[0], res.winners
         got.append(1.0 if w == [0] else (0.5 if len(w) == 2 else 0.0))
         ties.append(1.0 if len(w) == 2 else 0.0)
         worth, _ = values[(first, (plays[first], plays[1 - first]))]  # the first seat's worth
         want.append(worth if first == 0 else 1 - worth)
         firsts.append(first)
-    return DuelSample(plays, phase, np.array(got), np.array(want), np.array(ties), np.array(firsts))
+    arrays = (np.array(got), np.array(want), np.array(ties), np.array(firsts))
+    return DuelSample(plays, phase, *arrays, np.array(gave, dtype=np.float64).reshape(-1, 2))

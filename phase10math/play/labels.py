@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from phase10math.guards import check_probability
 from phase10math.turn.advisor import HoldOption
 
 
@@ -35,11 +36,18 @@ def tie_ranks(options: Sequence[HoldOption]) -> list[int]:
 def pct(x: float | Fraction) -> str:
     """A chance as a player reads it: a whole or one-decimal percentage, never scientific
     notation; a chance above 0 that rounds to 0 is "under 0.1%", one below 1 that rounds to
-    100 "over 99.9%".
+    100 "over 99.9%". A chance outside [0, 1] (beyond a float's rounding) is never shown as a
+    number: it is an internal error (:func:`phase10math.guards.check_probability`), which the
+    app shows as such (:func:`~phase10math.play.panels.internal_error_html`).
 
     >>> [pct(x) for x in (0, 1, Fraction(1, 3), 1e-6, 0.99999, 0.5)]
     ['0%', '100%', '33.3%', 'under 0.1%', 'over 99.9%', '50.0%']
+    >>> pct(Fraction(4078, 100))
+    Traceback (most recent call last):
+    ...
+    phase10math.errors.ResultOutOfRangeError: a chance = 2039/50 (40.780000) lies outside [0, 1]
     """
+    check_probability(x, "a chance")
     p = float(x) * 100
     if p <= 0:
         return "0%"

@@ -27,6 +27,7 @@ from phase10math.play.palette import LETTERS, PALETTE
 from phase10math.play.style import stylesheet
 from phase10math.play.why import why
 from phase10math.play.win import COARSE, WinLine, why_win, win_cost, win_text
+from phase10math.turn.thumb import RuleHint
 
 #: Background color of a die face, per color code (None: color not known); color-blind safe,
 #: and every face also shows its color letter (see :mod:`phase10math.play.palette`).
@@ -37,6 +38,15 @@ def error_html(e: Exception | str) -> str:
     """A refusal or bad-input message, shown in red beside the input."""
     return (
         f"<span class='p10-refusal' role='alert'>&#9888; {html.escape(str(e), quote=False)}</span>"
+    )
+
+
+def internal_error_html(e: Exception) -> str:
+    """A result outside its range (:class:`~phase10math.errors.ResultOutOfRangeError`: a bug,
+    or damage no other check caught), shown where the answer would be, instead of it."""
+    return (
+        "<span class='p10-refusal p10-internal-error' role='alert'>&#9888; internal error: "
+        f"{html.escape(str(e), quote=False)}; the answer is not shown (please report it)</span>"
     )
 
 
@@ -80,6 +90,7 @@ def advice_html(
     reveal: bool = True,
     beside_win: str | None = None,
     thumb: str | None = None,
+    thumb_check: RuleHint | None = None,
 ) -> str:
     """The advisor panel in plain words: the best hold, your hold against it (cost in
     percentage points), why, and on demand the ranked holds with exact fractions.
@@ -87,7 +98,8 @@ def advice_html(
     turn's own aim in these words (e.g. "make the phase"): its verdict says "To make the
     phase:" instead of "Best:", its fold "Why, to make the phase", and a made phase is not
     told to stop. ``thumb``: a rule of thumb for this roll, shown in hint mode (where the
-    answer is not)."""
+    answer is not); ``thumb_check``: the rule of thumb's hold beside the best, shown with the
+    answer once the player checked the hold (:func:`thumb_check_html`)."""
 
     if state.rolls_done == 0:
         v = state.phase_value()
@@ -141,6 +153,8 @@ def advice_html(
         )
     label = "Best" if beside_win is None else f"To {beside_win}"
     parts.append(verdict_html(state, st, label))
+    if thumb_check is not None:
+        parts.append(thumb_check_html(thumb_check))
     reasons = why(state)
     if reasons:  # beside the hold to win: why this hold is best for the turn's own aim
         title = "Why" if beside_win is None else f"Why, to {beside_win}"
@@ -179,6 +193,24 @@ def advice_html(
     )
     parts.append("</div>")
     return "".join(parts)
+
+
+def thumb_check_html(hint: RuleHint) -> str:
+    """Hint mode after "Check my hold": what the rule of thumb keeps from this roll beside
+    the best hold (``p10-thumb-check``), and where they differ what following the rule costs
+    here (its exact value beside)."""
+    keep = chips(hint.keep) if hint.keep else "nothing"
+    if not hint.differs:
+        said = f"keep {keep} &mdash; the same as the best hold here."
+    else:
+        unit = "points of chance in 100" if hint.objective == "complete" else "points on average"
+        best = chips(hint.best_keep) if hint.best_keep else "nothing"
+        said = (
+            f"keep {keep}. <b>The best hold differs</b> (keep {best}): following the rule "
+            f"here costs <b>{float(hint.cost):.2f} {unit}</b> "
+            f"<small>(exact: <code>{hint.cost}</code>)</small>."
+        )
+    return f"<div class='p10-thumb p10-thumb-check'><b>The rule of thumb says:</b> {said}</div>"
 
 
 def verdict_html(state: TurnState, st: pm.Standing, label: str = "Best") -> str:

@@ -14,7 +14,7 @@ import threading
 import time
 
 from phase10math.dice.faces import COLOR_NAMES
-from phase10math.errors import Phase10MathError
+from phase10math.errors import Phase10MathError, ResultOutOfRangeError
 from phase10math.play import aims
 from phase10math.play.models import face_label
 from phase10math.play.palette import PALETTE
@@ -24,6 +24,7 @@ from phase10math.play.panels import (
     choices_summary,
     compare_html,
     error_html,
+    internal_error_html,
     note_html,
     picker_html,
     win_panel_html,
@@ -158,6 +159,23 @@ class TurnView:
             self.busy.value = ""
 
     def refresh(self) -> None:
+        """Show the turn as it stands. A result outside its range (a chance above 1, ...) is
+        an internal error: the advice shows it as such, never a number in its place and never
+        a traceback; the rest of the board still follows the turn."""
+        try:
+            self._draw()
+        except ResultOutOfRangeError as e:
+            self.show_internal_error(e)
+            if self.on_change is not None:
+                self.on_change()
+
+    def show_internal_error(self, e: ResultOutOfRangeError) -> None:
+        """Put an internal error where the answer goes (the advice), nothing of the answer."""
+        self.advice.value = internal_error_html(e)
+        self.aim_message.value = ""
+        self.compare_box.layout.display = "none"
+
+    def _draw(self) -> None:
         self._prepare()
         st = self.state
         hint = bool(self.hint_toggle.value)
@@ -250,11 +268,14 @@ class TurnView:
         )
         try:
             beside = self._aim_words() if self._win_speaks() else None
-            thumb = None
+            thumb, check = None, None
             if not reveal and self.rule_of_thumb is not None and st.rolls_done and not st.over:
                 thumb = self.rule_of_thumb(st)
+            checked = hint and self.revealed and st.rolls_done and not st.over
+            if checked and self.rule_of_thumb_check is not None:
+                check = self.rule_of_thumb_check(st)
             self.advice.value = advice_html(
-                st, self.top, reveal=reveal, beside_win=beside, thumb=thumb
+                st, self.top, reveal=reveal, beside_win=beside, thumb=thumb, thumb_check=check
             )
             if st.over and self.choices:
                 self.advice.value += (

@@ -31,7 +31,7 @@ from phase10math.dice.faces import Layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS, get_layout
 from phase10math.dice.phases import PHASES, Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
-from phase10math.errors import InvalidHoldError, Phase10MathError
+from phase10math.errors import InvalidHoldError, Phase10MathError, ResultOutOfRangeError
 from phase10math.play import aims
 from phase10math.play import models as pm
 from phase10math.play.models import WIN_AIM, TurnState
@@ -39,7 +39,7 @@ from phase10math.play.panels import board_html, error_html, preview_html
 from phase10math.play.style import css_classes, ipw, style_widget
 from phase10math.play.turn_view import TurnView
 from phase10math.play.win import WinLine
-from phase10math.turn.thumb import hint_for_turn
+from phase10math.turn.thumb import RuleHint, check_for_turn, hint_for_turn
 
 #: The dice sets in the layout menu.
 LAYOUT_LABELS = {
@@ -108,6 +108,9 @@ class TurnWidget(TurnView):
         # hint mode's place for a rule of thumb: a function of the turn giving a short hint
         # in words (or None), shown while the answer is hidden
         self.rule_of_thumb: Callable[[TurnState], str | None] | None = hint_for_turn
+        # and once the player checked the hold: the rule's hold beside the best, and what it
+        # costs where they differ (exact)
+        self.rule_of_thumb_check: Callable[[TurnState], RuleHint | None] | None = check_for_turn
         # what each choice of this turn cost (see _note_choice)
         self.choices: list[pm.Choice] = []
         self._choices_before: list = []  # the choices before the move that Undo takes back
@@ -367,6 +370,11 @@ class TurnWidget(TurnView):
             action()
         except Phase10MathError as e:
             where.value = error_html(e)
+        except ResultOutOfRangeError as e:  # an internal error, shown as one (not an answer)
+            self.refresh()
+            self.show_internal_error(e)
+            self.busy.value = ""
+            return
         else:
             self.message.value = ""
             self.entry_message.value = ""

@@ -16,28 +16,25 @@ value, which needs ``P`` at three kinds of states (see :mod:`~phase10math.tentho
    ``x = P(a, b)``, ``y = P(b, a)``; the turn value is a convex, piecewise-linear function of
    the partner's value, ``x = F1(y)``, ``y = F2(x)``, and one backward pass over the turn gives
    each value together with its slope ``d`` (the chance that the optimal turn ends in a bust).
-   Newton's step solves the two linear pieces exactly; it is exact once the policy is right.
+   Newton's step solves the two linear pieces exactly; it is exact once the policy is right
+   (the pair step both two-player games share: :func:`~phase10math._base.pairs.pair_fixed_point`).
 3. *Passes*: the wipe values ``P(b, 0)`` of lower layers come from the previous pass (Gauss-
    Seidel over the whole table); passes repeat until nothing moves by more than ``1e-13``.
    Layers are processed a few at a time (``block``) for speed; inside a block the bank values
    of the block's own higher layers also come from the previous pass.
 4. *Certificate*: a box ``[L0, U0] = [P - delta, P + delta]`` is pushed through one more pass
    in which every lower bound is computed from upper bounds and vice versa (the turn value
-   falls when the opponent's chances rise), the pairs' 2x2 systems are solved for the bounds
-   and widened by their proven residual error, and a rounding margin is added. If the result
+   falls when the opponent's chances rise): each pair of a block is proven by the pair
+   certificate both two-player games share (:mod:`phase10math._base.pairs`, here
+   :class:`BlockPairs`): with ``h(x) = F1(1 - F2(1 - x))`` from below and from above (the
+   bounds of the values the turns need, every turn value moved by the rounding margin of a
+   pass, :func:`rounding_margin`, to the safe side), ``h+(x + e) <= x + e`` and
+   ``h-(x - e) >= x - e`` put the exact pair within ``e`` of the candidate. If the result
    ``[L, U]`` lies inside ``[L0, U0]``, the map sends the box into itself, so (Brouwer; the
    fixed point is unique because, whatever both players do, from every position the game ends
    within a bounded number of turns with a chance bounded away from 0) the exact values lie in
-   ``[L, U]``. One more pass from that proven box narrows it. The first player's chance is
+   ``[L, U]``. More passes from that proven box narrow it. The first player's chance is
    reported as ``[L(0, 0), U(0, 0)]``.
-
-The residual error of a pair: with residuals ``r1 = |F1(y) - x|``, ``r2 = |F2(x) - y|`` and
-slopes bounded by ``s1, s2 < 1`` near the solution, the box of radii
-``e1 = (r1 + s1 r2) / (1 - s1 s2)`` (and ``e2`` alike) around ``(x, y)`` is mapped into itself,
-so the exact pair lies in it. The slope bound is a secant just below the solution, an upper
-bound on every slope above it because ``F`` is convex and decreasing in the partner's value.
-Rounding: every computed turn value is within a proven margin of the exact one (see
-:func:`rounding_margin`), which is added to the residuals and slopes.
 
 >>> from phase10math.tenthousand.rules import TenKRules
 >>> sol = solve_layered(TenKRules(target=300, dice=3))
@@ -52,13 +49,17 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
+from phase10math._base.pairs import interval_verdict, pair_fixed_point, prove_pairs
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.tenthousand.errors import TenKStateError
 from phase10math.tenthousand.odds import duel_roll_data
 from phase10math.tenthousand.rules import UNIT, TenKRules
 
 EPS = 2.0**-53
+FIRST_DELTA = 1.005  # a pair certificate's first interval over the error carried into it
+TIGHTEN = 2  # halvings of a pair's proven interval towards the last that failed
 MEMORY_LIMIT = 4 * 2**30  # bytes the solver may allocate at most (refused at once above this)
 
 
@@ -132,47 +133,103 @@ class TurnPass:
         self.U = rules.target // UNIT if span is None else span  # totals that reach it win
         self.D = rules.dice
         self.open_u = rules.open_score // UNIT
+        self.flat = flat_rolls(rolls)
 
     def turn(self, a, bank, beta, omega, rolls_out=None):
         """Turn-start values of columns with mover score ``a`` (sorted ascending), bank values
         ``bank[t, k]`` (t = 0..U), bust value ``beta`` and wipe value ``omega`` (equal to
         ``beta`` where ``a == 0``). With ``rolls_out`` (shaped ``(U + 1, D, K)``) the roll
-        values are stored there and ``(values, turn values V[t, n - 1, k])`` is returned."""
+        values are stored there and ``(values, turn values V[t, n - 1, k])`` is returned.
+        The pass itself is :func:`turn_kernel` (compiled)."""
         U, D = self.U, self.D
         V = np.repeat(bank[:, None, :], D, axis=1)  # (U + 1, D, K)
         if self.open_u:  # not on the board: stopping below the opening banks nothing
             stop0 = (a == 0)[None, :] & (np.arange(U + 1) < self.open_u)[:, None]
             V = np.where(stop0[:, None, :], beta[None, None, :], V)
+        V = np.ascontiguousarray(V, dtype=float)
         # columns active at total t: a + t < U, a prefix because a is sorted
-        kmax = np.searchsorted(a, U - np.arange(U + 1), side="left")
-        out = None
-        for t in range(U - 1, -1, -1):
-            k = int(kmax[t])
-            if k == 0:
-                continue
-            for ro in self.rolls:
-                if t == 0 and ro.n != D:
-                    continue
-                # best option of each group, option by option (groups with most options first)
-                M = V[np.minimum(t + ro.s[0], U), ro.m[0], :k]
-                for j in range(1, len(ro.size)):
-                    g = ro.size[j]
-                    np.maximum(M[:g], V[np.minimum(t + ro.s[j], U), ro.m[j], :k], out=M[:g])
-                R = ro.w @ M
-                c = ro.p_none * beta[:k] + ro.p_win
-                if ro.p_wipe:
-                    c = c + ro.p_wipe * omega[:k]
-                R += c
-                if rolls_out is not None:
-                    rolls_out[t, ro.n - 1, :k] = R
-                if t == 0:
-                    out = R
-                    continue
-                np.maximum(R, V[t, ro.n - 1, :k], out=V[t, ro.n - 1, :k])  # ties bank
-        if rolls_out is not None:
+        kmax = np.searchsorted(a, U - np.arange(U + 1), side="left").astype(np.int64)
+        store = rolls_out is not None
+        R = rolls_out if store else np.empty((1, 1, 1))
+        out = turn_kernel(
+            V, kmax, np.ascontiguousarray(beta, dtype=float),
+            np.ascontiguousarray(omega, dtype=float), self.flat, R, store,
+        )  # fmt: skip
+        if store:
             V[0, D - 1] = out
             return out, V
         return out
+
+
+def flat_rolls(rolls: list[_Roll]) -> tuple:
+    """The rolls of 1..D dice as arrays the compiled pass reads: options' scores ``S`` and
+    dice left ``M`` (roll, option, group), the groups with each option (roll, option), each
+    roll's number of options and of groups, the group weights, and the chances of a bust,
+    a wipe and a win (a roll of ``n`` dice is row ``n - 1``)."""
+    D = len(rolls)
+    width = np.array([len(ro.size) for ro in rolls], dtype=np.int64)
+    G = np.array([len(ro.w) for ro in rolls], dtype=np.int64)
+    wmax, gmax = max(int(width.max()), 1), max(int(G.max()), 1)
+    S = np.zeros((D, wmax, gmax), dtype=np.int64)
+    M = np.zeros((D, wmax, gmax), dtype=np.int64)
+    size = np.zeros((D, wmax), dtype=np.int64)
+    w = np.zeros((D, gmax))
+    for r, ro in enumerate(rolls):
+        for j in range(len(ro.size)):
+            size[r, j] = ro.size[j]
+            S[r, j, : ro.size[j]] = ro.s[j]
+            M[r, j, : ro.size[j]] = ro.m[j]
+        w[r, : len(ro.w)] = ro.w
+    p = np.array([[ro.p_none, ro.p_wipe, ro.p_win] for ro in rolls])
+    return S, M, size, width, G, w, p
+
+
+@njit(cache=True)
+def turn_kernel(V, kmax, beta, omega, flat, R_out, store):  # pragma: no cover (compiled)
+    """The turn pass in place on ``V[t, n - 1, k]`` (the bank values at first), from the
+    highest total down: a roll of ``n`` dice is worth its groups' best options, weighted,
+    plus a bust's, a wipe's and a win's values; a total's value is the better of banking and
+    rolling (ties bank). Returns the turn-start values; with ``store`` the roll values go to
+    ``R_out[t, n - 1, k]``."""
+    S, M, size, width, G, w, p = flat
+    U, D, K = V.shape[0] - 1, V.shape[1], V.shape[2]
+    out = np.zeros(K)
+    acc, best = np.empty(K), np.empty(K)
+    for t in range(U - 1, -1, -1):
+        k = kmax[t]
+        if k == 0:
+            continue
+        for r in range(D):
+            if t == 0 and r != D - 1:
+                continue
+            acc[:k] = 0.0
+            for g in range(G[r]):
+                t0, m0 = min(t + S[r, 0, g], U), M[r, 0, g]
+                for c in range(k):
+                    best[c] = V[t0, m0, c]
+                for j in range(1, width[r]):
+                    if g >= size[r, j]:
+                        break  # the groups with most options come first
+                    tj, mj = min(t + S[r, j, g], U), M[r, j, g]
+                    for c in range(k):
+                        v = V[tj, mj, c]
+                        if v > best[c]:
+                            best[c] = v
+                wg = w[r, g]
+                for c in range(k):
+                    acc[c] += wg * best[c]
+            for c in range(k):
+                cc = p[r, 0] * beta[c] + p[r, 2]
+                if p[r, 1] != 0.0:
+                    cc = cc + p[r, 1] * omega[c]
+                val = acc[c] + cc
+                if store:
+                    R_out[t, r, c] = val
+                if t == 0:
+                    out[c] = val
+                elif val > V[t, r, c]:  # ties bank
+                    V[t, r, c] = val
+    return out
 
 
 def pair_tables(rules: TenKRules, P: np.ndarray, a: int, b: int):
@@ -271,11 +328,10 @@ def _value_and_slope(ev: TurnPass, a, bank, beta, omega, h: float = 1e-7):
 
 
 def _newton(x, F, d, partner):
-    """The fixed point of the two linear pieces x = c + d (1 - y) through (y, F)."""
-    y = x[partner]
-    c = F - d * (1.0 - y)
-    cp, dp = c[partner], d[partner]
-    return (c + d * (1.0 - cp - dp)) / (1.0 - d * dp)
+    """The pair step (:func:`~phase10math._base.pairs.pair_fixed_point`) through the two
+    linear pieces ``x = c + d (1 - y)`` through ``(y, F)``."""
+    c = F - d * (1.0 - x[partner])
+    return pair_fixed_point(c, d, c[partner], d[partner])[0]
 
 
 def _blocks(U: int, block: int):
@@ -380,53 +436,82 @@ def rounding_margin(ev: TurnPass) -> float:
 
 def _certify(ev: TurnPass, blocks, P, L0, U0, check: bool = True):
     """One pass of lower and upper bounds from the box [L0, U0] (which must hold the exact
-    values, or, with ``check``, be mapped into itself: then it does)."""
-    U = ev.U
+    values, or, with ``check``, be mapped into itself: then it does): every pair of a block
+    proven by the pair certificate (:class:`BlockPairs`), block after block, each bound
+    kept in place as soon as it is proven."""
     L0 = np.clip(L0, 0.0, 1.0)
     U0 = np.clip(U0, 0.0, 1.0)
     L, Up = L0.copy(), U0.copy()
-    margin = rounding_margin(ev)
-    rho, h = 1e-8, 1e-6
     for _, a, b, partner in blocks:
-        K = len(a)
-        # columns 0..K-1: lower bounds of (a, b), computed from upper-bound data;
-        # columns K..2K-1: upper bounds, from lower-bound data. A lower bound's partner is the
-        # upper bound of the partner pair and vice versa.
-        aa = np.concatenate([a, a])
-        order = np.argsort(aa, kind="stable")
-        inv = np.empty_like(order)
-        inv[order] = np.arange(2 * K)
-        part = np.concatenate([partner + K, partner])
-        bank = np.concatenate([_bank_table(Up, a, b, U), _bank_table(L, a, b, U)], axis=1)
-        wipe = np.concatenate([1.0 - U0[b, 0], 1.0 - L0[b, 0]])
-
-        def run(xs, bank=bank, wipe=wipe, order=order, inv=inv, part=part, aa=aa):
-            beta = 1.0 - xs[part]
-            omega = np.where(aa == 0, beta, wipe)
-            return ev.turn(aa[order], bank[:, order], beta[order], omega[order])[inv]
-
-        # values a little below the solution and a secant slope just below that: F is convex
-        # and decreasing in the partner's value, so the secant over [x0 - h, x0] bounds the
-        # slope at every partner value >= x0 (its rounding adds at most 2 margin / h)
-        x0 = np.concatenate([P[a, b], P[a, b]]) - rho  # F is defined below 0 too
-        F = run(x0)
-        Fh = run(x0 - h)
-        s = (Fh - F) / h + 2 * margin / h
-        x = np.clip(_newton(x0, F, s, part), 0.0, 1.0)
-        F = run(x)
-        r = np.abs(F - x) + margin
-        s = np.clip(s, 0.0, 1.0)
-        sp = s[part]
-        if np.any(s * sp >= 1.0):
-            return L, Up, False
-        # the box of these radii around the pair is mapped into itself: the exact pair is in it
-        err = (r + s * r[part]) / (1.0 - s * sp)
-        if np.any(x - err < x0):  # outside the range where the slopes are bounds
-            return L, Up, False
-        lo = np.maximum(x[:K] - err[:K], 0.0)
-        hi = np.minimum(x[K:] + err[K:], 1.0)
+        lo, hi = BlockPairs(ev, a, b, partner, (L, Up), (L0, U0)).proven(P[a, b])
         if not check:  # the box is proven: keep the tighter of the two bounds
             lo, hi = np.maximum(lo, L0[a, b]), np.minimum(hi, U0[a, b])
         L[a, b], Up[a, b] = lo, hi
     ok = bool(np.all(L >= L0) and np.all(Up <= U0)) if check else True
     return L, Up, ok
+
+
+class BlockPairs:
+    """A block's pairs ``P(a, b)``, ``P(b, a)`` under the pair certificate of
+    :mod:`phase10math._base.pairs`: seat 0 is ``(a, b)`` with ``a <= b``, seat 1 its
+    partner; a turn's lower value reads the upper bounds ``Up`` of the banked states (the
+    turn's value falls when the opponent's chances rise) and of the wiped ones (``U0``, a
+    lower layer: the box), its upper value the lower bounds; every value computed is moved
+    by the rounding margin of a turn pass to the safe side."""
+
+    def __init__(self, ev: TurnPass, a, b, partner, bounds, box) -> None:
+        (L, Up), (L0, U0) = bounds, box
+        self.ev, self.a, self.partner = ev, a, partner
+        self.bank = {False: _bank_table(Up, a, b, ev.U), True: _bank_table(L, a, b, ev.U)}
+        self.wipe = {False: 1.0 - U0[b, 0], True: 1.0 - L0[b, 0]}
+        self.margin = rounding_margin(ev)
+        self.seat0 = np.flatnonzero(a <= b)
+        self.seat1 = partner[self.seat0]
+
+    def turns(self, cols: np.ndarray, upper: bool, fail: np.ndarray) -> np.ndarray:
+        """The turn values of the columns ``cols`` (upper or lower values) at the bust
+        values ``fail``, moved by the rounding margin to the safe side."""
+        a = self.a[cols]
+        order = np.argsort(a, kind="stable")
+        inv = np.empty_like(order)
+        inv[order] = np.arange(len(cols))
+        omega = np.where(a == 0, fail, self.wipe[upper][cols])  # a wipe at 0 is a bust
+        out = self.ev.turn(a[order], self.bank[upper][:, cols[order]], fail[order], omega[order])
+        return out[inv] + (self.margin if upper else -self.margin)
+
+    def check(self, x: np.ndarray, y: np.ndarray):
+        """The pair certificate's check at the pairs' values ``x``, ``y`` (seat 0's, seat
+        1's): a :data:`~phase10math._base.pairs.PairCheck`."""
+
+        def at(delta: np.ndarray, r: np.ndarray):
+            s0, s1, xr = self.seat0[r], self.seat1[r], x[r]
+            y_down = self.turns(s1, False, 1 - (xr + delta))  # g- at x + delta
+            y_up = self.turns(s1, True, 1 - (xr - delta))  # g+ at x - delta
+            h_up = self.turns(s0, True, 1 - y_down)
+            h_down = self.turns(s0, False, 1 - y_up)
+            return interval_verdict(xr, y[r], delta, h_up, h_down, y_down, y_up)
+
+        return at
+
+    def proven(self, P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Proven lower and upper bounds of the block's values (``P`` the candidate)."""
+        x, y = P[self.seat0], P[self.seat1]
+        n = len(x)
+        check = self.check(x, y)
+        # the map's slope: both turns' chances to bust (a difference quotient of the
+        # candidate's turns; it only steers the growth of the intervals)
+        h = 1e-7
+        fail = np.concatenate([1 - y, 1 - y + h, 1 - x, 1 - x + h])
+        cols = np.concatenate([self.seat0, self.seat0, self.seat1, self.seat1])
+        v = self.turns(cols, False, fail).reshape(4, n)
+        slope = np.clip((v[1] - v[0]) / h, 0, 1) * np.clip((v[3] - v[2]) / h, 0, 1)
+        zero = np.zeros(n)
+        _, _, missed = check(zero, np.arange(n))  # how far the pairs' box data reach
+        carried = np.maximum(missed, 0) / (1 - np.minimum(slope, 1 - 1e-3))
+        slack = 1.5 * (4 * self.margin + 1e-16) / (1 - np.minimum(slope, 1 - 1e-3))
+        first = carried * FIRST_DELTA + slack
+        ex, ey, _ = prove_pairs(check, first, slack, slope, carried, zero, TIGHTEN)
+        lo, hi = np.empty(len(P)), np.empty(len(P))
+        lo[self.seat0], hi[self.seat0] = x - ex, x + ex
+        lo[self.seat1], hi[self.seat1] = y - ey, y + ey
+        return np.maximum(lo, 0.0), np.minimum(hi, 1.0)

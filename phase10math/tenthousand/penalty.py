@@ -41,6 +41,7 @@ True
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -50,9 +51,11 @@ from typing import Any
 import numpy as np
 
 from phase10math._base.checks import public
+from phase10math._base.files import check_output_file
 from phase10math._base.progress import progress_bar
+from phase10math._base.savefile import read_safe, write_safe
 from phase10math.cache import cache_key, cached
-from phase10math.errors import WrongTypeError
+from phase10math.errors import InvalidFileError, WrongTypeError
 from phase10math.tenthousand.errors import TenKRulesError, TenKStateError
 from phase10math.tenthousand.layered import (
     ProvenDuel,
@@ -68,6 +71,9 @@ from phase10math.tenthousand.rules import (
     check_flag,
     check_positive_float,
 )
+from phase10math.version import package_version
+
+CHECKPOINT_KIND = "tenk-penalty-checkpoint"  # what a solve's checkpoint says it is
 
 
 @public
@@ -278,6 +284,8 @@ def solve_penalty(
     width = check_positive_float(width, "width")
     if checkpoint is not None and not isinstance(checkpoint, (str, os.PathLike)):
         raise TenKStateError(f"checkpoint={checkpoint!r}; allowed: a file path or None")
+    if checkpoint is not None:
+        check_output_file(checkpoint, "checkpoint")
     what = f"the penalty duel to {rules.target} with floor {rules.floor} needs"
     check_memory(memory_estimate(rules, block), what)
     start = time.perf_counter()
@@ -285,49 +293,110 @@ def solve_penalty(
     N, C = sw.N, sw.C
     P = np.full((C, C, N, N), 0.5)
     change, passes = np.inf, 0
-    ck = Path(checkpoint) if checkpoint is not None else None
-    tag = np.array(repr(sorted(rules.as_dict().items())))
-    if ck is not None and ck.exists():
-        with np.load(ck) as d:
-            if str(d["rules"]) == str(tag) and d["P"].shape == P.shape:
-                P, passes = d["P"].copy(), int(d["passes"])
+    if checkpoint is not None and Path(checkpoint).exists():
+        P, passes, change = read_checkpoint(checkpoint, rules, P.shape)
     while change > tol:
         if passes >= max_passes:
             raise TenKStateError(f"no convergence after {max_passes} passes (change {change})")
         change = sw.sweep(P)
         passes += 1
-        if ck is not None:
-            tmp = ck.with_name(ck.name + ".tmp.npz")
-            np.savez(tmp, P=P, passes=passes, rules=tag)
-            os.replace(tmp, ck)
+        if checkpoint is not None:
+            write_checkpoint(checkpoint, rules, P, passes, change)
         if progress is not None:
             progress(passes, change)
-    margin = rounding_margin(sw.ev)
-    ok = False
-    L, Up = P, P
-    for delta in (max(1e3 * change, 1e-12), max(1e5 * change, 1e-10), 1e-8):
-        L, Up = np.clip(P - delta, 0.0, 1.0), np.clip(P + delta, 0.0, 1.0)
-        if sw.bound_sweep(L, Up, margin, check=True):
-            ok = True
-            break
-    if ok:
-        z = -rules.floor // UNIT
-        for _ in range(refine):
-            if Up[0, 0, z, z] - L[0, 0, z, z] < width:
-                break
-            sw.bound_sweep(L, Up, margin, check=False)
+    L, Up, ok = _proven_box(_Sweep(rules, 1), P, change, refine, width, -rules.floor // UNIT)
     secs = time.perf_counter() - start
     return PenaltySolution(rules, P, L, Up, passes, change, secs, ok)
 
 
+def _proven_box(sw: _Sweep, P: np.ndarray, change: float, refine: int, width: float, z: int):
+    """``(L, U, ok)``: the first box ``[P - delta, P + delta]`` of a growing ``delta`` that
+    one sweep of bounds maps into itself (then the exact values lie in the sweep's result),
+    narrowed by at most ``refine`` more sweeps while each takes a quarter off the first
+    player's interval (at score index ``z``) and it is wider than ``width``. The bounds
+    sweep layer by layer (``sw`` of blocks of one layer): every bank value is then one this
+    sweep has bounded already, and only the penalties' values come from the box (with the
+    solve's blocks of eight layers the box's bank values inside a block make the long game
+    to 10,000 need a box a thousand times wider)."""
+    margin = rounding_margin(sw.ev)
+    L, Up = P, P
+    for delta in box_radii(change, margin, sw.N):
+        L, Up = np.clip(P - delta, 0.0, 1.0), np.clip(P + delta, 0.0, 1.0)
+        if sw.bound_sweep(L, Up, margin, check=True):
+            break
+    else:
+        return L, Up, False
+    for _ in range(refine):
+        before = Up[0, 0, z, z] - L[0, 0, z, z]
+        if before < width:
+            break
+        sw.bound_sweep(L, Up, margin, check=False)
+        if Up[0, 0, z, z] - L[0, 0, z, z] > 0.75 * before:
+            break
+    return L, Up, True
+
+
+def box_radii(change: float, margin: float, N: int) -> list[float]:
+    """The radii of the boxes around a table whose last sweep moved it by ``change`` that
+    the certificate tries, smallest first, ten times wider each, up to ``1e-4``: from
+    ``1e3`` times the change, or the rounding ``margin`` of a turn pass times a tenth of the
+    square of the ``N`` score levels (the margins the bounds gather on their way from the
+    target down grow about so: a box narrower than that is not mapped into itself)."""
+    delta = max(1e3 * change, 1e-12, margin * N * N / 10)
+    out = []
+    while delta <= 1e-4:
+        out.append(delta)
+        delta *= 10
+    return out
+
+
+def write_checkpoint(
+    path: str | os.PathLike, rules: TenKRules, P: np.ndarray, passes: int, change: float
+) -> None:
+    """Save a solve's table after ``passes`` sweeps (the last moved it by ``change``) in a
+    file that cannot run code (:func:`~phase10math._base.savefile.write_safe`)."""
+    head = {"rules": rules.as_dict(), "code_version": package_version()}
+    write_safe(path, CHECKPOINT_KIND, head, {"P": P, "passes": passes, "change": change})
+
+
+def read_checkpoint(
+    path: str | os.PathLike, rules: TenKRules, shape: tuple[int, ...]
+) -> tuple[np.ndarray, int, float]:
+    """``(P, passes, change)`` of a checkpoint of these ``rules`` (:func:`write_checkpoint`);
+    a file that is not one, or one of other rules, is refused (InvalidFileError)."""
+    head, data = read_safe(path, CHECKPOINT_KIND)
+    if head.get("rules") != json.loads(json.dumps(rules.as_dict())):
+        raise InvalidFileError(f"{os.fspath(path)} is a checkpoint of other rules")
+    try:
+        P = np.asarray(data["P"], dtype=float)
+        passes, change = int(data["passes"]), float(data["change"])
+    except (KeyError, TypeError, ValueError):
+        raise InvalidFileError(f"{os.fspath(path)} is not a complete checkpoint") from None
+    if P.shape != shape or not np.all((P >= 0) & (P <= 1)) or passes < 0:
+        raise InvalidFileError(f"{os.fspath(path)}: its table is not this game's")
+    return P.copy(), passes, change
+
+
 def solve_penalty_duel(
-    rules: TenKRules, progress: bool = True, use_cache: bool = True
+    rules: TenKRules,
+    progress: bool = True,
+    use_cache: bool = True,
+    checkpoint: str | os.PathLike | None = None,
 ) -> PenaltySolution:
-    """:func:`solve_penalty` with a progress bar, cached on disk (an uncertified result is
-    refused with TenKStateError)."""
+    """:func:`solve_penalty` with a progress bar, the first player's proven interval narrowed
+    below 1e-9, cached on disk (an uncertified result is refused with TenKStateError);
+    ``checkpoint``: a file that holds the table after every
+    sweep, from which the same call goes on after a stop."""
     check_penalty_rules(rules)
     progress = check_flag(progress, "progress")
     use_cache = check_flag(use_cache, "use_cache")
+    if checkpoint is not None:  # refused before any work: a folder missing, a bad file
+        if not isinstance(checkpoint, (str, os.PathLike)):
+            raise TenKStateError(f"checkpoint={checkpoint!r}; allowed: a file path or None")
+        check_output_file(checkpoint, "checkpoint")
+        if Path(checkpoint).exists():
+            N = (rules.target - rules.floor) // UNIT
+            read_checkpoint(checkpoint, rules, (rules.farkles, rules.farkles, N, N))
 
     def run() -> PenaltySolution:
         bar = progress_bar(
@@ -341,7 +410,7 @@ def solve_penalty_duel(
             bar.set_postfix(change=f"{change:.1e}")
 
         try:
-            s = solve_penalty(rules, progress=report)
+            s = solve_penalty(rules, progress=report, width=1e-9, checkpoint=checkpoint)
         finally:
             bar.close()
         if not s.certified:

@@ -40,6 +40,21 @@ from phase10math.turn.kernels import TIE_RULE, hold_order_key
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = [
+    "Advice",
+    "HoldOption",
+    "advise",
+    "best_hold",
+    "deciding_face",
+    "placed_faces",
+    "roll_fits",
+    "turn_solution",
+    "way_text",
+    "ways_text",
+]
+
 
 class AmbiguousRollError(InvalidDiceError):
     """The faces of a roll could lie on different kinds of dice, which changes the advice."""

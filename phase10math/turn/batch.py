@@ -66,6 +66,10 @@ from phase10math.turn.projection import VALUE
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor import threads
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = ["BATCH", "TurnBatch", "gamma", "outcomes_of"]
+
 UNIT = 2.0**-53  # unit roundoff of float64
 MAX_CELLS = 120_000_000  # states x batch columns per array (about 1 GB of float64)
 THREAD_CELLS = 2_000_000  # states x columns below which one thread is quicker than a pool
@@ -290,8 +294,14 @@ class TurnBatch:
         holds, values = run.arg, run.total[0]  # the mean over the first roll
         margin = margin_of(umax, self.rolls, self.space.n_dice, tie, len(self.first))
         dist = self.forward(holds, B) if distribution else None
-        dm = 2 * (self.rolls * self.space.n_dice * gamma(8) + gamma(len(self.outcome) + 1))
-        return BatchResult(values, margin, dist, dm, holds if keep_holds else None)
+        return BatchResult(
+            values, margin, dist, self.forward_margin(), holds if keep_holds else None
+        )
+
+    def forward_margin(self) -> float:
+        """The relative rounding bound of every probability :meth:`forward` returns (sums of
+        nonnegative terms)."""
+        return 2 * (self.rolls * self.space.n_dice * gamma(8) + gamma(len(self.outcome) + 1))
 
 
 def margin_of(umax: np.ndarray, rolls: int, n_dice: int, tie: float, n_rolls: int) -> np.ndarray:

@@ -91,6 +91,10 @@ from phase10math.turn.tensor.memory import (
 from phase10math.turn.tensor.stages import split_policy_values, split_stage
 from phase10math.turn.tensor.totals import exact_total, tensor_weights
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = ["final_scores"]
+
 MAX_STATES = 60_000_000  # holds; beyond this the arrays do not fit in 24 GiB with margin
 TENSOR_FINALS_ROLLS = 1_000_000  # distinct-dice spaces with more rolls: finals by half-profiles
 

@@ -87,6 +87,18 @@ from phase10math.turn.tensor.holdvalues import LazyHoldValues
 from phase10math.turn.tensor.memory import check_tensor_fits, face_shape, tensor_shape
 from phase10math.turn.tensor.totals import unit_weights
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = [
+    "TensorFamily",
+    "TurnFamily",
+    "check_family_fits",
+    "check_tensor_fits",
+    "forward_roundings",
+    "needs_tensor",
+    "push_forward",
+]
+
 MAX_HOLDS = 20_000_000  # the largest space a family solves on (the compact dice: 9.7 million)
 NEAREST = 24  # cuts in one linear program (the nearest by the shift bound)
 LP_CHUNK = 32  # rows of U in one (block-diagonal) linear program

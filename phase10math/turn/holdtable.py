@@ -35,6 +35,10 @@ from phase10math.errors import InvalidArgumentError, InvalidHoldError
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor.codes import HoldIds
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = ["HoldTable"]
+
 Policy = Mapping[int, "np.ndarray | HoldIds"]
 
 

@@ -32,6 +32,10 @@ import numpy as np
 from phase10math.dice.rules import Objective
 from phase10math.turn.statespace import StateSpace
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = ["lexicographic_utilities", "utility_from_scores"]
+
 
 def first_roll_total(space: StateSpace, values: np.ndarray) -> int:
     """Sum of per-roll-state numerators ``values`` (``full_ids`` order), each weighted by the

@@ -33,6 +33,17 @@ from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace, sub_multisets
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = [
+    "game_maximum",
+    "layout_report",
+    "max_phase_score",
+    "min_phase_score",
+    "phase_maxima",
+    "phase_scores",
+]
+
 CHUNK = 200_000
 
 

@@ -30,6 +30,10 @@ from phase10math.turn.engine import (
 from phase10math.turn.kernels import hold_ranks
 from phase10math.turn.statespace import StateSpace
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = ["float_optimal_turn", "policy_means", "policy_moments", "random_policy_value"]
+
 
 def greedy_policy(space: StateSpace, phase: Phase, rules: Rules) -> np.ndarray:
     """The greedy baseline's hold for every roll state (free holds; on the engine of

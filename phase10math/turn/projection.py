@@ -17,6 +17,10 @@ from dataclasses import dataclass
 from phase10math.dice.faces import Face
 from phase10math.dice.phases import Phase
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = ["FULL", "projection_for"]
+
 
 @dataclass(frozen=True)
 class Projection:

@@ -53,6 +53,10 @@ from phase10math.turn.kernels import TIE_RULE, lexicographic_utilities
 from phase10math.turn.projection import FULL, Projection, projection_for
 from phase10math.turn.statespace import StateSpace
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = ["solve_custom", "solve_turn", "solve_utility"]
+
 HoldValues = np.ndarray | LazyHoldValues  # a tensor solve computes hold values on demand
 
 

@@ -31,6 +31,10 @@ from phase10math.errors import InvalidHoldError
 from phase10math.exact import fits_int64
 from phase10math.turn.projection import Projection
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = ["StateSpace"]
+
 
 @dataclass(frozen=True)
 class DieType:

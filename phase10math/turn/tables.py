@@ -54,6 +54,24 @@ from phase10math.turn.projection import projection_for
 from phase10math.turn.solver import TurnSolution, check_size, solve_turn
 from phase10math.turn.statespace import StateSpace
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = [
+    "cached_holds",
+    "cached_solution",
+    "completion_utility",
+    "format_table",
+    "greedy_holds",
+    "heavy_phase",
+    "phase_row",
+    "phase_table",
+    "shipped_row",
+    "solution_key",
+    "table_json",
+    "too_large",
+    "values_by_rolls_left",
+]
+
 _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
 _HOLDS: dict[str, HoldTable] = {}  # hold tables read by decisions (mapped: no memory of their own)
 BIG_ROLLS = 5_000_000

@@ -59,6 +59,17 @@ from phase10math.turn.projection import VALUE
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import completion_utility
 
+#: what this module offers the layers above (game, play, the command line); the rest is the
+#: turn's inside
+__all__ = [
+    "COLOR_WORDS",
+    "TAIL_WORDS",
+    "RuleHint",
+    "check_for_turn",
+    "hint_for_turn",
+    "shipped_rules",
+]
+
 
 class Feature(Enum):
     """What a line looks at in a hold (under the placement the rule aims for)."""
@@ -732,6 +743,18 @@ def hint_for_turn(turn) -> str | None:
     >>> hint_for_turn(turn)  # doctest: +ELLIPSIS
     'keep 5 6 7 8 10 W ...'
     """
+    found = _turn_rule(turn)
+    if found is None:
+        return None
+    rule = found[0]
+    keep = rule_hold_faces(rule, list(turn.dice), turn.rolls_left)
+    own = [s for s in rule.steps()[:-1]] or ["the basic rule: " + TAIL_WORDS + "."]
+    return f"keep {' '.join(map(str, keep)) or 'nothing'} ({' '.join(own)})"
+
+
+def _turn_rule(turn) -> tuple[Rule, str, str] | None:
+    """The shipped rule for a turn in play, its dice's name and aim (None: no rule ships for
+    it, or the dice showing are not a roll with 1 or 2 rolls left)."""
     names = {lay.fingerprint(): name for name, lay in LAYOUTS.items()}
     name = names.get(turn.layout.fingerprint())
     number = getattr(turn.phase, "number", None)
@@ -743,7 +766,29 @@ def hint_for_turn(turn) -> str | None:
     if item is None:
         return None
     aim = "score" if str(turn.objective) == "score" else "complete"
-    rule = item.rule(aim)
-    keep = rule_hold_faces(rule, list(turn.dice), turn.rolls_left)
-    own = [s for s in rule.steps()[:-1]] or ["the basic rule: " + TAIL_WORDS + "."]
-    return f"keep {' '.join(map(str, keep)) or 'nothing'} ({' '.join(own)})"
+    return item.rule(aim), name, aim
+
+
+def check_for_turn(turn) -> RuleHint | None:
+    """Hint mode after "Check my hold": the shipped rule's hold for the dice showing beside
+    the best hold, whether they differ and what the rule's hold costs (exact), for a turn in
+    play (the attributes :func:`hint_for_turn` reads, and ``advice()``, the roll's ranked
+    holds, where it has one); None where no rule ships, or the typed faces fit the dice in
+    several ways (the best hold then depends on which die is which).
+
+    >>> from types import SimpleNamespace
+    >>> from phase10math.dice.faces import parse_faces
+    >>> turn = SimpleNamespace(phase=as_phase(4), dice=list(parse_faces("5 6 7 8 8 10 W 1 2 2")),
+    ...                        rolls_left=2, objective="complete", rules=DEFAULT_RULES,
+    ...                        layout=DEFAULT_LAYOUT, aside=set())
+    >>> check_for_turn(turn).text()  # doctest: +ELLIPSIS
+    'The rule of thumb says: keep 5 6 7 8 10 W ...'
+    """
+    found = _turn_rule(turn)
+    if found is None:
+        return None
+    _, name, aim = found
+    advice = turn.advice() if callable(getattr(turn, "advice", None)) else None
+    if advice is not None and getattr(advice, "ambiguous", False):
+        return None
+    return rule_hint(turn.phase.number, list(turn.dice), turn.rolls_left, aim, name, advice)

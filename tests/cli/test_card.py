@@ -64,6 +64,32 @@ def test_the_card_as_html_and_two_page_pdfs(tmp_path):
         assert (tmp_path / f"card-{paper}-page2.png").stat().st_size > 10_000
 
 
+def test_the_win_rules_are_in_the_json_and_in_the_box_of_page_2(tmp_path):
+    """The card's JSON carries every shipped win rule with its price (the optimum's chance to
+    win minus the rule's, each seat); the HTML and page 2 of each PDF show the card rule's
+    words and its price in a box."""
+    from pypdf import PdfReader
+
+    from phase10math.game.duel.winrules import WIN_RULES
+
+    _, out, _ = run(["card", "--json"])
+    win = json.loads(out)["win_rules"]
+    assert [r["name"] for r in win["rules"]] == [r.name for r in WIN_RULES]
+    for r in win["rules"]:
+        for seat in ("first", "second"):
+            assert r["price"][seat] == pytest.approx(
+                win["optimal"][seat] - r["worth"][seat], abs=1e-15
+            )
+    main = next(r for r in win["rules"] if r["name"] == win["card_rule"])
+    said = f"gives up {100 * main['price']['mean']:.1f} points of chance to win in 100"
+    make_card(tmp_path, papers=("a4",))
+    page = (tmp_path / "card.html").read_text()
+    assert "Playing to win" in page and said in page
+    text = " ".join(PdfReader(tmp_path / "card-a4.pdf").pages[1].extract_text().split())
+    assert "Playing to win" in text and said in text
+    assert "pass their total" in text
+
+
 def test_without_out_or_json_says_what_to_give():
     code, _, err = run(["card"])
     assert "--out" in one_line_error(err, code)

@@ -12,6 +12,7 @@ import io
 import json
 import math
 
+import census
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
@@ -224,6 +225,7 @@ GRAMMAR = {
 
 SHARED = ["--no-shared-sets", None]
 TENK_RULES = {
+    "--open": ["500", "-1"],
     "--straight": ["0", "3000", "120"],
     "--three-pairs": ["1500", "-1"],
     "--extra-of-a-kind": ["add", "x"],
@@ -238,8 +240,24 @@ TENK_RULES = {
 #: None where any draw is quick.
 OPTIONS: dict[str, tuple[dict[str, list[str | None]], list[list[str]] | None]] = {
     "": ({"--version": [None]}, None),
-    "check": ({"--no-shared-sets": [None]}, [["--phase", "x"], ["--phase", "0"]]),
-    "maxscore": ({"--no-shared-sets": [None]}, [["--phases", "x"]]),
+    "check": (
+        {
+            "--phase": ["1", "2 sets of 3", "x"],
+            "--json": [None],
+            "--layout": ["compact", "x"],
+            "--no-shared-sets": [None],
+        },
+        [["--phase", "x"], ["--phase", "0"]],
+    ),
+    "maxscore": (
+        {
+            "--phases": ["1-10", "x"],
+            "--json": [None],
+            "--layout": ["compact", "x"],
+            "--no-shared-sets": [None],
+        },
+        [["--phases", "x"]],
+    ),
     "layout": (
         {
             "--json": [None],
@@ -250,6 +268,9 @@ OPTIONS: dict[str, tuple[dict[str, list[str | None]], list[list[str]] | None]] =
     ),
     "table": (
         {
+            "--phases": ["1", "3-1", "x"],
+            "--json": [None],
+            "--layout": ["compact", "x"],
             "--holds": ["free", "sticky", "x"],
             "--progress": [None],
             "--exact": [None],
@@ -260,6 +281,12 @@ OPTIONS: dict[str, tuple[dict[str, list[str | None]], list[list[str]] | None]] =
     ),
     "advise": (
         {
+            "--phase": ["1", "x"],
+            "--rolls-left": ["2", "0", "x"],
+            "--top": ["3", "-1"],
+            "--set-aside": ["10 10", "x"],
+            "--holds": ["free", "x"],
+            "--json": [None],
             "--objective": ["complete", "score", "win", "x"],
             "--me": ["9:0", "9:x", "11:0"],
             "--opponent": ["9:0", "10:40", "3:0"],
@@ -276,6 +303,10 @@ OPTIONS: dict[str, tuple[dict[str, list[str | None]], list[list[str]] | None]] =
     ),
     "game": (
         {
+            "--players": ["1", "9", "x"],
+            "--strategies": ["random", "xx"],
+            "--seed": ["1", "-1"],
+            "--json": [None],
             "--phases": ["10", "20", "x"],
             "--start-phase": ["9", "0", "21"],
             "--holds": ["free", "x"],
@@ -286,11 +317,19 @@ OPTIONS: dict[str, tuple[dict[str, list[str | None]], list[list[str]] | None]] =
         [["--seed", "-1"], ["--players", "9"]],
     ),
     "solitaire": (
-        {"--seed": ["1", "-1"], "--layout": ["compact", ""], "--no-shared-sets": [None]},
+        {
+            "--simulate": ["1", "-5"],
+            "--json": [None],
+            "--seed": ["1", "-1"],
+            "--layout": ["compact", ""],
+            "--no-shared-sets": [None],
+        },
         [["--simulate", "1"], ["--simulate", "-5"]],
     ),
     "turns": (
         {
+            "--max-turns": ["0", "x"],
+            "--json": [None],
             "--strategy": ["greedy", "x"],
             "--phases": ["10", "x"],
             "--layout": ["compact", ""],
@@ -300,6 +339,11 @@ OPTIONS: dict[str, tuple[dict[str, list[str | None]], list[list[str]] | None]] =
     ),
     "headtohead": (
         {
+            "--strategies": ["random,random", "human,random"],
+            "--games": ["0", "-5"],
+            "--phases": ["10", "x"],
+            "--seed": ["1"],
+            "--json": [None],
             "--start-phase": ["9", "0", "x"],
             "--layout": ["compact", ""],
             "--no-shared-sets": [None],
@@ -325,20 +369,44 @@ OPTIONS: dict[str, tuple[dict[str, list[str | None]], list[list[str]] | None]] =
         },
         [["--phases", "x"], ["--me", "x", "--opponent", "9:0"], ["--target", "nan"]],
     ),
+    "cards dealt": (
+        {"--hand-size": ["0", "3"], "--phase": ["1", "x"], "--json": [None]},
+        [["--hand-size", "0"], ["--phase", "x"]],
+    ),
     "cards draws": (
-        {"--phase": ["1", "x"], "--policy": ["greedy", "outs", "x"], "--seed": ["1", "-1"]},
+        {
+            "--trials": ["5", "-1"],
+            "--draws": ["3", "999"],
+            "--json": [None],
+            "--phase": ["1", "x"],
+            "--policy": ["greedy", "outs", "x"],
+            "--seed": ["1", "-1"],
+        },
         [["--trials", "-1"], ["--draws", "999"]],
     ),
+    "cards game": (
+        {"--players": ["2", "9"], "--seed": ["1"], "--summary": [None], "--json": [None]},
+        [["--players", "9"]],
+    ),
     "tenk ev": (
-        {"--off-board": [None], "--exact": [None], **TENK_RULES},
+        {
+            "--dice": ["3", "0"],
+            "--turn-total": ["300", "-1"],
+            "--json": [None],
+            "--off-board": [None],
+            "--exact": [None],
+            **TENK_RULES,
+        },
         None,
     ),
     "tenk thresholds": (
-        {"--three-pairs": ["1500", "5000000"], "--exact": [None], **TENK_RULES},
+        {"--json": [None], "--exact": [None], **TENK_RULES, "--three-pairs": ["1500", "5000000"]},
         None,
     ),
     "tenk duel": (
         {
+            "--target": ["150", "99999999"],
+            "--json": [None],
             "--no-progress": [None],
             "--method": ["layered", "jacobi", "x"],
             "--preset": ["default", "facebook", "x"],
@@ -438,6 +506,75 @@ def test_every_option_exits_0_or_2_without_traceback(data, tmp_path, monkeypatch
     command = data.draw(st.sampled_from(sorted(OPTIONS)))
     argv = data.draw(option_argv(command))
     run_checked(argv, tmp_path)
+
+
+# --------------------------------------------------------------------------- each option alone
+
+#: A refused word for the commands whose random draws need none (their draws are quick, but
+#: each option with each of its words, below, would add up): the option is still read first.
+ALONE_REFUSED = {
+    "tenk ev": ["--dice", "0"],
+    "tenk thresholds": ["--straight", "120"],
+    "layout": ["--layout", ""],
+}
+
+
+def option_cases() -> list[tuple[str, str, list[str]]]:
+    """Every option of every command of :data:`OPTIONS` with each of its words, alone with
+    the command's first refused word (where a draw could start long work): ``(command,
+    option, argv)``."""
+    out = []
+    for command, (options, refused) in OPTIONS.items():
+        bad = refused[0] if refused else ALONE_REFUSED.get(command, [])
+        for name, words in options.items():
+            for word in words:
+                argv = [*command.split(), name, *([] if word is None else [word]), *bad]
+                out.append((command, name, argv))
+    return out
+
+
+OPTION_CASES = option_cases()
+
+
+@pytest.mark.parametrize(
+    "command, option, argv", OPTION_CASES, ids=[" ".join(a) or "-" for _, _, a in OPTION_CASES]
+)
+def test_each_option_with_each_word_exits_0_or_2_without_traceback(
+    command, option, argv, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    monkeypatch.setenv("PHASE10MATH_SAVE_DIR", str(tmp_path / "saved"))
+    run_checked(argv, tmp_path)
+
+
+def test_fuzz_census_every_option_of_every_command_is_a_case(record_property):
+    """Counts: the cases of the test above against the options of the command line, read
+    from its parser (every option of every command and sub-command)."""
+    members = {(c, o) for c, options in parser_options().items() for o in options}
+    covered = {(c, o) for c, o, _ in OPTION_CASES}
+    assert sorted(members - covered) == []
+    census.record(
+        record_property,
+        "command-line options (tests/cli/test_fuzz.py)",
+        len(OPTION_CASES),
+        len(members),
+        f"every option of the {len(parser_options())} commands and sub-commands of the "
+        "parser, each with every word of it",
+    )
+
+
+def test_the_census_can_fail():
+    """A category with fewer cases than members fails; cases are read from the marks."""
+    with pytest.raises(AssertionError):
+        census.record(lambda *a: None, "x", 2, 3, "three members")
+
+    @pytest.mark.parametrize("b", [1, 2, 3])
+    @pytest.mark.parametrize("a", ["x", "y"])
+    def marked(a, b):
+        pass
+
+    assert len(census.parametrized_cases(marked)) == 6
 
 
 # --------------------------------------------------------------------------- the API

@@ -132,16 +132,20 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path, capsys):
 
 
 def test_every_shipped_table_is_in_the_manifest_with_its_sha256():
-    """The manifest names every table file of the package and no other, each with the
-    SHA-256 of its bytes; the ranges read are those files."""
+    """The manifest names every table file of the package and no other (and the win
+    strategy's candidate turns), each with the SHA-256 of its bytes; the ranges read are
+    those files."""
+    from phase10math.game.duel.candidates import DATA_FILE
+
     folder = files(TABLE_PACKAGE)
     on_disk = {p.name for p in folder.iterdir() if p.name.endswith((".npz", ".json.gz"))}
+    on_disk.add(DATA_FILE)
     digests = shipped_digests()
     assert set(digests) == on_disk
     named = set(TABLE_FILES.values()) | {
         n for by_range in OTHER_DICE_TABLE_FILES.values() for n in by_range.values()
     }
-    assert named == on_disk
+    assert named | {DATA_FILE} == on_disk
     for name in on_disk:
         data = folder.joinpath(name).read_bytes()
         assert hashlib.sha256(data).hexdigest() == digests[name] and len(data) > 1000

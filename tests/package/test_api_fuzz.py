@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
+import census
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
@@ -527,3 +528,75 @@ def test_the_checker_itself_can_fail():
 
     with pytest.raises(IndexError):
         call_and_check("broken", broken, {"x": 1})
+
+
+# --------------------------------------------------------------------------- the census
+
+
+def promised_members() -> tuple[set[tuple], int, int]:
+    """What the fuzz promises to call, computed from the sources (not :data:`PACKAGES`): every
+    function and class in the ``__all__`` of every package of the kit, and every public method
+    of those classes (their own and those inherited from the kit's classes; not of enums).
+    Also the number of packages and of the other names (errors, constants: not called)."""
+    root = Path(importlib.import_module("phase10math").__file__).parent
+    packages = sorted(
+        ".".join(("phase10math", *init.parent.relative_to(root).parts))
+        for init in root.rglob("__init__.py")
+        if re.search(r"^__all__\b", init.read_text(encoding="utf-8"), re.MULTILINE)
+    )
+    members: set[tuple] = set()
+    others = 0
+    for pkg in packages:
+        mod = importlib.import_module(pkg)
+        for name in mod.__all__:
+            obj = getattr(mod, name)
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)) or (
+                inspect.isclass(obj) and issubclass(obj, BaseException)
+            ):
+                others += 1
+                continue
+            members.add(("object", id(obj)))
+            if inspect.isclass(obj) and not issubclass(obj, enum.Enum):
+                for klass in obj.__mro__:
+                    if not klass.__module__.startswith("phase10math"):
+                        continue
+                    for attr, member in vars(klass).items():
+                        called = inspect.isfunction(member) or isinstance(
+                            member, (classmethod, staticmethod)
+                        )
+                        if called and not attr.startswith("_"):
+                            members.add(("method", id(obj), attr))
+    return members, len(packages), others
+
+
+def case_keys() -> set[tuple]:
+    """What the fuzzed cases (:data:`CALLABLES`, one test case each) call: an object, or a
+    method of a class (by the class of the instance it is bound to)."""
+    owners: dict[str, type] = {}
+    for name, fn in CALLABLES:
+        owner = getattr(fn, "__self__", None)
+        if owner is not None:
+            owners[name.rsplit(".", 1)[0]] = owner if isinstance(owner, type) else type(owner)
+    keys = set()
+    for name, fn in CALLABLES:
+        prefix, _, attr = name.rpartition(".")
+        if prefix in owners:
+            keys.add(("method", id(owners[prefix]), attr))
+        else:
+            keys.add(("object", id(fn)))
+    return keys
+
+
+def test_fuzz_census_every_public_name_is_a_case(record_property):
+    members, packages, others = promised_members()
+    cases = case_keys()
+    missing = members - cases
+    assert not missing, f"{len(missing)} public names are not fuzzed"
+    census.record(
+        record_property,
+        "public names (tests/package/test_api_fuzz.py)",
+        len(CALLABLES),
+        len(members),
+        f"every function and class in the __all__ of {packages} packages and their public "
+        f"methods; {others} errors and constants are not called",
+    )

@@ -4,6 +4,7 @@ nothing that is not a regular file blocks or is trusted."""
 
 from __future__ import annotations
 
+import enum
 import errno
 import hashlib
 import json
@@ -15,6 +16,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import census
 import numpy as np
 import pytest
 
@@ -429,7 +431,45 @@ FIELDS = {  # a field of a turn's description and an edit of it
     "dice": lambda d: d.update(layout="another layout's fingerprint"),
     "engine": lambda d: d.update(engine="sticky"),
     "code fingerprint": lambda d: d.update(code="0" * 64),
+    "kind": lambda d: d.update(kind="holds"),
+    "package version": lambda d: d.update(version="0.0.0"),
 }
+
+
+def turn_description() -> dict:
+    """What a turn's values entry says it answers (phase 1, compact dice, complete)."""
+    return dict(entry_key("turn").description)
+
+
+def identity_fields() -> list[str]:
+    """The fields of an entry's identity, read from what the cache writes for a turn (not
+    from :data:`FIELDS`): each is edited and swapped below."""
+    return sorted(turn_description())
+
+
+def another(value):
+    """A value of an identity field other than ``value``."""
+    return {**value, "rolls": value.get("rolls", 3) - 1} if isinstance(value, dict) else f"{value}+"
+
+
+@pytest.mark.parametrize("field", identity_fields())
+def test_entries_swapped_across_one_identity_field_are_never_trusted(
+    fresh, monkeypatch, capsys, field
+):
+    """Two entries that differ in one field of what they answer, their files swapped (both
+    intact, valid checksums): neither is trusted, and the warning names the field."""
+    mine = turn_description()
+    keys = [cache.EntryKey(mine), cache.EntryKey({**mine, field: another(mine[field])})]
+    for k in keys:
+        cache.save(k, [k.description[field]])
+    swap(*(fresh / f"{k}.pkl" for k in keys))
+    name = cache.FIELD_NAMES.get(field, field)
+    for k in keys:
+        new_process(monkeypatch)
+        capsys.readouterr()
+        assert cache.cached(k, lambda: ["computed"]) == ["computed"]
+        (line,) = warnings(capsys.readouterr().err)
+        assert f"it answers a different {name} than asked for" in line, line
 
 
 @pytest.mark.parametrize("size", ["small", "large"])
@@ -598,3 +638,105 @@ def test_every_kind_of_damage_gives_the_right_answer_and_one_warning(
     new_process(monkeypatch)  # the entry written in its place is used, without a warning
     assert cache.cached(key, lambda: ["again"]) == ["computed"]
     assert warnings(capsys.readouterr().err) == []
+
+
+# --------------------------------------------------------------------------- the census
+
+EVERY = "test_every_kind_of_damage_gives_the_right_answer_and_one_warning"
+ARRAY_BYTES = "test_damaged_array_bytes_give_the_right_answer_and_one_warning"
+ARRAY_FILE = "test_array_file_cut_short_missing_or_not_a_file_is_damage"
+SWAPPED = "test_swapped_complete_and_score_entries_are_solved_again"
+OTHER_KEY = "test_an_entry_filed_under_another_key_is_never_trusted"
+IN_PLACE = "test_a_folder_or_fifo_in_place_of_an_entry_is_handled_once"
+HOLDS = "test_damaged_best_holds_are_found_again_from_the_values"
+EDITED = "test_an_entry_whose_identity_was_edited_is_never_trusted"
+SWAPPED_FIELD = "test_entries_swapped_across_one_identity_field_are_never_trusted"
+NOT_ITS_KEY = "test_a_description_that_does_not_hash_to_its_key_is_never_trusted"
+
+
+@enum.unique
+class Damage(enum.Enum):
+    """Every kind of damage to the result cache that the loader must catch, each with the
+    test (and parameters) that injects it; the census below checks that each has its case.
+    Edits and swaps of each identity field are counted apart, per field of an entry's
+    identity (:func:`identity_fields`)."""
+
+    CUT_IN_HALF = (EVERY, "cut in half")
+    EMPTY = (EVERY, "empty")
+    GARBAGE = (EVERY, "garbage")
+    MAGIC_FLIPPED = (EVERY, "magic flipped")
+    CHECKSUM_FLIPPED = (EVERY, "checksum flipped")
+    IDENTITY_LENGTH_FLIPPED = (EVERY, "identity length flipped")
+    IDENTITY_FLIPPED = (EVERY, "identity flipped")
+    PAYLOAD_FLIPPED = (EVERY, "payload flipped")
+    OLD_FORMAT = (EVERY, "old format")
+    SWAPPED_WITH_ANOTHER_ENTRY = (EVERY, "swapped with another entry")
+    ANOTHER_ENTRY_COPIED_OVER_IT = (EVERY, "another entry copied over it")
+    KEY_EDITED = (EVERY, "key edited")
+    DESCRIPTION_EDITED = (EVERY, "description edited")
+    NO_DESCRIPTION = (EVERY, "no description")
+    IDENTITY_NOT_AN_OBJECT = (EVERY, "identity not an object")
+    A_FOLDER = (EVERY, "a folder")
+    A_FIFO = (EVERY, "a fifo")
+    A_LOOP_OF_LINKS = (EVERY, "a loop of links")
+    A_DANGLING_LINK = (EVERY, "a dangling link")
+    A_LINK_TO_ANOTHER_ENTRY = (EVERY, "a link to another entry")
+    LOOP_OF_LINKS_REPLACED = ("test_a_loop_of_links_in_place_of_an_entry_is_replaced_once",)
+    FOLDER_WITH_FILES = (IN_PLACE, "folder")
+    FIFO_READ_WITHOUT_BLOCKING = (IN_PLACE, "fifo")
+    SMALL_ENTRY_OF_ANOTHER_KIND = ("test_a_small_entry_of_the_wrong_kind_is_damage",)
+    TABLE_ROW_OF_ANOTHER_KIND = ("test_a_table_row_of_the_wrong_kind_is_damage",)
+    LARGE_ENTRY_OF_ANOTHER_KIND = ("test_a_large_entry_of_the_wrong_kind_is_damage",)
+    FILE_IN_PLACE_OF_A_LARGE_ENTRY = ("test_a_file_in_place_of_a_large_entry_is_removed_once",)
+    ARRAY_MAGIC = (ARRAY_BYTES, "magic")
+    ARRAY_HEADER = (ARRAY_BYTES, "header")
+    ARRAY_FIRST_VALUE = (ARRAY_BYTES, "first")
+    ARRAY_MIDDLE_VALUE = (ARRAY_BYTES, "middle")
+    ARRAY_LAST_VALUE = (ARRAY_BYTES, "last")
+    ARRAY_EVERY_SEVENTH_VALUE = (ARRAY_BYTES, "seventh")
+    ARRAY_FILE_CUT = (ARRAY_FILE, "cut")
+    ARRAY_FILE_GROWN = (ARRAY_FILE, "grown")
+    ARRAY_FILE_MISSING = (ARRAY_FILE, "missing")
+    ARRAY_FILE_A_FIFO = (ARRAY_FILE, "fifo")
+    ARRAY_FILE_A_FOLDER = (ARRAY_FILE, "folder")
+    ARRAY_OF_BITS_ALTERED = ("test_a_large_zero_one_array_is_stored_as_bits_and_read_back_equal",)
+    BEST_HOLDS_BYTES = (HOLDS, "bytes")
+    BEST_HOLDS_MISSING = (HOLDS, "missing")
+    SMALL_ENTRY_FILED_UNDER_ANOTHER_KEY = (OTHER_KEY, "small")
+    LARGE_ENTRY_FILED_UNDER_ANOTHER_KEY = (OTHER_KEY, "large")
+    DESCRIPTION_NOT_ITS_KEYS = (
+        "test_a_description_that_does_not_hash_to_its_key_is_never_trusted",
+    )
+    COMPLETE_AND_SCORE_SWAPPED_SMALL = (SWAPPED, "small")
+    COMPLETE_AND_SCORE_SWAPPED_LARGE = (SWAPPED, "large")
+    COMPLETE_AND_SCORE_HOLDS_SWAPPED = (SWAPPED, "holds")
+
+
+def test_fuzz_census_every_kind_of_damage_is_a_case(record_property):
+    """Counts: the cases of the tests that damage the cache against the kinds of damage
+    (:class:`Damage`) and, per field of an entry's identity (read from what the cache
+    writes), an edit of it in a small and a large entry and a swap of two entries that
+    differ in it."""
+    cases = census.module_cases(sys.modules[__name__])
+    fields = identity_fields()
+    names = {cache.FIELD_NAMES.get(f, f) for f in fields}
+    assert sorted(names - set(FIELDS)) == [], "an identity field is never edited"
+    uncovered = [
+        kind.name
+        for kind in Damage
+        if not any(c[0] == kind.value[0] and set(kind.value[1:]) <= set(c[1:]) for c in cases)
+    ]
+    assert uncovered == [], "kinds of damage without a case"
+    tests = {kind.value[0] for kind in Damage} | {EDITED, SWAPPED_FIELD}
+    injected = sum(1 for c in cases if c[0] in tests)
+    edits = [c for c in cases if c[0] == EDITED and c[1] in names]
+    swaps = [c for c in cases if c[0] == SWAPPED_FIELD and c[1] in fields]
+    assert len(edits) >= 2 * len(fields) and len(swaps) >= len(fields)
+    census.record(
+        record_property,
+        "cache damage (tests/package/test_cache_integrity.py)",
+        injected,
+        len(Damage) + 3 * len(fields),
+        f"{len(Damage)} kinds of damage to entries, files and arrays; each of the "
+        f"{len(fields)} identity fields edited in a small and a large entry and swapped",
+    )

@@ -151,11 +151,35 @@ def test_duel_facebook_preset(capsys, tmp_path, monkeypatch):
         (["duel", "--preset", "facebook", "--floor", "-20050"], "allowed -20000..0"),
         (["duel", "--preset", "facebook", "--wipe"], "wipe=False"),
         (["duel", "--preset", "facebook", "--method", "jacobi"], "allowed: layered"),
+        (["duel", "--checkpoint", "duel.ckpt"], "--checkpoint without a farkle penalty"),
+        (["duel", "--preset", "facebook", "--checkpoint", "/no/such/dir/c"], "nothing can be"),
     ],
 )
 def test_facebook_bad_input_exit_2(capsys, argv, words):
     code, _, err = run(capsys, *argv)
     assert code == 2 and words in err and err.count("\n") == 1
+
+
+def test_duel_facebook_checkpoint_goes_on_from_its_file(capsys, tmp_path, monkeypatch):
+    """With --checkpoint the run keeps its table in the file; the same command run again
+    reads it (no sweep left to do) and prints the same proven interval; a file that is not
+    a checkpoint is refused in one line (exit 2)."""
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path / "cache"))
+    ck = tmp_path / "duel.ckpt"
+    argv = ["duel", "--preset", "facebook", "--target", "400", "--floor", "-200", "--json"]
+    code, out, _ = run(capsys, *argv, "--checkpoint", str(ck))
+    first = json.loads(out)
+    assert code == 0 and ck.is_file()
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path / "cache2"))  # no cached answer
+    code, out, _ = run(capsys, *argv, "--checkpoint", str(ck))
+    again = json.loads(out)
+    assert code == 0 and again["proven_interval"] == first["proven_interval"]
+    assert again["sweeps"] == first["sweeps"]
+    bad = tmp_path / "bad.ckpt"
+    bad.write_text("not a checkpoint")
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path / "cache3"))
+    code, _, err = run(capsys, *argv, "--checkpoint", str(bad))
+    assert code == 2 and "not a tenk-penalty-checkpoint" in err and err.count("\n") == 1
 
 
 def never_solve(*args, **kwargs):
@@ -165,8 +189,9 @@ def never_solve(*args, **kwargs):
 @pytest.mark.parametrize(
     "argv, words",
     [
-        (["advise", "--me", "10000", "--opponent", "0"], "below the target 5000"),
-        (["advise", "--me", "100", "--opponent", "5000"], "below the target 5000"),
+        (["advise", "--me", "10000", "--opponent", "0"], "below the target 10000"),
+        (["advise", "--me", "100", "--opponent", "10000"], "below the target 10000"),
+        (["advise", "--me", "5000", "--target", "5000"], "below the target 5000"),
         (["advise", "--turn-total", "0", "--dice", "3"], "a turn starts with all 6 dice"),
         (["advise", "--turn-total", "100", "--dice", "2", "--roll", "2,2"], None),
     ],
@@ -196,7 +221,45 @@ def test_the_duel_commands_say_their_target_first(capsys, tmp_path, monkeypatch)
     monkeypatch.setattr("phase10math.tenthousand.cli.DUEL_TARGET", 300)
     code, out, _ = run(capsys, "advise", "--no-progress")
     first = out.splitlines()[0]
-    assert code == 0 and "to 300 points (the default here; --target 10000" in first, first
+    assert code == 0 and "to 300 points (the default; --target sets another)" in first, first
     code, out, _ = run(capsys, "advise", "--no-progress", "--target", "400")
     first = out.splitlines()[0]
     assert code == 0 and "to 400 points:" in first, first
+
+
+#: The game's name: the target the two-player commands play to unless told otherwise.
+GAME_NAME_TARGET = 10_000
+
+
+class Solved(Exception):
+    """Raised by the stand-in solve, with the rules it was asked to solve."""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["duel"], ["duel", "--json"], ["advise"], ["advise", "--me", "9950", "--json"]],
+)
+def test_the_duel_commands_play_to_the_10000_of_the_games_name(capsys, monkeypatch, argv):
+    """Without --target the solve asked for is the game to 10,000 (the solve itself is
+    replaced: the first one takes minutes)."""
+    asked = []
+
+    def solve(rules, *args, **kwargs):
+        asked.append(rules)
+        raise Solved(rules)
+
+    monkeypatch.setattr("phase10math.tenthousand.duel.solve_duel", solve)
+    monkeypatch.setenv("PHASE10MATH_DEBUG", "1")  # the stand-in's exception escapes
+    with pytest.raises(Solved):
+        run(capsys, *argv, "--no-progress")
+    (rules,) = asked
+    assert rules.target == GAME_NAME_TARGET and rules == TenKRules()
+
+
+@pytest.mark.parametrize("command", ["duel", "advise"])
+def test_the_help_says_the_default_target_and_its_cost(capsys, command):
+    code, out, _ = run(capsys, command, "--help")
+    text = " ".join(out.split())
+    assert code == 0
+    assert "points to win (default 10000, the game's name;" in text, text
+    assert "about 2 minutes for 10000" in text, text

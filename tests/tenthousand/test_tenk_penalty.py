@@ -1,11 +1,12 @@
 """The duel with a farkle penalty (facebook preset): brute force and Monte Carlo agree."""
 
 import itertools
+import pickle
 
 import numpy as np
 import pytest
 
-from phase10math.errors import Phase10MathError
+from phase10math.errors import InvalidFileError, Phase10MathError
 from phase10math.tenthousand import TenKRules
 from phase10math.tenthousand.penalty import solve_penalty
 from phase10math.tenthousand.scoring import score_options
@@ -156,3 +157,35 @@ def test_the_bust_transition_takes_numpy_indices_alike():
         want = (j, i + 1, b, a) if i + 1 < rules.farkles else (j, 0, b, max(a - pen, 0))
         assert sol.bust_state(i, j, a, b) == want
         assert sol.bust_state(*map(np.int64, (i, j, a, b))) == want
+
+
+def test_a_solve_stopped_and_started_again_from_its_checkpoint_ends_as_one_run(tmp_path):
+    """The checkpoint holds the table after every sweep: a solve stopped after four sweeps
+    and run again goes on from there and ends with the uninterrupted solve's table, sweeps
+    and proven interval; a converged checkpoint goes straight to the certificate."""
+    rules = TenKRules.preset("facebook", target=400, floor=-200)
+    whole = solve_penalty(rules)
+    ck = tmp_path / "duel.ckpt"
+    with pytest.raises(Phase10MathError, match="no convergence after 4"):
+        solve_penalty(rules, max_passes=4, checkpoint=ck)
+    swept = []
+    again = solve_penalty(rules, checkpoint=ck, progress=lambda n, c: swept.append(n))
+    assert swept[0] == 5 and again.passes == whole.passes
+    assert np.array_equal(again.P, whole.P) and (again.lower, again.upper) == (
+        whole.lower,
+        whole.upper,
+    )
+    swept.clear()
+    last = solve_penalty(rules, checkpoint=ck, progress=lambda n, c: swept.append(n))
+    assert swept == [] and last.certified and np.array_equal(last.P, whole.P)
+
+
+def test_a_checkpoint_of_other_rules_or_not_a_checkpoint_is_refused(tmp_path):
+    ck = tmp_path / "duel.ckpt"
+    solve_penalty(TenKRules.preset("facebook", target=300, floor=-100), checkpoint=ck)
+    with pytest.raises(InvalidFileError, match="other rules"):
+        solve_penalty(TenKRules.preset("facebook", target=300, floor=-150), checkpoint=ck)
+    pickled = tmp_path / "p.ckpt"
+    pickled.write_bytes(pickle.dumps({"P": np.zeros(3)}))
+    with pytest.raises(InvalidFileError, match="not a tenk-penalty-checkpoint"):
+        solve_penalty(TenKRules.preset("facebook", target=300, floor=-100), checkpoint=pickled)

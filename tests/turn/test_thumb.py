@@ -210,3 +210,37 @@ def test_hint_mode_shows_the_shipped_rule_of_thumb():
     w.roll()
     keep = rule_hold_faces(shipped_rules()["recorded"][4].rule(), w.state.dice, 2)
     assert f"Rule of thumb:</b> keep {' '.join(map(str, keep))} (" in w.advice.value
+
+
+def test_after_check_my_hold_the_hint_shows_the_rules_hold_beside_the_best_and_its_cost():
+    """Hint mode, phase 3 (where the rule and the best play differ most often): once the
+    player checks the hold, the panel shows the rule's hold and, where the best hold
+    differs, what following the rule costs here, the advisor's exact difference of the two
+    holds' values (in points of chance in 100); where they agree it says so."""
+    from phase10math.play.turn_widget import TurnWidget
+    from phase10math.turn.advisor import advise
+    from phase10math.turn.thumb import rule_hold_faces
+
+    rule = shipped_rules()["recorded"][3].rule()
+    seen = set()
+    for seed in range(1, 40):
+        w = TurnWidget(phase=3, seed=seed, style=False)
+        w.hint_toggle.value = True
+        w.roll()
+        assert "p10-thumb-check" not in w.advice.value  # not before the check
+        w.reveal_button.click()
+        html = w.advice.value
+        keep = rule_hold_faces(rule, w.state.dice, 2)
+        adv = advise(list(w.state.dice), 2, 3)
+        cost = (adv.best.value - adv.value_of(list(keep)).value) * 100
+        assert "p10-thumb-check" in html
+        if cost > 0:
+            assert "The best hold differs" in html
+            assert f"costs <b>{float(cost):.2f} points of chance in 100</b>" in html
+            assert f"<code>{cost}</code>" in html
+        else:
+            assert "the same as the best hold here" in html
+        seen.add(cost > 0)
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}

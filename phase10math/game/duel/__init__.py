@@ -30,7 +30,8 @@ take the exact fixed point of the two policies found (a 2 x 2 linear system), un
 solves reproduce the values. A pair leaves the batch once it has converged, and a fresh
 layer first solves every ``SEED_EVERY``-th score difference, then starts each other pair at
 the exact fixed point of its nearest seed's two policies
-(:func:`~phase10math.game.duel.pair.policy_fixed_point`) at its own utilities: most then
+(:func:`~phase10math.game.duel.pair.policy_fixed_point`, the pair step 10,000 shares:
+:func:`~phase10math._base.pairs.pair_fixed_point`) at its own utilities: most then
 converge after two solves a seat.
 
 **Error bound** (float64): every turn value is within its proven margin (rounding for a
@@ -38,7 +39,8 @@ batched solve; the family's interval for a color phase). Each state keeps its ow
 error (:meth:`DuelSolution.error`). A last chance's error is its turn's margin plus the most
 any policy gains from the errors after its outcomes (a turn solve of those errors). A pair's
 fixed point is certified by an interval check
-(:func:`~phase10math.game.duel.certificate.certify`): the map ``h(x) = f(1 - g(1 - x))``
+(:func:`~phase10math.game.duel.certificate.certify`, the pair certificate 10,000 shares:
+:mod:`phase10math._base.pairs`): the map ``h(x) = f(1 - g(1 - x))``
 increases, so ``h(x - delta) >= x - delta`` and ``h(x + delta) <= x + delta``,
 evaluated with each outcome's utility moved by its error (upper values by turn solves,
 lower values by the policies found: any policy's value is a lower value of the optimum) and
@@ -83,7 +85,9 @@ ends with phase 10) or a reduced game (any dice, any phases, for checks).
 - :mod:`~phase10math.game.duel.shipped` - the shipped tables and the chance to win read
   from them;
 - :mod:`~phase10math.game.duel.strategy` - the win strategy in games;
-- :mod:`~phase10math.game.duel.advice` - the holds ranked by the chance to win, in words.
+- :mod:`~phase10math.game.duel.advice` - the holds ranked by the chance to win, in words;
+- :mod:`~phase10math.game.duel.winrules` - rules for playing to win a person can remember,
+  priced against the optimal player.
 """
 
 from phase10math.game.duel.advice import (

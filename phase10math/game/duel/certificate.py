@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from phase10math._base.pairs import interval_verdict, narrow_slack, prove_pairs
 from phase10math.game.duel.setting import families
 from phase10math.game.duel.table import DuelSolution
 from phase10math.turn.batch import gamma
 
 FIRST_DELTA = 1.005  # a pair certificate's first interval over the errors carried
-MAX_TRIES = 60  # growths of a pair's interval before the certificate gives up
 
 # solve_at(U, phases, fail values, want_dist) -> (values, margins, dists, utilities, margin)
 SolveAt = Callable[..., tuple]
@@ -117,7 +117,7 @@ class PairCheck:
     def __call__(self, delta: np.ndarray, r: np.ndarray):
         """(passed, y's error, what it missed by) at the rows ``r``."""
         rows = self.rows
-        xr, yr = rows.x[r], rows.y[r]
+        xr = rows.x[r]
         ya = self.lower_at(  # g- below
             self.down1[r], rows.kb[r], 1 - (xr + delta), rows.d1[r], self.fam1[r], self.pol1[r]
         )
@@ -125,89 +125,26 @@ class PairCheck:
         fb = self.lower_at(  # f- from below
             self.down0[r], rows.ka[r], 1 - yb, rows.d0[r], self.fam0[r], self.pol0[r]
         )
-        ok = (fa <= xr + delta) & (fb >= xr - delta)
-        missed = np.maximum(fa - (xr + delta), (xr - delta) - fb)
-        return ok, np.maximum(np.abs(yr - ya), np.abs(yb - yr)), missed
+        return interval_verdict(xr, rows.y[r], delta, fa, fb, ya, yb)
 
 
 def certify(sol: DuelSolution, rows: PairRows, solve_at: SolveAt, tighten: int = 0):
-    """Proven errors of every pair's values (seat 0's, seat 1's). ``h(x) = f(1 - g(1 -
-    x))`` increases, and the true ``h`` lies below ``h+`` (seat 0's made outcomes raised by
-    their errors ``E0``, seat 1's lowered by ``E1``) and above ``h-`` (the reverse); so
-    ``h+(x + delta) <= x + delta`` and ``h-(x - delta) >= x - delta``, checked with upper
-    values from turn solves and lower values from the policies found (any policy's value is
-    a lower value of the optimum), every margin on the safe side, put the true ``x`` within
-    ``delta``; ``y = g(1 - x)`` then lies between seat 1's two bounds. ``delta`` starts at
-    the errors the policies found carry through the pair (unamplified) plus a slack for the
-    local margins. Where a check fails, ``delta`` grows by what it missed, over ``1 - p q``
-    (the map's slope is about ``p q``: the fixed point lies about that much further out),
-    doubled, and by the slack, which doubles: one more check usually passes, close to the
-    tightest ``delta``; then ``tighten`` halvings towards the last that failed, and a
-    family's slack tried at a quarter."""
+    """Proven errors of every pair's values (seat 0's, seat 1's): the pair certificate of
+    :mod:`phase10math._base.pairs` with this game's check (:class:`PairCheck`: ``h+`` with
+    seat 0's made outcomes raised by their errors ``E0``, seat 1's lowered by ``E1``, ``h-``
+    the reverse; upper values from turn solves, lower values from the policies found, every
+    margin on the safe side). ``delta`` starts at the errors the policies found carry
+    through the pair (unamplified) plus a slack for the local margins; then ``tighten``
+    halvings towards the last that failed, and a family's slack tried at a quarter."""
     check = PairCheck(sol, rows, solve_at)
-    ex, ey, failed = _grown(check)
-    _tightened(check, ex, ey, failed, tighten)
-    _family_slack_narrowed(check, ex, ey)
-    return ex, ey
-
-
-def _grown(check: PairCheck) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every pair's first passing ``delta`` (x's error), y's error there, and the last
-    ``delta`` that failed (or the start: below it the interval is near-tight)."""
-    n = len(check.rows.x)
-    slack, carried, p, q = check.slack, check.carried, check.p, check.q
-    todo = np.arange(n)
-    ex, ey = np.zeros(n), np.zeros(n)
+    slack, carried = check.slack, check.carried
     # a first interval a little wider than the errors the policies carry: the upper
     # values' policies weigh the errors after them a little more, so most pairs pass the
     # first check (nearly every pair needed a second one at the errors carried); a
     # family's slack is generous already
     delta = carried * np.where(check.fam0 | check.fam1, 1.0, FIRST_DELTA) + slack
-    failed = carried + slack  # below it the check fails, or the interval is near-tight
-    for tries in range(MAX_TRIES):
-        ok, ey_now, missed = check(delta[todo], todo)
-        done = todo[ok]
-        ex[done], ey[done] = delta[done], ey_now[ok]
-        failed[todo[~ok]] = delta[todo[~ok]]
-        todo, missed = todo[~ok], missed[~ok]
-        if not len(todo):
-            break
-        slope = np.minimum(p[todo] * q[todo], 1 - 1e-3)
-        delta[todo] += 2 * missed / (1 - slope) + slack[todo]
-        slack[todo] *= 2
-        if tries >= 3:  # far off: grow by the carried error too
-            delta[todo] += 0.05 * carried[todo]
-    else:
-        raise RuntimeError("the error bound could not be certified")  # pragma: no cover
-    return ex, ey, failed
-
-
-def _tightened(check: PairCheck, ex, ey, failed, tighten: int) -> None:
-    """``tighten`` halvings between the last delta that failed and the one that passed."""
-    far = np.flatnonzero(ex > 1.05 * failed)
-    for _ in range(tighten):
-        if not len(far):
-            break
-        mid = (failed[far] + ex[far]) / 2
-        ok, ey_now, _ = check(mid, far)
-        ex[far[ok]], ey[far[ok]] = mid[ok], ey_now[ok]
-        failed[far[~ok]] = mid[~ok]
-        far = far[ex[far] > 1.05 * failed[far]]
-
-
-def _family_slack_narrowed(check: PairCheck, ex, ey) -> None:
-    """A family's slack is generous (its margins are whole intervals): try a quarter of it,
-    and keep it where the check still passes (any passing delta is proven)."""
-    slack = check.slack
+    below = carried + slack  # below it the check fails, or the interval is near-tight
+    ex, ey, _ = prove_pairs(check, delta, slack, check.p * check.q, carried, below, tighten)
     wide = np.flatnonzero((slack > 1e-9) & (check.fam0 | check.fam1))
-    for _ in range(3):
-        if not len(wide):
-            break
-        trial = slack[wide] / 4
-        d_try = ex[wide] - slack[wide] + trial
-        ok, ey_now, _ = check(d_try, wide)
-        keep = wide[ok]
-        ex[keep] = d_try[ok]
-        ey[keep] = np.minimum(ey[keep], ey_now[ok])
-        slack[keep] = trial[ok]
-        wide = keep[slack[keep] > 1e-9]  # a failed trial stops there
+    narrow_slack(check, ex, ey, slack, wide)  # a family's margins are whole intervals
+    return ex, ey

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from phase10math._base.pairs import pair_fixed_point
 from phase10math.game.duel import columns
 from phase10math.game.duel.certificate import PairRows, certify
 from phase10math.game.duel.refinement import REFINE_ALL, refine
@@ -38,11 +39,9 @@ def policy_fixed_point(
     outcome distributions (failed first), ``M0``, ``M1`` the chances after each made outcome.
     The exact solution of ``x = A + p (1 - y)``, ``y = B + q (1 - x)`` (a failed turn hands
     the same configuration to the other player)."""
-    p, q = d0[:, 0], d1[:, 0]
     A = np.einsum("no,no->n", d0[:, 1:], M0)
     B = np.einsum("no,no->n", d1[:, 1:], M1)
-    x = (A + p * (1 - B) - p * q) / (1 - p * q)
-    return x, q * (1 - x) + B
+    return pair_fixed_point(A, d0[:, 0], B, d1[:, 0])
 
 
 def solve_layer(

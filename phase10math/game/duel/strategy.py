@@ -11,9 +11,13 @@ import numpy as np
 
 from phase10math._base.checks import checks_itself, public
 from phase10math.dice.faces import Layout
-from phase10math.dice.rules import Objective
 from phase10math.errors import InvalidRulesError, OutsideTableError, WrongTypeError
-from phase10math.game.duel.candidates import candidate_table, choose_candidate, tensor_phase
+from phase10math.game.duel.candidates import (
+    Choice,
+    candidate_phase,
+    candidate_table,
+    choose_candidate,
+)
 from phase10math.game.duel.setting import Bonus, Key, LastKey, Play, is_whole
 from phase10math.game.duel.shipped import check_table_rules, state_reason, widest_table
 from phase10math.game.duel.table import DuelSolution
@@ -23,6 +27,11 @@ from phase10math.turn.holdtable import HoldTable
 
 # --------------------------------------------------------------------------- playing to win
 
+# the most states whose re-solved holds a strategy keeps (about 0.26 MB each on the compact
+# dice' value projection: at most about 270 MB); beyond, it starts again (the holds of a
+# state re-solved are the same: a column's solve does not depend on its batch)
+HOLDS_KEPT = 1024
+
 
 @public
 class DuelStrategy:
@@ -30,10 +39,10 @@ class DuelStrategy:
     :class:`~phase10math.game.engine.Game` of two players: it reads both score sheets from
     the game it is attached to (:meth:`attach`), finds the state in ``solution`` and keeps
     the hold of that state's optimal turn (re-solved from the table, cached per state). At a
-    color phase of ten different dice it plays the better of two candidate turns instead, by
-    lookup, and adds up the chance to win that gives up (:attr:`given_up`, proven:
-    :mod:`~phase10math.game.duel.candidates`). In a state already decided (no play changes
-    the result) it keeps everything."""
+    costly color phase (ten different dice, or the compact dice' 9.7 million holds) it plays
+    the better of two candidate turns instead, by lookup, and adds up the chance to win that
+    gives up (:attr:`given_up`, proven: :mod:`~phase10math.game.duel.candidates`). In a
+    state already decided (no play changes the result) it keeps everything."""
 
     name = "win"
 
@@ -42,9 +51,12 @@ class DuelStrategy:
         self.game_ref: Any = None
         self._holds: dict[Any, dict[int, np.ndarray]] = {}
         self._maps: dict[int, Any] = {}
-        self._chosen: dict[Any, Objective] = {}
-        self.by_candidate = 0  # states of color phases on ten different dice (candidate turns)
-        self.given_up = 0.0  # the chance to win those choices gave up, proven (added up)
+        self._chosen: dict[Any, Choice] = {}
+        self.by_candidate = 0  # states of costly color phases (candidate turns)
+        self.given_up = 0.0  # the chance to win those choices gave up, proven (once a state)
+        # the same, once per turn played there (a state met again counts again): the chance
+        # to win a game gives up is at most its expectation (performance difference)
+        self.given_up_played = 0.0
 
     def attach(self, game: Game) -> DuelStrategy:
         """Follow the players of ``game`` (a two-player :class:`~phase10math.game.engine.Game`)."""
@@ -68,11 +80,11 @@ class DuelStrategy:
         for group, is_last in groups:
             todo = [k for k in group if (is_last, k) not in self._holds]
             todo = [k for k in todo if not self.solution.decided(k)]
-            g = self.solution.game  # a color phase of ten different dice plays candidates
+            g = self.solution.game  # a costly color phase plays candidates
             todo = [
                 k
                 for k in todo
-                if not tensor_phase(k[0][0] if is_last else k[1][0], g.dice, g.rules)
+                if not candidate_phase(k[0][0] if is_last else k[1][0], g.dice, g.rules)
             ]
             for k, h in zip(todo, self.solution.policy(todo, last=is_last)):
                 self._holds[(is_last, k)] = h
@@ -102,6 +114,11 @@ class DuelStrategy:
             if e.kind == "order" and e.note.startswith("starts"):
                 return e.player
         raise InvalidRulesError("the game has not rolled for the turn order yet")
+
+    def state(self, view: TurnView) -> tuple[bool, Any]:
+        """(last chance?, the solution's state key) of the player to move in the attached
+        game (refused where the table has no such state)."""
+        return self._state(view)
 
     def _state(self, view: TurnView) -> tuple[bool, Any]:
         """(last chance?, the solution's state key) of the player to move (refused where the
@@ -138,25 +155,30 @@ class DuelStrategy:
         if self.solution.decided(key):
             return frozenset(range(len(view.faces)))
         g = self.solution.game
-        if tensor_phase(view.number, g.dice, g.rules):
-            return table_keep(self._candidate(view.number, last, key), view, self._maps)
+        if candidate_phase(view.number, g.dice, g.rules):
+            choice = self._choice(last, key)
+            if view.rolls_left == view.rules.rolls - 1:  # the turn's first hold: once a turn
+                self.given_up_played += choice.given_up
+            table = candidate_table(view.number, choice.objective, g.rules, g.dice)
+            return table_keep(table, view, self._maps)
         if (last, key) not in self._holds:
+            if len(self._holds) >= HOLDS_KEPT:
+                self._holds.clear()
             self._holds[(last, key)] = self.solution.policy([key], last=last)[0]
         space = g.turns[view.number].space
         table = HoldTable(space, self._holds[(last, key)])
         return table_keep(table, view, self._maps)
 
-    def _candidate(self, k: int, last: bool, key: Any) -> HoldTable:
-        """A color phase of ten different dice: the candidate turn of largest chance to win at
+    def _choice(self, last: bool, key: Any) -> Choice:
+        """A costly color phase: the candidate turn of largest chance to win at
         this state (:mod:`~phase10math.game.duel.candidates`), chosen once per state; the
         chance it gives up there (proven from the table) is added to :attr:`given_up`."""
-        g = self.solution.game
         if (last, key) not in self._chosen:
             choice = choose_candidate(self.solution, key, last)
-            self._chosen[(last, key)] = choice.objective
+            self._chosen[(last, key)] = choice
             self.given_up += choice.given_up
             self.by_candidate += 1
-        return candidate_table(k, self._chosen[(last, key)], g.rules, g.dice)
+        return self._chosen[(last, key)]
 
 
 @public
@@ -260,7 +282,7 @@ class WinStrategy(DuelStrategy):
         parts = []
         if self.by_candidate:
             parts.append(
-                f"at {self.by_candidate} state(s) of a color phase on ten different dice it "
+                f"at {self.by_candidate} state(s) of a costly color phase it "
                 "played the better of the completion- and score-optimal turns, giving up at "
                 f"most {100 * self.given_up:.2f} percentage points of chance to win in all "
                 "(proven from the table)"

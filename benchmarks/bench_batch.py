@@ -9,7 +9,7 @@ references run beside it:
 
 - ``plain``: the same recurrence written with numpy array operations (``np.take`` along one
   type's axis, one face at a time), the form the kit used before the compiled steps (the
-  same tie rule: the kit's order of holds);
+  same tie rules);
 - ``single``: the kit's float64 turn one utility at a time
   (:func:`phase10math.turn.policy.float_optimal_turn`: the value and the policy).
 
@@ -30,7 +30,7 @@ import numpy as np
 
 from phase10math.dice.phases import PHASES
 from phase10math.turn.batch import TurnBatch
-from phase10math.turn.engine import BatchEngine
+from phase10math.turn.engine import BatchEngine, Ties
 from phase10math.turn.policy import float_optimal_turn
 
 
@@ -56,7 +56,11 @@ class PlainEngine(BatchEngine):
         return T.reshape(sp.n_states, B)
 
     def subset_maximum(
-        self, hold_values: np.ndarray, tie: float = 0.0, overwrite: bool = False
+        self,
+        hold_values: np.ndarray,
+        tie: float = 0.0,
+        overwrite: bool = False,
+        ties: Ties = Ties.KEEP,
     ) -> tuple[np.ndarray, np.ndarray]:
         sp, B = self.space, hold_values.shape[1]
         M = hold_values.reshape(self.shape + [B]).copy()
@@ -69,7 +73,9 @@ class PlainEngine(BatchEngine):
                     j = rem[idx, f]
                     jj = np.where(j >= 0, j, idx)  # no such hold: compare with itself
                     cand, kcand = np.take(M, jj, axis=t), np.take(key, jj, axis=t)
-                    better = (cand > cur + tie) | ((cand >= cur - tie) & (kcand > kcur))
+                    better = cand > cur + tie
+                    if ties is Ties.KIT:
+                        better |= (cand >= cur - tie) & (kcand > kcur)
                     cur = np.where(better, cand, cur)
                     kcur = np.where(better, kcand, kcur)
                 M[self._axis(t, idx)], key[self._axis(t, idx)] = cur, kcur

@@ -42,9 +42,9 @@ from phase10math.game.duel import DuelGame, Play, solve_duel
 
 
 @njit(cache=True, nogil=True)
-def reference_max_step(M, key, rem, order, tie):  # pragma: no cover (compiled)
+def reference_max_step(M, key, rem, order, tie, kit):  # pragma: no cover (compiled)
     """The previous maximum step: the best so far kept in place, in rows of ``M`` and
-    ``key`` (the same tie rule: the kit's order of holds)."""
+    ``key`` (the two-player solve's tie rule, ``Ties.KEEP``: ``kit`` is never set)."""
     pre, _, post = M.shape
     nf = rem.shape[1]
     for a in range(pre):
@@ -56,9 +56,8 @@ def reference_max_step(M, key, rem, order, tie):  # pragma: no cover (compiled)
                     continue
                 cand, kcand = M[a, j], key[a, j]
                 for c in range(post):
-                    x = cand[c]
-                    better = (x > cur[c] + tie) | ((x >= cur[c] - tie) & (kcand[c] > kcur[c]))
-                    cur[c] = x if better else cur[c]
+                    better = cand[c] > cur[c] + tie
+                    cur[c] = cand[c] if better else cur[c]
                     kcur[c] = kcand[c] if better else kcur[c]
 
 
@@ -68,8 +67,8 @@ def reference_steps():
     from 1/2, no values first."""
     subset_maximum = engine.BatchEngine.subset_maximum
 
-    def copying(self, W, tie=0.0, overwrite=False):
-        return subset_maximum(self, W, tie)
+    def copying(self, W, tie=0.0, overwrite=False, ties=engine.Ties.KEEP):
+        return subset_maximum(self, W, tie, ties=ties)
 
     saved = engine.max_step, duel.pair.SEED_START, duel.pair.VALUE_FIRST_BELOW
     engine.BatchEngine.subset_maximum, engine.max_step = copying, reference_max_step

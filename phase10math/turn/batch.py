@@ -10,11 +10,13 @@ induction (:func:`~phase10math.turn.engine.backward_induction`) on the batch eng
 - *final utility* ``V_0(S) = U[outcome(S)]``;
 - *expectation over rerolls* ``W_r(K) = E[V_{r-1}(K + roll of the other dice)]``, one die
   at a time;
-- *subset maximum* ``V_r(S) = max over K within S of W_r(K)`` in the kit's one order of
-  holds: values within ``tie`` of each other count as equal (a bound far above rounding,
-  far below any real difference: an exact tie split by rounding stays a tie), then the hold
-  with more dice, then the larger id (the exact engine's rule; tested on every phase
-  without colors);
+- *subset maximum* ``V_r(S) = max over K within S of W_r(K)``: values within ``tie`` of
+  each other count as equal (a bound far above rounding, far below any real difference: an
+  exact tie split by rounding stays a tie), and a smaller hold replaces the best so far only
+  when better by more than ``tie`` (:attr:`~phase10math.turn.engine.Ties.KEEP`, the rule the
+  shipped two-player tables were solved with; its holds are exactly optimal, and with the
+  kit's one order of holds, :attr:`~phase10math.turn.engine.Ties.KIT`, they are the exact
+  engine's: both tested on every phase without colors);
 - the turn's value ``E[V_{R-1}(first roll)]``, a dot product with the first roll's
   probabilities (each rounded once from exact integer weights).
 
@@ -255,8 +257,7 @@ class TurnBatch:
         if not len(U):
             dist = np.zeros((0, self.n_outcomes)) if distribution else None
             return BatchResult(np.zeros(0), np.zeros(0), dist, 0.0)
-        umax = np.abs(U).max(axis=1)
-        tie = float(2 * self.rolls * self.space.n_dice * gamma(7) * max(umax.max(), 1e-300))
+        tie = self.tie_of(U)
         step = max(1, min(step or BATCH, MAX_CELLS // self.space.n_states))
         k = threads() if len(U) * self.space.n_states >= THREAD_CELLS else 1
         if k > 1:
@@ -282,6 +283,11 @@ class TurnBatch:
             parts[0].dist_margin,
             holds,
         )
+
+    def tie_of(self, U: np.ndarray) -> float:
+        """The tie bound of a solve of the rows of ``U`` (the same for every chunk)."""
+        umax = float(np.abs(np.asarray(U, dtype=np.float64)).max(initial=0.0))
+        return float(2 * self.rolls * self.space.n_dice * gamma(7) * max(umax, 1e-300))
 
     def _solve_chunk(
         self, U: np.ndarray, tie: float, distribution: bool, keep_holds: bool

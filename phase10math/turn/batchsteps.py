@@ -8,11 +8,12 @@ plain numpy form in benchmarks/bench_batch.py (the reference it is timed and com
 against) writes them. Every sum runs in a fixed order, so a column's result does not depend
 on the other columns of its batch.
 
-The maximum over sub-holds follows the kit's one order of holds
-(:func:`~phase10math.turn.kernels.hold_ranks`): the larger value, where two values lie within
-``tie`` of each other (an exact tie split by rounding) the hold with more dice, then the
-larger state id. Each hold carries its *order key* ``size * n_states + id`` (an int32: at
-most 17 * 60 million), so that the comparison stays two float comparisons, branch-free.
+The maximum over sub-holds breaks ties (values within ``tie`` of each other: an exact tie
+split by rounding) by one of two rules (:class:`~phase10math.turn.engine.Ties`): the best so
+far stays (the two-player solve's rule, which its shipped numbers were solved with), or the
+kit's one order of holds (:func:`~phase10math.turn.kernels.hold_ranks`: more dice, then the
+larger state id). Each hold carries its *order key* ``size * n_states + id`` (an int32: at
+most 17 * 60 million), so that the comparison stays branch-free.
 """
 
 from __future__ import annotations
@@ -42,13 +43,13 @@ def expect_step(T, add, w, order):  # pragma: no cover (compiled)
 
 
 @njit(cache=True, nogil=True)
-def max_step(M, key, rem, order, tie):  # pragma: no cover (compiled)
+def max_step(M, key, rem, order, tie, kit):  # pragma: no cover (compiled)
     """For the holds ``i`` in ``order``: the best of the hold one die smaller, ``rem[i, f]``,
-    replaces ``i``'s best so far where its value is larger by more than ``tie``, or within
-    ``tie`` and its order key (``key``: size, then id) larger (face by face). The best so far
-    and its key run in two buffers of one row, the key as a float (exact: keys are far below
-    2**53): rows of one array, and a float mask choosing among int32 keys, kept the loop from
-    vectorizing (2.4 times as slow)."""
+    replaces ``i``'s best so far where its value is larger by more than ``tie``; with
+    ``kit`` also where it is within ``tie`` and its order key (``key``: size, then id) is
+    larger (face by face). The best so far and its key run in two buffers of one row, the
+    key as a float (exact: keys are far below 2**53): rows of one array, and a float mask
+    choosing among int32 keys, kept the loop from vectorizing (2.4 times as slow)."""
     pre, _, post = M.shape
     nf = rem.shape[1]
     best = np.empty(post)
@@ -64,13 +65,20 @@ def max_step(M, key, rem, order, tie):  # pragma: no cover (compiled)
                 if j < 0:
                     continue
                 cand, kcand = M[a, j], key[a, j]
-                for c in range(post):  # branch-free, so that it vectorizes
-                    x = cand[c]
-                    k = float(kcand[c])
-                    b = best[c]
-                    better = (x > b + tie) | ((x >= b - tie) & (k > hold[c]))
-                    best[c] = x if better else b
-                    hold[c] = k if better else hold[c]
+                if kit:
+                    for c in range(post):  # branch-free, so that it vectorizes
+                        x = cand[c]
+                        k = float(kcand[c])
+                        b = best[c]
+                        better = (x > b + tie) | ((x >= b - tie) & (k > hold[c]))
+                        best[c] = x if better else b
+                        hold[c] = k if better else hold[c]
+                else:
+                    for c in range(post):
+                        x = cand[c]
+                        better = x > best[c] + tie
+                        best[c] = x if better else best[c]
+                        hold[c] = kcand[c] if better else hold[c]
             for c in range(post):
                 cur[c] = best[c]
                 kcur[c] = np.int32(hold[c])

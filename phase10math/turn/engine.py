@@ -117,17 +117,28 @@ class Optimal:
     ties by :func:`~.kernels.hold_ranks`."""
 
 
+class Ties(Enum):
+    """How the batch engine breaks a tie between holds (values within the chooser's ``tie``):
+    ``KEEP`` the best so far stays (a smaller hold must be better by more than ``tie``; the
+    two-player solve's rule: its shipped numbers were solved with it), ``KIT`` the kit's one
+    order of holds (:func:`~.kernels.hold_ranks`: more dice, then the larger id; the exact
+    engine's holds)."""
+
+    KEEP = "keep"
+    KIT = "kit"
+
+
 @dataclass(frozen=True)
 class OptimalFloat:
     """Maximise one float64 key. The batch engine counts values within ``tie`` of each
-    other as equal (an exact tie split by rounding) and breaks ties in the kit's one order
-    (:func:`~.kernels.hold_ranks`: more dice, then the larger id); the per-type and tensor
-    engines compare exactly, ties to the hold found first (the caller evaluates the chosen
-    policy exactly). ``holds=False``: the stages may skip their best holds (the tensor
-    engine's maxima then take about a third of the time; no ``arg``)."""
+    other as equal (an exact tie split by rounding) and breaks ties by ``ties``; the
+    per-type and tensor engines compare exactly, ties to the hold found first (the caller
+    evaluates the chosen policy exactly). ``holds=False``: the stages may skip their best
+    holds (the tensor engine's maxima then take about a third of the time; no ``arg``)."""
 
     tie: float = 0.0
     holds: bool = True
+    ties: Ties = Ties.KEEP
 
 
 @dataclass(frozen=True)
@@ -476,11 +487,11 @@ class BatchEngine(Engine):
     colors, :class:`~phase10math.turn.batch.TurnBatch`): the per-type state space, ``B``
     utilities side by side (a trailing batch axis), the steps compiled
     (:mod:`~phase10math.turn.batchsteps`, the GIL released). The expectation is a mean (one
-    die at a time, the largest holds of a type first); the subset maximum follows the kit's
-    one order of holds, values within :attr:`OptimalFloat.tie` counting as equal (so its
-    best holds are the exact engine's where the tie bound separates exact ties from real
-    differences: tested on every phase without colors). Float stages only: the optimal
-    float and the fixed float policies."""
+    die at a time, the largest holds of a type first); the subset maximum counts values
+    within :attr:`OptimalFloat.tie` as equal and breaks ties by :attr:`OptimalFloat.ties`
+    (with :attr:`Ties.KIT` its best holds are the exact engine's, with :attr:`Ties.KEEP`, the
+    two-player solve's rule, exactly optimal holds: tested on every phase without colors).
+    Float stages only: the optimal float and the fixed float policies."""
 
     kind = EngineKind.BATCH
 
@@ -542,11 +553,15 @@ class BatchEngine(Engine):
         return T if v.ndim > 1 else T[:, 0]
 
     def subset_maximum(
-        self, hold_values: np.ndarray, tie: float = 0.0, overwrite: bool = False
+        self,
+        hold_values: np.ndarray,
+        tie: float = 0.0,
+        overwrite: bool = False,
+        ties: Ties = Ties.KEEP,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The subset maximum and its arg-max of every roll state, per column, in the kit's
-        order of holds (values within ``tie`` equal). ``overwrite``: ``hold_values`` (C
-        ordered float64, not read again) may be the work array (no copy)."""
+        """The subset maximum and its arg-max of every roll state, per column, values within
+        ``tie`` equal, ties broken by ``ties``. ``overwrite``: ``hold_values`` (C ordered
+        float64, not read again) may be the work array (no copy)."""
         sp, flat = self.space, np.ndim(hold_values) == 1
         M = np.ascontiguousarray(hold_values, dtype=np.float64)
         if M is hold_values and not overwrite:
@@ -556,7 +571,8 @@ class BatchEngine(Engine):
         key[...] = self.keys[:, None]
         for t in range(len(sp.types)):
             up = self.orders(t)[1]
-            max_step(self.slabs(M, t), self.slabs(key, t), sp.remove_tables[t], up, tie)
+            kit = ties is Ties.KIT
+            max_step(self.slabs(M, t), self.slabs(key, t), sp.remove_tables[t], up, tie, kit)
         best, arg = M[sp.full_ids], key[sp.full_ids] % np.int32(sp.n_states)
         return (best[:, 0], arg[:, 0]) if flat else (best, arg)
 
@@ -571,7 +587,8 @@ class BatchEngine(Engine):
     def float_stage(
         self, prev: Stage, r: int, chooser: OptimalFloat = OPTIMAL_FLOAT, last: bool = False
     ) -> Stage:
-        M, arg = self.subset_maximum(self.expectation(prev.roll[0]), chooser.tie, overwrite=True)
+        W = self.expectation(prev.roll[0])
+        M, arg = self.subset_maximum(W, chooser.tie, overwrite=True, ties=chooser.ties)
         return Stage([M], arg=arg if chooser.holds else None)
 
     def fixed_stage(self, prev: Stage, r: int, chooser: Fixed, last: bool = False) -> Stage:

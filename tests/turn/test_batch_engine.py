@@ -1,10 +1,12 @@
 """The batch engine (the two-player solve's float turns, many utilities at once) against the
 exact engine, both chosen by ``engine_for`` on the same space: on every phase without
 colors, for the per-turn objectives (complete the phase; score) and (phases 1-10) a seeded
-integer utility, the best holds with every number of rolls left equal the exact engine's (the kit's
-one order of holds: the larger value, then more dice, then the larger id; the batch engine
-counts values within its tie bound as equal), and each float value lies within its proven
-margin of the exact value (``margin_of``: at most 1e-11 of the batch's largest utility)."""
+integer utility, the best holds with every number of rolls left: with the kit's one order
+of holds (``Ties.KIT``: the larger value, then more dice, then the larger id; the batch
+engine counts values within its tie bound as equal) they equal the exact engine's; with the
+two-player solve's rule (``Ties.KEEP``: the best so far stays) each is exactly optimal (its
+exact value is the maximum); and each float value lies within its proven margin of the
+exact value (``margin_of``: at most 1e-11 of the batch's largest utility)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from phase10math.turn.engine import (
     EngineKind,
     Fixed,
     OptimalFloat,
+    Ties,
     backward_induction,
     engine_for,
     final_scores,
@@ -64,13 +67,21 @@ def test_the_batch_engines_holds_are_the_exact_engines_on_every_phase_without_co
     exact = engine_for(tb.space, RULES)
     assert exact.kind is EngineKind.PER_TYPE
     U = utilities(tb, k)
-    res = tb.solve(U.astype(float), distribution=False, keep_holds=True)
+    res = tb.solve(U.astype(float), distribution=False, keep_holds=True)  # Ties.KEEP
+    cols = np.ascontiguousarray(U.astype(float)[:, tb.outcome].T)
+    kit = OptimalFloat(tb.tie_of(U), ties=Ties.KIT)
+    ordered = backward_induction(tb.engine, [cols], tb.rolls, kit, keep=False)
     for b, u in enumerate(U):
-        run = backward_induction(exact, [u[tb.outcome]], tb.rolls, OPTIMAL, keep=False)
+        run = backward_induction(exact, [u[tb.outcome]], tb.rolls, OPTIMAL)
         for r in range(1, tb.rolls):
-            assert np.array_equal(res.holds[r][:, b], run.arg[r]), (k, b, r)
+            # the kit's order: the exact engine's holds
+            assert np.array_equal(ordered.arg[r][:, b], run.arg[r]), (k, b, r)
+            # the solve's rule: exactly optimal holds (the exact value of the best hold)
+            held = np.asarray(run.hold[0][r])
+            assert np.array_equal(held[res.holds[r][:, b]], held[run.arg[r]]), (k, b, r)
         value = Fraction(run.total[0], run.denominator)
-        assert abs(Fraction(float(res.values[b])) - value) <= Fraction(float(res.margin[b]))
+        for got in (res.values[b], ordered.total[0][b]):
+            assert abs(Fraction(float(got)) - value) <= Fraction(float(res.margin[b]))
         assert res.margin[b] <= 1e-11 * int(U.max())  # the stated float bound
 
 

@@ -3,22 +3,81 @@ per-phase turn solutions it starts from are loaded from the disk cache when pres
 
 Run: ``python benchmarks/bench_solitaire.py [--workers N] [--simulate N]``; prints the time,
 the peak memory (RSS) and the comparison table.
+
+``--cli``: the command a user types instead, ``phase10math solitaire`` on the recorded dice,
+in its own process with a fresh cache folder and ``PHASE10MATH_MEMORY_GB`` (default 3): cold
+(every turn solve and the solitaire solve) and then warm (from the cache), each with its time
+and peak resident memory (``/usr/bin/time``: the largest process; and all its processes
+together, sampled). The reference is the previous form of the code: ``--previous DIR`` runs
+the same command from a checkout of it (e.g. ``git archive c6e1392 | tar -x -C DIR``; it
+needs about 8 GB), else its figure measured on 2026-12-06 is printed beside.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
+import shutil
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-from phase10math.game.solitaire import comparison, solve_solitaire
+from phase10math.game.solitaire import comparison, solve_solitaire, store_solution
+
+#: the previous form (commit c6e1392), ``phase10math solitaire`` cold on the recorded dice,
+#: measured on the 2-core machine on 2026-12-06 at load 15-21 (`/usr/bin/time -v`)
+PREVIOUS = "cold: 2,027 s (load 15-21), peak 7.45 GiB (7,629 MB); 11.8 GB with --simulate 20000"
+
+
+def cli_runs(memory_gb: str, previous: str | None) -> None:
+    """Time ``phase10math solitaire`` cold and warm in fresh processes (see the docstring)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_memory import cli, timed
+
+    folder = Path(tempfile.mkdtemp(prefix="p10-bench-solitaire-"))
+    try:
+        env = dict(os.environ, PHASE10MATH_CACHE_DIR=str(folder), PHASE10MATH_MEMORY_GB=memory_gb)
+        print(f"PHASE10MATH_MEMORY_GB={memory_gb}, load {os.getloadavg()[0]:.1f}")
+        for what in ("cold", "warm"):
+            secs, peak, together = timed(cli("solitaire"), env)
+            print(
+                f"phase10math solitaire, {what}: {secs:.1f} s, peak {peak:.2f} GiB, all its "
+                f"processes {together:.2f} GiB (target <= 3 GB)"
+            )
+        if previous is None:
+            print(f"previous form (measured, not run now): {PREVIOUS}")
+            return
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
+        env = dict(os.environ, PHASE10MATH_CACHE_DIR=str(folder), PYTHONPATH=previous)
+        env.pop("PHASE10MATH_MEMORY_GB", None)
+        here = os.getcwd()
+        os.chdir(previous)
+        try:
+            secs, peak, together = timed(cli("solitaire"), env)
+        finally:
+            os.chdir(here)
+        print(
+            f"previous form ({previous}), cold: {secs:.1f} s, peak {peak:.2f} GiB, all its "
+            f"processes {together:.2f} GiB (load {os.getloadavg()[0]:.1f})"
+        )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--simulate", type=int, default=20000)
+    ap.add_argument("--cli", action="store_true", help="time `phase10math solitaire` instead")
+    ap.add_argument("--memory-gb", default="3")
+    ap.add_argument("--previous", default=None, help="a checkout of the previous code")
     args = ap.parse_args()
+    if args.cli:
+        cli_runs(args.memory_gb, args.previous)
+        return
     t = time.time()
     sol = solve_solitaire(use_cache=False, workers=args.workers)
     took = time.time() - t
@@ -26,12 +85,10 @@ def main() -> None:
     from phase10math.dice.layouts import DEFAULT_LAYOUT
     from phase10math.dice.rules import DEFAULT_RULES
 
-    cache.save(
-        cache.cache_key(
-            kind="solitaire", rules=DEFAULT_RULES.to_dict(), layout=DEFAULT_LAYOUT.fingerprint()
-        ),
-        sol,
+    key = cache.cache_key(
+        kind="solitaire", rules=DEFAULT_RULES.to_dict(), layout=DEFAULT_LAYOUT.fingerprint()
     )
+    store_solution(key, sol)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(

@@ -102,7 +102,7 @@ class DuelSample:
         """(first_mean - first_expected) in standard errors."""
         return _z(self.first_mean - self.first_expected, self.first_se)
 
-    def _gave(self, first: bool) -> float:
+    def gave_up(self, first: bool) -> float:
         """The mean chance given up per game by the seat that began (``first``), else by the
         other."""
         if self.given_up is None:
@@ -112,14 +112,20 @@ class DuelSample:
 
     @property
     def first_range(self) -> tuple[float, float]:
-        """Where the mean result of the seat that began belongs, the candidate turns' price
-        counted: its worth less what its own choices gave up, to its worth plus what the
-        other's gave up (per game, mean). By the performance-difference identity the
-        expected result is the worth plus the expected sum, over the turns played, of each
-        turn's value less its state's optimum (the mover's view): at most 0 and at least
-        minus the proven price on the first seat's turns, the reverse on the other's."""
-        w = self.first_expected
-        return w - self._gave(True), w + self._gave(False)
+        """Where the expected result of the seat that began belongs, the candidate turns'
+        price counted: its worth ``w`` (the table's value of the start) less, and plus, the
+        mean chance given up per game by both seats' candidate turns.
+
+        Why: with the table's values as the potential, a game's result is exactly ``w``
+        plus the sum over its turns of ``d . u - v`` (the turn's distribution against the
+        table's values ``u`` of its outcomes, less the table's value ``v`` of its state),
+        in expectation. A turn re-solved from the table has ``d . u = max_d d . u``, which
+        is ``v`` to the table's convergence; a candidate turn's term lies between minus its
+        price (``v + e - low``, :class:`~phase10math.game.duel.candidates.Choice`) and
+        ``e`` (``v`` is within ``e`` of the optimum), at most that price. A turn of the
+        other seat counts with the opposite sign, so both seats' prices widen both ends."""
+        w, g = self.first_expected, self.gave_up(True) + self.gave_up(False)
+        return w - g, w + g
 
     @property
     def first_z_range(self) -> float:

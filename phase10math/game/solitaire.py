@@ -55,17 +55,27 @@ from phase10math.dice.faces import Layout, check_layout
 from phase10math.dice.layouts import DEFAULT_LAYOUT
 from phase10math.dice.phases import PHASES
 from phase10math.dice.rules import DEFAULT_RULES, Objective, Rules, check_rules
-from phase10math.errors import InvalidRulesError
+from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
 from phase10math.exact import show
 from phase10math.game.length import sample_rolls
 from phase10math.turn.engine import final_scores
-from phase10math.turn.policy import float_optimal_turn, policy_means, policy_moments
+from phase10math.turn.policy import (
+    column_means,
+    evaluate_free_policy,
+    float_optimal_turn,
+    float_turn_bytes,
+    policy_moments,
+)
 from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
+from phase10math.turn.tensor import memory_budget
 
 REL_ERR = 1e-11
 LAST = 10
+#: a policy: per number of rolls left, the hold of every roll state (hold ids, or on ten
+#: different dice their two-byte codes, :class:`~phase10math.turn.tensor.codes.HoldIds`)
+Holds = dict[int, Any]
 
 
 # --------------------------------------------------------------------------- turn kernels
@@ -74,7 +84,8 @@ LAST = 10
 @dataclass
 class PhaseData:
     """Phase k on its score state space: ``score[pos]`` best score of roll state
-    ``space.full_ids[pos]`` or -1 when the phase is not made."""
+    ``space.full_ids[pos]`` or -1 when the phase is not made (as the meld pass gives them:
+    two bytes a roll on the recorded dice' 60 million, shared with its memo)."""
 
     k: int
     space: StateSpace
@@ -97,7 +108,7 @@ def phase_data(
     """What the solitaire solver needs of one phase: its hold states and final scores."""
     space = StateSpace.build(layout, projection_for(PHASES[number], Objective.SCORE))
     sc = final_scores(PHASES[number], space, rules)
-    return PhaseData(number, space, np.asarray(sc, dtype=np.int64))
+    return PhaseData(number, space, np.asarray(sc))
 
 
 # --------------------------------------------------------------------------- the state space
@@ -138,7 +149,7 @@ def reachable_totals(k: int, data: dict[int, PhaseData]) -> set[int]:
 class StateResult:
     value: Fraction
     p_made: Fraction
-    holds: dict[int, np.ndarray] = field(repr=False)
+    holds: Holds = field(repr=False)  # HoldIds on ten different dice
     gap: float = 0.0
     bound: float = 0.0
     iterations: int = 0
@@ -172,36 +183,78 @@ class SolitaireSolution:
         return state_key(k, T, data, self.rules)
 
 
+def _lookup(table: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """``table[score]`` (``score`` -1: the table's last entry, not made), a slab at a time:
+    no index array of 8 bytes a roll beside the result."""
+    out = np.empty(len(score), dtype=table.dtype)
+    for i in range(0, len(score), LOOKUP_SLAB):
+        out[i : i + LOOKUP_SLAB] = table[score[i : i + LOOKUP_SLAB]]
+    return out
+
+
+LOOKUP_SLAB = 1 << 22
+
+
+def _means(pd: PhaseData, gain: np.ndarray, holds: Holds, rolls: int) -> tuple[float, float]:
+    """Float ``(E[gain if made], P(made))`` of a policy, each column made by lookup when it
+    is evaluated (:func:`~phase10math.turn.policy.column_means`)."""
+    tables = (np.append(gain, 0.0), np.append(np.ones(len(gain)), 0.0))
+    a, p = column_means(pd.space, [lambda t=t: _lookup(t, pd.score) for t in tables], holds, rolls)
+    return a, p
+
+
+def _exact_value(
+    pd: PhaseData,
+    holds: Holds,
+    exact_gain: Callable[[], tuple[list[np.ndarray], list]],
+    fail_exact: Fraction | None,
+    rules: Rules,
+) -> tuple[Fraction, Fraction]:
+    """The exact value and P(made) of a state's final policy: integer policy evaluations of
+    the columns of ``exact_gain`` (per-score tables), one roll-sized column at a time."""
+    pen = rules.solitaire_penalty
+    tables, coefs = exact_gain()
+    mom = [evaluate_free_policy(pd.space, _lookup(t, pd.score), holds, rules.rolls) for t in tables]
+    p_made = mom[0]
+    gain = sum((c * m for c, m in zip(coefs, mom[1:], strict=True)), Fraction(0))
+    if fail_exact is None:
+        return (gain - pen * (1 - p_made)) / p_made, p_made
+    return gain + (1 - p_made) * (fail_exact - pen), p_made
+
+
 def _solve_state(
     pd: PhaseData,
-    gains: np.ndarray,
+    gain: np.ndarray,
     fail_const: float | None,
     rules: Rules,
     lam0: float,
-    exact_gain: Callable[[dict], tuple[list[np.ndarray], list]],
+    exact_gain: Callable[[], tuple[list[np.ndarray], list]],
     fail_exact: Fraction | None,
 ) -> StateResult:
-    """One state: made -> gains[pos] (float); fail -> -5 + fail_const, or -5 + own value when
-    fail_const is None (fixed point, Dinkelbach)."""
+    """One state: made with score s -> ``gain[s]`` (float); fail -> -5 + fail_const, or -5 +
+    own value when fail_const is None (fixed point, Dinkelbach). Roll-sized arrays are made
+    from the per-score tables by lookup, one at a time."""
     pen = rules.solitaire_penalty
-    made = pd.made
     sp = pd.space
     R = rules.rolls
     lam = lam0
-    holds: dict[int, np.ndarray] = {}
+    holds: dict = {}
     it = 0
     gap = 0.0
     umax = 0.0
+    occurring = gain[pd.scores]  # the utilities of made rolls
+    fails = bool((pd.score < 0).any())
     while True:
         it += 1
         fail_val = (lam if fail_const is None else fail_const) - pen
-        util = np.where(made, gains, fail_val)
-        shift = max(0.0, -float(util.min()))
-        umax = float(util.max()) + shift
-        F, arg = float_optimal_turn(sp, util + shift, R)
+        seen = np.append(occurring, fail_val) if fails else occurring
+        shift = max(0.0, -float(seen.min()))
+        umax = float(seen.max()) + shift
+        util = _lookup(np.append(gain, fail_val) + shift, pd.score)
+        F, arg = float_optimal_turn(sp, util, R, codes=True)
+        del util
         F -= shift
-        cols = np.stack([np.where(made, gains, 0.0), made.astype(np.float64)], axis=1)
-        a, p = policy_means(sp, cols, arg, R)
+        a, p = _means(pd, gain, arg, R)
         if fail_const is not None:
             holds, gap = arg, 0.0
             break
@@ -212,27 +265,18 @@ def _solve_state(
         holds, lam = arg, new
         if it > 30:
             break
-    # exact evaluation of the final policy
-    cols, coefs = exact_gain(holds)
-    mom = policy_moments(sp, np.stack(cols, axis=1), holds, R)
-    p_made = mom[0]
-    gain = sum((c * m for c, m in zip(coefs, mom[1:], strict=True)), Fraction(0))
-    if fail_exact is None:
-        value = (gain - pen * (1 - p_made)) / p_made
-    else:
-        value = gain + (1 - p_made) * (fail_exact - pen)
+    value, p_made = _exact_value(pd, holds, exact_gain, fail_exact, rules)
     err = REL_ERR * umax
     bound = (
         0.0
         if fail_const is not None
         else (max(gap, 0.0) + 2 * err)
-        * (1 + max(0.0, float(gains[made].max()) - float(value)) / max(pen, 1))
+        * (1 + max(0.0, float(occurring.max()) - float(value)) / max(pen, 1))
     )
     if fail_const is not None:
         bound = 2 * err
-    return StateResult(
-        value, p_made, {r: h.astype(np.int32) for r, h in holds.items()}, gap, bound, it
-    )
+    kept = {r: h.astype(np.int32) if isinstance(h, np.ndarray) else h for r, h in holds.items()}
+    return StateResult(value, p_made, kept, gap, bound, it)
 
 
 def solve_solitaire(
@@ -247,10 +291,11 @@ def solve_solitaire(
     if rules.holds != "free":
         raise InvalidRulesError("optimal solitaire is solved for free holds only")
     key = cache.cache_key(kind="solitaire", rules=rules.to_dict(), layout=layout.fingerprint())
-    if use_cache and phases_data is None:
-        hit = cache.load(key, SolitaireSolution)
-        if hit is not None:
-            return hit
+    use_cache = use_cache and phases_data is None
+    if use_cache and (hit := cache.load(key, SolitaireSolution) or load_solution(key)):
+        return hit
+    spaces = {k: d.space for k, d in (phases_data or {}).items()}
+    check_solitaire_fits(spaces or phase_spaces(layout), rules)
     t0 = time.time()
     data = phases_data or {k: phase_data(k, rules, layout) for k in range(1, LAST + 1)}
     todo: list[tuple] = [(10, "later"), (10, "first")] + [(k, None) for k in range(9, 5, -1)]
@@ -291,9 +336,53 @@ def solve_solitaire(
     if bar is not None:
         bar.close()
     out = SolitaireSolution(rules, states, time.time() - t0)
-    if use_cache and phases_data is None:
-        cache.save(key, out)
-    return out
+    return store_solution(key, out) if use_cache else out
+
+
+def load_solution(key: str) -> SolitaireSolution | None:
+    """A solution with hold codes from its large cache entry (memory-mapped), or None."""
+    return cache.load_large(key, SolitaireSolution)
+
+
+def store_solution(key: str, sol: SolitaireSolution) -> SolitaireSolution:
+    """Write a solution to the disk cache; one with hold codes (ten different dice) as a
+    large entry, returned memory-mapped from it (read-only pages, shared by processes)."""
+    if not cache.large_bytes(sol):
+        cache.save(key, sol)
+    elif cache.save_large(key, sol):
+        return load_solution(key) or sol
+    return sol
+
+
+def phase_spaces(layout: Layout) -> dict[int, StateSpace]:
+    """The score state space of every phase (no final scores computed)."""
+    return {
+        k: StateSpace.build(layout, projection_for(PHASES[k], Objective.SCORE))
+        for k in range(1, LAST + 1)
+    }
+
+
+def solve_bytes(space: StateSpace, rolls: int) -> int:
+    """Peak bytes of solving one solitaire state on ``space``: a step of the float iteration
+    (:func:`~phase10math.turn.policy.float_turn_bytes`: the float turn, or a float column's
+    evaluation, with both policies' hold codes beside) and the scores and the made mask
+    (three bytes a roll). The exact evaluations need less (integer columns of one or two
+    bytes a roll). 0 off the tensor engine."""
+    return float_turn_bytes(space, rolls, per_roll=3)
+
+
+def check_solitaire_fits(spaces: dict[int, StateSpace], rules: Rules) -> None:
+    """Refuse at once (:class:`~phase10math.errors.StateSpaceTooLargeError`) a solitaire solve
+    whose largest state would not fit in
+    :func:`~phase10math.turn.tensor.memory.memory_budget` (:func:`solve_bytes`)."""
+    for k, space in spaces.items():
+        need, have = solve_bytes(space, rules.rolls), memory_budget()
+        if need > have:
+            raise StateSpaceTooLargeError(
+                f"optimal solitaire: phase {k} has {space.n_states:,} "
+                f"holds; solving its states needs about {need / 2**30:.1f} GiB and the limit on "
+                f"this machine is {have / 2**30:.1f} GiB (set PHASE10MATH_MEMORY_GB to change it)"
+            )
 
 
 _CTX: Any = None
@@ -318,8 +407,6 @@ def _state_task(st: tuple) -> StateResult:
     k, c = st
     thr = rules.five_phase_threshold + 1
     pd = data[k]
-    x = np.maximum(pd.score, 0)
-    made = pd.made
     xs = pd.scores
     # continuation per distinct score: g(x) = x + extra(x)
     if k == LAST:
@@ -330,7 +417,7 @@ def _state_task(st: tuple) -> StateResult:
     elif k == 5:
         v6 = states[(6, None)].value
         T = {"low": -(10**9), "high": 10**9}.get(c, c)
-        extra = {int(s): v6 + (rules.five_phase_bonus if T + s >= thr else 0) for s in xs}
+        extra = {int(s): v6 + (rules.five_phase_bonus if T + int(s) >= thr else 0) for s in xs}
     else:
         extra = {}
         for s in xs:
@@ -339,32 +426,38 @@ def _state_task(st: tuple) -> StateResult:
     ext_f = np.zeros(int(xs.max()) + 1)
     for s, v in extra.items():
         ext_f[s] = float(v)
-    gains = np.where(made, x + ext_f[x], 0.0)
+    gain = np.arange(len(ext_f)) + ext_f  # per score s: s + the continuation, as a float
     groups: dict[Fraction, list[int]] = {}
     for s, v in extra.items():
         groups.setdefault(v, []).append(s)
 
-    def exact_gain(holds):
-        cols = [made.astype(np.int64)]
+    def exact_gain() -> tuple[list[np.ndarray], list]:
+        """Per-score tables (last entry: not made) of the exact columns: made, then per
+        continuation value the indicator (one score) or the score and the indicator."""
+        top = len(ext_f)
+        ones = np.zeros(top + 1, dtype=np.int8)
+        ones[:top] = 1
+        tables = [ones]
         coefs: list[Fraction] = []
         for v, ss in groups.items():
-            ind = made & np.isin(x, ss)
+            ind = np.zeros(top + 1, dtype=np.int8)
+            ind[ss] = 1
             if len(ss) == 1:
-                cols.append(ind.astype(np.int64))
+                tables.append(ind)
                 coefs.append(ss[0] + v)
             else:
-                cols.append(np.where(ind, x, 0))
+                tables.append((np.append(np.arange(top), 0) * ind).astype(np.int16))
                 coefs.append(Fraction(1))
-                cols.append(ind.astype(np.int64))
+                tables.append(ind)
                 coefs.append(v)
-        return cols, coefs
+        return tables, coefs
 
     fail_const = fail_exact = None
     if st == (LAST, "first"):
         fail_exact = states[(LAST, "later")].value
         fail_const = float(fail_exact)
-    lam0 = guess.get(k, float(gains[made].mean()))
-    return _solve_state(pd, gains, fail_const, rules, lam0, exact_gain, fail_exact)
+    lam0 = guess[k] if k in guess else float(gain[pd.score[pd.made]].mean())
+    return _solve_state(pd, gain, fail_const, rules, lam0, exact_gain, fail_exact)
 
 
 # --------------------------------------------------------------------------- per-turn policies
@@ -401,9 +494,7 @@ def per_turn_policy(
     return sol.roll_arg
 
 
-def score_distribution(
-    pd: PhaseData, holds: dict[int, np.ndarray], rolls: int
-) -> dict[int, Fraction]:
+def score_distribution(pd: PhaseData, holds: Holds, rolls: int) -> dict[int, Fraction]:
     """Exact ``{x: P(made with score x)}`` of a fixed policy."""
     xs = [int(s) for s in pd.scores]
     cols = np.stack([(pd.score == s).astype(np.int64) for s in xs], axis=1)
@@ -439,10 +530,9 @@ def per_turn_expected_score(
                         new[a + x] = new.get(a + x, Fraction(0)) + qa * q / p[k]
             dist5 = new
         else:
-            made = pd.made.astype(np.int64)
-            pk, ex = policy_moments(
-                pd.space, np.stack([made, np.maximum(pd.score, 0)], axis=1), holds, R
-            )
+            # one roll-sized column at a time (one byte a roll each)
+            pk = evaluate_free_policy(pd.space, pd.made.astype(np.int8), holds, R)
+            ex = evaluate_free_policy(pd.space, np.maximum(pd.score, 0), holds, R)
             p[k], mean[k] = pk, ex / pk
     thr = rules.five_phase_threshold + 1
     p_bonus = sum((q for a, q in dist5.items() if a >= thr), Fraction(0))
@@ -467,11 +557,11 @@ def per_turn_expected_score(
 # --------------------------------------------------------------------------- simulation
 
 
-PolicyFn = Callable[[int, int, bool], dict[int, np.ndarray]]
+PolicyFn = Callable[[int, int, bool], Holds]
 
 
 def solution_policy(sol: SolitaireSolution, data: dict[int, PhaseData]) -> PolicyFn:
-    def fn(k: int, T: int, first: bool) -> dict[int, np.ndarray]:
+    def fn(k: int, T: int, first: bool) -> Holds:
         return sol.states[sol.key(k, T, first, data)].holds
 
     return fn
@@ -483,9 +573,9 @@ def per_turn_policy_fn(
     rules: Rules = DEFAULT_RULES,
     layout: Layout = DEFAULT_LAYOUT,
 ) -> PolicyFn:
-    cache_: dict[int, dict[int, np.ndarray]] = {}
+    cache_: dict[int, Holds] = {}
 
-    def fn(k: int, T: int, first: bool) -> dict[int, np.ndarray]:
+    def fn(k: int, T: int, first: bool) -> Holds:
         if k not in cache_:
             cache_[k] = per_turn_policy(strategy, k, data, rules, layout)
         return cache_[k]
@@ -543,7 +633,7 @@ def simulate_solitaire(
 @public
 def simulate_phase(
     data: PhaseData,
-    holds: dict[int, np.ndarray],
+    holds: Holds,
     n_players: int,
     seed: int = 0,
     rules: Rules = DEFAULT_RULES,

@@ -48,5 +48,7 @@ __all__, __getattr__, __dir__ = lazy_exports(
         "solver_strategy": "assess",
         "strategy_policy": "assess",
         "load_hand_in": "assess",
+        "shipped_rules": "thumb",
+        "card_strategy": "thumb",
     },
 )

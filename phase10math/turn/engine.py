@@ -134,11 +134,14 @@ class OptimalFloat:
     other as equal (an exact tie split by rounding) and breaks ties by ``ties``; the
     per-type and tensor engines compare exactly, ties to the hold found first (the caller
     evaluates the chosen policy exactly). ``holds=False``: the stages may skip their best
-    holds (the tensor engine's maxima then take about a third of the time; no ``arg``)."""
+    holds (the tensor engine's maxima then take about a third of the time; no ``arg``).
+    ``codes``: keep the best holds as two-byte hold codes (:class:`~.tensor.codes.HoldIds`)
+    where the engine has them (ten different dice), not as hold ids."""
 
     tie: float = 0.0
     holds: bool = True
     ties: Ties = Ties.KEEP
+    codes: bool = False
 
 
 @dataclass(frozen=True)
@@ -383,7 +386,7 @@ class StickyEngine(Engine):
         holds = self.hold_values(Stage(prev.roll, prev.hold, ranks=ranks), r)
         return Stage([h[chooser.first] for h in holds], holds)
 
-    def _free_only(self, *args) -> Stage:
+    def _free_only(self, *args, **options) -> Stage:
         raise InvalidRulesError("this chooser is computed for free holds only")
 
     float_stage = random_stage = _free_only
@@ -445,15 +448,19 @@ class TensorEngine(Engine):
     def float_stage(
         self, prev: Stage, r: int, chooser: OptimalFloat = OPTIMAL_FLOAT, last: bool = False
     ) -> Stage:
-        """One float64 stage (means), best holds as hold ids; the last keeps only its mean.
+        """One float64 stage (means), best holds as hold ids (``chooser.codes``: as their
+        two-byte codes, :class:`~.tensor.codes.HoldIds`); the last keeps only its mean.
         Without the best holds (``chooser.holds`` false): the values alone
         (:meth:`mean_values`)."""
         sp = self.space
         if not chooser.holds:
             return Stage([self.mean_values(prev)])
         vals = np.ascontiguousarray(prev.roll[0], dtype=np.float64)
-        outs, sums, codes = split_stage(sp, [vals], None if last else [np.float64], totals=last)
-        arg = holds_from_codes(sp, codes, np.int32 if sp.n_states < 2**31 else np.int64)
+        outs, sums, best = split_stage(sp, [vals], None if last else [np.float64], totals=last)
+        if chooser.codes:
+            arg = HoldIds(sp, best)
+        else:
+            arg = holds_from_codes(sp, best, np.int32 if sp.n_states < 2**31 else np.int64)
         return Stage(outs, arg=arg, total=None if sums is None else [sums[0] / 6**sp.n_dice])
 
     def mean_values(self, prev: Stage) -> np.ndarray:

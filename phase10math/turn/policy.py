@@ -9,7 +9,8 @@ policy's choice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
@@ -24,15 +25,30 @@ from phase10math.turn.engine import (
     Engine,
     Fixed,
     FixedOrder,
+    OptimalFloat,
     backward_induction,
     engine_for,
 )
 from phase10math.turn.kernels import hold_ranks
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor.memory import (
+    estimate_bytes,
+    face_shape,
+    is_tensor_space,
+    tensor_shape,
+)
 
 #: what this module offers the layers above (game, play, the command line); the rest is the
 #: turn's inside
-__all__ = ["float_optimal_turn", "policy_means", "policy_moments", "random_policy_value"]
+__all__ = [
+    "column_means",
+    "evaluate_free_policy",
+    "float_optimal_turn",
+    "float_turn_bytes",
+    "policy_means",
+    "policy_moments",
+    "random_policy_value",
+]
 
 
 def greedy_policy(space: StateSpace, phase: Phase, rules: Rules) -> np.ndarray:
@@ -65,13 +81,16 @@ def random_policy_value(space: StateSpace, finals: np.ndarray, rolls: int) -> Fr
 
 
 def float_optimal_turn(
-    space: StateSpace, util: np.ndarray, rolls: int
+    space: StateSpace, util: np.ndarray, rolls: int, codes: bool = False
 ) -> tuple[float, dict[int, np.ndarray]]:
     """Optimal turn value (float64) and holds for a utility on the roll states, free holds:
     for iterations that need many turn solves (every value a sum of products of the
-    utilities with nonnegative weights; the caller evaluates the final policy exactly)."""
+    utilities with nonnegative weights; the caller evaluates the final policy exactly).
+    ``codes``: on ten different dice the holds as two-byte hold codes
+    (:class:`~phase10math.turn.tensor.codes.HoldIds`, the same holds), not hold ids."""
     util = np.asarray(util, dtype=np.float64)
-    run = backward_induction(_free(space, rolls), [util], rolls, OPTIMAL_FLOAT, keep=False)
+    chooser = OptimalFloat(codes=True) if codes else OPTIMAL_FLOAT
+    run = backward_induction(_free(space, rolls), [util], rolls, chooser, keep=False)
     return float(run.total[0]), run.arg
 
 
@@ -85,6 +104,41 @@ def policy_means(
     finals = [cols] if engine.batches else list(cols.T)
     run = backward_induction(engine, finals, rolls, Fixed(holds, exact=False), keep=False)
     return np.hstack([np.atleast_1d(t) for t in run.total])
+
+
+def column_means(
+    space: StateSpace, columns: Sequence[Callable[[], np.ndarray]], holds: dict, rolls: int
+) -> list[float]:
+    """:func:`policy_means` of utilities made on demand (``columns``: functions returning
+    one each): where the engine batches, all in one stacked array; on ten different dice
+    (the tensor engine, which takes one column at a time anyway) each column is made,
+    evaluated and dropped in turn, so one roll-sized utility is held at a time."""
+    if _free(space, rolls).batches:
+        cols = np.stack([make() for make in columns], axis=1)
+        return [float(m) for m in policy_means(space, cols, holds, rolls)]
+    return [float(policy_means(space, make()[:, None], holds, rolls)[0]) for make in columns]
+
+
+def float_turn_bytes(space: StateSpace, rolls: int, per_roll: int = 0) -> int:
+    """Peak bytes of one step of a float iteration on the tensor engine - a
+    :func:`float_optimal_turn` with ``codes``, then :func:`column_means` of its policy - while
+    the caller keeps a previous policy's codes and ``per_roll`` bytes a roll of its own; 0 on
+    another engine (its own check: :meth:`~phase10math.turn.engine.Engine.check_size`).
+
+    The turn: :func:`~phase10math.turn.tensor.memory.estimate_bytes` (which counts two bytes
+    a roll for the utility) and the float utility's other six. A column's evaluation: the
+    column and the values of two stages (24 bytes a roll), the work tensor and code buffer the
+    solve left (10 bytes a hold of the other dice), one face's hold ids and their
+    temporaries (40 bytes a roll of the other dice) and 256 MiB for the interpreter. Beside
+    either: both policies' codes (two bytes a roll per roll left each) and ``per_roll``."""
+    if not is_tensor_space(space):
+        return 0
+    rolls_n = math.prod(face_shape(space))
+    others = rolls_n // len(space.types[0].faces)
+    held = math.prod(tensor_shape(space)) // (len(space.types[0].faces) + 1)
+    turn = estimate_bytes(space, rolls) + 6 * rolls_n
+    column = 24 * rolls_n + 10 * held + 40 * others + 256 * 2**20
+    return max(turn, column) + rolls_n * (4 * (rolls - 1) + per_roll)
 
 
 def policy_moments(

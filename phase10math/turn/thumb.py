@@ -44,13 +44,14 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from phase10math._base.checks import check_int
 from phase10math.dice.faces import Face, Layout, parse_faces
 from phase10math.dice.layouts import DEFAULT_LAYOUT, LAYOUTS
 from phase10math.dice.meld import best_scores, placements
 from phase10math.dice.partial import greedy_hold
 from phase10math.dice.phases import Phase, as_phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules
-from phase10math.errors import InvalidArgumentError
+from phase10math.errors import InvalidArgumentError, InvalidPhaseError
 from phase10math.turn.advisor import advise
 from phase10math.turn.engine import engine_for, final_scores
 from phase10math.turn.kernels import subset_max, utility_from_scores
@@ -65,6 +66,7 @@ __all__ = [
     "COLOR_WORDS",
     "TAIL_WORDS",
     "RuleHint",
+    "card_strategy",
     "check_for_turn",
     "hint_for_turn",
     "shipped_rules",
@@ -727,6 +729,33 @@ def simplest(
                 lines, dropped = shorter, True
                 break
     return lines
+
+
+def card_strategy(phase: int, layout_name: str = "recorded", aim: str = "complete"):
+    """The strategy card's rule for a phase as a strategy function ``(roll, rolls_left,
+    phase) -> the faces to keep`` (the form :func:`~phase10math.turn.assess.assess_strategy`
+    prices), so that a card's price can be found again by another evaluator.
+
+    >>> keep = card_strategy(4)
+    >>> keep(["10", "8", "8", "7", "6", "5", "W", "2", "2", "1"], 2, 4)
+    ['10', '8', '7', '6', '5', 'W']
+    """
+    phase = check_int(phase, "phase", 1, 20, InvalidPhaseError)
+    if aim not in ("complete", "score"):
+        raise InvalidArgumentError(f"aim={aim!r:.40}; allowed: 'complete', 'score'")
+    item = shipped_rules().get(layout_name, {}).get(phase) if isinstance(layout_name, str) else None
+    if item is None:
+        raise InvalidArgumentError(
+            f"layout_name={layout_name!r:.40}: no rule of thumb ships for phase {phase} on "
+            "these dice (allowed: 'recorded', 'compact')"
+        )
+    rule = item.rule(aim)
+
+    def strategy(roll, rolls_left, phase_now):
+        faces = parse_faces(" ".join(map(str, roll)))
+        return [str(f) for f in rule_hold_faces(rule, faces, rolls_left)]
+
+    return strategy
 
 
 def hint_for_turn(turn) -> str | None:

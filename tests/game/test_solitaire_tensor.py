@@ -4,6 +4,7 @@ solitaire state solved on a reduced recorded-dice game checked by simulation."""
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 
 import numpy as np
@@ -12,13 +13,24 @@ import pytest
 from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import parse_phase
 from phase10math.dice.rules import Rules
-from phase10math.game.solitaire import PhaseData, simulate_phase, solve_state
+from phase10math.errors import StateSpaceTooLargeError
+from phase10math.game.solitaire import (
+    PhaseData,
+    SolitaireSolution,
+    check_solitaire_fits,
+    phase_spaces,
+    simulate_phase,
+    solve_bytes,
+    solve_solitaire,
+    solve_state,
+)
 from phase10math.turn import engine, policy
 from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor import slabs
+from phase10math.turn.tensor.codes import HoldIds, holds_from_codes
 from phase10math.turn.tensor.memory import is_tensor_space
 
 REC = RECORDED_LAYOUT.dice
@@ -106,3 +118,76 @@ def test_reduced_solitaire_simulation_agrees(reduced_solitaire):
     pts = simulate_phase(data[10], st.holds, 20_000, seed=7)
     se = pts.std(ddof=1) / np.sqrt(len(pts))
     assert abs(pts.mean() - float(st.value)) < 4 * se
+
+
+def test_reduced_solitaire_keeps_hold_codes_of_the_float_turns_holds(reduced_solitaire):
+    """On ten different dice a state keeps its policy as two-byte hold codes: the float turn
+    with ``codes`` names the same holds as with hold ids, and the exact policy evaluation
+    gives the same value from either form."""
+    data, st = reduced_solitaire
+    pd = data[10]
+    assert all(isinstance(h, HoldIds) for h in st.holds.values())
+    x = np.maximum(pd.score, 0).astype(np.int64)
+    util = np.where(pd.made, x, float(st.value) - 5) + 5
+    v_ids, ids = policy.float_optimal_turn(pd.space, util, 3)
+    v_codes, codes = policy.float_optimal_turn(pd.space, util, 3, codes=True)
+    assert v_ids == v_codes
+    for r in (1, 2):
+        assert isinstance(codes[r], HoldIds) and codes[r].codes.dtype.itemsize == 2
+        assert (np.asarray(codes[r]) == ids[r]).all()
+        assert (codes[r][np.arange(0, len(ids[r]), 7)] == ids[r][::7]).all()
+    made = pd.made.astype(np.int64)
+    for col in (made, x * made):
+        want = policy.evaluate_free_policy(pd.space, col, ids, 3)
+        assert policy.evaluate_free_policy(pd.space, col, codes, 3) == want
+        assert policy.policy_means(pd.space, col[:, None], codes, 3)[0] == pytest.approx(
+            float(want), rel=1e-12
+        )
+
+
+def test_solitaire_solution_with_hold_codes_is_cached_memory_mapped(
+    reduced_solitaire, tmp_path, monkeypatch
+):
+    from phase10math import cache
+
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "LARGE_ARRAY", 1)
+    monkeypatch.setattr(cache, "DISK_MARGIN", 0)
+    _, st = reduced_solitaire
+    sol = SolitaireSolution(Rules(), {(10, "later"): st})
+    assert cache.large_bytes(sol) > 0 and cache.save_large("s", sol)
+    got = cache.load_large("s", SolitaireSolution).states[(10, "later")]
+    assert got.value == st.value and got.p_made == st.p_made
+    for r in (1, 2):
+        assert isinstance(got.holds[r].codes, np.memmap)
+        assert (np.asarray(got.holds[r]) == np.asarray(st.holds[r])).all()
+
+
+def test_recorded_solitaire_refused_at_once_over_the_memory_limit(monkeypatch):
+    """The recorded dice' phase 8 (60 million rolls) fits in 3 GiB; under 1 GiB the solve is
+    refused before any work, naming what it needs."""
+    spaces = phase_spaces(RECORDED_LAYOUT)
+    need = max(solve_bytes(sp, 3) for sp in spaces.values())
+    assert need == solve_bytes(spaces[8], 3) > 0
+    monkeypatch.setenv("PHASE10MATH_MEMORY_GB", "3")
+    check_solitaire_fits(spaces, Rules())
+    monkeypatch.setenv("PHASE10MATH_MEMORY_GB", "1")
+    t = time.perf_counter()
+    with pytest.raises(StateSpaceTooLargeError, match=r"phase 8 has 282,475,249 holds.*GiB"):
+        solve_solitaire(Rules(), RECORDED_LAYOUT, show_progress=False, use_cache=False)
+    assert time.perf_counter() - t < 30  # no phase solved: the other phases take minutes
+
+
+@pytest.mark.parametrize("n_high, n_low", [(1, 0), (2, 1), (3, 2)])
+def test_hold_ids_of_one_face_of_die_0_are_a_slice_of_all(n_high, n_low):
+    """The hold ids of the roll states showing one face of die 0 (what a policy evaluation
+    reads face by face) are the matching slice of all of them."""
+    space = reduced_space(n_high, n_low)
+    util = np.random.default_rng(n_high).random(len(space.full_ids))
+    _, codes = policy.float_optimal_turn(space, util, 3, codes=True)
+    faces = len(space.types[0].faces)
+    for r in (1, 2):
+        every = holds_from_codes(space, codes[r].codes)
+        parts = [holds_from_codes(space, codes[r].codes, face=f) for f in range(faces)]
+        assert (np.concatenate(parts) == every).all()
+        assert len({len(p) for p in parts}) == 1

@@ -751,9 +751,9 @@ def test_the_one_backward_induction_drives_the_tensor_stages(monkeypatch):
     for name in ("optimal_stage", "float_stage", "fixed_stage"):
         real = getattr(engine.TensorEngine, name)
 
-        def spy(self, prev, r, *rest, real=real, name=name):
+        def spy(self, prev, r, *rest, real=real, name=name, **options):
             seen.append((name, r, rest[-1]))
-            return real(self, prev, r, *rest)
+            return real(self, prev, r, *rest, **options)
 
         monkeypatch.setattr(engine.TensorEngine, name, spy)
     got = engine.backward_induction(ten, [top, sec], 4)

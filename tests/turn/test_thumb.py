@@ -244,3 +244,23 @@ def test_after_check_my_hold_the_hint_shows_the_rules_hold_beside_the_best_and_i
         if seen == {True, False}:
             break
     assert seen == {True, False}
+
+
+def test_the_cards_rule_as_a_strategy_function_keeps_the_rules_hold():
+    """``card_strategy``: the shipped rule of a phase in the form ``assess_strategy`` takes
+    (face strings in, face strings out), the same hold as the rule's own; bad arguments
+    refused with the package's errors."""
+    from phase10math.errors import InvalidArgumentError, InvalidPhaseError
+    from phase10math.turn import card_strategy
+    from phase10math.turn.thumb import rule_hold_faces
+
+    rule = shipped_rules()["recorded"][3].rule()
+    roll = "5 6 6 7 8 10 W 1 2 3"
+    keep = card_strategy(3)(roll.split(), 2, 3)
+    assert keep == [str(f) for f in rule_hold_faces(rule, roll, 2)]
+    with pytest.raises(InvalidPhaseError):
+        card_strategy(21)
+    with pytest.raises(InvalidArgumentError, match="aim"):
+        card_strategy(3, aim="win")
+    with pytest.raises(InvalidArgumentError, match="layout_name"):
+        card_strategy(3, layout_name="wooden")

@@ -26,16 +26,21 @@ def hold_code(n: int, mask):
     return int(code) if code.ndim == 0 else code.astype(code_dtype(n))
 
 
-def holds_from_codes(space: StateSpace, code: np.ndarray, dtype=np.int64) -> np.ndarray:
+def holds_from_codes(
+    space: StateSpace, code: np.ndarray, dtype=np.int64, face: int | None = None
+) -> np.ndarray:
     """Hold ids from the arg-max :func:`hold_code` s of the roll states (``full_ids`` order):
     the roll's id minus, for every die not held, its slot times its stride. The code's low
     ``n`` bits name the dice not held (bit ``n - 1 - d`` for die ``d``); two lookup tables
-    (dice split in halves), indexed by those bits directly, keep it to two gathers."""
+    (dice split in halves), indexed by those bits directly, keep it to two gathers.
+    ``face``: only the roll states showing that face of die 0 (a contiguous sixth)."""
     n = len(space.types)
     fs = face_shape(space)
+    if face is not None and n < 2:  # one die: its faces are the rolls
+        return holds_from_codes(space, code, dtype)[face : face + 1]
     h = n // 2
     strides = [int(s) for s in space.strides]
-    out = np.empty(math.prod(fs), dtype=dtype)
+    whole = math.prod(fs)
 
     def table(axes: list[int]) -> np.ndarray:
         # row m: the dice of ``axes`` whose bit is set in m (bit len - 1 - i for axes[i],
@@ -50,6 +55,8 @@ def holds_from_codes(space: StateSpace, code: np.ndarray, dtype=np.int64) -> np.
         return tab
 
     P1, P2 = math.prod(fs[:h]), math.prod(fs[h:])
+    first, last = (0, P1) if face is None else (face * P1 // fs[0], (face + 1) * P1 // fs[0])
+    out = np.empty(whole // P1 * (last - first), dtype=dtype)
     tab_lo, tab_hi = table(list(range(h))), table(list(range(h, n)))
     # the roll's own id: every die held (all bits set)
     id_lo, id_hi = tab_lo[-1].astype(dtype), tab_hi[-1].astype(dtype)
@@ -66,7 +73,8 @@ def holds_from_codes(space: StateSpace, code: np.ndarray, dtype=np.int64) -> np.
             o2[lo : lo + step] -= t_lo[((cb >> (n - h)) & ((1 << h) - 1)) * P1 + row]
             o2[lo : lo + step] -= t_hi[(cb & ((1 << (n - h)) - 1)) * P2 + col]
 
-    in_slabs(part, out.reshape(P1, P2), code.reshape(P1, P2), np.arange(P1), axis=0)
+    rows = np.arange(first, last)
+    in_slabs(part, out.reshape(-1, P2), code.reshape(P1, P2)[first:last], rows, axis=0)
     return out
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from phase10math.exact import fits_int64
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor.codes import hold_code
+from phase10math.turn.tensor.codes import HoldIds, hold_code, holds_from_codes
 from phase10math.turn.tensor.memory import buffer, code_dtype, face_shape, tensor_shape
 from phase10math.turn.tensor.passes import expect_into, face_slots, subset_max
 from phase10math.turn.tensor.slabs import in_slabs
@@ -148,7 +148,8 @@ def split_policy_values(
     of each roll state's hold ``holds`` (hold ids, ``full_ids`` order) from the roll values
     ``values`` of the stage before (any integer dtype, read slab by slab) - int64 numerators
     at ``6**n`` times the scale before, or float64 means for ``dtype=np.float64`` - in one
-    tensor of the other dice."""
+    tensor of the other dice. ``holds`` may be :class:`~.codes.HoldIds` (hold codes): their
+    ids are found for one face of die 0 at a time."""
     rest = without_first_die(space)
     w0 = [int(x) for x in space.types[0].weights]
     F0 = len(w0)
@@ -159,17 +160,26 @@ def split_policy_values(
         V = V.astype(np.float64, copy=False)
     E = buffer("E0", math.prod(shape9), np.int64).view(dtype).reshape(shape9)
     stride0 = int(space.strides[0])
-    h = np.asarray(holds).reshape(F0, P9)
+    if isinstance(holds, HoldIds):  # ids found face by face: no ids of every roll at once
+
+        def face_ids(f: int, codes: np.ndarray = holds.codes) -> np.ndarray:
+            return holds_from_codes(space, codes, np.int64, face=f)
+    else:
+        h = np.asarray(holds).reshape(F0, P9)
+
+        def face_ids(f: int) -> np.ndarray:
+            return h[f].astype(np.int64)
+
     out = np.empty((F0, P9), dtype=dtype)
     expect_into(rest, weighted_sum(V, w0, exact), E)  # the holds without die 0
     flat = E.reshape(-1)
     for f in range(F0):
-        hf = h[f].astype(np.int64)
+        hf = face_ids(f)
         slot = hf // stride0
         out[f] = flat[hf - slot * stride0]  # die 0 not held: read here; held: replaced below
     for f in range(F0):
         expect_into(rest, V[f], E)
-        hf = h[f].astype(np.int64)
+        hf = face_ids(f)
         keep = np.flatnonzero(hf // stride0 == f + 1)
         got = flat[hf[keep] - (f + 1) * stride0]
         out[f, keep] = got * 6 if exact else got

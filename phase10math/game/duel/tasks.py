@@ -111,8 +111,10 @@ def with_families(game: DuelGame, states: Mapping[int, dict[str, Any]]) -> DuelG
     for k, state in states.items():
         fam = copy.copy(game.turns[k])
         fam.load(state)
-        if isinstance(getattr(fam, "attained", None), list):
-            fam.attained = list(state.get("attained", []))
+        if hasattr(fam, "attained"):  # a tensor family's recent closures (a window)
+            fam.attained = copy.copy(fam.attained)
+            fam.attained.clear()
+            fam.attained.extend(state.get("attained", []))
         turns[k] = fam
     g.turns = LazyTurns(turns, g.phases, g.rules, g.dice)
     return g
@@ -124,7 +126,7 @@ def family_states(game: DuelGame) -> dict[int, dict[str, Any]]:
     out = {}
     for k, fam in families(game).items():
         state = dict(fam.state())
-        if isinstance(getattr(fam, "attained", None), list):
+        if hasattr(fam, "attained"):
             state["attained"] = list(fam.attained)
         out[k] = state
     return out
@@ -133,7 +135,7 @@ def family_states(game: DuelGame) -> dict[int, dict[str, Any]]:
 @dataclass
 class FamilyTail:
     """What a task's exact solves added to a family: the new rows of its arrays and
-    counters."""
+    counters, and a tensor family's window of recent closures as the task left it."""
 
     members: np.ndarray
     cuts: np.ndarray
@@ -150,12 +152,11 @@ def tails(game: DuelGame, states: Mapping[int, dict[str, Any]]) -> dict[int, Fam
     for k, fam in families(game).items():
         st = states[k]
         n_m, n_c = len(st["members"]), len(st["cuts"])
-        n_a = len(st.get("attained", []))
         out[k] = FamilyTail(
             fam.members[n_m:],
             fam.cuts[n_c:],
             fam.highs[n_c:],
-            list(getattr(fam, "attained", []))[n_a:],
+            list(getattr(fam, "attained", [])),
             fam.exact_solves,
             fam.exact_seconds,
             fam.value_solves,
@@ -171,7 +172,8 @@ def absorb_tail(fam: Any, tail: FamilyTail) -> None:
     if len(tail.cuts):
         fam.cuts = np.vstack([fam.cuts, tail.cuts])
         fam.highs = np.concatenate([fam.highs, tail.highs])
-    if tail.attained:
+    if hasattr(fam, "attained") and tail.exact_solves:
+        fam.attained.clear()  # the window of the last task merged
         fam.attained.extend(tail.attained)
     fam.exact_solves += tail.exact_solves
     fam.exact_seconds += tail.exact_seconds

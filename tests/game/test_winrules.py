@@ -58,7 +58,7 @@ def iterate_values(sol, choose, seat: int) -> float:
             return sol.last_value(Play.OPTIMAL, *lk)[0]
         u = [outcome_of(dc)[0]]
         for x in g.scores(p[0]):
-            p2, gain = g._advance(p, int(x))
+            p2, gain = g.advance(p, int(x))
             if p[0] == g.hi:
                 u.append(outcome_of(dc + gain + (FINISH if elig else 0))[0])
             else:

@@ -363,10 +363,11 @@ def phase_spaces(layout: Layout) -> dict[int, StateSpace]:
 
 
 def solve_bytes(space: StateSpace, rolls: int) -> int:
-    """Peak bytes of solving one solitaire state on ``space``: the float turn with the last
-    policy's hold codes beside it (:func:`~phase10math.turn.policy.float_turn_bytes`) and
-    the scores and the made mask (three bytes a roll). The policy evaluations need less (one
-    float column, its values and one face's hold ids at a time). 0 off the tensor engine."""
+    """Peak bytes of solving one solitaire state on ``space``: a step of the float iteration
+    (:func:`~phase10math.turn.policy.float_turn_bytes`: the float turn, or a float column's
+    evaluation, with both policies' hold codes beside) and the scores and the made mask
+    (three bytes a roll). The exact evaluations need less (integer columns of one or two
+    bytes a roll). 0 off the tensor engine."""
     return float_turn_bytes(space, rolls, per_roll=3)
 
 

@@ -31,7 +31,12 @@ from phase10math.turn.engine import (
 )
 from phase10math.turn.kernels import hold_ranks
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tensor.memory import estimate_bytes, face_shape, is_tensor_space
+from phase10math.turn.tensor.memory import (
+    estimate_bytes,
+    face_shape,
+    is_tensor_space,
+    tensor_shape,
+)
 
 #: what this module offers the layers above (game, play, the command line); the rest is the
 #: turn's inside
@@ -115,16 +120,25 @@ def column_means(
 
 
 def float_turn_bytes(space: StateSpace, rolls: int, per_roll: int = 0) -> int:
-    """Peak bytes of :func:`float_optimal_turn` with ``codes`` on the tensor engine while the
-    caller keeps a previous policy's codes and ``per_roll`` bytes a roll of its own: the
-    tensor solve (:func:`~phase10math.turn.tensor.memory.estimate_bytes`, which counts two
-    bytes a roll for the utility) plus the float utility's other six bytes a roll, the
-    previous codes (two bytes a roll per roll left) and ``per_roll``. 0 on another engine
-    (its own check: :meth:`~phase10math.turn.engine.Engine.check_size`)."""
+    """Peak bytes of one step of a float iteration on the tensor engine - a
+    :func:`float_optimal_turn` with ``codes``, then :func:`column_means` of its policy - while
+    the caller keeps a previous policy's codes and ``per_roll`` bytes a roll of its own; 0 on
+    another engine (its own check: :meth:`~phase10math.turn.engine.Engine.check_size`).
+
+    The turn: :func:`~phase10math.turn.tensor.memory.estimate_bytes` (which counts two bytes
+    a roll for the utility) and the float utility's other six. A column's evaluation: the
+    column and the values of two stages (24 bytes a roll), the work tensor and code buffer the
+    solve left (10 bytes a hold of the other dice), one face's hold ids and their
+    temporaries (40 bytes a roll of the other dice) and 256 MiB for the interpreter. Beside
+    either: both policies' codes (two bytes a roll per roll left each) and ``per_roll``."""
     if not is_tensor_space(space):
         return 0
-    n = math.prod(face_shape(space))
-    return estimate_bytes(space, rolls) + n * (6 + 2 * (rolls - 1) + per_roll)
+    rolls_n = math.prod(face_shape(space))
+    others = rolls_n // len(space.types[0].faces)
+    held = math.prod(tensor_shape(space)) // (len(space.types[0].faces) + 1)
+    turn = estimate_bytes(space, rolls) + 6 * rolls_n
+    column = 24 * rolls_n + 10 * held + 40 * others + 256 * 2**20
+    return max(turn, column) + rolls_n * (4 * (rolls - 1) + per_roll)
 
 
 def policy_moments(

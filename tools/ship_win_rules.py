@@ -184,8 +184,14 @@ def same_prices(old: dict, new: dict) -> bool:
         for a, b in pairs
         for k in ("first", "second", "mean")
     ) and [r["words"] for r in old["rules"]] == [r["words"] for r in new["rules"]]
-    bounds = ("worth_bounds", "price_bounds")
-    return same and all(a.get(f, b[f]) == b[f] for a, b in pairs for f in bounds)
+    ends = [
+        (x, y)
+        for a, b in pairs
+        for f in ("worth_bounds", "price_bounds")
+        for k in ("first", "second", "mean")
+        for x, y in zip(a.get(f, b[f])[k], b[f][k], strict=True)
+    ]
+    return same and all(abs(x - y) < 1e-12 for x, y in ends)
 
 
 def main() -> int:

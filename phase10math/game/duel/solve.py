@@ -77,6 +77,7 @@ def solve_duel(
     if target is not None:
         target = check_positive_float(target, "target")
     game = game or DuelGame.standard()
+    game.check_turns_fit()
     costly = any(fam.costly for fam in families(game).values())
     with held_heap() if costly else contextlib.nullcontext():
         return _solve_duel(game, checkpoint, show_progress, log, target, picks)

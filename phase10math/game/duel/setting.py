@@ -263,7 +263,7 @@ class DuelGame:
             return (k, Bonus.NONE, 0)
         return (k, Bonus.UNDECIDED, total)
 
-    def _advance(self, p: Player, x: int) -> tuple[Player, int]:
+    def advance(self, p: Player, x: int) -> tuple[Player, int]:
         """The player after making its phase with score ``x``, and the points gained."""
         k, c, t = p
         gain = x

@@ -58,7 +58,9 @@ def transform_hold(sol, gid: int, r: int) -> int:
     from phase10math.turn.tensor.holdvalues import LazyHoldValues, sub_holds
 
     ids = sub_holds(sol.space, gid)
-    keys = [np.asarray(LazyHoldValues(sol.space, k.roll_num[r - 1])[ids]) for k in sol.keys]
+    keys = [
+        np.asarray(LazyHoldValues(sol.space, k.roll_num[r - 1]).transform(ids)) for k in sol.keys
+    ]
     order = np.lexsort((ids, sol.space.sizes_of(ids), *reversed(keys)))
     return int(ids[order[-1]])
 

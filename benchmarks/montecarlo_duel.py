@@ -26,7 +26,10 @@ matchups at its start only, so there only optimal against optimal).
 ``--out DIR --chunk C`` plays the games in seeded chunks of C (chunk j: games from seed SEED +
 j C), each written to DIR as it ends (``.npz`` arrays, read back without pickle) and skipped
 when the command is run again: a long run can be stopped and resumed, or its workers changed;
-the summary joins every chunk in DIR (all of one setting, kept in DIR/setting.json). Where a
+the summary joins every chunk in DIR (all of one setting, kept in DIR/setting.json). A worker's
+memory grows with the states its games met (a few hundred MB a chunk at phase 1): run a long
+check as several calls of growing ``--games`` (each call fresh workers), e.g. ``for g in $(seq
+500 500 10000); do ...; done``. Where a
 player plays candidate turns (a color phase of ten different dice), the summary also gives
 the chance to win each seat's choices gave up per game (proven) and the interval the first
 seat's mean belongs to with it (``DuelSample.first_range``).
@@ -123,9 +126,7 @@ def main() -> int:
     t0 = time.monotonic()
     parts = list(done)
     if tasks:
-        # a fresh worker every few chunks: a long run's memory grew by a few hundred MB a
-        # chunk (the strategies' per-state holds, the table's look-ups)
-        with ProcessPoolExecutor(min(a.workers, len(tasks)), max_tasks_per_child=6) as pool:
+        with ProcessPoolExecutor(min(a.workers, len(tasks))) as pool:
             parts += list(pool.map(_games, tasks))
     s = DuelSample(
         plays, a.phase, *(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS)

@@ -30,7 +30,6 @@ import hashlib
 import importlib
 import io
 import json
-import mmap
 import os
 import pickle
 import shutil
@@ -392,7 +391,7 @@ def _algorithm(h) -> str:
     return "blake2b" if isinstance(h, type(hashlib.blake2b())) else "xxh3_128"
 
 
-HASH_CHUNK = 1 << 26  # bytes hashed at a time when an array file is checked
+HASH_CHUNK = 1 << 22  # bytes hashed at a time when an array file is checked
 
 # files checked in this process: (device, inode, size, mtime) -> digest (each file is hashed
 # on its first use in a process, and not again while it is unchanged)
@@ -465,17 +464,21 @@ class _ArrayPickler(pickle.Pickler):
 
 
 def _hash_file(fh, size: int, algorithm: str) -> str:
-    """The hash of a file's first ``size`` bytes, read through a read-only memory map."""
+    """The hash of a file's first ``size`` bytes, read in chunks of :data:`HASH_CHUNK` bytes
+    (not through a memory map: the pages of a map count in the process's own memory while it
+    is mapped, the page cache a read goes through does not); the file's position is put
+    back at its start."""
     h = _hasher(algorithm)
-    with mmap.mmap(fh.fileno(), size, access=mmap.ACCESS_READ) as m:
-        if hasattr(m, "madvise") and hasattr(mmap, "MADV_SEQUENTIAL"):
-            m.madvise(mmap.MADV_SEQUENTIAL)
-        view = memoryview(m)
-        try:
-            for start in range(0, size, HASH_CHUNK):
-                h.update(view[start : start + HASH_CHUNK])
-        finally:
-            view.release()
+    buf = memoryview(bytearray(max(1, min(HASH_CHUNK, size))))
+    fh.seek(0)
+    left = size
+    while left:
+        n = fh.readinto(buf[: min(left, len(buf))])
+        if not n:
+            raise ValueError("the file ends before its size")
+        h.update(buf[:n])
+        left -= n
+    fh.seek(0)
     return h.hexdigest()
 
 
@@ -512,7 +515,84 @@ def map_array(path: Path, size: int, algorithm: str, digest: str) -> np.memmap:
         if dtype.hasobject or offset + n * dtype.itemsize != size:
             raise DamagedEntryError(f"{path.name}: the header does not match the data")
         order = "F" if fortran else "C"
-        return np.memmap(fh, dtype=dtype, mode="r", offset=offset, shape=shape, order=order)
+        arr = np.memmap(fh, dtype=dtype, mode="r", offset=offset, shape=shape, order=order)
+        arr.file_id = (str(path), st.st_dev, st.st_ino)  # the file checked (read_entries)
+        return arr
+
+
+PAGE = 4096  # bytes: read_entries reads whole pages
+GAP = 4  # pages: read_entries reads through gaps of at most this many pages
+READ_PAGES = 1024  # pages read into one buffer at a time (4 MiB)
+
+
+def _read_groups(starts: list[int], ends: list[int], at: list[int]):
+    """The runs of pages to read (file pages ``starts[i]:ends[i]``, at ``at[i]`` among the
+    pages read) cut into pieces of at most :data:`READ_PAGES` pages, grouped so that a
+    group's pages fit one buffer of :data:`READ_PAGES` pages: ``(first page, pieces)``."""
+    group: list[tuple[int, int, int]] = []
+    size = 0
+    for s, e, b in zip(starts, ends, at):
+        while s < e:
+            step = min(e - s, READ_PAGES - size)
+            group.append((s, s + step, b))
+            s, b, size = s + step, b + step, size + step
+            if size == READ_PAGES:
+                yield group[0][2], group
+                group, size = [], 0
+    if group:
+        yield group[0][2], group
+
+
+def read_entries(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``a[idx]`` of a one-dimensional array. Where ``a`` was mapped by :func:`map_array`,
+    the pages holding the entries are read from its file (``os.preadv``, consecutive pages
+    at once) instead of through the map: a scattered read through a map maps the pages
+    around every entry read (the kernel's fault-around, 64 KiB each), which count in the
+    process's own memory (PSS) for as long as the file is mapped, while the page cache a
+    read goes through does not; the pages go through one buffer of :data:`READ_PAGES`
+    pages. Any other array, a file that is no longer the one checked,
+    or an index out of range: ``a[idx]``."""
+    idx = np.asarray(idx, dtype=np.int64)
+    ident = getattr(a, "file_id", None)
+    if ident is None or a.ndim != 1 or not len(idx) or idx.min() < 0 or idx.max() >= len(a):
+        return np.asarray(a[idx])
+    try:
+        fd = os.open(ident[0], os.O_RDONLY)
+    except OSError:
+        return np.asarray(a[idx])
+    try:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != ident[1:]:
+            return np.asarray(a[idx])
+        size = a.dtype.itemsize
+        per = max(1, PAGE // size)
+        page = idx // per
+        wanted = np.zeros((len(a) + per - 1) // per + GAP + 1, dtype=bool)
+        wanted[page] = True
+        # runs of wanted pages, gaps of at most GAP pages read through (fewer reads)
+        pages = np.flatnonzero(wanted)
+        cut = np.flatnonzero(np.diff(pages) > GAP + 1) + 1
+        starts, ends = pages[np.r_[0, cut]], pages[np.r_[cut - 1, len(pages) - 1]] + 1
+        slot = np.zeros(len(wanted), dtype=np.int64)  # each page's place in the runs read
+        at = np.r_[0, np.cumsum(ends - starts)]
+        for s, e, b in zip(starts.tolist(), ends.tolist(), at[:-1].tolist()):
+            slot[s:e] = np.arange(b, b + e - s)
+        pos = slot[page] * per + idx % per  # each entry's place in the runs read
+        order = np.argsort(pos, kind="stable")
+        pos = pos[order]
+        out = np.empty(len(idx), dtype=a.dtype)
+        buf = np.empty(min(int(at[-1]), READ_PAGES) * per, dtype=a.dtype)
+        raw = memoryview(buf).cast("B")
+        for first, pieces in _read_groups(starts.tolist(), ends.tolist(), at[:-1].tolist()):
+            for s, e, b in pieces:
+                into = raw[(b - first) * per * size : (b - first + e - s) * per * size]
+                os.preadv(fd, [into], a.offset + s * per * size)
+            last = pieces[-1][2] + pieces[-1][1] - pieces[-1][0]
+            lo, hi = np.searchsorted(pos, [first * per, last * per])
+            out[order[lo:hi]] = buf[pos[lo:hi] - first * per]
+        return out
+    finally:
+        os.close(fd)
 
 
 _HEADER_READERS = {

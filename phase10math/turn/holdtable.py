@@ -12,7 +12,9 @@ Every decision of the kit goes through :meth:`HoldTable.best_hold` (or its batch
 :meth:`HoldTable.best_holds`): the strategies (complete, score, greedy, solitaire), the
 advisor's best hold, the app and the simulations. ``benchmarks/bench_decisions.py`` times it
 against the restricted transform over a roll's ``2**10`` sub-holds (the way a decision was
-made before, and still the way the advisor ranks every hold with its value).
+made before). The advisor's ranking of every hold with its value reads the stored margins of
+the roll values (:mod:`phase10math.turn.tensor.margins`), also without a pass over the
+tensor.
 
 >>> from phase10math.turn.tables import cached_holds
 >>> from phase10math.dice.layouts import COMPACT_LAYOUT

@@ -15,7 +15,9 @@ phase, objective, rules, layout, engine (turns) and package code, each entry car
 description, which the loader compares with the request; the large solutions of ten different dice
 (a color phase on the recorded dice: its utilities and the roll values with one reroll left,
 both keys, in the smallest integer dtypes their bounds allow, the 0/1 utility as bits,
-526 MiB) as ``.npy`` files, memory-mapped read-only, so that processes share one copy.
+526 MiB, and the margins that rank a roll's holds by lookup,
+:mod:`~phase10math.turn.tensor.margins`) as ``.npy`` files, memory-mapped read-only, so that
+processes share one copy.
 
 >>> row = phase_row(1)
 >>> row["p_optimal"] > row["p_greedy"] > row["p_single_roll"]
@@ -53,6 +55,7 @@ from phase10math.turn.policy import greedy_policy
 from phase10math.turn.projection import projection_for
 from phase10math.turn.solver import TurnSolution, check_size, solve_turn
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor.holdvalues import LazyHoldValues
 
 #: what this module offers the layers above (game, play, the command line); the rest is the
 #: turn's inside
@@ -156,7 +159,12 @@ def _is_big(sol: TurnSolution) -> bool:
 
 def _save_large(sol: TurnSolution, key: str, worst: bool) -> bool:
     """Write a large solution as its two entries: the best holds, then the values (without
-    the holds: they are not written twice)."""
+    the holds: they are not written twice), with the margins that rank a roll's holds by
+    lookup (:meth:`~phase10math.turn.tensor.holdvalues.LazyHoldValues.prepare`)."""
+    for k in sol.keys:
+        for values in k.hold_num.values():
+            if isinstance(values, LazyHoldValues):
+                values.prepare()
     args = (sol.phase, sol.objective, sol.rules, sol.layout, worst)
     holds_key = turn_key(*args, kind="holds")
     cache.save_large(holds_key, sol.hold_table())

@@ -8,6 +8,7 @@ import enum
 import errno
 import hashlib
 import json
+import mmap
 import os
 import pickle
 import subprocess
@@ -233,7 +234,7 @@ def test_a_transient_error_keeps_the_large_entry(large, truth, monkeypatch, caps
     def fail(*args, **kwargs):
         raise OSError(code, os.strerror(code))
 
-    monkeypatch.setattr(cache.mmap, "mmap", fail)  # mapping (and hashing) fail
+    monkeypatch.setattr(mmap, "mmap", fail)  # mapping fails (numpy maps through mmap)
     again = tables.cached_solution(1, "complete", layout=COMPACT_LAYOUT)
     assert same_solution(again, truth)  # computed in memory
     (line,) = warnings(capsys.readouterr().err)

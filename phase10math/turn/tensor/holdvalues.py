@@ -1,5 +1,6 @@
-"""Hold values on demand from the roll values below (a restricted transform over the asked
-holds), and a stage's best holds again from them."""
+"""Hold values on demand from the roll values below (a few holds read from the stored
+margins, :mod:`.margins`; many by a restricted transform over the asked holds), and a
+stage's best holds again from them."""
 
 from __future__ import annotations
 
@@ -7,15 +8,29 @@ import numpy as np
 
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor.codes import HoldIds
+from phase10math.turn.tensor.margins import hold_margins, margin_hold_values
 from phase10math.turn.tensor.memory import face_shape
 from phase10math.turn.tensor.stages import split_stage
+
+#: requests of at most this many holds are answered from the margins (a roll's sub-holds)
+FEW = 1 << 11
 
 
 class LazyHoldValues:
     """``hold_num[r]`` of a tensor solve: ``self[gids]`` computes the hold values asked for
     from the roll values with ``r - 1`` rolls left (a restricted transform: per die only the
     faces some asked hold shows, plus the 'not held' sum); float64 roll values give the hold
-    values as means (the 'not held' sum over 6: a mean of six terms per die)."""
+    values as means (the 'not held' sum over 6: a mean of six terms per die).
+
+    Integer roll values answer up to :data:`FEW` holds by lookup instead
+    (:func:`~.margins.margin_hold_values`: a ranking of a roll's ``2**10`` sub-holds reads a
+    few hundred thousand entries, not the tensor) from ``margins``
+    (:func:`~.margins.hold_margins`), which :meth:`prepare` computes once: a solution stored
+    on disk keeps them beside its roll values, memory-mapped; a solution in memory computes
+    them at its first such request."""
+
+    #: the stored margins of the integer roll values below (None: not computed yet)
+    margins: np.ndarray | None = None
 
     def __init__(self, space: StateSpace, below: np.ndarray):
         self.space, self.below = space, below
@@ -23,9 +38,28 @@ class LazyHoldValues:
     def __len__(self) -> int:
         return self.space.n_states
 
+    @property
+    def exact(self) -> bool:
+        """Integer roll values below (not the float64 means of a float stage)."""
+        return np.asarray(self.below).dtype.kind in "iu"
+
+    def prepare(self) -> None:
+        """Compute the margins of integer roll values (once; a float stage has none)."""
+        if self.margins is None and self.exact:
+            self.margins = hold_margins(self.space, self.below)
+
     def __getitem__(self, gids):
         scalar = np.ndim(gids) == 0
         g = np.atleast_1d(np.asarray(gids, dtype=np.int64))
+        if len(g) <= FEW and self.exact and len(self.space.types) < 24:
+            self.prepare()
+            vals = margin_hold_values(self.space, self.below, self.margins, g)
+            return int(vals[0]) if scalar else vals
+        return self.transform(g, scalar)
+
+    def transform(self, g: np.ndarray, scalar: bool = False):
+        """The values of the holds ``g`` by the restricted transform (every roll value
+        read)."""
         sp = self.space
         n = len(sp.types)
         slots = [(g // int(st)) % (len(t.faces) + 1) for st, t in zip(sp.strides, sp.types)]

@@ -3,11 +3,13 @@ float solve per utility, in the same run.
 
 A game solver asks for many turns of one phase, each with its own utility of the outcome
 (failed, or made with score s). :class:`phase10math.turn.batch.TurnBatch` solves ``B`` at
-once, with compiled steps, and also returns each policy's outcome distribution. Two
+once on the batch engine (:class:`phase10math.turn.engine.BatchEngine`, compiled steps, the
+one backward induction), and also returns each policy's outcome distribution. Two
 references run beside it:
 
 - ``plain``: the same recurrence written with numpy array operations (``np.take`` along one
-  type's axis, one face at a time), the form the kit used before the compiled steps;
+  type's axis, one face at a time), the form the kit used before the compiled steps (the
+  same tie rules);
 - ``single``: the kit's float64 turn one utility at a time
   (:func:`phase10math.turn.policy.float_optimal_turn`: the value and the policy).
 
@@ -28,23 +30,24 @@ import numpy as np
 
 from phase10math.dice.phases import PHASES
 from phase10math.turn.batch import TurnBatch
+from phase10math.turn.engine import BatchEngine, Ties
 from phase10math.turn.policy import float_optimal_turn
 
 
-class PlainTurn(TurnBatch):
-    """The batched turn with its steps as plain numpy array operations (the reference)."""
+class PlainEngine(BatchEngine):
+    """The batch engine with its steps as plain numpy array operations (the reference)."""
 
     def _axis(self, t: int, i) -> tuple:
         return (slice(None),) * t + (i,)
 
-    def expect(self, vals: np.ndarray) -> np.ndarray:
-        sp, B = self.space, vals.shape[1]
+    def expectation(self, values: np.ndarray) -> np.ndarray:
+        sp, B = self.space, values.shape[1]
         T = np.zeros((sp.n_states, B))
-        T[self.full_ids] = vals
+        T[sp.full_ids] = values
         T = T.reshape(self.shape + [B])
         for t, typ in enumerate(sp.types):
             add = sp.add_tables[t]
-            for idx in self._levels(t, descending=True)[1:]:
+            for idx in self.levels(t, descending=True)[1:]:
                 dst = T[self._axis(t, idx)]
                 for f, wt in enumerate(typ.weights):
                     term = np.take(T, add[idx, f], axis=t) * wt
@@ -52,47 +55,59 @@ class PlainTurn(TurnBatch):
                 T[self._axis(t, idx)] = dst / 6.0
         return T.reshape(sp.n_states, B)
 
-    def subset_max(
-        self, W: np.ndarray, tie: float, overwrite: bool = False
+    def subset_maximum(
+        self,
+        hold_values: np.ndarray,
+        tie: float = 0.0,
+        overwrite: bool = False,
+        ties: Ties = Ties.KEEP,
     ) -> tuple[np.ndarray, np.ndarray]:
-        sp, B = self.space, W.shape[1]
-        M = W.reshape(self.shape + [B]).copy()
-        arg = np.broadcast_to(
-            np.arange(sp.n_states, dtype=np.int32).reshape(self.shape + [1]), M.shape
-        ).copy()
+        sp, B = self.space, hold_values.shape[1]
+        M = hold_values.reshape(self.shape + [B]).copy()
+        key = np.broadcast_to(self.keys.reshape(self.shape + [1]), M.shape).copy()
         for t, typ in enumerate(sp.types):
             rem = sp.remove_tables[t]
-            for idx in self._levels(t, descending=False)[1:]:
-                cur, acur = M[self._axis(t, idx)], arg[self._axis(t, idx)]
+            for idx in self.levels(t, descending=False)[1:]:
+                cur, kcur = M[self._axis(t, idx)], key[self._axis(t, idx)]
                 for f in range(len(typ.faces)):
                     j = rem[idx, f]
                     jj = np.where(j >= 0, j, idx)  # no such hold: compare with itself
-                    cand = np.take(M, jj, axis=t)
+                    cand, kcand = np.take(M, jj, axis=t), np.take(key, jj, axis=t)
                     better = cand > cur + tie
+                    if ties is Ties.KIT:
+                        better |= (cand >= cur - tie) & (kcand > kcur)
                     cur = np.where(better, cand, cur)
-                    acur = np.where(better, np.take(arg, jj, axis=t), acur)
-                M[self._axis(t, idx)], arg[self._axis(t, idx)] = cur, acur
-        M, arg = M.reshape(sp.n_states, B), arg.reshape(sp.n_states, B)
-        return M[self.full_ids], arg[self.full_ids]
+                    kcur = np.where(better, kcand, kcur)
+                M[self._axis(t, idx)], key[self._axis(t, idx)] = cur, kcur
+        M, key = M.reshape(sp.n_states, B), key.reshape(sp.n_states, B)
+        return M[sp.full_ids], key[sp.full_ids] % sp.n_states
+
+
+class PlainTurn(TurnBatch):
+    """The batched turn on the plain engine, its forward pass in plain numpy too."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.engine = PlainEngine(self.space, self.rules)
 
     def forward(self, holds: dict[int, np.ndarray], B: int) -> np.ndarray:
-        sp = self.space
+        sp, eng = self.space, self.engine
         m = np.repeat(self.first[:, None], B, axis=1)
         cols = np.arange(B)
         for r in range(self.rolls - 1, 0, -1):
             flat = holds[r].astype(np.int64) * B + cols
             H = np.bincount(flat.ravel(), weights=m.ravel(), minlength=sp.n_states * B)
-            H = H.reshape(self.shape + [B])
+            H = H.reshape(eng.shape + [B])
             for t, typ in enumerate(sp.types):
                 rem = sp.remove_tables[t]
-                levels = self._levels(t, descending=False)
+                levels = eng.levels(t, descending=False)
                 for idx in levels[1:]:
                     for f, wt in enumerate(typ.weights):
                         j = rem[idx, f]
                         ok = np.flatnonzero(j >= 0)
-                        H[self._axis(t, idx[ok])] += np.take(H, j[ok], axis=t) * (wt / 6.0)
+                        H[eng._axis(t, idx[ok])] += np.take(H, j[ok], axis=t) * (wt / 6.0)
                 for idx in levels[:-1]:
-                    H[self._axis(t, idx)] = 0.0
+                    H[eng._axis(t, idx)] = 0.0
             m = H.reshape(sp.n_states, B)[self.full_ids]
         onehot = np.zeros((len(self.outcome), self.n_outcomes))
         onehot[np.arange(len(self.outcome)), self.outcome] = 1.0
@@ -113,7 +128,7 @@ def main() -> None:
     args = ap.parse_args()
     os.environ.setdefault("PHASE10MATH_THREADS", "1")  # one core each, unless asked
     tb = TurnBatch.for_phase(PHASES[args.phase])
-    plain = PlainTurn(tb.space, tb.outcome, tb.scores, tb.rolls)
+    plain = PlainTurn(tb.space, tb.outcome, tb.scores, tb.rules)
     rng = np.random.default_rng(0)
     U = rng.random((args.batch, tb.n_outcomes))
     tb.solve(U[:2])  # the compiled steps load (or compile) once per machine

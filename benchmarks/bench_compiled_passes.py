@@ -27,7 +27,7 @@ from bench_tensor_family import stats  # min / median / max, as that benchmark p
 
 from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import PHASES
-from phase10math.turn.engine import Stage, TensorEngine
+from phase10math.turn.engine import Stage
 from phase10math.turn.family import TensorFamily
 from phase10math.turn.tensor import forward, passes
 from phase10math.turn.tensor.memory import held_heap
@@ -53,7 +53,7 @@ def main() -> None:
                 times[compiled].append(time.monotonic() - t)
             a_, b_ = got[True], got[False]
             assert np.array_equal(a_.values, b_.values) and np.array_equal(a_.dist, b_.dist)
-        engine = TensorEngine(fam.space, fam.rules)
+        engine = fam.engine
         stage = Stage([U[0][fam.outcome]])
         seconds, spread, args, dists = {}, {}, {}, {}
         for compiled in (True, False):

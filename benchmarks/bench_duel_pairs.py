@@ -3,8 +3,8 @@
 
 Most of a two-player solve's time is its pairs of states without a color phase: policy
 iteration and the pair certificate, each a batched turn solve
-(:class:`phase10math.turn.batch.TurnBatch`) of a few utilities per pair. Three changes made
-them cheaper; the reference puts all three back for its runs:
+(:class:`phase10math.turn.batch.TurnBatch`, on the batch engine) of a few utilities per pair.
+Three changes made them cheaper; the reference puts all three back for its runs:
 
 - the batched turn's maximum over sub-holds (``max_step``) keeps the best value and its hold
   in two one-row buffers (the hold as a float); before, it wrote them in place into rows of
@@ -36,48 +36,48 @@ import time
 from numba import njit
 
 import phase10math.game.duel as duel
-import phase10math.turn.batch as batch
+import phase10math.turn.engine as engine
 from phase10math.dice.layouts import LAYOUTS
 from phase10math.game.duel import DuelGame, Play, solve_duel
 
 
 @njit(cache=True, nogil=True)
-def reference_max_step(M, arg, rem, order, tie):  # pragma: no cover (compiled)
+def reference_max_step(M, key, rem, order, tie, kit):  # pragma: no cover (compiled)
     """The previous maximum step: the best so far kept in place, in rows of ``M`` and
-    ``arg``."""
+    ``key`` (the two-player solve's tie rule, ``Ties.KEEP``: ``kit`` is never set)."""
     pre, _, post = M.shape
     nf = rem.shape[1]
     for a in range(pre):
         for i in order:
-            cur, acur = M[a, i], arg[a, i]
+            cur, kcur = M[a, i], key[a, i]
             for f in range(nf):
                 j = rem[i, f]
                 if j < 0:
                     continue
-                cand, acand = M[a, j], arg[a, j]
+                cand, kcand = M[a, j], key[a, j]
                 for c in range(post):
                     better = cand[c] > cur[c] + tie
                     cur[c] = cand[c] if better else cur[c]
-                    acur[c] = acand[c] if better else acur[c]
+                    kcur[c] = kcand[c] if better else kcur[c]
 
 
 @contextlib.contextmanager
 def reference_steps():
     """The previous form for the block: its maximum step (its input always copied), seeds
     from 1/2, no values first."""
-    subset_max = batch.TurnBatch.subset_max
+    subset_maximum = engine.BatchEngine.subset_maximum
 
-    def copying(self, W, tie, overwrite=False):
-        return subset_max(self, W, tie)
+    def copying(self, W, tie=0.0, overwrite=False, ties=engine.Ties.KEEP):
+        return subset_maximum(self, W, tie, ties=ties)
 
-    saved = batch.max_step, duel.pair.SEED_START, duel.pair.VALUE_FIRST_BELOW
-    batch.TurnBatch.subset_max, batch.max_step = copying, reference_max_step
+    saved = engine.max_step, duel.pair.SEED_START, duel.pair.VALUE_FIRST_BELOW
+    engine.BatchEngine.subset_maximum, engine.max_step = copying, reference_max_step
     duel.pair.SEED_START, duel.pair.VALUE_FIRST_BELOW = None, 0.0
     try:
         yield
     finally:
-        batch.TurnBatch.subset_max = subset_max
-        batch.max_step, duel.pair.SEED_START, duel.pair.VALUE_FIRST_BELOW = saved
+        engine.BatchEngine.subset_maximum = subset_maximum
+        engine.max_step, duel.pair.SEED_START, duel.pair.VALUE_FIRST_BELOW = saved
 
 
 def solve_once(lo: int, hi: int) -> tuple[float, dict, float]:

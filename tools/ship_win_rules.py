@@ -4,13 +4,17 @@ write them as the package data that ``phase10math card`` reads.
 
     python tools/ship_win_rules.py             # write phase10math/game/data/win_rules.json
     python tools/ship_win_rules.py --check     # price again (no games), compare (exit 1)
+    python tools/ship_win_rules.py --bounds    # price again, write the file (its games kept)
     python tools/ship_win_rules.py --search    # the threshold search (prints its path)
     python tools/ship_win_rules.py --table     # the docs' table, from the shipped file
 
 The game (:func:`~phase10math.game.duel.winrules.win_game`: phases 9-10, compact dice,
 default rules, both players from phase 9 with 0 points) is solved first (about 30 s), every
-state's optimal distribution kept; each rule is then priced in both seats (a second each)
-and played in ``--games`` seeded games (about 0.1 s a game on the 2-core machine).
+state's optimal distribution kept; each rule is then priced in both seats (a second each),
+with proven bounds on its chance to win and its price (:meth:`WinPricer.worth_bounds`,
+:meth:`WinPricer.price_bounds`; ``proven_within``: the farthest any shipped chance or price
+is from an end of its proven interval), and played in ``--games`` seeded games (about 0.1 s
+a game on the 2-core machine).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import argparse
 import json
 import sys
 from pathlib import Path
+
+import numpy as np
 
 from phase10math.game.duel import solve_duel
 from phase10math.game.duel.winrules import (
@@ -40,6 +46,36 @@ SEED = 20261206
 FIELDS = ("level", "level_last", "ahead", "behind", "need")
 
 
+def mean_bounds(a: list[float], b: list[float]) -> list[float]:
+    """Bounds on the mean of two numbers within ``a`` and ``b``, rounded outward."""
+    lo, hi = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    return [float(np.nextafter(lo, -np.inf)), float(np.nextafter(hi, np.inf))]
+
+
+def bounds_of(pricer: WinPricer, rule: WinRule) -> dict:
+    """The rule's proven bounds: its chance to win and its price, by seat and their mean."""
+    wb = [list(pricer.worth_bounds(rule, s)) for s in (0, 1)]
+    pb = [list(pricer.price_bounds(rule, s)) for s in (0, 1)]
+    return {
+        "worth_bounds": {"first": wb[0], "second": wb[1], "mean": mean_bounds(*wb)},
+        "price_bounds": {"first": pb[0], "second": pb[1], "mean": mean_bounds(*pb)},
+    }
+
+
+def within(data: dict) -> float:
+    """The farthest a shipped chance or price is from an end of its proven interval (each
+    checked inside it)."""
+    out = 0.0
+    for row in data["rules"]:
+        for kind in ("worth", "price"):
+            for seat, v in row[kind].items():
+                lo, hi = row[f"{kind}_bounds"][seat]
+                if not lo <= v <= hi:
+                    raise AssertionError(f"{row['name']}: {kind} {seat} {v} outside [{lo}, {hi}]")
+                out = max(out, v - lo, hi - v)
+    return out
+
+
 def prices(pricer: WinPricer) -> dict:
     opt = [pricer.optimal(s) for s in (0, 1)]
     rows = []
@@ -54,17 +90,26 @@ def prices(pricer: WinPricer) -> dict:
                     "second": opt[1] - w[1],
                     "mean": (opt[0] + opt[1] - w[0] - w[1]) / 2,
                 },
+                **bounds_of(pricer, rule),
             }
         )
-    return {
+    ob = [list(pricer.optimal_bounds(s)) for s in (0, 1)]
+    data = {
         "game": "phases 9-10 (the end game), compact dice, default rules, both players "
         "from phase 9 with 0 points, against the optimal player",
         "command": "python tools/ship_win_rules.py",
         "card_rule": CARD_RULE,
         "optimal": {"first": opt[0], "second": opt[1], "mean": (opt[0] + opt[1]) / 2},
         "optimal_bound": pricer.sol.bound,
+        "optimal_bounds": {"first": ob[0], "second": ob[1]},
+        "opponent": "the table's optimal policy as solved (its turns' exact outcome "
+        "distributions, of which the stored floats are within their forward pass's proven "
+        "relative rounding); where optimal turns tie, another optimal policy can leave the "
+        "rule another chance to win",
         "rules": rows,
     }
+    data["proven_within"] = within(data)
+    return data
 
 
 def games(pricer: WinPricer, data: dict, n: int) -> None:
@@ -130,9 +175,29 @@ def table() -> str:
     return "\n".join(rows)
 
 
+def same_prices(old: dict, new: dict) -> bool:
+    """Whether the shipped file has the same rules, prices and proven bounds (where it has
+    them) as a pricing again."""
+    pairs = list(zip(old["rules"], new["rules"], strict=True))
+    same = all(
+        abs(a["price"][k] - b["price"][k]) < 1e-12
+        for a, b in pairs
+        for k in ("first", "second", "mean")
+    ) and [r["words"] for r in old["rules"]] == [r["words"] for r in new["rules"]]
+    ends = [
+        (x, y)
+        for a, b in pairs
+        for f in ("worth_bounds", "price_bounds")
+        for k in ("first", "second", "mean")
+        for x, y in zip(a.get(f, b[f])[k], b[f][k], strict=True)
+    ]
+    return same and all(abs(x - y) < 1e-12 for x, y in ends)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="price again, compare with the file")
+    ap.add_argument("--bounds", action="store_true", help="price again, write (games kept)")
     ap.add_argument("--search", action="store_true", help="run the threshold search")
     ap.add_argument("--games", type=int, default=GAMES, help="seeded games per rule")
     ap.add_argument("--table", action="store_true", help="print the docs' table")
@@ -146,15 +211,17 @@ def main() -> int:
         search(pricer)
         return 0
     data = prices(pricer)
-    if args.check:
+    if args.check or args.bounds:
         old = json.loads(TARGET.read_text())
-        same = all(
-            abs(a["price"][k] - b["price"][k]) < 1e-12
-            for a, b in zip(old["rules"], data["rules"], strict=True)
-            for k in ("first", "second", "mean")
-        ) and [r["words"] for r in old["rules"]] == [r["words"] for r in data["rules"]]
+        same = same_prices(old, data)
         print("the shipped win rules are " + ("the same" if same else "DIFFERENT"))
-        return 0 if same else 1
+        if args.check or not same:
+            return 0 if same else 1
+        for a, b in zip(old["rules"], data["rules"], strict=True):
+            b["monte_carlo"] = a["monte_carlo"]
+        TARGET.write_text(json.dumps(data, indent=1) + "\n")
+        print(f"wrote {TARGET}: proven within {data['proven_within']:.2e}")
+        return 0
     games(pricer, data, args.games)
     TARGET.write_text(json.dumps(data, indent=1) + "\n")
     print(f"wrote {TARGET}")

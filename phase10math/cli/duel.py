@@ -41,6 +41,7 @@ def _player(text: str, name: str) -> tuple[int, int]:
 #: options of ``duel`` that only ``--solve`` reads, and their defaults there
 SOLVE_ONLY = {"checkpoint": None, "write": None, "target": 2e-5, "picks": ROUND_PICKS}
 SOLVE_ONLY |= {"family_from": None, "family_phases": None}
+SOLVE_ONLY |= {"scheduler": None, "local_cluster": None, "pairs_per_task": None}
 
 
 def check_duel_options(args: argparse.Namespace) -> None:
@@ -53,6 +54,8 @@ def check_duel_options(args: argparse.Namespace) -> None:
             f"--{given[0].replace('_', '-')} is an option of --solve; without --solve the "
             "shipped tables are read"
         )
+    if args.scheduler is not None and args.local_cluster is not None:
+        raise InvalidRulesError("give --scheduler ADDRESS or --local-cluster N, not both")
     if args.solve and args.table:
         raise InvalidRulesError("--table reads a table; --solve solves one: give one of them")
     if args.second and not args.me:
@@ -64,6 +67,29 @@ def check_duel_options(args: argparse.Namespace) -> None:
         check_output_file(args.write, "--write")
     if args.checkpoint:
         check_output_file(args.checkpoint, "--checkpoint")
+
+
+def cluster_of(args: argparse.Namespace):
+    """The solve's Dask cluster (None: in process), its address checked and Dask found
+    before any work."""
+    if args.scheduler is None and args.local_cluster is None:
+        if args.pairs_per_task is not None:
+            raise InvalidRulesError("--pairs-per-task: give --scheduler or --local-cluster")
+        return None
+    size = args.pairs_per_task
+    if size is not None and not 1 <= size <= 10**7:
+        raise InvalidRulesError(f"--pairs-per-task {size}: expected 1 to 10000000")
+    from phase10math.game.duel import cluster as dask_cluster
+
+    if args.scheduler is not None:
+        address, wait = args.scheduler.strip(), dask_cluster.CONNECT_TIMEOUT
+        cluster = dask_cluster.Cluster(scheduler=address, connect_timeout=wait, pairs_per_task=size)
+    elif not 1 <= args.local_cluster <= 256:
+        raise InvalidRulesError(f"--local-cluster {args.local_cluster}: expected 1 to 256 workers")
+    else:
+        cluster = dask_cluster.Cluster(local=args.local_cluster, pairs_per_task=size)
+    dask_cluster.require_dask()
+    return cluster
 
 
 def cmd_duel(args: argparse.Namespace) -> int:
@@ -92,6 +118,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
         lo, hi = _range(args.phases or "9-10")
         if not (math.isfinite(args.target) and args.target > 0):
             raise InvalidRulesError(f"--target {args.target}: expected a finite number > 0")
+        cluster = cluster_of(args)
         layout = layout_from(args)
         game = DuelGame.standard(lo, hi, layout=layout)
         if bool(args.family_from) != bool(args.family_phases):
@@ -116,6 +143,7 @@ def cmd_duel(args: argparse.Namespace) -> int:
             log=None if args.json else (lambda line: print(line, file=sys.stderr, flush=True)),
             target=args.target,
             picks=args.picks,
+            cluster=cluster,
         )
         if args.write:
             write_table(
@@ -250,6 +278,35 @@ def advise_win(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_cluster_options(p) -> None:
+    """``duel --solve``'s options of a solve on a Dask cluster."""
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="with --solve: run the solve's tasks on the Dask cluster of this scheduler "
+        "(tcp://host:8786; started with `dask scheduler`, its workers with `dask worker "
+        "tcp://host:8786`; needs pip install 'phase10math[cluster]')",
+    )
+    p.add_argument(
+        "--local-cluster",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --solve: run the solve's tasks on a Dask cluster of N worker processes "
+        "started on this machine",
+    )
+    p.add_argument(
+        "--pairs-per-task",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --scheduler or --local-cluster: split a layer's parts into tasks of about "
+        "N pairs (default: one task a part, as many as the layer has phases of the first "
+        "seat); the same values and policies, the proven errors within rounding margins",
+    )
+
+
 def add_commands(sub) -> None:
     p = sub.add_parser(
         "duel",
@@ -306,6 +363,7 @@ def add_commands(sub) -> None:
         metavar="LO-HI",
         help="the phases of the game --family-from was written for",
     )
+    add_cluster_options(p)
     p.add_argument("--table", default=None, help="read this table instead of the shipped one")
     p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")
     p.add_argument("--opponent", default=None, help="PHASE:SCORE of the other player")

@@ -69,7 +69,7 @@ from phase10math.turn.policy import (
 from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tables import cached_solution
-from phase10math.turn.tensor import memory_budget
+from phase10math.turn.tensor import memory_budget, release_buffers
 
 REL_ERR = 1e-11
 LAST = 10
@@ -335,6 +335,8 @@ def solve_solitaire(
                 bar.set_postfix_str(f"phase {k}")
     if bar is not None:
         bar.close()
+    _CTX = None  # the states' policies in memory: the cached solution maps them instead
+    release_buffers()  # the tensor work buffers (0.4 GB on the recorded dice)
     out = SolitaireSolution(rules, states, time.time() - t0)
     return store_solution(key, out) if use_cache else out
 
@@ -534,6 +536,7 @@ def per_turn_expected_score(
             pk = evaluate_free_policy(pd.space, pd.made.astype(np.int8), holds, R)
             ex = evaluate_free_policy(pd.space, np.maximum(pd.score, 0), holds, R)
             p[k], mean[k] = pk, ex / pk
+            release_buffers()  # before the next phase's turn solve
     thr = rules.five_phase_threshold + 1
     p_bonus = sum((q for a, q in dist5.items() if a >= thr), Fraction(0))
     fails = sum(((1 - v) / v for v in p.values()), Fraction(0))

@@ -8,6 +8,7 @@ Modules, in reading order:
 - :mod:`~phase10math.turn.tensor` - the same steps in place on one tensor, for distinct dice.
 - :mod:`~phase10math.turn.sticky` - the step for sticky holds (set-aside dice stay aside).
 - :mod:`~phase10math.turn.engine` - ``engine_for`` picks the engine; the one backward induction.
+- :mod:`~phase10math.turn.batchsteps` - the batch engine's compiled steps (many float utilities).
 - :mod:`~phase10math.turn.solver` - the dynamic program for any utility; ``solve_turn``.
 - :mod:`~phase10math.turn.policy` - fixed policies (greedy) and their exact evaluation.
 - :mod:`~phase10math.turn.batch` - many utilities of a turn's outcome solved at once (float64).

@@ -13,9 +13,14 @@ docs:
 - *values of given holds*: ``V_r(S) = W_r(policy(S))`` for a fixed policy
   (:meth:`Engine.values_of_holds`).
 
-Three engines offer them: the per-type engine (identical dice grouped, :mod:`.kernels`), the
-tensor engine (ten different dice, in place, :mod:`.tensor`) and the sticky engine (dice set
-aside stay, :mod:`.sticky`). :func:`engine_for` is the only place that picks one.
+Four engines offer them: the per-type engine (identical dice grouped, :mod:`.kernels`), the
+tensor engine (ten different dice, in place, :mod:`.tensor`), the sticky engine (dice set
+aside stay, :mod:`.sticky`) and the batch engine (many float utilities at once on grouped
+dice, compiled: the two-player solve's turns, :mod:`.batchsteps`). :func:`engine_for` is the
+only place that picks one: sticky holds on the sticky engine; free holds on dice no two alike
+on the tensor engine; other exact and single float solves on the per-type engine; batched
+float solves (``batch=True``) on the batch engine, or on the tensor engine where more than
+three dice are no two alike (a color phase of the recorded dice).
 :func:`backward_induction` is the one loop over the rolls left; the *chooser* says what a
 stage does with a hold's values: :data:`OPTIMAL` (exact, one or two keys, lexicographic),
 :data:`OPTIMAL_FLOAT` (float64), :class:`Fixed` (a given policy) or :data:`RANDOM` (each die
@@ -34,10 +39,13 @@ Batches: the per-type float and fixed-policy stages take utilities with a traili
 >>> space = StateSpace.build(COMPACT_LAYOUT, VALUE)
 >>> engine_for(space, Rules()).kind, engine_for(space, Rules(holds="sticky")).kind
 (<EngineKind.PER_TYPE: 'per-type'>, <EngineKind.STICKY: 'sticky'>)
+>>> engine_for(space, Rules(), batch=True).kind
+<EngineKind.BATCH: 'batch'>
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +61,7 @@ from phase10math.dice.phases import Phase
 from phase10math.dice.rules import Holds, Rules
 from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
 from phase10math.exact import fits_int64
+from phase10math.turn.batchsteps import expect_step, max_step, weighted_sums
 from phase10math.turn.kernels import (
     binomial_subset_sum,
     evaluate_on_unique,
@@ -96,6 +105,7 @@ class EngineKind(Enum):
     PER_TYPE = "per-type"
     TENSOR = "tensor"
     STICKY = "sticky"
+    BATCH = "batch"
 
 
 # --------------------------------------------------------------------------- choosers
@@ -107,13 +117,30 @@ class Optimal:
     ties by :func:`~.kernels.hold_ranks`."""
 
 
+class Ties(Enum):
+    """How the batch engine breaks a tie between holds (values within the chooser's ``tie``):
+    ``KEEP`` the best so far stays (a smaller hold must be better by more than ``tie``; the
+    two-player solve's rule: its shipped numbers were solved with it), ``KIT`` the kit's one
+    order of holds (:func:`~.kernels.hold_ranks`: more dice, then the larger id; the exact
+    engine's holds)."""
+
+    KEEP = "keep"
+    KIT = "kit"
+
+
 @dataclass(frozen=True)
 class OptimalFloat:
-    """Maximise one float64 key (ties: the hold found first; the caller evaluates the chosen
-    policy exactly). ``codes``: keep the best holds as two-byte hold codes
-    (:class:`~.tensor.codes.HoldIds`) where the engine has them (ten different dice), not as
-    hold ids."""
+    """Maximise one float64 key. The batch engine counts values within ``tie`` of each
+    other as equal (an exact tie split by rounding) and breaks ties by ``ties``; the
+    per-type and tensor engines compare exactly, ties to the hold found first (the caller
+    evaluates the chosen policy exactly). ``holds=False``: the stages may skip their best
+    holds (the tensor engine's maxima then take about a third of the time; no ``arg``).
+    ``codes``: keep the best holds as two-byte hold codes (:class:`~.tensor.codes.HoldIds`)
+    where the engine has them (ten different dice), not as hold ids."""
 
+    tie: float = 0.0
+    holds: bool = True
+    ties: Ties = Ties.KEEP
     codes: bool = False
 
 
@@ -174,7 +201,7 @@ class Induction:
     roll: list[dict[int, np.ndarray]]
     hold: list[dict[int, Any]]
     arg: dict[int, np.ndarray]
-    total: list[Any]
+    total: list[Any] | None
     denominator: int
 
 
@@ -282,7 +309,9 @@ class Engine:
         solution whose best holds were lost."""
         return self.subset_maximum(hold_ranks(self.space, holds))[1]
 
-    def float_stage(self, prev: Stage, r: int, last: bool = False, codes: bool = False) -> Stage:
+    def float_stage(
+        self, prev: Stage, r: int, chooser: OptimalFloat = OPTIMAL_FLOAT, last: bool = False
+    ) -> Stage:
         M, arg = self.subset_maximum(self.expectation(prev.roll[0]))
         return Stage([M / float(6**self.space.n_dice)], arg=arg)
 
@@ -416,13 +445,19 @@ class TensorEngine(Engine):
     def best_holds_again(self, below: list[np.ndarray], holds: list[Any]) -> Any:
         return best_hold_codes(self.space, below)
 
-    def float_stage(self, prev: Stage, r: int, last: bool = False, codes: bool = False) -> Stage:
-        """One float64 stage (means), best holds as hold ids (``codes``: as their two-byte
-        codes, :class:`~.tensor.codes.HoldIds`); the last keeps only its mean."""
+    def float_stage(
+        self, prev: Stage, r: int, chooser: OptimalFloat = OPTIMAL_FLOAT, last: bool = False
+    ) -> Stage:
+        """One float64 stage (means), best holds as hold ids (``chooser.codes``: as their
+        two-byte codes, :class:`~.tensor.codes.HoldIds`); the last keeps only its mean.
+        Without the best holds (``chooser.holds`` false): the values alone
+        (:meth:`mean_values`)."""
         sp = self.space
+        if not chooser.holds:
+            return Stage([self.mean_values(prev)])
         vals = np.ascontiguousarray(prev.roll[0], dtype=np.float64)
         outs, sums, best = split_stage(sp, [vals], None if last else [np.float64], totals=last)
-        if codes:
+        if chooser.codes:
             arg = HoldIds(sp, best)
         else:
             arg = holds_from_codes(sp, best, np.int32 if sp.n_states < 2**31 else np.int64)
@@ -454,15 +489,153 @@ class TensorEngine(Engine):
         )
 
 
-def engine_for(space: StateSpace, rules: Rules) -> Engine:
-    """The engine for a turn on ``space`` under ``rules``: sticky holds on the sticky engine,
-    free holds on ten different dice on the tensor engine, any other on the per-type engine.
-    The only place the choice is made."""
+class BatchEngine(Engine):
+    """Batched float solves on grouped dice (the two-player solve's turns of phases without
+    colors, :class:`~phase10math.turn.batch.TurnBatch`): the per-type state space, ``B``
+    utilities side by side (a trailing batch axis), the steps compiled
+    (:mod:`~phase10math.turn.batchsteps`, the GIL released). The expectation is a mean (one
+    die at a time, the largest holds of a type first); the subset maximum counts values
+    within :attr:`OptimalFloat.tie` as equal and breaks ties by :attr:`OptimalFloat.ties`
+    (with :attr:`Ties.KIT` its best holds are the exact engine's, with :attr:`Ties.KEEP`, the
+    two-player solve's rule, exactly optimal holds: tested on every phase without colors).
+    Float stages only: the optimal float and the fixed float policies."""
+
+    kind = EngineKind.BATCH
+
+    def __init__(self, space: StateSpace, rules: Rules):
+        super().__init__(space, rules)
+        self.shape = [len(s) for s in space.sub]
+        self._order_cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def check_size(self, rolls: int, second: bool = True) -> None:
+        super().check_size(rolls, second)
+        if self.space.n_states * (self.space.n_dice + 1) >= 2**31:
+            raise StateSpaceTooLargeError("the batch engine's hold keys need int32")
+
+    @functools.cached_property
+    def first(self) -> np.ndarray:
+        """The first roll's probability of every roll state (each rounded once from exact
+        integer weights; built when first used)."""
+        return self.space.roll_weights.astype(np.float64) / float(6**self.space.n_dice)
+
+    @functools.cached_property
+    def keys(self) -> np.ndarray:
+        """Every hold's key in the kit's order of holds: ``size * n_states + id`` (int32)."""
+        n = self.space.n_states
+        return (self.space.size.astype(np.int64) * n + np.arange(n)).astype(np.int32)
+
+    # ------------------------------------------------------------ the slabs
+    def levels(self, t: int, descending: bool) -> list[np.ndarray]:
+        """Type ``t``'s sub-multisets grouped by size (they are numbered by size first)."""
+        sizes = self.space.sub[t].sum(axis=1)
+        out = [np.flatnonzero(sizes == s) for s in range(int(sizes.max()) + 1)]
+        return out[::-1] if descending else out
+
+    def orders(self, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Type ``t``'s holds in the order of each step: below the full size, largest first
+        (the expectation); above the empty hold, smallest first (the subset maximum and the
+        forward pass); below the full size (emptied at the end of a forward step)."""
+        if t not in self._order_cache:
+            down = self.levels(t, descending=True)
+            up = down[::-1]
+            cat = np.concatenate
+            self._order_cache[t] = (cat(down[1:]), cat(up[1:]), cat(up[:-1]))
+        return self._order_cache[t]
+
+    def slabs(self, A: np.ndarray, t: int) -> np.ndarray:
+        """``A`` (states x B, C order) as ``(before, type t's holds, after x B)``: a view."""
+        pre = int(np.prod(self.shape[:t], dtype=np.int64))
+        return A.reshape(pre, self.shape[t], -1)
+
+    # ------------------------------------------------------------ the steps
+    def expectation(self, values: np.ndarray) -> np.ndarray:
+        """Every hold's ``E[values | hold]`` (a mean, not a numerator) for roll-state values
+        ``values`` (roll states, or roll states x B), one die at a time."""
+        sp, v = self.space, np.asarray(values)
+        T = np.zeros((sp.n_states, v.shape[1] if v.ndim > 1 else 1))
+        T[sp.full_ids] = v.reshape(len(v), -1)
+        for t, typ in enumerate(sp.types):
+            w = np.asarray(typ.weights, dtype=np.float64)
+            expect_step(self.slabs(T, t), sp.add_tables[t], w, self.orders(t)[0])
+        return T if v.ndim > 1 else T[:, 0]
+
+    def subset_maximum(
+        self,
+        hold_values: np.ndarray,
+        tie: float = 0.0,
+        overwrite: bool = False,
+        ties: Ties = Ties.KEEP,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The subset maximum and its arg-max of every roll state, per column, values within
+        ``tie`` equal, ties broken by ``ties``. ``overwrite``: ``hold_values`` (C ordered
+        float64, not read again) may be the work array (no copy)."""
+        sp, flat = self.space, np.ndim(hold_values) == 1
+        M = np.ascontiguousarray(hold_values, dtype=np.float64)
+        if M is hold_values and not overwrite:
+            M = M.copy()
+        M = M.reshape(sp.n_states, -1)
+        key = np.empty(M.shape, dtype=np.int32)
+        key[...] = self.keys[:, None]
+        for t in range(len(sp.types)):
+            up = self.orders(t)[1]
+            kit = ties is Ties.KIT
+            max_step(self.slabs(M, t), self.slabs(key, t), sp.remove_tables[t], up, tie, kit)
+        best, arg = M[sp.full_ids], key[sp.full_ids] % np.int32(sp.n_states)
+        return (best[:, 0], arg[:, 0]) if flat else (best, arg)
+
+    def turn_mean(self, values: np.ndarray):
+        """The mean over the first roll, per column (a fixed order of summation)."""
+        v = np.asarray(values, dtype=np.float64)
+        if v.ndim == 1:
+            return float(weighted_sums(self.first, np.ascontiguousarray(v[:, None]))[0])
+        return weighted_sums(self.first, np.ascontiguousarray(v))
+
+    # ------------------------------------------------------------ stages
+    def float_stage(
+        self, prev: Stage, r: int, chooser: OptimalFloat = OPTIMAL_FLOAT, last: bool = False
+    ) -> Stage:
+        W = self.expectation(prev.roll[0])
+        M, arg = self.subset_maximum(W, chooser.tie, overwrite=True, ties=chooser.ties)
+        return Stage([M], arg=arg if chooser.holds else None)
+
+    def fixed_stage(self, prev: Stage, r: int, chooser: Fixed, last: bool = False) -> Stage:
+        if chooser.exact:
+            return self._float_only()
+        return Stage([self.expectation(v)[chooser.holds[r]] for v in prev.roll])
+
+    def _float_only(self, *args) -> Stage:
+        raise InvalidRulesError(
+            "the batch engine runs float stages only (exact turns: engine_for(space, rules))"
+        )
+
+    optimal_stage = random_stage = _float_only
+
+
+def engine_for(
+    space: StateSpace, rules: Rules, batch: bool = False, tensor: bool = False
+) -> Engine:
+    """The engine for a turn on ``space`` under ``rules``; the only place the choice is made.
+
+    - Exact solves, policies and single float solves (``batch`` false): sticky holds on the
+      sticky engine; free holds on dice no two alike (at most 16) on the tensor engine; any
+      other on the per-type engine.
+    - Batched float solves of many utilities at once (``batch``: the two-player solve's
+      turns, :class:`~phase10math.turn.batch.TurnBatch` and its families; free holds only):
+      on the tensor engine where more than three dice are no two alike (a color phase of the
+      recorded dice), else on the batch engine (:class:`BatchEngine`).
+
+    ``tensor``: the tensor engine wherever it can run (dice no two alike; refused
+    elsewhere): a tensor family on a few dice."""
+    if batch and rules.holds != Holds.FREE:
+        raise InvalidRulesError("batched turn solves are for free holds only")
+    if tensor and not is_tensor_space(space):
+        raise InvalidRulesError("the tensor engine needs dice no two alike (after projection)")
     if rules.holds == Holds.STICKY:
         return StickyEngine(space, rules)
-    if is_tensor_space(space):
+    wide = space.distinct and len(space.types) > 3 if batch else is_tensor_space(space)
+    if tensor or wide:
         return TensorEngine(space, rules)
-    return Engine(space, rules)
+    return BatchEngine(space, rules) if batch else Engine(space, rules)
 
 
 # --------------------------------------------------------------------------- final scores
@@ -501,10 +674,13 @@ def backward_induction(
     chooser: Chooser = OPTIMAL,
     progress: Callable[[str], None] | None = None,
     keep: bool = True,
+    totals: bool = True,
 ) -> Induction:
     """The one backward induction: from the final utilities ``finals`` (one array per key, on
     the roll states; a float or policy chooser may add a batch axis) through every number of
-    rolls left, each stage run by ``engine`` as ``chooser`` says; then the turn's totals."""
+    rolls left, each stage run by ``engine`` as ``chooser`` says; then the turn's totals
+    (``totals=False``: none, ``total`` is ``None``, and no stage is told it is the last: the
+    caller sums the first roll's values its own way)."""
     n = engine.space.n_dice
     per_stage = 6**n * (2**n if isinstance(chooser, UniformRandom) else 1)
     den = 6**n * per_stage ** (rolls - 1)
@@ -519,11 +695,11 @@ def backward_induction(
     for r in range(1, rolls):
         if progress:
             progress(f"rolls left {r}")
-        last = r == rolls - 1
+        last = totals and r == rolls - 1
         if isinstance(chooser, Optimal):
             stage = engine.optimal_stage(stage, r, last)
         elif isinstance(chooser, OptimalFloat):
-            stage = engine.float_stage(stage, r, last, codes=chooser.codes)
+            stage = engine.float_stage(stage, r, chooser, last)
         elif isinstance(chooser, Fixed):
             stage = engine.fixed_stage(stage, r, chooser, last)
         elif isinstance(chooser, FixedOrder):
@@ -539,6 +715,8 @@ def backward_induction(
                 hold[j][r] = stage.hold[j]
         if stage.arg is not None:
             arg[r] = stage.arg
+    if not totals:
+        return Induction(roll, hold, arg, None, den)
     total = stage.total if stage.total is not None else engine.lazy_totals(stage.roll, chooser)
     return Induction(roll, hold, arg, total, den)
 

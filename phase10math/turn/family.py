@@ -66,7 +66,14 @@ from phase10math.dice.phases import Phase
 from phase10math.dice.rules import DEFAULT_RULES, Rules, check_rules
 from phase10math.errors import InvalidRulesError, StateSpaceTooLargeError
 from phase10math.turn.batch import MAX_CELLS, UNIT, BatchResult, TurnBatch, gamma, outcomes_of
-from phase10math.turn.engine import Stage, TensorEngine, final_scores
+from phase10math.turn.engine import (
+    OPTIMAL_FLOAT,
+    EngineKind,
+    OptimalFloat,
+    backward_induction,
+    engine_for,
+    final_scores,
+)
 from phase10math.turn.projection import FULL, VALUE
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor import threads
@@ -77,12 +84,7 @@ from phase10math.turn.tensor.forward import (
     push_forward,
 )
 from phase10math.turn.tensor.holdvalues import LazyHoldValues
-from phase10math.turn.tensor.memory import (
-    check_tensor_fits,
-    face_shape,
-    is_tensor_space,
-    tensor_shape,
-)
+from phase10math.turn.tensor.memory import check_tensor_fits, face_shape, tensor_shape
 from phase10math.turn.tensor.totals import unit_weights
 
 #: what this module offers the layers above (game, play, the command line); the rest is the
@@ -106,19 +108,21 @@ TOL = 1e-7  # the widest interval that refine() leaves without an exact solve
 # already had (the value alone would have done): the value's time is lost where it is not
 VALUE_FIRST_WINDOW = 10
 VALUE_FIRST_SHARE = 0.6
+VALUES_ALONE = OptimalFloat(holds=False)  # float stages without their best holds
 
 
-def needs_tensor(space: StateSpace) -> bool:
-    """Whether a family on ``space`` solves on the tensor engine (more than three dice, no
-    two alike: the recorded set's color phases)."""
-    return space.distinct and len(space.types) > 3
+def needs_tensor(space: StateSpace, rules: Rules = DEFAULT_RULES) -> bool:
+    """Whether a family on ``space`` solves on the tensor engine: where
+    :func:`~phase10math.turn.engine.engine_for` picks it for batched solves (more than three
+    dice, no two alike: the recorded set's color phases)."""
+    return engine_for(space, rules, batch=True).kind is EngineKind.TENSOR
 
 
 def check_family_fits(space: StateSpace, rules: Rules, tensor: bool | None = None) -> None:
     """Refuse at once (:class:`StateSpaceTooLargeError`) a family whose exact solves would
     not fit: on the tensor engine, beyond :func:`~phase10math.turn.tensor.memory_budget`; on
     grouped dice, more than ``MAX_HOLDS`` holds."""
-    if needs_tensor(space) if tensor is None else tensor:
+    if needs_tensor(space, rules) if tensor is None else tensor:
         check_tensor_fits(space, rules.rolls, extra=TensorFamily.forward_bytes(space, rules))
     elif space.n_states > MAX_HOLDS:
         raise StateSpaceTooLargeError(
@@ -139,11 +143,12 @@ class TurnFamily(TurnBatch):
         space: StateSpace,
         outcome: np.ndarray,
         scores: np.ndarray,
-        rolls: int,
+        rules: Rules,
         tol: float = TOL,
     ):
-        super().__init__(space, outcome, scores, rolls)
+        super().__init__(space, outcome, scores, rules)
         self.tol = tol
+        rolls = rules.rolls
         n = self.n_outcomes
         self.members = np.zeros((0, n))  # outcome distributions of the policies
         self.cuts = np.zeros((0, n))  # the utilities solved exactly
@@ -170,12 +175,12 @@ class TurnFamily(TurnBatch):
         if rules.holds != "free":
             raise InvalidRulesError("batched turn solves are for free holds only")
         space = StateSpace.build(layout, FULL if phase.uses_color else VALUE)
-        tensor = cls is TensorFamily or needs_tensor(space)
+        tensor = cls is TensorFamily or needs_tensor(space, rules)
         check_family_fits(space, rules, tensor)
         scores, outcome = outcomes_of(final_scores(phase, space, rules))
         if tensor:
             return TensorFamily(space, outcome, scores, rules, tol)
-        return cls(space, outcome, scores, rules.rolls, tol)
+        return cls(space, outcome, scores, rules, tol)
 
     @property
     def size(self) -> int:
@@ -389,22 +394,20 @@ class TensorFamily(TurnFamily):
     (two cores)."""
 
     costly = True  # about 25 s a solve on the recorded dice: rows left are checked again
+    tensor = True  # engine_for gives the tensor engine (refused where two dice are alike)
 
     def __init__(
         self, space: StateSpace, outcome: np.ndarray, scores: np.ndarray, rules: Rules, tol: float
     ):
-        super().__init__(space, outcome, scores, rules.rolls, tol)
-        self.rules = rules
+        super().__init__(space, outcome, scores, rules, tol)
         self.value_first: bool | None = None  # None: as value_first_now() judges
         # whether each of the last exact solves was closed by a policy already kept
         self.attained: collections.deque[bool] = collections.deque(maxlen=VALUE_FIRST_WINDOW)
         self.outcome = np.asarray(outcome, dtype=np.int8 if len(scores) < 127 else np.int16)
         self.dist_margin = gamma(forward_roundings(space, rules.rolls))
 
-    @staticmethod
-    def check_space(space: StateSpace) -> None:
-        if not is_tensor_space(space):
-            raise InvalidRulesError("a tensor family needs dice no two alike (after projection)")
+    def check_engine(self) -> None:
+        """The tensor engine, as asked for (engine_for refuses dice not all different)."""
 
     @staticmethod
     def forward_bytes(space: StateSpace, rules: Rules, columns: int = 1) -> int:
@@ -425,24 +428,23 @@ class TensorFamily(TurnFamily):
     def solve_one(self, u: np.ndarray) -> tuple[float, float, dict[int, np.ndarray]]:
         """(float optimum, its proven margin, the best hold of every roll state per number
         of rerolls left) of one utility ``u`` over the outcomes."""
-        engine = TensorEngine(self.space, self.rules)
-        stage = Stage([np.asarray(u, dtype=np.float64)[self.outcome]])
-        holds: dict[int, np.ndarray] = {}
-        for r in range(1, self.rolls):
-            stage = engine.float_stage(stage, r)
-            holds[r] = stage.arg
-        value = mean_over_first_roll(self.space, stage.roll[0])
-        return value, self._margin(float(np.abs(u).max())), holds
+        run = self._stages(u, self.rolls, OPTIMAL_FLOAT)
+        value = mean_over_first_roll(self.space, run.roll[0][self.rolls - 1])
+        return value, self._margin(float(np.abs(u).max())), run.arg
+
+    def _stages(self, u: np.ndarray, rolls: int, chooser: OptimalFloat):
+        """The one backward induction of utility ``u`` (over the outcomes) with ``rolls``
+        rolls on the tensor engine, float stages, the last stage's roll values kept (the
+        first roll's mean is taken here: its chunked sum is what the margin counts)."""
+        finals = [np.asarray(u, dtype=np.float64)[self.outcome]]
+        return backward_induction(self.engine, finals, rolls, chooser, keep=False, totals=False)
 
     def value_one(self, u: np.ndarray) -> tuple[float, float]:
         """(float optimum, its proven margin) of one utility ``u``: the stages' values alone
         (:meth:`~phase10math.turn.engine.TensorEngine.mean_values`, the same floats as
         :meth:`solve_one`'s without the best holds' codes), no forward pass; about half an
         exact solve."""
-        engine = TensorEngine(self.space, self.rules)
-        roll = np.asarray(u, dtype=np.float64)[self.outcome]
-        for _ in range(1, self.rolls):
-            roll = engine.mean_values(Stage([roll]))
+        roll = self._stages(u, self.rolls, VALUES_ALONE).roll[0][self.rolls - 1]
         return mean_over_first_roll(self.space, roll), self._margin(float(np.abs(u).max()))
 
     def value_first_now(self) -> bool:
@@ -537,11 +539,8 @@ class TensorFamily(TurnFamily):
         each column of ``cols`` (values of the outcomes, ``n_outcomes x C``): the optimal
         float stages below (their values alone: no best holds), then the restricted
         transform over the asked holds (each column maximised on its own)."""
-        engine = TensorEngine(self.space, self.rules)
         out = []
         for c in np.asarray(cols, dtype=np.float64).T:
-            roll = c[self.outcome]
-            for _ in range(1, rolls_left):
-                roll = engine.mean_values(Stage([roll]))
+            roll = self._stages(c, rolls_left, VALUES_ALONE).roll[0][rolls_left - 1]
             out.append(LazyHoldValues(self.space, roll)[np.asarray(holds)])
         return np.stack(out, axis=1)

@@ -23,6 +23,8 @@ HEAVY = (
     "scipy",
     "beartype",
     "tqdm",
+    "dask",
+    "distributed",
     "phase10math.turn.engine",
     "phase10math.turn.tensor",
     "phase10math.turn.tables",

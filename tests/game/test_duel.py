@@ -1014,9 +1014,17 @@ def test_a_color_phase_on_ten_different_dice_is_refused_at_once_only_where_memor
 
     g = DuelGame.standard(8, 10, layout=RECORDED_LAYOUT)  # its family is built when needed
     assert 8 not in g.turns and g.max_score[8] > 0
+    g.check_turns_fit()
     monkeypatch.setenv("PHASE10MATH_MEMORY_GB", "1")
+    # reading a table needs no family: the game is set up under any limit ...
+    short = DuelGame.standard(8, 10, layout=RECORDED_LAYOUT)
+    assert 8 not in short.turns
+    # ... and a solve, which builds the family, is refused before any work
     with pytest.raises(InvalidRulesError, match="7 of one color: .*needs about"):
-        DuelGame.standard(8, 10, layout=RECORDED_LAYOUT)
+        short.check_turns_fit()
+    with pytest.raises(InvalidRulesError, match="7 of one color: .*needs about"):
+        solve_duel(short)
+    assert 8 not in short.turns
 
 
 def test_batched_value_matches_the_kits_exact_solver():

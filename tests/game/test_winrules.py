@@ -58,7 +58,7 @@ def iterate_values(sol, choose, seat: int) -> float:
             return sol.last_value(Play.OPTIMAL, *lk)[0]
         u = [outcome_of(dc)[0]]
         for x in g.scores(p[0]):
-            p2, gain = g._advance(p, int(x))
+            p2, gain = g.advance(p, int(x))
             if p[0] == g.hi:
                 u.append(outcome_of(dc + gain + (FINISH if elig else 0))[0])
             else:
@@ -163,3 +163,21 @@ def test_the_shipped_win_rules_are_the_codes_and_their_games_agree():
             math.sqrt(mc["mean"] * (1 - mc["mean"]) / mc["games"]), rel=0.1
         )
     assert data["card_rule"] in [r["name"] for r in data["rules"]]
+
+
+def test_the_shipped_prices_lie_in_their_proven_bounds():
+    """Each shipped chance and price inside its proven interval, the intervals narrow, and
+    ``proven_within`` the farthest any of them is from an end of its interval."""
+    data = shipped_win_rules()
+    far = 0.0
+    for row in data["rules"]:
+        for kind in ("worth", "price"):
+            for seat in ("first", "second", "mean"):
+                lo, hi = row[f"{kind}_bounds"][seat]
+                assert lo <= row[kind][seat] <= hi and hi - lo < 1e-7
+                far = max(far, row[kind][seat] - lo, hi - row[kind][seat])
+        for seat in ("first", "second"):  # the optimum's interval less the rule's
+            (o_lo, o_hi), (w_lo, w_hi) = data["optimal_bounds"][seat], row["worth_bounds"][seat]
+            p_lo, p_hi = row["price_bounds"][seat]
+            assert p_lo <= o_lo - w_hi + 1e-15 and p_hi >= o_hi - w_lo - 1e-15
+    assert far == data["proven_within"] < 1e-7

@@ -16,7 +16,7 @@ from phase10math.dice.layouts import RECORDED_LAYOUT
 from phase10math.dice.phases import PHASES, parse_phase
 from phase10math.errors import StateSpaceTooLargeError
 from phase10math.game.length import simulate_turns
-from phase10math.turn.engine import Stage, TensorEngine
+from phase10math.turn.engine import Stage
 from phase10math.turn.family import (
     VALUE_FIRST_SHARE,
     VALUE_FIRST_WINDOW,
@@ -67,7 +67,7 @@ def test_hold_values_agree_with_the_per_type_steps(three):
 def test_a_stages_values_alone_equal_the_float_stage(three):
     """The values without the best holds' codes are the float stage's (the same maxima)."""
     _, tensor = three
-    engine = TensorEngine(tensor.space, tensor.rules)
+    engine = tensor.engine
     u = np.random.default_rng(6).random(tensor.n_outcomes)
     u[::3] = u[1::3][: len(u[::3])]  # ties between holds
     stage = Stage([u[tensor.outcome]])

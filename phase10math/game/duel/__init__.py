@@ -79,6 +79,8 @@ ends with phase 10) or a reduced game (any dice, any phases, for checks).
 - :mod:`~phase10math.game.duel.refinement` - a color phase's wide turns solved exactly;
 - :mod:`~phase10math.game.duel.rounds` - visits and the targeted refinement rounds;
 - :mod:`~phase10math.game.duel.solve` - the whole solve in order (:func:`solve_duel`);
+- :mod:`~phase10math.game.duel.cluster` - the solve's steps as tasks on a Dask cluster
+  (:class:`Cluster`), and :mod:`~phase10math.game.duel.tasks` - those tasks;
 - :mod:`~phase10math.game.duel.checkpoint` - checkpoints, resuming after a kill (in the
   kit's files that cannot run code when read, :mod:`~phase10math._base.savefile`);
 - :mod:`~phase10math.game.duel.files` - table files written and read;
@@ -102,6 +104,10 @@ from phase10math.game.duel.checkpoint import (
     CHECKPOINT_SPACING,
     Checkpoint,
     seed_families,
+)
+from phase10math.game.duel.cluster import (
+    CONNECT_TIMEOUT,
+    Cluster,
 )
 from phase10math.game.duel.files import (
     OTHER_DICE_TABLE_FILES,

@@ -160,7 +160,7 @@ def candidate_phase(phase: int, dice: Layout | tuple[Die, ...], rules: Rules) ->
         _COSTLY[key] = (
             space is not None
             and rules.holds == "free"
-            and (needs_tensor(space) or space.n_states > COSTLY_HOLDS)
+            and (needs_tensor(space, rules) or space.n_states > COSTLY_HOLDS)
         )
     return _COSTLY[key]
 
@@ -197,12 +197,12 @@ def compute_candidates(phase: int, rules: Rules, dice: Layout | tuple[Die, ...])
         space = table.space
         sc, outcome = outcomes_of(final_scores(PHASES[phase], space, rules))
         scores = tuple(int(x) for x in sc)
-        if needs_tensor(space):
+        if needs_tensor(space, rules):
             check_tensor_fits(space, rules.rolls, extra=TensorFamily.forward_bytes(space, rules))
             dists[c] = push_forward(space, table.as_arrays(), outcome, len(sc) + 1, rules.rolls)
             margin = max(margin, gamma(forward_roundings(space, rules.rolls)))
         else:
-            tb = TurnBatch(space, outcome, sc, rules.rolls)
+            tb = TurnBatch(space, outcome, sc, rules)
             holds = {r: np.asarray(h)[:, None] for r, h in table.as_arrays().items()}
             dists[c] = tb.forward(holds, 1)[0]
             margin = max(margin, tb.forward_margin())

@@ -157,15 +157,12 @@ class DuelGame:
             raise WrongTypeError(f"DuelGame(): reachable={self.reachable!r:.40}; accepts a bool")
         colored = [k for k in nums if self.phases[k].uses_color]
         self.color_space = StateSpace.build(self.dice, FULL) if colored else None
-        if colored:
-            try:
-                check_family_fits(self.color_space, self.rules)
-            except StateSpaceTooLargeError as exc:
-                raise InvalidRulesError(f"{self.phases[colored[0]].text}: {exc}") from None
         # a color phase on a layout is built when first needed (its best and least scores
-        # are found without building its turn: reading a table takes no gigabyte); elsewhere
-        # every phase now
+        # are found without building its turn: reading a table takes no gigabyte, and a
+        # solve checks the families' memory when it starts); elsewhere every phase now
         lazy = isinstance(self.dice, Layout)
+        if not lazy:
+            self.check_turns_fit()
         self.turns = LazyTurns(self.turns, self.phases, self.rules, self.dice)
         best = {}
         for k in nums:
@@ -187,6 +184,18 @@ class DuelGame:
             if self.bonus_in_game and k <= 5
         }
         self.rest = {k: sum(self.max_score[j] for j in range(k, self.hi + 1)) for k in nums}
+
+    def check_turns_fit(self) -> None:
+        """Refuse at once (:class:`~phase10math.errors.InvalidRulesError`) where a color
+        phase's family would not fit in memory: called before a solve, which builds them;
+        reading a shipped table builds none."""
+        colored = [k for k in sorted(self.phases) if self.phases[k].uses_color]
+        if not colored:
+            return
+        try:
+            check_family_fits(self.color_space, self.rules)
+        except StateSpaceTooLargeError as exc:
+            raise InvalidRulesError(f"{self.phases[colored[0]].text}: {exc}") from None
 
     @classmethod
     def standard(
@@ -254,7 +263,7 @@ class DuelGame:
             return (k, Bonus.NONE, 0)
         return (k, Bonus.UNDECIDED, total)
 
-    def _advance(self, p: Player, x: int) -> tuple[Player, int]:
+    def advance(self, p: Player, x: int) -> tuple[Player, int]:
         """The player after making its phase with score ``x``, and the points gained."""
         k, c, t = p
         gain = x

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -17,6 +17,7 @@ from phase10math._base.progress import progress_bar
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel import layers, pair, refinement, rounds
 from phase10math.game.duel.checkpoint import Checkpoint
+from phase10math.game.duel.cluster import Cluster, connected, tasks_for
 from phase10math.game.duel.columns import fixed_distribution
 from phase10math.game.duel.layers import last_keys, layer_keys, pair_key, total_work
 from phase10math.game.duel.refinement import REFINE_ALL
@@ -53,6 +54,7 @@ def solve_duel(
     log: Callable[[str], None] | None = None,
     target: float | None = None,
     picks: int = ROUND_PICKS,
+    cluster: Cluster | None = None,
 ) -> DuelSolution:
     """Solve a two-player game (default: phases 9-10 on the kit's rules), resuming from
     ``checkpoint`` (a file, written after every phase of the last chances and every layer,
@@ -72,14 +74,20 @@ def solve_duel(
     and the first pass's estimate of visits in a file beside it (``.reach`` appended), which
     a resumed run reads instead of estimating again. Where a turn is costly (the tensor
     family of the recorded dice) the run keeps the memory it frees for its next solves
-    (:func:`~phase10math.turn.tensor.memory.held_heap`)."""
+    (:func:`~phase10math.turn.tensor.memory.held_heap`).
+
+    ``cluster`` (:class:`~phase10math.game.duel.cluster.Cluster`): the independent work of
+    each step (a layer's parts, a phase's last chances, a round's exact solves) runs as
+    tasks on a Dask cluster, the checkpoint written here as in process
+    (:mod:`~phase10math.game.duel.cluster`)."""
     check_int(picks, "picks", 1, error=InvalidRulesError)
     if target is not None:
         target = check_positive_float(target, "target")
     game = game or DuelGame.standard()
+    game.check_turns_fit()
     costly = any(fam.costly for fam in families(game).values())
-    with held_heap() if costly else contextlib.nullcontext():
-        return _solve_duel(game, checkpoint, show_progress, log, target, picks)
+    with connected(cluster) as client, held_heap() if costly else contextlib.nullcontext():
+        return _solve_duel(game, checkpoint, show_progress, log, target, picks, client, cluster)
 
 
 def _solve_duel(
@@ -89,9 +97,12 @@ def _solve_duel(
     log: Callable[[str], None] | None,
     target: float | None,
     picks: int,
+    client: Any = None,
+    cluster: Cluster | None = None,
 ) -> DuelSolution:
-    """:func:`solve_duel`'s run, its arguments checked."""
-    run = _Run(game, checkpoint, log)
+    """:func:`solve_duel`'s run, its arguments checked (``client``: a Dask client whose
+    workers solve the steps' tasks)."""
+    run = _Run(game, checkpoint, log, client, cluster)
     run.first_pass(target, show_progress)
     if target is None or not run.fams:
         return run.sol
@@ -109,7 +120,12 @@ class _Run:
     chances, then layers) and how each is solved."""
 
     def __init__(
-        self, game: DuelGame, checkpoint: str | os.PathLike | None, log: Callable | None
+        self,
+        game: DuelGame,
+        checkpoint: str | os.PathLike | None,
+        log: Callable | None,
+        client: Any = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.game, self.log = game, log
         self.ck = Checkpoint(checkpoint)
@@ -127,6 +143,7 @@ class _Run:
         self.steps = [("last", k) for k in range(game.hi, game.lo - 1, -1)]
         self.steps += [("layer", L) for L in range(2 * game.hi, 2 * game.lo - 1, -1)]
         self.bar: Any = None
+        self.tasks = tasks_for(client, sol, cluster)  # None: every step here
 
     def save_within(self) -> None:
         """A checkpoint within a step (at most every few minutes)."""
@@ -170,7 +187,9 @@ class _Run:
             if count and tag in sol.layers_done:
                 self.bar.update(work)
                 continue
-            if kind == "last":
+            if kind == "last" and self.tasks:
+                self.tasks.last(n, keys, self.fixed, strides, reach, self.least)
+            elif kind == "last":
                 layers.solve_last(
                     sol, n, keys, self.fixed, strides, reach, self.least, self.log,
                     self.save_within,
@@ -183,19 +202,31 @@ class _Run:
         """Layer ``n``'s pairs, one phase pair at a time (in the first pass each part is
         written when done: a large layer's parts survive a stop)."""
         sol, log = self.sol, self.log
-        for ka in range(self.game.lo, self.game.hi + 1):
-            if count and (n, ka) in sol.parts_done:
-                continue  # solved before a resumed run stopped
-            part = [key for key in keys if key[1][0] == ka]
-            pair.solve_layer(
-                sol, part, self.fixed, strides, self.save_within, log, reach, self.least
-            )
+        todo = [
+            (ka, [key for key in keys if key[1][0] == ka])
+            for ka in range(self.game.lo, self.game.hi + 1)
+            if not (count and (n, ka) in sol.parts_done)  # solved before a resumed run stopped
+        ]
+        if self.tasks:  # all at once on the cluster, merged in order
+            solved = self.tasks.parts(n, todo, self.fixed, strides, reach, self.least)
+        else:
+            solved = self.parts_here(todo, strides, reach)
+        for ka, part in solved:
             if count and part:
                 sol.parts_done.append((n, ka))
                 sol.seconds = time.monotonic() - self.t0
                 self.ck.save(sol, True)
                 if log:
                     log(f"  part {n}/{ka}: {len(part)} pairs, {sol.seconds:.1f} s")
+
+    def parts_here(self, todo: list, strides, reach) -> Iterator[tuple[int, list]]:
+        """The parts ``todo`` solved one after the other in this process."""
+        for ka, part in todo:
+            pair.solve_layer(
+                self.sol, part, self.fixed, strides, self.save_within, self.log, reach,
+                self.least,
+            )  # fmt: skip
+            yield ka, part
 
     def step_done(self, kind: str, n: int, states: int, work: int, in_round: bool) -> None:
         """A step solved: marked done (in a round, no longer to do), written, ``work``
@@ -257,9 +288,11 @@ class _Run:
         for k, rows in chosen.items():
             U = np.array([current_utility(self.sol, key) for key in rows])
             fam = self.fams[k]
-            refinement.exact_chunks(
-                fam, U, after, None, rounds.still_picked(self.sol, fam, rows, U, seen)
-            )
+            left = rounds.still_picked(self.sol, fam, rows, U, seen)
+            if self.tasks:
+                self.tasks.exact(k, U, after, left)
+            else:
+                refinement.exact_chunks(fam, U, after, None, left)
             touched |= {pair_key(key) for key in rows}
 
     def finish_round(self) -> None:

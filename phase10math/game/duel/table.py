@@ -116,7 +116,7 @@ class DuelSolution:
         k = me[0]
         out = []
         for x in g.scores(k):
-            me2, gain = g._advance(me, int(x))
+            me2, gain = g.advance(me, int(x))
             d2 = d + gain
             if k == g.hi:
                 out.append((True, (opp, -(d2 + g.rules.first_finish_bonus), int(s == 0))))
@@ -131,7 +131,7 @@ class DuelSolution:
         p, dc, elig = lk
         out: list[LastKey | None] = []
         for x in g.scores(p[0]):
-            p2, gain = g._advance(p, int(x))
+            p2, gain = g.advance(p, int(x))
             out.append(None if p[0] == g.hi else (p2, dc + gain, elig))
         return out
 
@@ -156,7 +156,7 @@ class DuelSolution:
         uw, ut = np.empty(len(sc) + 1), np.empty(len(sc) + 1)
         uw[0], ut[0] = outcome_of(dc)
         for j, x in enumerate(sc, 1):
-            p2, gain = g._advance(p, int(x))
+            p2, gain = g.advance(p, int(x))
             d2 = dc + gain
             if k == g.hi:
                 uw[j], ut[j] = outcome_of(d2 + (g.rules.first_finish_bonus if elig else 0))

@@ -16,7 +16,12 @@ fixed policies: the last chances first (later phases first), then the layers of 
 sum of both phases, each "both fail" pair the exact solution of its 2 x 2 linear system
 (:func:`~phase10math.game.duel.pair.policy_fixed_point`), the same evaluation the table's
 matchups use, without sampling (in float64; the optimum's values are within the table's
-proven bound). The price of a rule is the optimum's chance to win minus the rule's, seat by
+proven bound). :meth:`WinPricer.worth_bounds` and :meth:`WinPricer.price_bounds` prove it:
+the same chain in intervals (:func:`dot_bounds`, :func:`pair_bounds`), every float rounding
+and the distributions' own proven relative rounding (:func:`dist_margin`) widened outward,
+the optimum's values within the table's proven errors. The opponent is the table's optimal
+policy as solved: where optimal turns tie, another optimal policy can leave a rule another
+chance to win. The price of a rule is the optimum's chance to win minus the rule's, seat by
 seat and over a random seat. :func:`simulate_rule` checks a price a second way: seeded games
 on physical dice through the game engine (:class:`WinRuleStrategy` against the table's
 optimal player).
@@ -45,6 +50,7 @@ from phase10math.game.duel.strategy import DuelStrategy
 from phase10math.game.duel.table import DuelSolution
 from phase10math.game.engine import Game, TurnView
 from phase10math.game.strategies import OptimalStrategy
+from phase10math.turn.batch import gamma
 
 #: the reduced game the win rules are priced on: phases 9-10, compact dice, default rules
 WIN_GAME = (9, 10)
@@ -207,6 +213,33 @@ class WinPricer:
         w = self.sol.value(self.g.start())[0]
         return w if seat == 0 else 1 - w
 
+    def worth_bounds(self, rule: WinRule | Choose, seat: int) -> tuple[float, float]:
+        """Proven lower and upper bounds on the exact chance to win of :meth:`worth` (see
+        the module text: the same chain in intervals, every rounding outward)."""
+        if seat not in (0, 1):
+            raise InvalidRulesError(f"seat={seat!r}; allowed: 0 (moves first) or 1")
+        choose = rule.choose if isinstance(rule, WinRule) else rule
+        chain = _Bounds(self, choose, seat)
+        for a, b in self.pairs:
+            chain.values[a], chain.values[b] = pair_bounds(chain.turn(a), chain.turn(b))
+        lo, hi = chain.worth(self.g.start())
+        return (lo, hi) if seat == 0 else (_down(1 - hi), _up(1 - lo))
+
+    def optimal_bounds(self, seat: int) -> tuple[float, float]:
+        """Proven bounds on the optimum's exact chance to win in seat ``seat`` (its value
+        within the table's proven error at the start)."""
+        start = self.g.start()
+        w, e = self.sol.value(start)[0], self.sol.error(start)
+        lo, hi = _down(w - e), _up(w + e)
+        return (lo, hi) if seat == 0 else (_down(1 - hi), _up(1 - lo))
+
+    def price_bounds(self, rule: WinRule | Choose, seat: int) -> tuple[float, float]:
+        """Proven bounds on the rule's exact price in seat ``seat``: the optimum's chance
+        to win minus the rule's."""
+        o_lo, o_hi = self.optimal_bounds(seat)
+        w_lo, w_hi = self.worth_bounds(rule, seat)
+        return _down(o_lo - w_hi), _up(o_hi - w_lo)
+
 
 class _Chain:
     """The fixed-policy chain of one seat playing ``choose`` against the table's optimum."""
@@ -232,7 +265,7 @@ class _Chain:
         u = np.empty(len(d))
         u[0] = outcome_of(dc)[0]
         for j, x in enumerate(g.scores(p[0]), 1):
-            p2, gain = g._advance(p, int(x))
+            p2, gain = g.advance(p, int(x))
             if p[0] == g.hi:
                 u[j] = outcome_of(dc + gain + (g.rules.first_finish_bonus if elig else 0))[0]
             else:
@@ -263,6 +296,141 @@ class _Chain:
             else:
                 m[j] = 1 - self.chase(nxt)
         return d, m
+
+
+# --------------------------------------------------------------------------- proven bounds
+
+Interval = tuple[float, float]
+
+
+def _down(x: float) -> float:
+    """The float below ``x``: a bound below the exact result of the one operation that
+    gave ``x`` (rounded to nearest, it is within half a unit in the last place)."""
+    return float(np.nextafter(x, -np.inf))
+
+
+def _up(x: float) -> float:
+    return float(np.nextafter(x, np.inf))
+
+
+def dot_bounds(d: np.ndarray, lo: np.ndarray, hi: np.ndarray, margin: float) -> Interval:
+    """Proven bounds on ``d* . u`` for every ``u`` between ``lo >= 0`` and ``hi``, ``d*``
+    the exact distribution whose float ``d`` is within ``margin`` of it relatively (each
+    ``|d_o - d*_o| <= margin d*_o``).
+
+    The float dot product ``r`` of ``n`` nonnegative terms is within ``gamma_n`` of the
+    exact ``d . lo`` relatively (any order of summation, fused or not), and ``d*_o >= d_o /
+    (1 + margin)``: so ``d* . lo >= r / ((1 + gamma_n)(1 + margin)) >= r (1 - t)``, ``t =
+    gamma_n + margin``; above, ``d* . hi <= r / ((1 - gamma_n)(1 - margin)) <= r (1 + 2
+    t)`` (``t <= 1/2``). ``gamma_(n+1)`` covers the rounding of ``gamma_n`` itself, and
+    each remaining operation is rounded outward by one float (:func:`_down`, :func:`_up`)."""
+    t = _up(gamma(len(d) + 1) + margin)
+    if t > 0.5:
+        raise InvalidRulesError(f"a distribution's margin {margin} is too wide to bound")
+    r_lo, r_hi = float(d @ lo), float(d @ hi)
+    return max(0.0, _down(r_lo * _down(1 - t))), _up(r_hi * _up(1 + 2 * t))
+
+
+@dataclass(frozen=True)
+class TurnBounds:
+    """A turn of a pair in intervals: ``A`` the chance to win through a made outcome (the
+    exact distribution's ``sum_o d_o m_o``), ``p`` the chance to fail, ``C`` the chance to
+    make the phase and yet lose (``sum_o d_o (1 - m_o)``, that is ``1 - A - p``)."""
+
+    A: Interval
+    p: Interval
+    C: Interval
+
+
+def pair_bounds(t0: TurnBounds, t1: TurnBounds) -> tuple[Interval, Interval]:
+    """Proven bounds on the pair's exact fixed point ``x = A + p (1 - y)``, ``y = B + q (1
+    - x)``: ``x = (A + p C1) / (1 - p q)`` and ``y = (B + q C0) / (1 - p q)`` (``C0 = 1 - A
+    - p``, ``C1 = 1 - B - q``), each increasing in all of its nonnegative inputs, so the
+    lower ends of the inputs give a lower bound and the upper ends an upper bound, each
+    operation rounded outward."""
+
+    def one(a: TurnBounds, b: TurnBounds) -> Interval:
+        num = _down(a.A[0] + _down(a.p[0] * b.C[0]))
+        lo = _down(num / _up(1 - _down(a.p[0] * b.p[0])))
+        den = _down(1 - _up(a.p[1] * b.p[1]))
+        hi = _up(_up(a.A[1] + _up(a.p[1] * b.C[1])) / den) if den > 0 else 1.0
+        return max(0.0, lo), min(1.0, hi)
+
+    return one(t0, t1), one(t1, t0)
+
+
+def dist_margin(game: DuelGame, k: int) -> float:
+    """The relative rounding bound of phase ``k``'s float outcome distributions (forward
+    passes: the fixed turn plays' and the solve's)."""
+    tb = game.turns[k]
+    forward = tb.forward_margin() if hasattr(tb, "forward_margin") else 0.0
+    return max(forward, float(getattr(tb, "dist_margin", 0.0)))
+
+
+class _Bounds(_Chain):
+    """:class:`_Chain` in intervals: each value a proven (lower, upper) pair."""
+
+    def __init__(self, pricer: WinPricer, choose: Choose, seat: int) -> None:
+        super().__init__(pricer, choose, seat)
+        self.margin = {k: dist_margin(self.g, k) for k in self.g.phases}
+        self.ivals: dict[Key, Interval] = {}
+        self.values = self.ivals  # type: ignore[assignment]
+        self.chased_i: dict[LastKey, Interval] = {}
+
+    def table_last(self, lk: LastKey) -> Interval:
+        """The optimum's chance to win in its last chance, within the table's error."""
+        v, e = self.sol.last_value(Play.OPTIMAL, *lk)[0], self.sol.error(lk)
+        return max(0.0, _down(v - e)), min(1.0, _up(v + e))
+
+    def chase(self, lk: LastKey) -> Interval:  # type: ignore[override]
+        if lk in self.chased_i:
+            return self.chased_i[lk]
+        g, (p, dc, elig) = self.g, lk
+        if self.sol.decided(lk):
+            return (1.0, 1.0) if dc > 0 else (0.0, 0.0)
+        play = self.choose(True, lk)
+        if play == Play.OPTIMAL:
+            return self.table_last(lk)
+        d = self.p.fixed[(p[0], play)]
+        lo, hi = np.empty(len(d)), np.empty(len(d))
+        lo[0] = hi[0] = outcome_of(dc)[0]
+        for j, x in enumerate(g.scores(p[0]), 1):
+            p2, gain = g.advance(p, int(x))
+            if p[0] == g.hi:
+                bonus = g.rules.first_finish_bonus if elig else 0
+                lo[j] = hi[j] = outcome_of(dc + gain + bonus)[0]
+            else:
+                lo[j], hi[j] = self.chase((p2, dc + gain, elig))
+        self.chased_i[lk] = out = dot_bounds(d, lo, hi, self.margin[p[0]])
+        return out
+
+    def worth(self, key: Key) -> Interval:  # type: ignore[override]
+        if self.sol.decided(key):
+            v = self.sol.value(key)[0]
+            return v, v
+        return self.ivals[key]
+
+    def turn(self, key: Key) -> TurnBounds:  # type: ignore[override]
+        """The turn at ``key`` in intervals (its policy as in :meth:`_Chain.turn`)."""
+        rule = key[0] == self.seat
+        if rule:
+            d = self.p.fixed[(key[1][0], self.choose(False, key))]
+        else:
+            d = self.sol.dists[key]
+        lo, hi = np.empty(len(d) - 1), np.empty(len(d) - 1)
+        for j, (last, nxt) in enumerate(self.p.after[key]):
+            if not last:
+                w = self.worth(nxt)
+            else:  # the rule's seat finished: the optimal player chases; else the rule does
+                w = self.table_last(nxt) if rule else self.chase(nxt)
+            lo[j], hi[j] = _down(1 - w[1]), _up(1 - w[0])
+        lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+        m = self.margin[key[1][0]]
+        made = d[1:]
+        c_lo = np.maximum(np.nextafter(1 - hi, -np.inf), 0.0)
+        c_hi = np.nextafter(1 - lo, np.inf)
+        p = (_down(d[0] * _down(1 - m)), _up(d[0] * _up(1 + 2 * m)))
+        return TurnBounds(dot_bounds(made, lo, hi, m), p, dot_bounds(made, c_lo, c_hi, m))
 
 
 # --------------------------------------------------------------------------- Monte Carlo

@@ -413,6 +413,7 @@ OPTIONS: dict[str, tuple[dict[str, list[str | None]], list[list[str]] | None]] =
             "--no-progress": [None],
             "--method": ["layered", "jacobi", "x"],
             "--preset": ["default", "facebook", "x"],
+            "--checkpoint": ["/nonexistent/c.npz", "c.npz"],
             "--floor": ["-200", "-75"],
             "--three-pairs": ["1500", "-1"],
             **TENK_RULES,

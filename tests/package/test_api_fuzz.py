@@ -51,6 +51,8 @@ from phase10math.dice.rules import Holds, Objective, Rules  # noqa: E402
 from phase10math.errors import InvalidHoldError, Phase10MathError, WrongTypeError  # noqa: E402
 from phase10math.game import (  # noqa: E402
     DuelGame,
+    DuelSample,
+    Play,
     Game,
     RandomDice,
     ScriptedDice,
@@ -303,7 +305,22 @@ def sample_instances() -> dict[str, object]:
         "tenthousand.PenaltySolution": tenk.solve_penalty(PENALTY_TENK),
         "game.DuelGame": DuelGame.standard(10, 10),
         "game.WinStrategy": WinStrategy(shipped_table()),
+        "game.DuelSample": small_duel_sample(),
     }
+
+
+def small_duel_sample() -> DuelSample:
+    """Four seeded games' figures, as :func:`~phase10math.game.simulate_duel` records them."""
+    first = np.array([0, 1, 0, 1])
+    return DuelSample(
+        (Play.OPTIMAL, Play.OPTIMAL),
+        9,
+        np.array([1.0, 0.0, 0.5, 1.0]),
+        np.array([0.45, 0.55, 0.45, 0.55]),
+        np.array([0.0, 0.0, 1.0, 0.0]),
+        first,
+        np.zeros((4, 2)),
+    )
 
 
 def app_that_saves() -> PlayApp:

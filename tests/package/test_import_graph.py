@@ -43,7 +43,7 @@ LAYER = {
 }
 # optional heavy dependencies that may be imported inside functions
 LAZY_OK = {"ipywidgets", "IPython", "matplotlib", "playwright", "nbconvert", "nbformat", "tqdm",
-           "jupyter_server_mathjax"}  # fmt: skip
+           "jupyter_server_mathjax", "distributed", "dask"}  # fmt: skip
 # modules that import these dependencies at their first use (the argument checks build
 # beartype's check, with numpy's integers, after their plain checks: the command line's
 # --help and refusals import neither)

@@ -52,8 +52,8 @@ from phase10math.errors import InvalidHoldError, Phase10MathError, WrongTypeErro
 from phase10math.game import (  # noqa: E402
     DuelGame,
     DuelSample,
-    Play,
     Game,
+    Play,
     RandomDice,
     ScriptedDice,
     WinStrategy,

@@ -44,6 +44,15 @@ def quiet_exit(signum=None, frame=None) -> None:
     os._exit(EXIT_INTERRUPTED)
 
 
+def forget_interrupt() -> None:
+    """After a Ctrl-C that the command line answered (its one line printed), keep the exit
+    code 130: CPython remembers a ``KeyboardInterrupt`` that ended an ``exec`` of source text
+    (``dataclasses`` builds its methods so while a module is imported) and at the
+    interpreter's exit would end the process by SIGINT instead; an ``exec`` that completes
+    clears what it remembers."""
+    exec("pass", {})
+
+
 def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 

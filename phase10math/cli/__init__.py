@@ -113,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         return _run(argv)
     except KeyboardInterrupt:
         _say(startup.INTERRUPTED)
+        startup.forget_interrupt()
         return startup.EXIT_INTERRUPTED
     finally:
         startup.interrupts_exit()  # Ctrl-C while the process exits: the same one line

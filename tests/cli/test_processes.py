@@ -195,3 +195,29 @@ def test_a_pool_whose_parent_is_killed_leaves_no_process(tmp_path, method):
     finally:
         for pid in in_session(proc.pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_that_ends_an_exec_of_source_text_still_exits_130(tmp_path):
+    """A Ctrl-C that lands in an ``exec`` of source text (``dataclasses`` builds methods so
+    while a command imports its modules), the command run as ``python -m``: the one line and
+    code 130, not death by SIGINT, which is how CPython ends a module run whose exec was
+    interrupted unless told otherwise."""
+    (tmp_path / "interrupted_cli.py").write_text(
+        textwrap.dedent(
+            """
+            import sys
+            from phase10math import cli
+
+            def interrupted_import():
+                exec("raise KeyboardInterrupt")
+
+            cli.build_parser = interrupted_import
+            sys.exit(cli.main(["table"]))
+            """
+        )
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    proc = subprocess.run(
+        [sys.executable, "-m", "interrupted_cli"], capture_output=True, text=True, env=env
+    )
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "phase10math: interrupted\n", "")

@@ -568,7 +568,7 @@ def test_packed_and_two_tensor_keys_agree(packing, dice_idx, proj, monkeypatch):
 def test_a_stage_split_again_gives_the_same_solution(
     split_holds, dice_idx, proj, rolls, monkeypatch
 ):
-    """An exact stage split die 1's face by face too, and again (:data:`tensor_stages.
+    """An exact stage split die 1's face by face too, and again (:data:`tensor_memory.
     SPLIT_HOLDS` lowered so that reduced games split as phase 8 on ten dice does): the same
     values of both keys, the same best holds and hold values as the per-type solver, with
     keys packed or on two tensors (small blocks, two threads); the float stage is not split
@@ -576,7 +576,7 @@ def test_a_stage_split_again_gives_the_same_solution(
     monkeypatch.setattr(slabs, "MIN_SLAB", 1)
     monkeypatch.setattr(slabs, "BLOCK", 41)
     monkeypatch.setenv("PHASE10MATH_THREADS", "2")
-    monkeypatch.setattr(tensor_stages, "SPLIT_HOLDS", split_holds)
+    monkeypatch.setattr(tensor_memory, "SPLIT_HOLDS", split_holds)
     sizes = []
     real = tensor_stages.split_stage
 

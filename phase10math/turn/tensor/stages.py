@@ -9,15 +9,16 @@ import numpy as np
 from phase10math.exact import fits_int64
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor.codes import HoldIds, hold_code, holds_from_codes
-from phase10math.turn.tensor.memory import buffer, code_dtype, face_shape, tensor_shape
+from phase10math.turn.tensor.memory import (
+    buffer,
+    code_dtype,
+    face_shape,
+    splits_again,
+    tensor_shape,
+)
 from phase10math.turn.tensor.passes import expect_into, face_slots, subset_max
 from phase10math.turn.tensor.slabs import in_slabs
 from phase10math.turn.tensor.totals import exact_total, float_total, tensor_weights
-
-
-#: an exact stage whose tensor of the other dice would have more entries than this splits
-#: again (:func:`split_stage`): on ten dice of six faces, tensors of ``7**8`` entries
-SPLIT_HOLDS = 7**8
 
 
 def faces_copy(T: np.ndarray) -> np.ndarray:
@@ -62,10 +63,11 @@ def split_stage(
     on the whole tensor, so the same values and holds, in one or two tensors of
     ``7**(n-1)`` entries (two keys are packed in one int64 where they fit,
     :func:`pack_bounds`). An exact stage whose tensor of the other dice would hold more than
-    :data:`SPLIT_HOLDS` entries solves each of those sub-stages the same way, die 1's face by
-    face (recursively): the same maxima in the same order of holds, in tensors of
-    ``7**(n-2)`` entries (about a seventh of the memory; the same passes in all). Float
-    stages are not split further (their sums would run in another order)."""
+    :data:`~.memory.SPLIT_HOLDS` entries (:func:`~.memory.splits_again`) solves each of
+    those sub-stages the same way, die 1's face by face (recursively): the same maxima in
+    the same order of holds, in tensors of ``7**(n-2)`` entries (about a seventh of the
+    memory; the same passes in all). Float stages are not split further (their sums would
+    run in another order)."""
     n = len(space.types)
     rest = without_first_die(space)
     w0 = [int(x) for x in space.types[0].weights]
@@ -77,7 +79,7 @@ def split_stage(
     acc_dt = np.int64 if exact else np.float64
     packed = pack_bounds(V[0], V[1], n) if len(V) == 2 and exact else None
     nt = 1 if len(V) == 1 or packed is not None else 2
-    deeper = exact and len(rest.types) > 1 and S9 > SPLIT_HOLDS
+    deeper = splits_again(rest.types, exact)
     if not deeper:
         work = [buffer(f"E{k}", S9, np.int64).view(acc_dt).reshape(shape9) for k in range(nt)]
     C = buffer("C", S9, code_dtype(n - 1)).reshape(shape9) if codes and not deeper else None

@@ -1,4 +1,4 @@
-"""Ctrl-C outside a command's own run: while the command line starts and while it exits.
+"""Ctrl-C in the command process: one line and exit code 130, within a second, wherever it lands.
 
 Imported first by the package, so that when the process is the ``phase10math`` command (the
 console script or ``python -m phase10math``) a Ctrl-C while the package is still imported

@@ -17,7 +17,9 @@ description, which the loader compares with the request; the large solutions of 
 both keys, in the smallest integer dtypes their bounds allow, the 0/1 utility as bits,
 526 MiB, and the margins that rank a roll's holds by lookup,
 :mod:`~phase10math.turn.tensor.margins`) as ``.npy`` files, memory-mapped read-only, so that
-processes share one copy.
+processes share one copy (the 0/1 utility kept as its bits, read where a lookup needs it).
+The memory cache keeps the solutions and hold tables asked for last (:data:`MEMORY_KEEP`,
+:data:`HOLDS_KEEP`): a game moves on through the phases.
 
 >>> row = phase_row(1)
 >>> row["p_optimal"] > row["p_greedy"] > row["p_single_roll"]

@@ -1,7 +1,6 @@
-"""Hold values on demand from the roll values below (integer roll values: read from the
-stored margins, :mod:`.margins`, however many holds are asked; the float means of a float
-stage: a restricted transform over the asked holds), and a stage's best holds again from
-them."""
+"""Hold values on demand from the roll values below (an exact solve's read from the stored
+margins, :mod:`.margins`, however many holds are asked; a float stage's by a restricted
+transform over the asked holds), and a stage's best holds again from them."""
 
 from __future__ import annotations
 

@@ -102,7 +102,24 @@ def watch_interrupts() -> bool:
     threading.Thread(
         target=_watch, args=(read_end,), daemon=True, name="phase10math-ctrl-c"
     ).start()
+    sys.unraisablehook = _lost_interrupt_or(sys.unraisablehook)
     return True
+
+
+def _lost_interrupt_or(hook):
+    """An unraisable-exception hook that takes back a ``KeyboardInterrupt`` raised where
+    Python can only ignore it (a weakref callback, a ``__del__``: the signal's handler ran
+    there), so that the watch answers the Ctrl-C instead of a traceback and a command that
+    runs on; anything else goes to ``hook``."""
+
+    def unraisable(info) -> None:
+        if info.exc_type is KeyboardInterrupt:
+            if _TAKEN:
+                _TAKEN.pop()
+            return
+        hook(info)
+
+    return unraisable
 
 
 def _watch(read_end: int) -> None:

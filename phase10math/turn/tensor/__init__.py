@@ -19,9 +19,9 @@ lie within axes 1..i is final):
   kept, then the larger state id), so the arg-max is the per-type solver's.
 
 Only roll-state values (``6**n``) are stored per number of rolls left; hold values are
-computed on demand (:class:`LazyHoldValues`): a few holds (a roll's sub-holds) from the
-stored margins of the roll values (:mod:`.margins`), many by a restricted transform over the
-asked holds.
+computed on demand (:class:`LazyHoldValues`): an exact solve's from the stored margins of
+the roll values (:mod:`.margins`; a roll's sub-holds at once, more holds in pieces), a float
+stage's by a restricted transform over the asked holds.
 Values are exact int64 numerators (:func:`phase10math.exact.fits_int64` is checked first).
 
 Speed: every pass over an axis runs in cache-sized blocks (the not-held slot and

@@ -35,7 +35,9 @@ A second key (lexicographic objectives) costs its roll values per number of roll
 left and two more comparisons per face slot (:func:`subset_max`, ``second``), but no second
 hold tensor: a stage where both keys fit in one int64 runs on one tensor (:func:`pack_keys`),
 any other runs die 0's faces one at a time on the other dice's tensors, in the memory of the
-one hold tensor (:func:`split_stage`).
+one hold tensor (:func:`split_stage`). An exact stage of ten dice splits each of those again
+on die 1's faces (:func:`~.memory.splits_again`): tensors of ``7**8`` entries, the same
+values and best holds in a seventh of the memory.
 
 The modules, one concern each: :mod:`.memory` (sizes, the memory budget, work buffers),
 :mod:`.slabs` (threads, slabs and cache-sized blocks), :mod:`.passes` (expectation and subset

@@ -62,8 +62,14 @@ def forget_interrupt() -> None:
 def raise_interrupt(signum=None, frame=None) -> None:
     """The SIGINT handler during the command's run: ``KeyboardInterrupt``, as Python's own,
     noted for :func:`watch_interrupts`."""
-    _TAKEN.append(1)
+    note_interrupt_taken()
     raise KeyboardInterrupt
+
+
+def note_interrupt_taken() -> None:
+    """Tell the watch that the main thread has a Ctrl-C in hand (raised, or held to be raised
+    in a moment: ``_base.workers.sigint_held``)."""
+    _TAKEN.append(1)
 
 
 def claim_interrupted_line() -> bool:

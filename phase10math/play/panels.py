@@ -338,31 +338,7 @@ def win_panel_html(state: TurnState, line: WinLine, aim_words: str, reveal: bool
     if line.aim_keep is not None and line.aim_keep != line.best_keep:
         best += f" (the hold to {aim_words} gives {pm.pct(line.aim_chance)})"
     best_line = f"<span class='p10-best-line'><b>Best to win:</b> {best}.</span>"
-    if not state.held:
-        mine = (
-            "<span class='p10-mine-line p10-mine-none'> Tap dice to hold them (&#9733; marks "
-            "the hold to win); your hold is judged once you hold some.</span>"
-        )
-    elif state.hold_carried:
-        mine = (
-            "<span class='p10-mine-line p10-mine-carried'> You still hold "
-            f"{chips(state.held_faces())} from the last roll: it is judged once you change "
-            "it, or roll or stop with it.</span>"
-        )
-    else:
-        cost = win_cost(line, True)
-        held = chips(state.held_faces())
-        if cost is None or line.mine_chance is None:
-            mine = f"<span class='p10-mine-line'> <b>Yours:</b> keep {held}.</span>"
-        elif cost == 0:
-            mine = "<span class='p10-mine-line'> <b>Yours:</b> the hold to win.</span>"
-        else:
-            label = pm.mistake_label(cost, WIN_AIM)
-            mine = (
-                f"<span class='p10-mine-line'> <b>Yours:</b> <b class='p10-label-{label}'>"
-                f"{label}</b>, keep {held} &rarr; {pm.pct(line.mine_chance)}, costs "
-                f"{pm.cost_words(cost, WIN_AIM)} of chance to win.</span>"
-            )
+    mine = mine_win_line(state, line)
     reasons = why_win(state, line, aim_words)
     fold = (
         "<details class='p10-why p10-why-win'><summary>Why, to win</summary><ul>"
@@ -375,6 +351,36 @@ def win_panel_html(state: TurnState, line: WinLine, aim_words: str, reveal: bool
         f"<div class='p10-panel p10-win'>{now}<div class='p10-verdict p10-win-verdict'>"
         f"{best_line}{mine}</div>{fold}</div>"
     )
+
+
+def mine_win_line(state: TurnState, line: WinLine) -> str:
+    """The player's hold judged by the chance to win (``p10-mine-line``): a call to hold
+    dice, the hold carried from the last roll, or its verdict and cost."""
+    if not state.held:
+        return (
+            "<span class='p10-mine-line p10-mine-none'> Tap dice to hold them (&#9733; marks "
+            "the hold to win); your hold is judged once you hold some.</span>"
+        )
+    elif state.hold_carried:
+        return (
+            "<span class='p10-mine-line p10-mine-carried'> You still hold "
+            f"{chips(state.held_faces())} from the last roll: it is judged once you change "
+            "it, or roll or stop with it.</span>"
+        )
+    else:
+        cost = win_cost(line, True)
+        held = chips(state.held_faces())
+        if cost is None or line.mine_chance is None:
+            return f"<span class='p10-mine-line'> <b>Yours:</b> keep {held}.</span>"
+        elif cost == 0:
+            return "<span class='p10-mine-line'> <b>Yours:</b> the hold to win.</span>"
+        else:
+            label = pm.mistake_label(cost, WIN_AIM)
+            return (
+                f"<span class='p10-mine-line'> <b>Yours:</b> <b class='p10-label-{label}'>"
+                f"{label}</b>, keep {held} &rarr; {pm.pct(line.mine_chance)}, costs "
+                f"{pm.cost_words(cost, WIN_AIM)} of chance to win.</span>"
+            )
 
 
 def lost_words(choices: Sequence[pm.Choice]) -> str:

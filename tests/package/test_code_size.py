@@ -25,7 +25,6 @@ TOO_LONG = {
     "play.game_widget:GameWidget.__init__": 93,
     "play.models:TurnState.check_rolled": 83,
     "play.panels:advice_html": 109,
-    "play.panels:win_panel_html": 76,
     "play.turn_view:TurnView._prepare": 91,
     "play.turn_view:TurnView._draw": 120,
     "play.why:_why_ranked": 171,

@@ -159,22 +159,17 @@ def equal(a: duel.DuelSolution, b: duel.DuelSolution) -> bool:
 
 def counts(game: DuelGame) -> tuple[dict[int, list[tuple[int, int]]], dict[int, int]]:
     """The pairs of each part (seat 0's phase, pairs) of each layer, the last-chance states
-    of each phase, counted without listing them."""
-    layers: dict[int, list[tuple[int, int]]] = {}
-    for L in range(2 * game.hi, 2 * game.lo - 1, -1):
-        parts = []
-        for ka in range(game.lo, game.hi + 1):
-            kb = L - ka
-            if game.lo <= kb <= game.hi:
-                n = sum(
-                    len(game._d_range(a, b))
-                    for a in game._players_at(ka)
-                    for b in game._players_at(kb)
-                )
-                parts.append((ka, n))
-        layers[L] = parts
+    of each phase, counted without listing them (from the blocks of a packed table's
+    states, :func:`~phase10math.game.duel.state_blocks`)."""
+    layers: dict[int, dict[int, int]] = {
+        L: {ka: 0 for ka in range(game.lo, game.hi + 1) if game.lo <= L - ka <= game.hi}
+        for L in range(2 * game.hi, 2 * game.lo - 1, -1)
+    }
+    for (seat, a, b), _, n in duel.state_blocks(game):
+        if seat == 0:
+            layers[a[0] + b[0]][a[0]] += n
     lasts = {k: len(duel_layers.last_keys(game, k)) for k in range(game.hi, game.lo - 1, -1)}
-    return layers, lasts
+    return {L: list(parts.items()) for L, parts in layers.items()}, lasts
 
 
 def project(game, layers, lasts, cost, workers: int, size: int | None) -> dict[str, float]:

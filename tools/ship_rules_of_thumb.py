@@ -20,11 +20,12 @@ them out).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
+
+from shipping import load, ship_args, write_json
 
 from phase10math.cache import package_version
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
@@ -150,13 +151,7 @@ def markdown_table(name: str = "recorded") -> str:
     return "\n".join(rows)
 
 
-def load(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="price the shipped rules, compare")
+def options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--light", action="store_true", help="with --check: skip phases 14, 15")
     ap.add_argument("--checkpoint", type=Path, default=CHECKPOINT)
     ap.add_argument("--layouts", default="recorded,compact")
@@ -164,8 +159,15 @@ def main() -> int:
     ap.add_argument("--max-lines", type=int, default=3, help="longest rule searched (lines)")
     ap.add_argument("--beam", type=int, default=3, help="rules kept per length")
     ap.add_argument("--search-only", action="store_true", help="search, do not write the data")
-    ap.add_argument("--table", action="store_true", help="print the shipped rules as Markdown")
-    a = ap.parse_args()
+
+
+def main() -> int:
+    a = ship_args(
+        __doc__.split("\n\n")[0],
+        "price the shipped rules, compare",
+        "print the shipped rules as Markdown",
+        options,
+    )
     phases = []
     for part in a.phases.split(","):
         lo, _, hi = part.partition("-")
@@ -211,7 +213,7 @@ def main() -> int:
                 log(f"searching {key}")
                 state[key] = search_phase(name, n, log, a.max_lines, a.beam)
             a.checkpoint.parent.mkdir(parents=True, exist_ok=True)
-            a.checkpoint.write_text(json.dumps(state, indent=1) + "\n", encoding="utf-8")
+            write_json(a.checkpoint, state)
     if a.search_only:
         return 0
     fresh = {}
@@ -230,7 +232,7 @@ def main() -> int:
         command=RECOMPUTE_THUMB,
         code_version=package_version(),
     )
-    TARGET.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_json(TARGET, data)
     log(f"wrote {TARGET}")
     return 0
 

@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from shipping import ship_args, write_json
 
 from phase10math.game.duel import solve_duel
 from phase10math.game.duel.winrules import (
@@ -194,14 +195,19 @@ def same_prices(old: dict, new: dict) -> bool:
     return same and all(abs(x - y) < 1e-12 for x, y in ends)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="price again, compare with the file")
+def options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--bounds", action="store_true", help="price again, write (games kept)")
     ap.add_argument("--search", action="store_true", help="run the threshold search")
     ap.add_argument("--games", type=int, default=GAMES, help="seeded games per rule")
-    ap.add_argument("--table", action="store_true", help="print the docs' table")
-    args = ap.parse_args()
+
+
+def main() -> int:
+    args = ship_args(
+        __doc__.splitlines()[0],
+        "price again, compare with the file",
+        "print the docs' table",
+        options,
+    )
     if args.table:
         print(table())
         return 0
@@ -219,11 +225,11 @@ def main() -> int:
             return 0 if same else 1
         for a, b in zip(old["rules"], data["rules"], strict=True):
             b["monte_carlo"] = a["monte_carlo"]
-        TARGET.write_text(json.dumps(data, indent=1) + "\n")
+        write_json(TARGET, data)
         print(f"wrote {TARGET}: proven within {data['proven_within']:.2e}")
         return 0
     games(pricer, data, args.games)
-    TARGET.write_text(json.dumps(data, indent=1) + "\n")
+    write_json(TARGET, data)
     print(f"wrote {TARGET}")
     return 0
 

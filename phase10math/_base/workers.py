@@ -24,11 +24,34 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+POLL = 0.25  # seconds: how long the main thread waits on a result between looks at Ctrl-C
+
+
+def result_of(future: Future, timeout: float | None = None):
+    """``future.result(timeout)``, waited for in slices of :data:`POLL` seconds, so that a
+    Ctrl-C is answered at once: a wait without end is interrupted only by a signal that the
+    kernel hands to the waiting thread itself, and a process's SIGINT may go to any of its
+    threads (numpy's, a pool's), leaving the command deaf until the task ends.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(1) as pool:
+    ...     result_of(pool.submit(sum, [1, 2, 3]))
+    6
+    """
+    end = None if timeout is None else time.monotonic() + timeout
+    while True:
+        step = POLL if end is None else max(0.0, min(POLL, end - time.monotonic()))
+        try:
+            return future.result(step)
+        except TimeoutError:
+            if future.done() or (end is not None and time.monotonic() >= end):
+                raise  # the task's own TimeoutError, or the caller's timeout has passed
 
 
 def _in_main_thread() -> bool:
@@ -122,7 +145,7 @@ class WorkerPool(ProcessPoolExecutor):
 
         def results():
             for f in futures:
-                yield f.result(timeout)
+                yield result_of(f, timeout)
 
         return results()
 

@@ -109,10 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     (``phase10math table | head -1``): a quiet exit; standard output closed or full: one
     line on stderr, exit code 74."""
     startup.interrupts_raise()
+    startup.watch_interrupts()
     try:
         return _run(argv)
     except KeyboardInterrupt:
-        _say(startup.INTERRUPTED)
+        if startup.claim_interrupted_line():
+            _say(startup.INTERRUPTED)
         startup.forget_interrupt()
         return startup.EXIT_INTERRUPTED
     finally:
@@ -154,6 +156,8 @@ def _run(argv: list[str] | None) -> int:
     except RecursionError:
         return _fail("the input is too deeply nested to handle")
     except Exception as exc:  # a bug: still one line, no traceback (PHASE10MATH_DEBUG=1 shows it)
+        if startup.interrupt_taken():  # numpy's import broken by the Ctrl-C: "a bad install"
+            raise KeyboardInterrupt from None
         if os.environ.get("PHASE10MATH_DEBUG"):
             raise
         _say(

@@ -92,124 +92,147 @@ def cluster_of(args: argparse.Namespace):
     return cluster
 
 
+def state_of(args: argparse.Namespace) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+    """``--me`` and ``--opponent`` read (both or neither: a state's look-up, refused before
+    any work); (None, None) without them."""
+    if not (args.me or args.opponent):
+        return None, None
+    if not (args.me and args.opponent):
+        raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
+    return _player(args.me, "me"), _player(args.opponent, "opponent")
+
+
 def cmd_duel(args: argparse.Namespace) -> int:
     check_duel_options(args)
-    me = opp = None
-    if args.me or args.opponent:  # a state's look-up: refused before any work
-        if not (args.me and args.opponent):
-            raise InvalidRulesError("give both --me PHASE:SCORE and --opponent PHASE:SCORE")
-        me, opp = _player(args.me, "me"), _player(args.opponent, "opponent")
-    from phase10math.game.duel import (
-        RECOMPUTE,
-        DuelGame,
-        chance_error,
-        chance_to_win,
-        first_covered,
-        format_headline,
-        read_table,
-        seed_families,
-        serving_tables,
-        solve_duel,
-        table_for_state,
-        write_table,
-    )
-
+    me, opp = state_of(args)
     if args.solve:
-        lo, hi = _range(args.phases or "9-10")
-        if not (math.isfinite(args.target) and args.target > 0):
-            raise InvalidRulesError(f"--target {args.target}: expected a finite number > 0")
-        cluster = cluster_of(args)
-        layout = layout_from(args)
-        game = DuelGame.standard(lo, hi, layout=layout)
-        if bool(args.family_from) != bool(args.family_phases):
-            raise InvalidRulesError(
-                "give --family-from CHECKPOINT with --family-phases LO-HI (the phases of the "
-                "game it was written for)"
-            )
-        if args.family_from:
-            source = DuelGame.standard(*_range(args.family_phases), layout=layout)
-            taken = seed_families(game, source, args.family_from)
-            if not args.json:
-                print(
-                    "families taken from "
-                    + ", ".join(f"phase {k}: {n} policies" for k, n in taken.items()),
-                    file=sys.stderr,
-                    flush=True,
-                )
-        sol = solve_duel(
-            game,
-            checkpoint=args.checkpoint,
-            show_progress=not args.json,
-            log=None if args.json else (lambda line: print(line, file=sys.stderr, flush=True)),
-            target=args.target,
-            picks=args.picks,
-            cluster=cluster,
-        )
-        if args.write:
-            write_table(
-                sol,
-                args.write,
-                f"phase10math duel --solve --phases {lo}-{hi} --target {args.target:g} "
-                f"--picks {args.picks}"
-                + (f" --layout {args.layout.strip().lower()}" if args.layout else "")
-                + " --write FILE",
-            )
-        data = {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}
+        sol, data, layout = solve_table(args)
     else:
-        layout = layout_from(args)
-        if me and not (args.phases or args.table):
-            # a state's look-up: the shipped table of fewest phases that holds it
-            sol = table_for_state(me, opp, layout)
-        else:
-            # the shipped tables that serve the dice (--layout; default the recorded dice,
-            # as every command's) from their first phase: those solved on them, and those
-            # without a color phase
-            tables = serving_tables(layout)
-            whole = [(r, d) for r, d in tables if first_covered(r, layout, d) == r[0]]
-            if args.phases:
-                phases = _range(args.phases)
-                pick = [d for r, d in whole if r == phases]
-                if not (pick or args.table):
-                    raise OutsideTableError(
-                        f"no shipped table of phases {phases[0]}-{phases[1]} holds the "
-                        f"{layout.name} dice from phase {phases[0]} (shipped for them: "
-                        + ", ".join(f"{a}-{b}" for (a, b), _ in whole)
-                        + "; another --layout, or solve it with duel --solve)"
-                    )
-                table_dice = pick[-1] if pick else None
-            else:  # the headline: the table of the most phases
-                phases, table_dice = max(whole, key=lambda t: t[0][1] - t[0][0])
-            sol, data = read_table(args.table, phases, None if args.table else table_dice)
+        sol, data, layout = read_shipped(args, me, opp)
     if me:
-        g = sol.game
-        w, t = chance_to_win(sol, me, opp, args.second, False, layout)
-        out = {
-            "me": list(me),
-            "opponent": list(opp),
-            "seat": "second" if args.second else "first",
-            "p_win": w - t / 2,
-            "p_tie": t,
-            "chance_to_win": w,
-            "bound": chance_error(sol, me, opp, args.second),
-            "table": g.describe(),
-        }
-        check_probabilities([out["p_win"], t, w], "a chance to win")
-        if args.json:
-            print(json.dumps(out, indent=2))
-        else:
-            print(
-                f"my turn at phase {me[0]} with {me[1]} points, opponent at phase {opp[0]} with "
-                f"{opp[1]} ({out['seat']} seat): P(win) = {out['p_win']:.6f}, "
-                f"P(tie) = {t:.6f}, chance to win {w:.6f} (a tie counted half; "
-                f"within {out['bound']:.0e}; the table of {g.describe()})"
-            )
+        print_chance(args, sol, me, opp, layout)
         return 0
+    print_headline(args, sol, data, layout)
+    return 0
+
+
+def solve_table(args: argparse.Namespace):
+    """``duel --solve``: the game of ``--phases`` solved (its families seeded from
+    ``--family-from``, on the cluster of ``--scheduler`` or ``--local-cluster``), written
+    to ``--write``; the solution, its headline's data and the dice."""
+    from phase10math.game.duel import RECOMPUTE, DuelGame, seed_families, solve_duel, write_table
+
+    lo, hi = _range(args.phases or "9-10")
+    if not (math.isfinite(args.target) and args.target > 0):
+        raise InvalidRulesError(f"--target {args.target}: expected a finite number > 0")
+    cluster = cluster_of(args)
+    layout = layout_from(args)
+    game = DuelGame.standard(lo, hi, layout=layout)
+    if bool(args.family_from) != bool(args.family_phases):
+        raise InvalidRulesError(
+            "give --family-from CHECKPOINT with --family-phases LO-HI (the phases of the "
+            "game it was written for)"
+        )
+    if args.family_from:
+        source = DuelGame.standard(*_range(args.family_phases), layout=layout)
+        taken = seed_families(game, source, args.family_from)
+        if not args.json:
+            print(
+                "families taken from "
+                + ", ".join(f"phase {k}: {n} policies" for k, n in taken.items()),
+                file=sys.stderr,
+                flush=True,
+            )
+    sol = solve_duel(
+        game,
+        checkpoint=args.checkpoint,
+        show_progress=not args.json,
+        log=None if args.json else (lambda line: print(line, file=sys.stderr, flush=True)),
+        target=args.target,
+        picks=args.picks,
+        cluster=cluster,
+    )
+    if args.write:
+        write_table(
+            sol,
+            args.write,
+            f"phase10math duel --solve --phases {lo}-{hi} --target {args.target:g} "
+            f"--picks {args.picks}"
+            + (f" --layout {args.layout.strip().lower()}" if args.layout else "")
+            + " --write FILE",
+        )
+    return sol, {"headline": sol.headline(), "seconds": sol.seconds, "command": RECOMPUTE}, layout
+
+
+def read_shipped(args: argparse.Namespace, me, opp):
+    """The table read (``--table``, else the shipped one that serves the dice): the
+    solution, the file's data and the dice."""
+    from phase10math.game.duel import first_covered, read_table, serving_tables, table_for_state
+
+    layout = layout_from(args)
+    if me and not (args.phases or args.table):
+        # a state's look-up: the shipped table of fewest phases that holds it
+        return table_for_state(me, opp, layout), None, layout
+    # the shipped tables that serve the dice (--layout; default the recorded dice, as every
+    # command's) from their first phase: those solved on them, and those without a color
+    # phase
+    tables = serving_tables(layout)
+    whole = [(r, d) for r, d in tables if first_covered(r, layout, d) == r[0]]
+    if args.phases:
+        phases = _range(args.phases)
+        pick = [d for r, d in whole if r == phases]
+        if not (pick or args.table):
+            raise OutsideTableError(
+                f"no shipped table of phases {phases[0]}-{phases[1]} holds the "
+                f"{layout.name} dice from phase {phases[0]} (shipped for them: "
+                + ", ".join(f"{a}-{b}" for (a, b), _ in whole)
+                + "; another --layout, or solve it with duel --solve)"
+            )
+        table_dice = pick[-1] if pick else None
+    else:  # the headline: the table of the most phases
+        phases, table_dice = max(whole, key=lambda t: t[0][1] - t[0][0])
+    sol, data = read_table(args.table, phases, None if args.table else table_dice)
+    return sol, data, layout
+
+
+def print_chance(args: argparse.Namespace, sol, me, opp, layout) -> None:
+    """A state's chance to win, P(win) and P(tie), with its proven error."""
+    from phase10math.game.duel import chance_error, chance_to_win
+
+    g = sol.game
+    w, t = chance_to_win(sol, me, opp, args.second, False, layout)
+    out = {
+        "me": list(me),
+        "opponent": list(opp),
+        "seat": "second" if args.second else "first",
+        "p_win": w - t / 2,
+        "p_tie": t,
+        "chance_to_win": w,
+        "bound": chance_error(sol, me, opp, args.second),
+        "table": g.describe(),
+    }
+    check_probabilities([out["p_win"], t, w], "a chance to win")
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(
+            f"my turn at phase {me[0]} with {me[1]} points, opponent at phase {opp[0]} with "
+            f"{opp[1]} ({out['seat']} seat): P(win) = {out['p_win']:.6f}, "
+            f"P(tie) = {t:.6f}, chance to win {w:.6f} (a tie counted half; "
+            f"within {out['bound']:.0e}; the table of {g.describe()})"
+        )
+
+
+def print_headline(args: argparse.Namespace, sol, data: dict, layout) -> None:
+    """The table's headline: who wins how often, each play's matchups."""
+    from phase10math.game.duel import format_headline
+
     h = data["headline"]
     check_headline(h)
     if args.json:
         keep = ("game", "rules", "layout", "code_version", "command", "seconds", "headline")
         print(json.dumps({k: data[k] for k in keep if k in data}, indent=2, default=str))
-        return 0
+        return
     dice = sol.game.layout.name if args.table or args.solve else layout.name
     print(format_headline(h, dice, sol.game.lo))
     if not args.solve:
@@ -218,7 +241,6 @@ def cmd_duel(args: argparse.Namespace) -> int:
             f"\nfrom {where} (code {data['code_version']}, solved in "
             f"{data['seconds']:.0f} s); recompute: {data['command']}"
         )
-    return 0
 
 
 def check_headline(h: dict) -> None:
@@ -307,6 +329,24 @@ def add_cluster_options(p) -> None:
     )
 
 
+def add_family_options(p) -> None:
+    """``duel --solve``'s options of the color phases' families taken from another game."""
+    p.add_argument(
+        "--family-from",
+        default=None,
+        metavar="CHECKPOINT",
+        help="with --solve: start the color phases' families from another game's checkpoint "
+        "(the same dice and rules; e.g. the end game's for the 10-phase game), or from the "
+        "small CHECKPOINT.families file written beside it: fewer exact solves of its own",
+    )
+    p.add_argument(
+        "--family-phases",
+        default=None,
+        metavar="LO-HI",
+        help="the phases of the game --family-from was written for",
+    )
+
+
 def add_commands(sub) -> None:
     p = sub.add_parser(
         "duel",
@@ -349,20 +389,7 @@ def add_commands(sub) -> None:
         "compact: most shipped tables' dice), or a file; else the tables that serve them "
         "(those solved on them, and those without a color phase)",
     )
-    p.add_argument(
-        "--family-from",
-        default=None,
-        metavar="CHECKPOINT",
-        help="with --solve: start the color phases' families from another game's checkpoint "
-        "(the same dice and rules; e.g. the end game's for the 10-phase game), or from the "
-        "small CHECKPOINT.families file written beside it: fewer exact solves of its own",
-    )
-    p.add_argument(
-        "--family-phases",
-        default=None,
-        metavar="LO-HI",
-        help="the phases of the game --family-from was written for",
-    )
+    add_family_options(p)
     add_cluster_options(p)
     p.add_argument("--table", default=None, help="read this table instead of the shipped one")
     p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")

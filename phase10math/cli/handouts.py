@@ -479,9 +479,11 @@ def print_pdf(chromium: str, html: Path, pdf: Path) -> Path:
 
 def export_pdf(jobs: list[tuple[Path, Path]], chromium: str, workers: int = 2) -> list[Path]:
     """Print each ``(html, pdf)`` pair, ``workers`` Chromium runs at a time."""
+    from phase10math._base.workers import result_of
+
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         futures = [pool.submit(print_pdf, chromium, h, p) for h, p in jobs]
-        return [f.result() for f in futures]
+        return [result_of(f) for f in futures]
 
 
 def copy_mathjax(out: Path) -> None:

@@ -29,6 +29,7 @@ from phase10math._base.checks import check_int, public
 from phase10math.dice.faces import Layout
 from phase10math.errors import InvalidPhaseError, OutsideTableError, WrongTypeError
 from phase10math.game.duel import DuelSolution, DuelStrategy, Play, color_reason
+from phase10math.game.duel.samples import ResultSample, z_score
 from phase10math.game.engine import Game
 from phase10math.game.strategies import OptimalStrategy
 
@@ -37,7 +38,7 @@ __all__ = ["DuelSample", "simulate_duel"]
 
 @public
 @dataclass(frozen=True)
-class DuelSample:
+class DuelSample(ResultSample):
     """Seeded games of two seats' plays: per game the result of seat 0 (``got``: 1, 1/2 or 0),
     the table's value of the start for seat 0 given who began (``want``), whether it was a
     tie (``ties``) and the seat that began (``first``: 0 or 1); the phase the players
@@ -52,30 +53,6 @@ class DuelSample:
     ties: np.ndarray
     first: np.ndarray
     given_up: np.ndarray | None = None
-
-    @property
-    def games(self) -> int:
-        return len(self.got)
-
-    @property
-    def mean(self) -> float:
-        """Seat 0's mean result (its share of the games, ties counted half)."""
-        return float(self.got.mean())
-
-    @property
-    def expected(self) -> float:
-        """What the table says seat 0's mean result should be, over the same turn orders."""
-        return float(self.want.mean())
-
-    @property
-    def se(self) -> float:
-        """The standard error of :attr:`mean`."""
-        return float(self.got.std(ddof=1) / math.sqrt(self.games))
-
-    @property
-    def z(self) -> float:
-        """(mean - expected) in standard errors."""
-        return _z(self.mean - self.expected, self.se)
 
     def _first(self, a: np.ndarray) -> np.ndarray:
         """Seat 0's figures turned into those of the seat that began."""
@@ -100,7 +77,7 @@ class DuelSample:
     @property
     def first_z(self) -> float:
         """(first_mean - first_expected) in standard errors."""
-        return _z(self.first_mean - self.first_expected, self.first_se)
+        return z_score(self.first_mean - self.first_expected, self.first_se)
 
     def gave_up(self, first: bool) -> float:
         """The mean chance given up per game by the seat that began (``first``), else by the
@@ -132,16 +109,8 @@ class DuelSample:
         """The first seat's mean result outside :attr:`first_range`, in standard errors (0
         inside it)."""
         lo, hi = self.first_range
-        m = self.first_mean
-        return _z(m - hi, self.first_se) if m > hi else _z(m - lo, self.first_se) if m < lo else 0.0
-
-
-def _z(diff: float, se: float) -> float:
-    """A difference in standard errors (infinite where the games did not vary at all and the
-    difference is not 0)."""
-    if se == 0:
-        return 0.0 if diff == 0 else math.copysign(math.inf, diff)
-    return diff / se
+        m, se = self.first_mean, self.first_se
+        return z_score(m - hi, se) if m > hi else z_score(m - lo, se) if m < lo else 0.0
 
 
 @public

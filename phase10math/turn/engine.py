@@ -86,6 +86,7 @@ from phase10math.turn.tensor.memory import (
     check_tensor_fits,
     int_dtype,
     is_tensor_space,
+    kept_value_bytes,
     smallest_int,
 )
 from phase10math.turn.tensor.stages import split_policy_values, split_stage
@@ -218,8 +219,10 @@ class Engine:
         self.space, self.rules = space, rules
 
     # ------------------------------------------------------------ size
-    def check_size(self, rolls: int, second: bool = True) -> None:
-        """Refuse (StateSpaceTooLargeError) a turn whose holds would not fit in memory."""
+    def check_size(self, rolls: int, second: bool = True, finals: Sequence | None = None) -> None:
+        """Refuse (StateSpaceTooLargeError) a turn whose holds would not fit in memory
+        (``finals``: the utilities, where known, for an engine whose memory depends on their
+        bounds)."""
         n = self.space.n_states
         if n > MAX_STATES:
             raise StateSpaceTooLargeError(
@@ -342,7 +345,7 @@ class StickyEngine(Engine):
 
     kind = EngineKind.STICKY
 
-    def check_size(self, rolls: int, second: bool = True) -> None:
+    def check_size(self, rolls: int, second: bool = True, finals: Sequence | None = None) -> None:
         n = sticky_pairs(self.space)
         if n > MAX_STICKY_PAIRS or self.space.n_states > MAX_STATES:
             raise StateSpaceTooLargeError(
@@ -400,8 +403,14 @@ class TensorEngine(Engine):
     kind = EngineKind.TENSOR
     batches = False
 
-    def check_size(self, rolls: int, second: bool = True) -> None:
-        check_tensor_fits(self.space, rolls, second)
+    def check_size(self, rolls: int, second: bool = True, finals: Sequence | None = None) -> None:
+        """The memory check of :func:`~.tensor.memory.check_tensor_fits`; with integer
+        ``finals`` the roll values kept are counted in the dtypes their bounds give."""
+        value_bytes = None
+        if finals is not None and all(np.asarray(f).dtype.kind in "iu" for f in finals):
+            bounds = [(int(np.min(f)), int(np.max(f))) for f in finals]
+            value_bytes = kept_value_bytes(self.space.n_dice, rolls, bounds)
+        check_tensor_fits(self.space, rolls, second, value_bytes=value_bytes)
 
     def final_utility(self, values, rolls: int, which: str = "utility's") -> tuple[int, Any]:
         """Refused unless the numerators times ``6**(n_dice * (rolls - 1))`` fit in int64;
@@ -507,7 +516,7 @@ class BatchEngine(Engine):
         self.shape = [len(s) for s in space.sub]
         self._order_cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    def check_size(self, rolls: int, second: bool = True) -> None:
+    def check_size(self, rolls: int, second: bool = True, finals: Sequence | None = None) -> None:
         super().check_size(rolls, second)
         if self.space.n_states * (self.space.n_dice + 1) >= 2**31:
             raise StateSpaceTooLargeError("the batch engine's hold keys need int32")
@@ -684,7 +693,8 @@ def backward_induction(
     n = engine.space.n_dice
     per_stage = 6**n * (2**n if isinstance(chooser, UniformRandom) else 1)
     den = 6**n * per_stage ** (rolls - 1)
-    engine.check_size(rolls, isinstance(chooser, Optimal) and len(finals) > 1)
+    two = isinstance(chooser, Optimal) and len(finals) > 1
+    engine.check_size(rolls, two, finals if isinstance(chooser, Optimal) else None)
     if isinstance(chooser, UniformRandom):
         finals = [np.asarray(f).astype(object) for f in finals]
     stage = Stage(list(finals))

@@ -52,6 +52,7 @@ from phase10math.turn.holdtable import HoldTable
 from phase10math.turn.kernels import TIE_RULE, lexicographic_utilities
 from phase10math.turn.projection import FULL, Projection, projection_for
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tensor.memory import smallest_int
 
 #: what this module offers the layers above (game, play, the command line); the rest is the
 #: turn's inside
@@ -256,6 +257,8 @@ def solve_turn(
     first, second = lexicographic_utilities(
         best, objective, worst_second, np.int16 if small else np.int64
     )
+    if small:  # in the dtype the engine keeps them in now: no second copy while it solves
+        first, second = smallest_int(first), smallest_int(second)
     sol = solve_utility(
         space, first, rules, label=f"{phase} {objective}", progress=progress, second=second
     )

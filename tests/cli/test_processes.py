@@ -10,12 +10,13 @@ import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures import Future
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from phase10math._base.workers import WorkerPool
+from phase10math._base.workers import WorkerPool, result_of
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 
@@ -147,6 +148,21 @@ def test_ctrl_c_while_the_workers_start_is_one_line_and_exit_130(tmp_path):
 SHARED = None
 
 
+def test_a_result_waited_for_in_slices_keeps_its_meaning():
+    """``result_of``: the task's value, the task's own TimeoutError at once, the caller's
+    timeout when the task runs on."""
+    never = Future()  # never finished
+    with pytest.raises(TimeoutError):
+        result_of(never, timeout=0.6)
+    failed = Future()
+    failed.set_exception(TimeoutError("the task's own"))
+    with pytest.raises(TimeoutError, match="the task's own"):
+        result_of(failed)
+    done = Future()
+    done.set_result(42)
+    assert result_of(done) == 42
+
+
 def _read_shared(i: int) -> int:
     return SHARED * i
 
@@ -163,7 +179,7 @@ def test_a_pool_whose_parent_is_killed_leaves_no_process(tmp_path, method):
     script = textwrap.dedent(
         f"""
         import sys, time
-        from phase10math._base.workers import WorkerPool
+        from phase10math._base.workers import WorkerPool, result_of
 
         def task(i):
             time.sleep(600)
@@ -220,4 +236,66 @@ def test_ctrl_c_that_ends_an_exec_of_source_text_still_exits_130(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "interrupted_cli"], capture_output=True, text=True, env=env
     )
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "phase10math: interrupted\n", "")
+
+
+def command_script(tmp_path: Path, body: str) -> Path:
+    """A script named ``phase10math`` (so the process is the command line) whose command runs
+    ``body``, a function ``run()`` put in place of the parser."""
+    script = tmp_path / "phase10math"
+    head = "import signal, sys, threading\nfrom phase10math import cli\n"
+    tail = "\ncli.build_parser = run\nsys.exit(cli.main(['table']))\n"
+    script.write_text(head + textwrap.dedent(body) + tail)
+    return script
+
+
+def test_ctrl_c_that_the_main_thread_cannot_take_is_answered_within_seconds(tmp_path):
+    """The main thread deaf to Ctrl-C (in a wait that the signal does not wake, as in a long
+    compiled kernel): the command still prints its one line and exits 130, at once."""
+    script = command_script(
+        tmp_path,
+        """
+        def run():
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})  # another thread gets it
+            lock = threading.Lock()
+            lock.acquire()
+            print("waiting", flush=True)
+            lock.acquire()  # never released
+        """,
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+        preexec_fn=as_from_a_terminal,
+    )
+    try:
+        assert proc.stdout.readline() == "waiting\n"
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert (proc.returncode, err, out) == (130, "phase10math: interrupted\n", "")
+
+
+def test_an_import_that_a_ctrl_c_broke_is_the_ctrl_c_not_an_internal_error(tmp_path):
+    """numpy reports an import broken by Ctrl-C as a bad install (an ImportError): after a
+    Ctrl-C the command answers it as the Ctrl-C."""
+    script = command_script(
+        tmp_path,
+        """
+        def run():
+            try:
+                signal.raise_signal(signal.SIGINT)
+            except KeyboardInterrupt:
+                raise ImportError("this is probably caused by a bad install") from None
+        """,
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "phase10math: interrupted\n", "")

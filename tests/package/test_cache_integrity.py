@@ -35,20 +35,14 @@ def fresh(tmp_path, monkeypatch):
     """An empty cache folder, and this process as if just started (nothing warned, nothing
     verified, nothing in the memory cache)."""
     monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
-    for name in ("_WARNED", "_KEPT", "_DEAD", "_SWEPT"):
-        monkeypatch.setattr(cache, name, set())
-    monkeypatch.setattr(cache, "_VERIFIED", {})
-    monkeypatch.setattr(tables, "_MEMORY", {})
-    monkeypatch.setattr(tables, "_HOLDS", {})
-    for k in list(os.environ):
-        if k.startswith("PHASE10MATH_WARNED_"):
-            monkeypatch.delenv(k)
+    new_process(monkeypatch, ("_WARNED", "_KEPT", "_DEAD", "_SWEPT"))
     return tmp_path
 
 
-def new_process(monkeypatch):
-    """Forget what this process has checked, warned and kept in memory (a second run)."""
-    for name in ("_WARNED", "_KEPT"):
+def new_process(monkeypatch, emptied: tuple[str, ...] = ("_WARNED", "_KEPT")):
+    """Forget what this process has checked, warned and kept in memory (a second run); the
+    cache's sets ``emptied`` emptied."""
+    for name in emptied:
         monkeypatch.setattr(cache, name, set())
     monkeypatch.setattr(cache, "_VERIFIED", {})
     monkeypatch.setattr(tables, "_MEMORY", {})
@@ -653,64 +647,91 @@ HOLDS = "test_damaged_best_holds_are_found_again_from_the_values"
 EDITED = "test_an_entry_whose_identity_was_edited_is_never_trusted"
 SWAPPED_FIELD = "test_entries_swapped_across_one_identity_field_are_never_trusted"
 NOT_ITS_KEY = "test_a_description_that_does_not_hash_to_its_key_is_never_trusted"
+LOOP_REPLACED = "test_a_loop_of_links_in_place_of_an_entry_is_replaced_once"
+SMALL_KIND = "test_a_small_entry_of_the_wrong_kind_is_damage"
+ROW_KIND = "test_a_table_row_of_the_wrong_kind_is_damage"
+LARGE_KIND = "test_a_large_entry_of_the_wrong_kind_is_damage"
+FILE_IN_PLACE = "test_a_file_in_place_of_a_large_entry_is_removed_once"
+BITS = "test_a_large_zero_one_array_is_stored_as_bits_and_read_back_equal"
 
 
-@enum.unique
-class Damage(enum.Enum):
-    """Every kind of damage to the result cache that the loader must catch, each with the
-    test (and parameters) that injects it; the census below checks that each has its case.
-    Edits and swaps of each identity field are counted apart, per field of an entry's
-    identity (:func:`identity_fields`)."""
+def injected_by(test: str, **words: str | None) -> dict[str, tuple[str, ...]]:
+    """The kinds of damage ``test`` injects: each kind's name -> (the test, the parameter
+    that injects it), or (the test,) where it injects that kind alone."""
+    return {kind: (test,) if word is None else (test, word) for kind, word in words.items()}
 
-    CUT_IN_HALF = (EVERY, "cut in half")
-    EMPTY = (EVERY, "empty")
-    GARBAGE = (EVERY, "garbage")
-    MAGIC_FLIPPED = (EVERY, "magic flipped")
-    CHECKSUM_FLIPPED = (EVERY, "checksum flipped")
-    IDENTITY_LENGTH_FLIPPED = (EVERY, "identity length flipped")
-    IDENTITY_FLIPPED = (EVERY, "identity flipped")
-    PAYLOAD_FLIPPED = (EVERY, "payload flipped")
-    OLD_FORMAT = (EVERY, "old format")
-    SWAPPED_WITH_ANOTHER_ENTRY = (EVERY, "swapped with another entry")
-    ANOTHER_ENTRY_COPIED_OVER_IT = (EVERY, "another entry copied over it")
-    KEY_EDITED = (EVERY, "key edited")
-    DESCRIPTION_EDITED = (EVERY, "description edited")
-    NO_DESCRIPTION = (EVERY, "no description")
-    IDENTITY_NOT_AN_OBJECT = (EVERY, "identity not an object")
-    A_FOLDER = (EVERY, "a folder")
-    A_FIFO = (EVERY, "a fifo")
-    A_LOOP_OF_LINKS = (EVERY, "a loop of links")
-    A_DANGLING_LINK = (EVERY, "a dangling link")
-    A_LINK_TO_ANOTHER_ENTRY = (EVERY, "a link to another entry")
-    LOOP_OF_LINKS_REPLACED = ("test_a_loop_of_links_in_place_of_an_entry_is_replaced_once",)
-    FOLDER_WITH_FILES = (IN_PLACE, "folder")
-    FIFO_READ_WITHOUT_BLOCKING = (IN_PLACE, "fifo")
-    SMALL_ENTRY_OF_ANOTHER_KIND = ("test_a_small_entry_of_the_wrong_kind_is_damage",)
-    TABLE_ROW_OF_ANOTHER_KIND = ("test_a_table_row_of_the_wrong_kind_is_damage",)
-    LARGE_ENTRY_OF_ANOTHER_KIND = ("test_a_large_entry_of_the_wrong_kind_is_damage",)
-    FILE_IN_PLACE_OF_A_LARGE_ENTRY = ("test_a_file_in_place_of_a_large_entry_is_removed_once",)
-    ARRAY_MAGIC = (ARRAY_BYTES, "magic")
-    ARRAY_HEADER = (ARRAY_BYTES, "header")
-    ARRAY_FIRST_VALUE = (ARRAY_BYTES, "first")
-    ARRAY_MIDDLE_VALUE = (ARRAY_BYTES, "middle")
-    ARRAY_LAST_VALUE = (ARRAY_BYTES, "last")
-    ARRAY_EVERY_SEVENTH_VALUE = (ARRAY_BYTES, "seventh")
-    ARRAY_FILE_CUT = (ARRAY_FILE, "cut")
-    ARRAY_FILE_GROWN = (ARRAY_FILE, "grown")
-    ARRAY_FILE_MISSING = (ARRAY_FILE, "missing")
-    ARRAY_FILE_A_FIFO = (ARRAY_FILE, "fifo")
-    ARRAY_FILE_A_FOLDER = (ARRAY_FILE, "folder")
-    ARRAY_OF_BITS_ALTERED = ("test_a_large_zero_one_array_is_stored_as_bits_and_read_back_equal",)
-    BEST_HOLDS_BYTES = (HOLDS, "bytes")
-    BEST_HOLDS_MISSING = (HOLDS, "missing")
-    SMALL_ENTRY_FILED_UNDER_ANOTHER_KEY = (OTHER_KEY, "small")
-    LARGE_ENTRY_FILED_UNDER_ANOTHER_KEY = (OTHER_KEY, "large")
-    DESCRIPTION_NOT_ITS_KEYS = (
-        "test_a_description_that_does_not_hash_to_its_key_is_never_trusted",
+
+#: Every kind of damage to the result cache that the loader must catch, by the test (and
+#: parameter) that injects it; the census below checks that each has its case. Edits and
+#: swaps of each identity field are counted apart, per field of an entry's identity
+#: (:func:`identity_fields`).
+Damage = enum.unique(
+    enum.Enum(
+        "Damage",
+        {
+            **injected_by(
+                EVERY,
+                CUT_IN_HALF="cut in half",
+                EMPTY="empty",
+                GARBAGE="garbage",
+                MAGIC_FLIPPED="magic flipped",
+                CHECKSUM_FLIPPED="checksum flipped",
+                IDENTITY_LENGTH_FLIPPED="identity length flipped",
+                IDENTITY_FLIPPED="identity flipped",
+                PAYLOAD_FLIPPED="payload flipped",
+                OLD_FORMAT="old format",
+                SWAPPED_WITH_ANOTHER_ENTRY="swapped with another entry",
+                ANOTHER_ENTRY_COPIED_OVER_IT="another entry copied over it",
+                KEY_EDITED="key edited",
+                DESCRIPTION_EDITED="description edited",
+                NO_DESCRIPTION="no description",
+                IDENTITY_NOT_AN_OBJECT="identity not an object",
+                A_FOLDER="a folder",
+                A_FIFO="a fifo",
+                A_LOOP_OF_LINKS="a loop of links",
+                A_DANGLING_LINK="a dangling link",
+                A_LINK_TO_ANOTHER_ENTRY="a link to another entry",
+            ),
+            **injected_by(LOOP_REPLACED, LOOP_OF_LINKS_REPLACED=None),
+            **injected_by(IN_PLACE, FOLDER_WITH_FILES="folder", FIFO_READ_WITHOUT_BLOCKING="fifo"),
+            **injected_by(SMALL_KIND, SMALL_ENTRY_OF_ANOTHER_KIND=None),
+            **injected_by(ROW_KIND, TABLE_ROW_OF_ANOTHER_KIND=None),
+            **injected_by(LARGE_KIND, LARGE_ENTRY_OF_ANOTHER_KIND=None),
+            **injected_by(FILE_IN_PLACE, FILE_IN_PLACE_OF_A_LARGE_ENTRY=None),
+            **injected_by(
+                ARRAY_BYTES,
+                ARRAY_MAGIC="magic",
+                ARRAY_HEADER="header",
+                ARRAY_FIRST_VALUE="first",
+                ARRAY_MIDDLE_VALUE="middle",
+                ARRAY_LAST_VALUE="last",
+                ARRAY_EVERY_SEVENTH_VALUE="seventh",
+            ),
+            **injected_by(
+                ARRAY_FILE,
+                ARRAY_FILE_CUT="cut",
+                ARRAY_FILE_GROWN="grown",
+                ARRAY_FILE_MISSING="missing",
+                ARRAY_FILE_A_FIFO="fifo",
+                ARRAY_FILE_A_FOLDER="folder",
+            ),
+            **injected_by(BITS, ARRAY_OF_BITS_ALTERED=None),
+            **injected_by(HOLDS, BEST_HOLDS_BYTES="bytes", BEST_HOLDS_MISSING="missing"),
+            **injected_by(
+                OTHER_KEY,
+                SMALL_ENTRY_FILED_UNDER_ANOTHER_KEY="small",
+                LARGE_ENTRY_FILED_UNDER_ANOTHER_KEY="large",
+            ),
+            **injected_by(
+                SWAPPED,
+                COMPLETE_AND_SCORE_SWAPPED_SMALL="small",
+                COMPLETE_AND_SCORE_SWAPPED_LARGE="large",
+                COMPLETE_AND_SCORE_HOLDS_SWAPPED="holds",
+            ),
+            **injected_by(NOT_ITS_KEY, DESCRIPTION_NOT_ITS_KEYS=None),
+        },
     )
-    COMPLETE_AND_SCORE_SWAPPED_SMALL = (SWAPPED, "small")
-    COMPLETE_AND_SCORE_SWAPPED_LARGE = (SWAPPED, "large")
-    COMPLETE_AND_SCORE_HOLDS_SWAPPED = (SWAPPED, "holds")
+)
 
 
 def test_fuzz_census_every_kind_of_damage_is_a_case(record_property):

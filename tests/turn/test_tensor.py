@@ -557,6 +557,56 @@ def test_packed_and_two_tensor_keys_agree(packing, dice_idx, proj, monkeypatch):
     _assert_same_solution(ten, _per_type(space, top, rules, sec, monkeypatch), 3, True)
 
 
+@pytest.mark.parametrize(
+    "split_holds, dice_idx, proj, rolls",
+    [
+        (0, (0, 2, 6, 8, 9), FULL, 3),  # split down to one die
+        (0, (0, 1, 2, 3), COLOR, 4),  # faces with weights 1-2, die 0 with 4 faces
+        (7**3, (1, 3, 4, 6, 7), FULL, 3),  # split once: the others' tensors of 7**3
+    ],
+)
+def test_a_stage_split_again_gives_the_same_solution(
+    split_holds, dice_idx, proj, rolls, monkeypatch
+):
+    """An exact stage split die 1's face by face too, and again (:data:`tensor_memory.
+    SPLIT_HOLDS` lowered so that reduced games split as phase 8 on ten dice does): the same
+    values of both keys, the same best holds and hold values as the per-type solver, with
+    keys packed or on two tensors (small blocks, two threads); the float stage is not split
+    (its sums would run in another order)."""
+    monkeypatch.setattr(slabs, "MIN_SLAB", 1)
+    monkeypatch.setattr(slabs, "BLOCK", 41)
+    monkeypatch.setenv("PHASE10MATH_THREADS", "2")
+    monkeypatch.setattr(tensor_memory, "SPLIT_HOLDS", split_holds)
+    sizes = []
+    real = tensor_stages.split_stage
+
+    def spy(space, keys, *args, **kwargs):
+        sizes.append(len(space.types))
+        return real(space, keys, *args, **kwargs)
+
+    monkeypatch.setattr(tensor_stages, "split_stage", spy)
+    monkeypatch.setattr(engine, "split_stage", spy)
+    space = StateSpace.build([REC[i] for i in dice_idx], proj)
+    rng = np.random.default_rng(5)
+    top = rng.integers(0, 3, len(space.full_ids))
+    rules = Rules(rolls=rolls)
+    secs = [rng.integers(0, 4, len(space.full_ids))]  # the keys packed in one int64
+    if len(space.types) == 5:  # two tensors in the second stage: a spread too wide to pack
+        secs.append(-(10**9) * top)
+    for sec in secs:
+        sizes.clear()
+        ten = solve_utility(space, top, rules, second=sec)
+        n = len(space.types)
+        deepest = 2 if split_holds == 0 else n - 1
+        assert min(sizes) == deepest and max(sizes) == n
+        _assert_same_solution(ten, _per_type(space, top, rules, sec, monkeypatch), rolls, True)
+    one = solve_utility(space, top, rules)
+    _assert_same_solution(one, _per_type(space, top, rules, None, monkeypatch), rolls, False)
+    sizes.clear()
+    engine.engine_for(space, rules).float_stage(engine.Stage([top.astype(float)]), 1)
+    assert sizes == [len(space.types)]
+
+
 def test_pack_keys_refuses_what_may_overflow():
     first = np.array([0, 6**20])
     assert tensor_stages.pack_keys(first, np.array([0, 56 * 6**20]), 10) is None

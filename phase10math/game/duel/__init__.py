@@ -89,7 +89,9 @@ ends with phase 10) or a reduced game (any dice, any phases, for checks).
 - :mod:`~phase10math.game.duel.strategy` - the win strategy in games;
 - :mod:`~phase10math.game.duel.advice` - the holds ranked by the chance to win, in words;
 - :mod:`~phase10math.game.duel.winrules` - rules for playing to win a person can remember,
-  priced against the optimal player.
+  priced against the optimal player;
+- :mod:`~phase10math.game.duel.samples` - seeded games' results against the table's values
+  (their mean, standard error and difference in standard errors).
 """
 
 from phase10math.game.duel.advice import (

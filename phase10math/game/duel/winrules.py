@@ -37,6 +37,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
+from typing import ClassVar
 
 import numpy as np
 
@@ -45,6 +46,7 @@ from phase10math.dice.rules import DEFAULT_RULES
 from phase10math.errors import InvalidRulesError
 from phase10math.game.duel.columns import fixed_distribution
 from phase10math.game.duel.pair import policy_fixed_point
+from phase10math.game.duel.samples import ResultSample
 from phase10math.game.duel.setting import DuelGame, Key, LastKey, Play, outcome_of, partner_of
 from phase10math.game.duel.strategy import DuelStrategy
 from phase10math.game.duel.table import DuelSolution
@@ -466,28 +468,13 @@ class WinRuleStrategy:
 
 
 @dataclass
-class RuleSample:
+class RuleSample(ResultSample):
     """Seeded games of a win rule against the optimal player: the rule's result per game
     (1 win, 1/2 tie, 0 loss) and its exact chance to win in the seat it drew."""
 
     got: np.ndarray
     want: np.ndarray
-
-    @property
-    def mean(self) -> float:
-        return float(self.got.mean())
-
-    @property
-    def expected(self) -> float:
-        return float(self.want.mean())
-
-    @property
-    def se(self) -> float:
-        return float(self.got.std(ddof=1) / np.sqrt(len(self.got)))
-
-    @property
-    def z(self) -> float:
-        return (self.mean - self.expected) / self.se if self.se else 0.0
+    strict_z: ClassVar[bool] = False  # z is 0 where the games did not vary
 
 
 def simulate_rule(pricer: WinPricer, rule: WinRule, games: int, seed: int = 0) -> RuleSample:

@@ -7,7 +7,7 @@ import ctypes
 import math
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -53,31 +53,83 @@ def memory_budget() -> int:
         return 16 * 2**30
 
 
-def estimate_bytes(space: StateSpace, rolls: int, second: bool = False) -> int:
-    """Peak bytes of a tensor solve, die 0's face by face (:func:`~.stages.split_stage`): per
-    key a work tensor of the other dice (int64) and its arg-max code (uint16 up to 12 dice),
-    the best holds' codes of every stage, the roll values kept for rolls left 1 .. rolls - 2
-    (int64 at most), the utilities and final scores (2 bytes a roll each), and per key three
-    int64 arrays of one face of die 0 (the slices being compared), plus a fixed 256 MiB for
-    the interpreter and the meld tables. The float and fixed-policy stages need no more (one
-    key, values kept for one stage at a time)."""
-    S = math.prod(tensor_shape(space))
+#: an exact stage whose tensor of the other dice would have more entries than this is split
+#: again (:func:`~.stages.split_stage`): on ten dice of six faces, tensors of ``7**8`` entries
+SPLIT_HOLDS = 7**8
+
+
+def splits_again(rest: Sequence, exact: bool = True) -> bool:
+    """Whether a stage solves its sub-stages on the dice of the types ``rest`` (all but its
+    die 0) face by face of their first die too, instead of on their hold tensor: exact
+    stages of more than one die whose tensor would hold more than :data:`SPLIT_HOLDS`
+    entries."""
+    return exact and len(rest) > 1 and math.prod(len(t.faces) + 1 for t in rest) > SPLIT_HOLDS
+
+
+def stage_bytes(space: StateSpace, keys: int, exact: bool = True) -> int:
+    """Work bytes of one stage of :func:`~.stages.split_stage`: at each level of the split,
+    per key three int64 arrays of the rolls of the other dice (the slices being compared)
+    and two more (codes and temporaries); at the last level, per key a hold tensor of the
+    other dice (int64) and its arg-max code."""
+    total, types = 0, list(space.types)
+    while types:
+        rest = types[1:]
+        total += (3 * keys + 2) * 8 * math.prod(len(t.faces) for t in rest)
+        if not splits_again(rest, exact):
+            holds = math.prod(len(t.faces) + 1 for t in rest)
+            return total + keys * 8 * holds + code_dtype(len(rest)).itemsize * holds
+        types = rest
+    return total
+
+
+def estimate_bytes(
+    space: StateSpace, rolls: int, second: bool = False, value_bytes: list[int] | None = None
+) -> int:
+    """Peak bytes of a tensor solve, die 0's face by face (:func:`~.stages.split_stage`, an
+    exact stage split again, :func:`stage_bytes`): the work of the larger stage (an exact
+    one of one or two keys; with one key also a float stage, which is not split), the best
+    holds' codes of every stage, the roll values kept for rolls left 1 .. rolls - 2
+    (``value_bytes``: the bytes of one roll value of each key, summed over those stages, where
+    the caller knows the utilities' bounds, :func:`kept_value_bytes`; else 8 a value: int64
+    at most), the utilities and final scores (2 bytes a roll each), plus a fixed 256 MiB for
+    the interpreter and the meld tables. The fixed-policy stages need no more (one key,
+    values kept for one stage at a time)."""
     F = math.prod(face_shape(space))
     cb = code_dtype(len(space.types)).itemsize
     keys = 2 if second else 1
-    types = space.types
-    S9 = S // (len(types[0].faces) + 1) if types else 1
-    P9 = F // len(types[0].faces) if types else 1
-    kept = max(0, rolls - 2) * 8 * F * keys
-    need = keys * 8 * S9 + cb * S9 + kept + 2 * F * (keys + 1) + (3 * keys + 2) * 8 * P9
+    work = stage_bytes(space, keys)
+    if not second:
+        work = max(work, stage_bytes(space, 1, exact=False))
+    per_roll = sum(value_bytes) if value_bytes is not None else max(0, rolls - 2) * 8 * keys
+    need = work + per_roll * F + 2 * F * (keys + 1)
     return need + (rolls - 1) * cb * F + 256 * 2**20
 
 
-def check_tensor_fits(space: StateSpace, rolls: int, second: bool = False, extra: int = 0) -> None:
+def kept_value_bytes(n_dice: int, rolls: int, bounds: list[tuple[int, int]]) -> list[int]:
+    """The bytes of one kept roll value per key and stage (rolls left 1 .. rolls - 2) of an
+    exact tensor solve of utilities within ``bounds`` (per key): each stage's values in the
+    smallest integer dtype holding ``6**n`` times the bounds of the stage before
+    (:func:`int_dtype`, as the engine stores them)."""
+    out = []
+    for lo, hi in bounds:
+        for r in range(1, rolls - 1):
+            scale = 6 ** (n_dice * r)
+            out.append(int_dtype(scale * lo, scale * hi).itemsize)
+    return out
+
+
+def check_tensor_fits(
+    space: StateSpace,
+    rolls: int,
+    second: bool = False,
+    extra: int = 0,
+    value_bytes: list[int] | None = None,
+) -> None:
     """Refuse (:class:`StateSpaceTooLargeError`, at once) a solve that would not fit in
     :func:`memory_budget` (see :func:`estimate_bytes`), with ``extra`` bytes the caller needs
     beside it."""
-    need, have = estimate_bytes(space, rolls, second) + extra, memory_budget()
+    need = estimate_bytes(space, rolls, second, value_bytes) + extra
+    have = memory_budget()
     if need > have:
         raise StateSpaceTooLargeError(
             f"this turn has {math.prod(tensor_shape(space)):,} holds "

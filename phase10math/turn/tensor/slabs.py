@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from phase10math._base.checks import public
+from phase10math._base.workers import result_of
 from phase10math.errors import InvalidArgumentError
 
 _POOL: list[ThreadPoolExecutor] = []
@@ -61,7 +62,7 @@ def in_threads(part: Callable[[int], None], k: int) -> None:
     if not _POOL:
         _POOL.append(ThreadPoolExecutor(threads(), thread_name_prefix="phase10math-tensor"))
     for fut in [_POOL[0].submit(part, i) for i in range(k)]:
-        fut.result()
+        result_of(fut)
 
 
 def blocks(shape: tuple[int, ...], target: int | None = None) -> list[tuple]:

@@ -9,7 +9,13 @@ import numpy as np
 from phase10math.exact import fits_int64
 from phase10math.turn.statespace import StateSpace
 from phase10math.turn.tensor.codes import HoldIds, hold_code, holds_from_codes
-from phase10math.turn.tensor.memory import buffer, code_dtype, face_shape, tensor_shape
+from phase10math.turn.tensor.memory import (
+    buffer,
+    code_dtype,
+    face_shape,
+    splits_again,
+    tensor_shape,
+)
 from phase10math.turn.tensor.passes import expect_into, face_slots, subset_max
 from phase10math.turn.tensor.slabs import in_slabs
 from phase10math.turn.tensor.totals import exact_total, float_total, tensor_weights
@@ -56,7 +62,12 @@ def split_stage(
     order of holds, is the roll's best hold. The same comparisons in the same total order as
     on the whole tensor, so the same values and holds, in one or two tensors of
     ``7**(n-1)`` entries (two keys are packed in one int64 where they fit,
-    :func:`pack_bounds`)."""
+    :func:`pack_bounds`). An exact stage whose tensor of the other dice would hold more than
+    :data:`~.memory.SPLIT_HOLDS` entries (:func:`~.memory.splits_again`) solves each of
+    those sub-stages the same way, die 1's face by face (recursively): the same maxima in
+    the same order of holds, in tensors of ``7**(n-2)`` entries (about a seventh of the
+    memory; the same passes in all). Float stages are not split further (their sums would
+    run in another order)."""
     n = len(space.types)
     rest = without_first_die(space)
     w0 = [int(x) for x in space.types[0].weights]
@@ -68,8 +79,10 @@ def split_stage(
     acc_dt = np.int64 if exact else np.float64
     packed = pack_bounds(V[0], V[1], n) if len(V) == 2 and exact else None
     nt = 1 if len(V) == 1 or packed is not None else 2
-    work = [buffer(f"E{k}", S9, np.int64).view(acc_dt).reshape(shape9) for k in range(nt)]
-    C = buffer("C", S9, code_dtype(n - 1)).reshape(shape9) if codes else None
+    deeper = splits_again(rest.types, exact)
+    if not deeper:
+        work = [buffer(f"E{k}", S9, np.int64).view(acc_dt).reshape(shape9) for k in range(nt)]
+    C = buffer("C", S9, code_dtype(n - 1)).reshape(shape9) if codes and not deeper else None
     weights9 = tensor_weights(rest)
     dt = code_dtype(n)
     low = (1 << (n - 1)) - 1
@@ -94,26 +107,33 @@ def split_stage(
 
     def solved(f: int | None) -> tuple[list[np.ndarray], np.ndarray]:
         """Best sub-holds of the other dice (values at ``6**n`` scale, unpacked, and codes)."""
-        for vals, E in zip(inputs(f), work):
-            expect_into(rest, vals, E)
-        subset_max(rest, work[0], C, second=work[1] if nt == 2 else None)
-        out = [faces_copy(E) for E in work]
+        if deeper:  # the same stage on the other dice, with these values below
+            vals = inputs(f)
+            out, _, sub = split_stage(rest, vals, [np.int64] * len(vals), codes, totals=False)
+            del vals
+        else:
+            for vals, E in zip(inputs(f), work):
+                expect_into(rest, vals, E)
+            subset_max(rest, work[0], C, second=work[1] if nt == 2 else None)
+            out = [faces_copy(E) for E in work]
+            sub = None if C is None else faces_copy(C)
         if f is not None and exact:  # the holds keeping face f: 6**(n-1) E[.] over the others
             for o in out:
                 in_slabs(lambda i, a: a.__imul__(6), o)
         if packed is not None:
             out = list(unpack_keys(out[0], packed[0], packed[1], n))
-        if C is None:  # a code of 0 for all: the maxima alone decide
+        if sub is None:  # a code of 0 for all: the maxima alone decide
             return out, np.zeros(P9, dtype=np.uint8)
-        return out, widen(faces_copy(C))
+        return out, widen(sub)
 
     none_vals, none_codes = solved(None)
-    if C is not None:
+    if codes:
         none_codes += dt.type(hold_code(n, 1))
     outs = None if dtypes is None else [np.empty(F0 * P9, dtype=d) for d in dtypes]
     sums = [0] * len(V) if totals else None
     outc = np.empty(F0 * P9, dtype=dt) if codes else None
     for f in range(F0):
+        vals = c = None  # the face before is not kept while this one is solved
         vals, c = solved(f)
         in_slabs(_better_of if codes else _max_of, *vals, c, *none_vals, none_codes)
         for k, v in enumerate(vals):

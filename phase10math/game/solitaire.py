@@ -537,15 +537,24 @@ def check_comparison_fits(rules: Rules, layout: Layout) -> None:
 
 def per_turn_solutions(rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT) -> None:
     """Solve every per-turn strategy's turn at every phase into the disk cache (where found
-    there, nothing), each alone in the process: a comparison does this before the solitaire
-    solve, so that a cold turn solve's peak does not stack on the solitaire's memory; the
-    comparison then reads the large solutions memory-mapped from the cache."""
+    there, nothing) in a worker process, whose memory goes back to the system when it ends:
+    a comparison does this before the solitaire solve, so that the turn solves' peak and
+    what they leave behind do not stack on the solitaire's; it then reads the large
+    solutions memory-mapped from the cache. Without a disk cache, nothing (the comparison
+    solves them in its own process, as it needs them)."""
+    if not cache.usable():
+        return
+    with WorkerPool(1, "fork") as pool:
+        list(pool.map(_per_turn_task, [(rules, layout)]))
+
+
+def _per_turn_task(args: tuple[Rules, Layout]) -> None:
+    rules, layout = args
     for k in range(1, LAST + 1):
         for s in PER_TURN:
             cached_solution(k, _objective(s), rules, layout, worst_second=s == "complete_worst")
             release_buffers()  # the tensor work buffers, before the next solve
-        forget_large_solutions()  # their mappings (the comparison maps them again)
-    give_back_memory()  # and the free heap: the solitaire solve starts from the imports
+        forget_large_solutions()  # their mappings
 
 
 def score_distribution(pd: PhaseData, holds: Holds, rolls: int) -> dict[int, Fraction]:

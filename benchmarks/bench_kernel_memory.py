@@ -8,18 +8,23 @@ that for a few seeded turns of each phase and aim, in a fresh process, and sampl
 process's PSS (``/proc/self/smaps_rollup``: shared pages counted once, divided among the
 processes that map them) every 10 ms: the peak and the PSS at the end of each phase.
 
-Two ways, each in a process of its own, on the same cached solutions:
+Three ways, each in a process of its own, on the same cached solutions, each a whole game's
+phases 1-10 (by default) with every aim:
 
 - ``lookup`` (the kit): a roll's ``2**10`` sub-holds valued from the stored margins of the
   roll values and sums over the faces of the dice a hold rerolls
-  (:mod:`phase10math.turn.tensor.margins`);
-- ``transform`` (the reference, the way before): every ranking by the restricted transform
-  over every stored roll value (``holdvalues.FEW = 0``).
+  (:mod:`phase10math.turn.tensor.margins`); the memory cache keeps the solutions of the
+  last phases asked for (``tables.MEMORY_KEEP``) and a color phase's 0/1 utilities as
+  their bits (``cache.PackedBits``);
+- ``kept`` (the memory before): the same lookups, with every solution kept in the memory
+  cache and the 0/1 utilities unpacked on loading, as the kit did before;
+- ``transform`` (the reference of the rankings, the way before that): every ranking by the
+  restricted transform over every stored roll value.
 
-Both must rank every roll alike (checked: each hold's state and exact values, in order).
+All must rank every roll alike (checked: each hold's state and exact values, in order).
 
     python benchmarks/bench_kernel_memory.py [--phases 1-10] [--aims complete score win]
-        [--turns 3]
+        [--turns 3] [--modes lookup kept transform]
 
 The phases are solved (and cached) first, in a process of their own, where they are not
 cached yet: the figures are those of a kernel once its phase is cached.
@@ -101,12 +106,24 @@ def play_turn(phase: int, aim: str, seed: int, game) -> tuple[list, list[float]]
 
 def kernel(mode: str, phases: list[int], aims: list[str], turns: int) -> dict:
     """One kernel's session: every phase in turn, each aim, ``turns`` seeded turns."""
+    import numpy as np
+
+    from phase10math import cache
     from phase10math.game.engine import Game
     from phase10math.game.strategies import StopStrategy
+    from phase10math.turn import tables
     from phase10math.turn.tensor import holdvalues
 
-    if mode == "transform":
-        holdvalues.FEW = 0
+    if mode == "transform":  # every ranking by the restricted transform
+
+        def transform(self, gids):
+            return self.transform(np.atleast_1d(np.asarray(gids, np.int64)), np.ndim(gids) == 0)
+
+        holdvalues.LazyHoldValues.__getitem__ = transform
+    if mode == "kept":  # every solution kept, the 0/1 utilities unpacked on loading
+        tables.MEMORY_KEEP = 1 << 30
+        load = cache.load_large
+        cache.load_large = lambda key, expect=None, packed=False: load(key, expect)
     peak = Peak()
     start = smaps()
     game = Game([StopStrategy(), StopStrategy()], seed=1)
@@ -148,7 +165,7 @@ def main() -> None:
     ap.add_argument("--phases", default="1-10")
     ap.add_argument("--aims", nargs="+", default=["complete", "score", "win"])
     ap.add_argument("--turns", type=int, default=3, help="seeded turns per phase and aim")
-    ap.add_argument("--modes", nargs="+", default=["lookup", "transform"])
+    ap.add_argument("--modes", nargs="+", default=["lookup", "kept", "transform"])
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -164,10 +181,10 @@ def main() -> None:
     child(["prepare", phases, a.aims])
     print(f"solved or read from the cache first: {time.perf_counter() - t:.1f} s")
     got = {m: child([m, phases, a.aims, a.turns]) for m in a.modes}
-    if len(got) == 2:
-        one, two = got.values()
-        assert one["shown"] == two["shown"], "the rankings differ"
-        print(f"the same {len(one['shown'])} rankings both ways (every hold's values, in order)")
+    if len(got) > 1:
+        one, *others = got.values()
+        assert all(one["shown"] == o["shown"] for o in others), "the rankings differ"
+        print(f"the same {len(one['shown'])} rankings every way (every hold's values, in order)")
     print(f"aims {', '.join(a.aims)}; {a.turns} turns each; MB of the kernel's own memory:")
     print("phase | " + " | ".join(f"{m}: ranking ms, PSS peak, PSS end (anon, file)" for m in got))
     for i, p in enumerate(phases):
@@ -179,9 +196,14 @@ def main() -> None:
                 f"({r['Pss_Anon']:.0f}, {r['Pss_File']:.0f})"
             )
         print(f"{p:5d} | " + " | ".join(cells))
+    top = {m: max(r["peak"] for r in g["rows"]) for m, g in got.items()}
     for m, g in got.items():
-        top = max(r["peak"] for r in g["rows"])
-        print(f"{m}: started at {g['start']['Pss']:.0f} MB PSS; peak {top:.0f} MB")
+        print(f"{m}: started at {g['start']['Pss']:.0f} MB PSS; peak {top[m]:.0f} MB")
+    if "lookup" in top and "kept" in top:
+        print(
+            f"the whole game's peak: {top['lookup']:.0f} MB, against {top['kept']:.0f} MB "
+            "with every solution kept and the 0/1 utilities unpacked (the kit before)"
+        )
 
 
 if __name__ == "__main__":

@@ -69,15 +69,30 @@ import time
 ROLLS = 3
 
 
-def kit(objectives: list[str]) -> dict:
+def kit(objectives: list[str], split: bool = True) -> dict:
+    """The kit's solves; ``split=False``: each stage split on die 0's faces only (the exact
+    stages' second split off, :data:`~phase10math.turn.tensor.memory.SPLIT_HOLDS`), the
+    form before it. Besides the values, the exact values of both keys and a SHA-256 of every
+    stage's best-hold codes (the same before and after)."""
+    import hashlib
+
     from phase10math.dice.layouts import RECORDED_LAYOUT
     from phase10math.turn.solver import solve_turn
+    from phase10math.turn.tensor import memory
 
+    if not split:
+        memory.SPLIT_HOLDS = 2**62
     t = time.perf_counter()
-    out = {}
+    out, exact = {}, {}
     for obj in objectives:
-        out[obj] = float(solve_turn(8, obj, layout=RECORDED_LAYOUT).value())
-    return {"values": out, "seconds": time.perf_counter() - t}
+        sol = solve_turn(8, obj, layout=RECORDED_LAYOUT)
+        out[obj] = float(sol.value())
+        codes = hashlib.sha256()
+        for r in sorted(sol.roll_arg):
+            codes.update(sol.roll_arg[r].codes.tobytes())
+        exact[obj] = [str(sol.value()), str(sol.value2()), codes.hexdigest()[:16]]
+        del sol
+    return {"values": out, "exact": exact, "seconds": time.perf_counter() - t}
 
 
 def reference(objectives: list[str]) -> dict:
@@ -119,7 +134,10 @@ def reference(objectives: list[str]) -> dict:
 
 
 def _child(which: str, objectives: list[str]) -> None:
-    res = kit(objectives) if which == "kit" else reference(objectives)
+    if which == "reference":
+        res = reference(objectives)
+    else:
+        res = kit(objectives, split=which == "kit")
     res["peak_gib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     print(json.dumps(res))
 
@@ -155,7 +173,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--objectives", default="complete,score")
     ap.add_argument("--skip-reference", action="store_true")
-    ap.add_argument("--child", choices=["kit", "reference"])
+    ap.add_argument(
+        "--one-split",
+        action="store_true",
+        help="also the kit with each stage split on die 0's faces only (the form before the "
+        "second split), in the same run",
+    )
+    ap.add_argument("--child", choices=["kit", "kit-one-split", "reference"])
     a = ap.parse_args()
     objectives = a.objectives.split(",")
     if a.child:
@@ -172,6 +196,16 @@ def main() -> None:
         ):
             verdict = "met" if got <= target else "missed"
             print(f"  target {what} <= {target} {unit}: {got:.2f} {unit} ({verdict})")
+    if a.one_split:
+        one = run("kit-one-split", objectives)
+        print(f"kit, one split ({', '.join(objectives)}): {one}")
+        if "error" not in k and "error" not in one:
+            same = one["exact"] == k["exact"]
+            print(
+                f"  time {one['seconds']:.1f} s against {k['seconds']:.1f} s; peak memory "
+                f"{one['peak_gib']:.2f} GiB against {k['peak_gib']:.2f} GiB; exact values "
+                f"and best-hold codes {'the same' if same else 'DIFFERENT'}"
+            )
     if a.skip_reference:
         return
     avail = mem_available_gib()

@@ -364,7 +364,7 @@ def cached(key: str, compute: Callable[[], T], expect: type | tuple[type, ...] |
 
 # --------------------------------------------------------------------------- large results
 
-LARGE_ARRAY = 1 << 24  # bytes: arrays at least this large are stored as .npy files
+LARGE_ARRAY = 1 << 20  # bytes: arrays at least this large are stored as .npy files (mapped)
 BITS_ARRAY = 1 << 24  # entries: a 0/1 array of one-byte integers this long is stored as bits
 DISK_MARGIN = 5 << 30  # bytes (at least; or a tenth of the disk) left free after a large entry
 
@@ -416,7 +416,8 @@ class _HashingWriter:
 
 
 def as_bits(a: np.ndarray) -> bool:
-    """Whether a large array is stored as bits (:func:`numpy.packbits`, unpacked on loading):
+    """Whether a large array is stored as bits (:func:`numpy.packbits`; on loading unpacked,
+    or kept as bits, :class:`PackedBits`):
     one dimension, one-byte integers or booleans, only 0s and 1s, at least :data:`BITS_ARRAY`
     entries (a 0/1 utility of a color phase: 7.6 MB on disk instead of 60 MB)."""
     return (
@@ -602,9 +603,9 @@ _HEADER_READERS = {
 
 
 class _ArrayUnpickler(pickle.Unpickler):
-    def __init__(self, fh, folder: Path):
+    def __init__(self, fh, folder: Path, packed: bool = False):
         super().__init__(fh)
-        self.folder, self.arrays = folder, {}
+        self.folder, self.arrays, self.packed = folder, {}, packed
 
     def persistent_load(self, pid):
         ok = isinstance(pid, tuple) and (
@@ -616,13 +617,14 @@ class _ArrayUnpickler(pickle.Unpickler):
         if name not in self.arrays:  # one mapping per file, however often it is referred to
             a = map_array(self.folder / f"{name}.npy", size, algorithm, digest)
             if pid[0] == "bits":
-                a = _unpack_bits(a, pid[5], pid[6])
+                a = PackedBits(a, pid[5], pid[6]) if self.packed else _unpack_bits(a, *pid[5:])
             self.arrays[name] = a
         return self.arrays[name]
 
 
-def _unpack_bits(packed: np.ndarray, dtype: str, n: int) -> np.ndarray:
-    """The 0/1 array of :func:`as_bits` from its bits (read-only, one byte an entry)."""
+def _bits_dtype(packed: np.ndarray, dtype: str, n: int) -> np.dtype:
+    """The dtype of the 0/1 array of ``n`` entries whose bits are ``packed``
+    (:class:`DamagedEntryError` where they do not match)."""
     try:
         dt = np.dtype(dtype)
     except TypeError:
@@ -634,9 +636,54 @@ def _unpack_bits(packed: np.ndarray, dtype: str, n: int) -> np.ndarray:
         or not 0 <= n <= 8 * len(packed)
     ):
         raise DamagedEntryError("the bits do not match their description")
+    return dt
+
+
+def _unpack_bits(packed: np.ndarray, dtype: str, n: int) -> np.ndarray:
+    """The 0/1 array of :func:`as_bits` from its bits (read-only, one byte an entry)."""
+    dt = _bits_dtype(packed, dtype, n)
     out = np.unpackbits(np.asarray(packed), count=n).view(dt)  # in memory, not a map
     out.flags.writeable = False
     return out
+
+
+class PackedBits:
+    """A long 0/1 array of :func:`as_bits` kept as its bits (``load_large(packed=True)``):
+    ``self[idx]`` reads only the bytes holding the entries asked for (through
+    :func:`read_entries`: no page of the map counts in the process's own memory) and
+    unpacks them; ``numpy.asarray(self)`` unpacks the whole array (a temporary copy, one
+    byte an entry). Read-only, one-dimensional, of the dtype the array was written with."""
+
+    ndim = 1
+
+    def __init__(self, packed: np.ndarray, dtype: str, n: int):
+        self.dtype = _bits_dtype(packed, dtype, n)
+        self.packed, self.size = packed, int(n)
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (self.size,)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        out = np.unpackbits(np.asarray(self.packed), count=self.size).view(self.dtype)
+        return out if dtype is None else out.astype(dtype)
+
+    def __getitem__(self, idx):
+        i = np.asarray(idx)
+        if i.size == 0 and i.ndim == 1:
+            return np.empty(0, dtype=self.dtype)
+        if isinstance(idx, slice) or i.dtype.kind not in "iu":  # slices, masks: unpacked
+            return np.asarray(self)[idx]
+        i = i.astype(np.int64)
+        if i.size and (i.min() < -self.size or i.max() >= self.size):
+            raise IndexError(f"index out of range for {self.size:,} entries")
+        i = np.where(i < 0, i + self.size, i)
+        byte = read_entries(self.packed, (i >> 3).reshape(-1)).reshape(i.shape)
+        out = ((byte >> (7 - (i & 7)).astype(np.uint8)) & 1).astype(self.dtype)
+        return out[()] if out.ndim == 0 else out
 
 
 def large_bytes(obj: Any) -> int:
@@ -728,13 +775,17 @@ def _drop_stale_large(d: Path) -> None:
             _remove_entry(f)
 
 
-def load_large(key: str, expect: type | tuple[type, ...] | None = None) -> Any | None:
+def load_large(
+    key: str, expect: type | tuple[type, ...] | None = None, packed: bool = False
+) -> Any | None:
     """An object written by :func:`save_large`, its large arrays memory-mapped read-only (so
     loading is instant and their pages are read, and can be dropped, as they are used), each
     array file's size, hash and header checked on its first use in this process; None if
     absent or unusable. A damaged entry (or one that is not an ``expect``, when given) is
     removed with one warning; one that cannot be read or mapped now (no memory, too many
-    open files, I/O or permission error) is kept, with one warning."""
+    open files, I/O or permission error) is kept, with one warning. ``packed``: a 0/1 array
+    stored as bits comes back as :class:`PackedBits` (its bits, unpacked where read), else
+    unpacked in memory."""
     path = _path(key)
     if path is None:
         return None
@@ -750,7 +801,8 @@ def load_large(key: str, expect: type | tuple[type, ...] | None = None) -> Any |
         if not stat.S_ISDIR(st.st_mode):
             raise NotRegularFileError(0, "not a folder")
         payload = _read_checked(folder / "object.pkl", key)
-        return _check_kind(_ArrayUnpickler(io.BytesIO(payload), folder).load(), expect)
+        obj = _ArrayUnpickler(io.BytesIO(payload), folder, packed).load()
+        return _check_kind(obj, expect)
     except Exception as exc:
         why = _damage(exc)
         if why is None:

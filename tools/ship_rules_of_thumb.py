@@ -25,7 +25,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from shipping import load, ship_args, write_json
+from shipping import ROOT, load, ship_args, shipped_file, write_json
 
 from phase10math.cache import package_version
 from phase10math.dice.layouts import COMPACT_LAYOUT, RECORDED_LAYOUT
@@ -44,8 +44,7 @@ from phase10math.turn.thumb import (
     simulate_rule,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-TARGET = ROOT / "phase10math" / "turn" / "data" / THUMB_FILE
+TARGET = shipped_file("turn", THUMB_FILE)
 CHECKPOINT = ROOT / "tools" / "solves" / "rules_of_thumb_search.json"
 LAYOUTS = {"recorded": RECORDED_LAYOUT, "compact": COMPACT_LAYOUT}
 MC_TURNS = 20_000

@@ -22,10 +22,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 import numpy as np
-from shipping import ship_args, write_json
+from shipping import ship_args, shipped_file, write_json
 
 from phase10math.game.duel import solve_duel
 from phase10math.game.duel.winrules import (
@@ -40,8 +39,7 @@ from phase10math.game.duel.winrules import (
     win_game,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-TARGET = ROOT / "phase10math" / "game" / "data" / WIN_RULES_FILE
+TARGET = shipped_file("game", WIN_RULES_FILE)
 GAMES = 2000
 SEED = 20261206
 FIELDS = ("level", "level_last", "ahead", "behind", "need")

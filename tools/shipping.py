@@ -1,5 +1,6 @@
-"""What the tools that ship package data share: their command line (``--check`` first,
-``--table`` last, each tool's own options between) and the JSON files they write.
+"""What the tools that ship package data share: where the data go, their command line
+(``--check`` first, ``--table`` last, each tool's own options between) and the JSON files
+they write.
 
 The tools run as scripts (``python tools/ship_win_rules.py``), with this folder first on
 ``sys.path``: they import this module as ``shipping``.
@@ -11,6 +12,14 @@ import argparse
 import json
 from collections.abc import Callable
 from pathlib import Path
+
+#: the repository
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def shipped_file(subpackage: str, name: str) -> Path:
+    """The package data file ``name`` of ``phase10math.<subpackage>.data``."""
+    return ROOT / "phase10math" / subpackage / "data" / name
 
 
 def ship_args(

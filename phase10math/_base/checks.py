@@ -507,27 +507,35 @@ def _build_check(func: Callable[..., Any]) -> tuple[Any, Any, Any]:
                 _check_number(fname, name, value, hints[name])
 
     def explain(args: tuple, kwargs: dict, exc: BaseException) -> WrongTypeError:
-        try:
-            bound = sig.bind(*args, **kwargs)
-        except TypeError:
-            return WrongTypeError(f"{fname}(): {exc}")
-        for name, value in bound.arguments.items():
-            hint = hints.get(name)
-            if hint is None:
-                continue
-            kind = sig.parameters[name].kind
-            if kind == inspect.Parameter.VAR_POSITIONAL:
-                values = value
-            elif kind == inspect.Parameter.VAR_KEYWORD:
-                values = value.values()
-            else:
-                values = (value,)
-            for v in values:
-                if not bearable_throughout(v, hint):
-                    return WrongTypeError(_describe(fname, name, v, hint))
-        return WrongTypeError(f"{fname}(): {exc}")
+        return _explain(fname, sig, hints, args, kwargs, exc)
 
     return (refuse_numbers if numeric else None), surely_fits, strict
+
+
+def _explain(
+    fname: str, sig: inspect.Signature, hints: dict, args: tuple, kwargs: dict, exc: BaseException
+) -> WrongTypeError:
+    """The error of a call of ``fname`` that beartype refused (``exc``): the first argument
+    that does not fit its annotation, named, else beartype's own words."""
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError:
+        return WrongTypeError(f"{fname}(): {exc}")
+    for name, value in bound.arguments.items():
+        hint = hints.get(name)
+        if hint is None:
+            continue
+        kind = sig.parameters[name].kind
+        if kind == inspect.Parameter.VAR_POSITIONAL:
+            values = value
+        elif kind == inspect.Parameter.VAR_KEYWORD:
+            values = value.values()
+        else:
+            values = (value,)
+        for v in values:
+            if not bearable_throughout(v, hint):
+                return WrongTypeError(_describe(fname, name, v, hint))
+    return WrongTypeError(f"{fname}(): {exc}")
 
 
 #: the containers whose items :func:`_fits` checks (iterating them changes nothing)

@@ -62,8 +62,14 @@ def forget_interrupt() -> None:
 def raise_interrupt(signum=None, frame=None) -> None:
     """The SIGINT handler during the command's run: ``KeyboardInterrupt``, as Python's own,
     noted for :func:`watch_interrupts`."""
-    _TAKEN.append(1)
+    note_interrupt_taken()
     raise KeyboardInterrupt
+
+
+def note_interrupt_taken() -> None:
+    """Tell the watch that the main thread has a Ctrl-C in hand (raised, or held to be raised
+    in a moment: ``_base.workers.sigint_held``)."""
+    _TAKEN.append(1)
 
 
 def claim_interrupted_line() -> bool:
@@ -102,7 +108,24 @@ def watch_interrupts() -> bool:
     threading.Thread(
         target=_watch, args=(read_end,), daemon=True, name="phase10math-ctrl-c"
     ).start()
+    sys.unraisablehook = _lost_interrupt_or(sys.unraisablehook)
     return True
+
+
+def _lost_interrupt_or(hook):
+    """An unraisable-exception hook that takes back a ``KeyboardInterrupt`` raised where
+    Python can only ignore it (a weakref callback, a ``__del__``: the signal's handler ran
+    there), so that the watch answers the Ctrl-C instead of a traceback and a command that
+    runs on; anything else goes to ``hook``."""
+
+    def unraisable(info) -> None:
+        if info.exc_type is KeyboardInterrupt:
+            if _TAKEN:
+                _TAKEN.pop()
+            return
+        hook(info)
+
+    return unraisable
 
 
 def _watch(read_end: int) -> None:

@@ -29,6 +29,8 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 
+from phase10math._base.startup import note_interrupt_taken
+
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 POLL = 0.25  # seconds: how long the main thread waits on a result between looks at Ctrl-C
 
@@ -68,7 +70,7 @@ def sigint_held() -> Iterator[None]:
     held: list[int] = []
     main = _in_main_thread()
     if main:
-        handler = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+        handler = signal.signal(signal.SIGINT, lambda signum, frame: _hold(held, signum))
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
@@ -78,6 +80,11 @@ def sigint_held() -> Iterator[None]:
             signal.signal(signal.SIGINT, handler)
             if held and callable(handler):
                 handler(signal.SIGINT, None)  # Python's default: KeyboardInterrupt, now
+
+
+def _hold(held: list[int], signum: int) -> None:
+    held.append(signum)
+    note_interrupt_taken()  # the watch need not answer it: it is raised when the block ends
 
 
 def die_with_parent() -> bool:

@@ -289,46 +289,8 @@ def simulate_draws(
     ``hand_size + 1`` cards whatever the policy.
     """
     ph = parse_phase(ph, deck)
-    if policy not in POLICIES:
-        raise InvalidRulesError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
-    if not isinstance(hand_size, int) or not 1 <= hand_size < deck.size:
-        raise InvalidCardError(f"hand size {hand_size} is not allowed; give 1..{deck.size - 1}")
-    if not isinstance(draws, int) or not 0 <= draws <= deck.size - hand_size:
-        raise InvalidCardError(
-            f"draws must be 0..{deck.size - hand_size} (the pile has that many cards), got {draws}"
-        )
-
-    seed = check_seed(seed)
-    if isinstance(draws, bool) or isinstance(trials, bool) or isinstance(hand_size, bool):
-        raise InvalidCardError("draws, trials and hand_size are whole numbers, not True/False")
-    if not isinstance(trials, int) or trials < 1:
-        raise InvalidCardError(f"trials must be a whole number >= 1, got {trials!r}")
-    if ph.kind == "mixed":
-        mx = mixed_tables(ph, deck)
-        cat = card_categories(deck, "type")
-        K = mx.N * mx.C + 2
-
-        def holding(h: np.ndarray) -> np.ndarray:
-            v = h[:, : K - 2].reshape(len(h), mx.N, mx.C)
-            return placement_needs(v, mx).min(axis=1) <= h[:, K - 2]
-
-        def choose(h, u, rng):
-            return _choose_mixed(h, u, mx, policy, rng)
-
-    else:
-        need = placements(ph, deck).need.astype(np.int16)
-        cat = card_categories(deck, ph.kind)
-        K = category_count(deck, ph.kind) + 2
-        D = K - 2
-
-        def holding(h: np.ndarray) -> np.ndarray:
-            if need.shape[0] == 0:
-                return np.zeros(len(h), dtype=bool)
-            return _deficits(h, need).min(axis=1) <= h[:, D]
-
-        def choose(h, u, rng):
-            return _choose(h, u, need, policy, rng)
-
+    seed = _check_draw_args(draws, trials, policy, seed, deck, hand_size)
+    cat, K, holding, choose = _draw_rules(ph, policy, deck)
     full = np.bincount(cat, minlength=K).astype(np.int16)
     rng = np.random.default_rng(seed)
     order = np.argsort(rng.random((trials, len(cat))), axis=1)[:, : hand_size + draws]
@@ -356,6 +318,60 @@ def simulate_draws(
             k = choose(H[rest], U[rest], rng)
             H[rest, k] -= 1
     return DrawOdds(ph, policy, trials, seed, hand_size, hits)
+
+
+def _check_draw_args(
+    draws: int, trials: int, policy: str, seed: int, deck: DeckSpec, hand_size: int
+) -> int:
+    """:func:`simulate_draws`'s arguments checked (in this order); the seed."""
+    if policy not in POLICIES:
+        raise InvalidRulesError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+    if not isinstance(hand_size, int) or not 1 <= hand_size < deck.size:
+        raise InvalidCardError(f"hand size {hand_size} is not allowed; give 1..{deck.size - 1}")
+    if not isinstance(draws, int) or not 0 <= draws <= deck.size - hand_size:
+        raise InvalidCardError(
+            f"draws must be 0..{deck.size - hand_size} (the pile has that many cards), got {draws}"
+        )
+
+    seed = check_seed(seed)
+    if isinstance(draws, bool) or isinstance(trials, bool) or isinstance(hand_size, bool):
+        raise InvalidCardError("draws, trials and hand_size are whole numbers, not True/False")
+    if not isinstance(trials, int) or trials < 1:
+        raise InvalidCardError(f"trials must be a whole number >= 1, got {trials!r}")
+    return seed
+
+
+def _draw_rules(ph: Phase, policy: str, deck: DeckSpec):
+    """What a simulation of ``ph`` draws needs: each card's category, the number of
+    categories (with the two counters), whether hands hold the phase, and the card a hand
+    gives up (``policy``)."""
+    if ph.kind == "mixed":
+        mx = mixed_tables(ph, deck)
+        cat = card_categories(deck, "type")
+        K = mx.N * mx.C + 2
+
+        def holding(h: np.ndarray) -> np.ndarray:
+            v = h[:, : K - 2].reshape(len(h), mx.N, mx.C)
+            return placement_needs(v, mx).min(axis=1) <= h[:, K - 2]
+
+        def choose(h, u, rng):
+            return _choose_mixed(h, u, mx, policy, rng)
+
+    else:
+        need = placements(ph, deck).need.astype(np.int16)
+        cat = card_categories(deck, ph.kind)
+        K = category_count(deck, ph.kind) + 2
+        D = K - 2
+
+        def holding(h: np.ndarray) -> np.ndarray:
+            if need.shape[0] == 0:
+                return np.zeros(len(h), dtype=bool)
+            return _deficits(h, need).min(axis=1) <= h[:, D]
+
+        def choose(h, u, rng):
+            return _choose(h, u, need, policy, rng)
+
+    return cat, K, holding, choose
 
 
 def exact_next_draw(hand, ph: int | str | Phase, deck: DeckSpec = STANDARD, seen=()) -> object:

@@ -142,37 +142,7 @@ def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
             return parse_phase(_small(m.group(1), text), deck)
         groups: list[Group] = []
         for raw in re.split(r"\s*(?:\+|,|\band\b)\s*", s):
-            part = raw.strip()
-            for w, v in _WORDS.items():
-                part = re.sub(rf"^{w}\b", str(v), part)
-            for pat, how in _PART_PATTERNS:
-                mm = pat.match(part)
-                if not mm:
-                    continue
-                if how == "setrun":
-                    count, kind, size = _small(mm.group(1) or "1", text), mm.group(2), mm.group(3)
-                elif how == "color":
-                    count, kind, size = 1, "color", mm.group(1)
-                else:
-                    count, kind, size = _small(mm.group(1) or "1", text), "color", mm.group(2)
-                size = _small(size, text)
-                if count < 1:
-                    raise InvalidCardPhaseError(
-                        f"{count} {kind} group(s) in {text[:60]!r}: a part names at least one "
-                        "group; leave out a part the phase does not have"
-                    )
-                if count * size > deck.size:
-                    raise InvalidCardPhaseError(
-                        f"{count} {kind} group(s) of {size} in {text[:60]!r}: the deck has "
-                        f"{deck.size} cards"
-                    )
-                groups += [Group(kind, size)] * count  # type: ignore[arg-type]
-                break
-            else:
-                raise InvalidCardPhaseError(
-                    f"cannot read {raw!r} in phase {text!r}; write parts like '2 sets of 3', "
-                    "'1 run of 4', '7 of one color', joined by '+'"
-                )
+            groups += _part_groups(raw, text, deck)
         ph = Phase(tuple(groups))
     else:
         raise InvalidCardPhaseError(f"{text!r} is not a phase; give 1..10 or a phrase")
@@ -183,6 +153,39 @@ def parse_phase(text: str | int | Phase, deck: DeckSpec = STANDARD) -> Phase:
         if sorted(std.groups, key=_gkey) == sorted(ph.groups, key=_gkey):
             return std
     return Phase(tuple(sorted(ph.groups, key=_gkey)))
+
+
+def _part_groups(raw: str, text: str, deck: DeckSpec) -> list[Group]:
+    """The groups one part of phase phrase ``text`` names (``'2 sets of 3'``)."""
+    part = raw.strip()
+    for w, v in _WORDS.items():
+        part = re.sub(rf"^{w}\b", str(v), part)
+    for pat, how in _PART_PATTERNS:
+        mm = pat.match(part)
+        if not mm:
+            continue
+        if how == "setrun":
+            count, kind, size = _small(mm.group(1) or "1", text), mm.group(2), mm.group(3)
+        elif how == "color":
+            count, kind, size = 1, "color", mm.group(1)
+        else:
+            count, kind, size = _small(mm.group(1) or "1", text), "color", mm.group(2)
+        size = _small(size, text)
+        if count < 1:
+            raise InvalidCardPhaseError(
+                f"{count} {kind} group(s) in {text[:60]!r}: a part names at least one "
+                "group; leave out a part the phase does not have"
+            )
+        if count * size > deck.size:
+            raise InvalidCardPhaseError(
+                f"{count} {kind} group(s) of {size} in {text[:60]!r}: the deck has "
+                f"{deck.size} cards"
+            )
+        return [Group(kind, size)] * count  # type: ignore[arg-type]
+    raise InvalidCardPhaseError(
+        f"cannot read {raw!r} in phase {text!r}; write parts like '2 sets of 3', "
+        "'1 run of 4', '7 of one color', joined by '+'"
+    )
 
 
 #: The most digits a number in a phase phrase may have (plain ASCII digits 0-9 only).

@@ -24,10 +24,10 @@ import textwrap
 from fractions import Fraction
 from pathlib import Path
 
+from phase10math.cli.printing import PAPERS, add_paper_options, papers_of, print_written
 from phase10math.errors import Phase10MathError
 from phase10math.exact import to_json
 
-PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}
 ALWAYS = "If your dice make the phase, keep them."
 TITLE = "Phase 10 Dice: rules of thumb"
 OTHERS = "Other rules, the points of chance to win in 100 each gives up: "
@@ -252,7 +252,7 @@ def card_figures(data: dict, paper: str):
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
-    width, height = PAPERS[paper]
+    width, height = PAPERS[paper].width, PAPERS[paper].height
     keys = list(data["phases"])
     pages = [[k for k in keys if int(k) <= 10], [k for k in keys if int(k) > 10]]
     figs = []
@@ -367,8 +367,7 @@ def cmd_card(args: argparse.Namespace) -> int:
         return 0
     if not args.out or not args.out.strip():
         raise CardError("give --out DIR (the folder to write the card into) or --json")
-    for f in make_card(Path(args.out), args.layout, not args.no_pdf, tuple(args.paper or PAPERS)):
-        print(f)
+    print_written(make_card(Path(args.out), args.layout, not args.no_pdf, papers_of(args)))
     return 0
 
 
@@ -385,8 +384,5 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="DIR", help="output directory (created)")
     p.add_argument("--json", action="store_true", help="print the card as JSON instead")
     p.add_argument("--layout", choices=["recorded", "compact"], default="recorded")
-    p.add_argument("--no-pdf", action="store_true", help="HTML only")
-    p.add_argument(
-        "--paper", action="append", choices=sorted(PAPERS), help="paper of the PDF (repeat)"
-    )
+    add_paper_options(p, "HTML only", "paper of the PDF (repeat)")
     p.set_defaults(func=cmd_card)

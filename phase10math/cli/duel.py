@@ -329,24 +329,6 @@ def add_cluster_options(p) -> None:
     )
 
 
-def add_family_options(p) -> None:
-    """``duel --solve``'s options of the color phases' families taken from another game."""
-    p.add_argument(
-        "--family-from",
-        default=None,
-        metavar="CHECKPOINT",
-        help="with --solve: start the color phases' families from another game's checkpoint "
-        "(the same dice and rules; e.g. the end game's for the 10-phase game), or from the "
-        "small CHECKPOINT.families file written beside it: fewer exact solves of its own",
-    )
-    p.add_argument(
-        "--family-phases",
-        default=None,
-        metavar="LO-HI",
-        help="the phases of the game --family-from was written for",
-    )
-
-
 def add_commands(sub) -> None:
     p = sub.add_parser(
         "duel",
@@ -389,11 +371,29 @@ def add_commands(sub) -> None:
         "compact: most shipped tables' dice), or a file; else the tables that serve them "
         "(those solved on them, and those without a color phase)",
     )
-    add_family_options(p)
+    p.add_argument(
+        "--family-from",
+        default=None,
+        metavar="CHECKPOINT",
+        help="with --solve: start the color phases' families from another game's checkpoint "
+        "(the same dice and rules; e.g. the end game's for the 10-phase game), or from the "
+        "small CHECKPOINT.families file written beside it: fewer exact solves of its own",
+    )
+    p.add_argument(
+        "--family-phases",
+        default=None,
+        metavar="LO-HI",
+        help="the phases of the game --family-from was written for",
+    )
     add_cluster_options(p)
+    add_state_options(p)
+    p.set_defaults(func=cmd_duel)
+
+
+def add_state_options(p) -> None:
+    """``duel``'s options of the table read and the state looked up in it."""
     p.add_argument("--table", default=None, help="read this table instead of the shipped one")
     p.add_argument("--me", default=None, help="PHASE:SCORE of the player to move")
     p.add_argument("--opponent", default=None, help="PHASE:SCORE of the other player")
     p.add_argument("--second", action="store_true", help="the player to move sits second")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_duel)

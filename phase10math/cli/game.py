@@ -62,30 +62,7 @@ def cmd_game(args: argparse.Namespace) -> int:
     res = game.play()
     notes = strategy_notes(strats)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "seed": args.seed,
-                    "order": [s + 1 for s in res.order],
-                    "players": [
-                        {
-                            "seat": p.seat + 1,
-                            "name": p.name,
-                            "total": p.total,
-                            "scores": p.scores,
-                            "tries": p.tries,
-                            "bonuses": p.bonuses,
-                            "penalty": p.penalty,
-                        }
-                        for p in res.players
-                    ],
-                    "winners": [s + 1 for s in res.winners],
-                    "notes": notes,
-                    "log": [str(e) for e in res.log],
-                },
-                indent=2,
-            )
-        )
+        print(json.dumps(game_json(args.seed, res, notes), indent=2))
         return 0
     if args.log:
         print(res.log_text())
@@ -95,6 +72,30 @@ def cmd_game(args: argparse.Namespace) -> int:
     for note in notes:
         print(f"phase10math: note: {note}", file=sys.stderr)
     return 0
+
+
+def game_json(seed: int | None, res, notes: list[str]) -> dict:
+    """``game --json``: the seed, the turn order, each player's sheet, the winners, the
+    strategies' notes and the log."""
+    return {
+        "seed": seed,
+        "order": [s + 1 for s in res.order],
+        "players": [
+            {
+                "seat": p.seat + 1,
+                "name": p.name,
+                "total": p.total,
+                "scores": p.scores,
+                "tries": p.tries,
+                "bonuses": p.bonuses,
+                "penalty": p.penalty,
+            }
+            for p in res.players
+        ],
+        "winners": [s + 1 for s in res.winners],
+        "notes": notes,
+        "log": [str(e) for e in res.log],
+    }
 
 
 def cmd_solitaire(args: argparse.Namespace) -> int:

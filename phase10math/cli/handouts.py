@@ -63,6 +63,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from phase10math.cli.printing import PAPERS, add_paper_options, papers_of, print_written
 from phase10math.cli.unplugged import dice_nets_markdown, score_sheet_markdown
 from phase10math.errors import Phase10MathError
 
@@ -73,7 +74,6 @@ DOCS = ROOT / "docs"
 DOC_PAGES = ("rules", "glossary", "rules-summary")  # docs/<name>.md, exported beside the lessons
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 PDF_TIMEOUT = 120  # seconds per file
-PAPERS = {"a4": "A4", "letter": "letter"}
 VARIANTS = ("lesson", "worksheet", "teacher")
 TITLES = {
     "lesson": "The lesson",
@@ -548,6 +548,15 @@ def make_handouts(
         doc = nbformat.v4.new_notebook(cells=[cell])
         banner = f"Phase 10 Dice lessons &middot; {name}"
         pages.append((name, to_html(doc, name, banner, exporter)))
+    return written + write_pages(pages, out, papers, browser)
+
+
+def write_pages(
+    pages: list[tuple[str, str]], out: Path, papers: tuple[str, ...], browser: str | None
+) -> list[Path]:
+    """Each page (file stem, A4 page) as HTML into ``out`` and, with a ``browser``, one PDF
+    per paper of ``papers``; the files written."""
+    written: list[Path] = []
     jobs: list[tuple[Path, Path]] = []
     for stem, page in pages:
         html = out / f"{stem}.html"
@@ -556,7 +565,7 @@ def make_handouts(
         for paper in papers if browser else ():
             source = html if paper == "a4" else out / f".{stem}-{paper}.html"
             if source != html:
-                source.write_text(with_paper(page, PAPERS[paper]), encoding="utf-8")
+                source.write_text(with_paper(page, PAPERS[paper].css), encoding="utf-8")
             jobs.append((source, out / f"{stem}-{paper}.pdf"))
     if browser:
         written += export_pdf(jobs, browser)
@@ -575,10 +584,9 @@ def cmd_handouts(args: argparse.Namespace) -> int:
         pdf=not args.no_pdf,
         chromium=args.chromium,
         only=args.only,
-        papers=tuple(args.paper or PAPERS),
+        papers=papers_of(args),
     )
-    for f in files:
-        print(f)
+    print_written(files)
     print(f"{len(files)} files written to {args.out}", file=sys.stderr)
     return 0
 
@@ -597,12 +605,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("--out", required=True, metavar="DIR", help="output directory (created)")
-    p.add_argument("--no-pdf", action="store_true", help="HTML only (no Chromium needed)")
-    p.add_argument(
-        "--paper",
-        action="append",
-        choices=sorted(PAPERS),
-        help="paper size of the PDFs (repeat for both; default: a4 and letter)",
+    add_paper_options(
+        p,
+        "HTML only (no Chromium needed)",
+        "paper size of the PDFs (repeat for both; default: a4 and letter)",
     )
     p.add_argument("--only", nargs="+", metavar="LESSON", help="only these lessons (names)")
     p.add_argument(

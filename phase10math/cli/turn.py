@@ -167,6 +167,12 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub) -> None:
+    add_table_command(sub)
+    add_advise_command(sub)
+
+
+def add_table_command(sub) -> None:
+    """``table``: the exact per-phase table."""
     p = sub.add_parser(
         "table",
         help="exact per-phase probabilities and expected scores",
@@ -190,6 +196,9 @@ def add_commands(sub) -> None:
     add_layout_args(p)
     p.set_defaults(func=cmd_table)
 
+
+def add_advise_command(sub) -> None:
+    """``advise``: the holds of a roll ranked."""
     p = sub.add_parser(
         "advise",
         help="rank the holds for a roll",

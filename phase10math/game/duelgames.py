@@ -150,14 +150,7 @@ def simulate_duel(
         (0, g.player(phase, totals[f]), g.player(phase, totals[1 - f]), totals[f] - totals[1 - f])
         for f in (0, 1)
     ]
-    strategies = []
-    for p in plays:
-        if p == Play.OPTIMAL:
-            strat = DuelStrategy(sol)
-            strat.prepare([(s, st[1], st[2], st[3]) for st in starts for s in (0, 1)])
-            strategies.append(strat)
-        else:
-            strategies.append(OptimalStrategy(p.label, layout=layout))
+    strategies = [seat_strategy(sol, p, starts, layout) for p in plays]
     values = {(f, m): sol.value(starts[f], m) for f in (0, 1) for m in {plays, plays[::-1]}}
     got, want, ties, firsts, gave = [], [], [], [], []
     for i in range(games):
@@ -180,3 +173,13 @@ def simulate_duel(
         firsts.append(first)
     arrays = (np.array(got), np.array(want), np.array(ties), np.array(firsts))
     return DuelSample(plays, phase, *arrays, np.array(gave, dtype=np.float64).reshape(-1, 2))
+
+
+def seat_strategy(sol: DuelSolution, play: Play, starts: list, layout: Layout):
+    """A seat's strategy: the table's optimal policy (prepared for the ``starts``, from
+    either seat), else the per-turn play on ``layout``."""
+    if play != Play.OPTIMAL:
+        return OptimalStrategy(play.label, layout=layout)
+    strat = DuelStrategy(sol)
+    strat.prepare([(s, st[1], st[2], st[3]) for st in starts for s in (0, 1)])
+    return strat

@@ -413,7 +413,7 @@ def simulate_optimal_turns(
     check_int(turns, "turns", 2, BOUNDS["simulate"][1])  # two at least: the spread needs them
     rng = np.random.default_rng(check_seed(seed))
     sol = cached_solution(number, objective, rules, layout)
-    finals = sol.roll_num[0] / sol.utility_den  # the utility of each final roll
+    finals = np.asarray(sol.roll_num[0]) / sol.utility_den  # the utility of each final roll
     out = simulate_turns(sol.space, finals, sol.roll_arg, sol.rolls, turns, rng)
     se = float(out.std(ddof=1)) / math.sqrt(turns)
     return SimulationCheck(number, str(objective), sol.value(), float(out.mean()), se, turns)

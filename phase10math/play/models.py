@@ -423,36 +423,13 @@ class TurnState:
                     f"{self.phase.number} counts colors: write r/o/b/g after each number "
                     "(e.g. 10o, Wg)"
                 )
-        new: list[Face | None] = [None] * self.n_dice
-        kept: set[int] = set()
         if not self.rolls_done:
+            new: list[Face | None] = [None] * self.n_dice
+            kept: set[int] = set()
             for f, di in zip(faces, owners, strict=True):
                 new[di] = f
         else:
-            # the dice held stay where they are; the other faces go on the other dice
-            rest = list(faces)
-            for i in sorted(self.held):
-                j = next((j for j, f in enumerate(rest) if f == self.dice[i]), None)
-                if j is None:
-                    j = next((j for j, f in enumerate(rest) if f.matches(self.dice[i])), None)
-                if j is None:
-                    raise InvalidDiceError(
-                        f"you hold {self.dice[i]} but it is not among the faces typed; the "
-                        "dice held are not rolled again (release it first)"
-                    )
-                rest.pop(j)
-                new[i] = self.dice[i]
-                kept.add(i)
-            free = [d for d in range(self.n_dice) if d not in kept]
-            free_dice = [self.layout.dice[d] for d in free]
-            where = assign_faces(rest, free_dice) if len(rest) == len(free) else None
-            if where is None:
-                raise InvalidDiceError(
-                    "the faces typed cannot all show on the dice that were rolled (the dice "
-                    "not held): check the faces"
-                )
-            for f, k in zip(rest, where, strict=True):
-                new[free[k]] = f
+            new, kept = self._placed_after_holds(faces)
         old = self.snapshot()
         self.dice = new
         self._rolled(kept, typed=True)
@@ -463,6 +440,38 @@ class TurnState:
                 self._restore(old)
                 raise
         self.undoable = (old, "typed roll")
+
+    def _placed_after_holds(self, faces: list[Face]) -> tuple[list[Face | None], set[int]]:
+        """The faces of a roll after the first, on the dice: the dice held stay where they
+        are (each among the faces typed), the other faces go on the other dice; with the
+        dice held."""
+        new: list[Face | None] = [None] * self.n_dice
+        kept: set[int] = set()
+        # the dice held stay where they are; the other faces go on the other dice
+        rest = list(faces)
+        for i in sorted(self.held):
+            j = next((j for j, f in enumerate(rest) if f == self.dice[i]), None)
+            if j is None:
+                j = next((j for j, f in enumerate(rest) if f.matches(self.dice[i])), None)
+            if j is None:
+                raise InvalidDiceError(
+                    f"you hold {self.dice[i]} but it is not among the faces typed; the "
+                    "dice held are not rolled again (release it first)"
+                )
+            rest.pop(j)
+            new[i] = self.dice[i]
+            kept.add(i)
+        free = [d for d in range(self.n_dice) if d not in kept]
+        free_dice = [self.layout.dice[d] for d in free]
+        where = assign_faces(rest, free_dice) if len(rest) == len(free) else None
+        if where is None:
+            raise InvalidDiceError(
+                "the faces typed cannot all show on the dice that were rolled (the dice "
+                "not held): check the faces"
+            )
+        for f, k in zip(rest, where, strict=True):
+            new[free[k]] = f
+        return new, kept
 
     def _restore(self, snap: tuple) -> None:
         (

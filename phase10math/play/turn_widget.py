@@ -293,31 +293,7 @@ class TurnWidget(TurnView):
         self.busy = css_classes(w.HTML(), "p10-busy")
         self.advice = css_classes(w.HTML(), "p10-advice")
 
-        def field(label: str, widget):
-            return css_classes(
-                w.HBox([w.HTML(f"<span class='p10-label'>{label}</span>"), widget]), "p10-field"
-            )
-
-        settings = [
-            field("Aim", w.VBox([self.objective_select, self.aim_message])),
-            field("Advice", self.hint_toggle),
-            field("Dice", self.mode),
-        ]
-        if next_turn is None:
-            settings.insert(0, field("Phase", self.phase_select))
-            settings.append(field("Dice set", self.layout_select))
-        # the settings fold into one line that says what they are; a tap opens them
-        self.settings_toggle = css_classes(
-            w.ToggleButton(description="Settings", value=False), "p10-settings-toggle"
-        )
-        # a refused change of a menu is told here, beside the menus (not under the dice)
-        self.settings_message = css_classes(w.HTML(value=""), "p10-settings-message", "p10-msg")
-        self.settings_box = css_classes(w.VBox([*settings, self.settings_message]), "p10-settings")
-        self.settings_box.layout.display = "none"
-        self.settings_toggle.observe(
-            lambda c: setattr(self.settings_box.layout, "display", "" if c["new"] else "none"),
-            names="value",
-        )
+        self._build_settings(w, next_turn)
         self.dice_box = css_classes(w.HBox(self.dice_buttons), "p10-dice")
         self.actions = css_classes(
             w.HBox(
@@ -349,6 +325,36 @@ class TurnWidget(TurnView):
         self.view = css_classes(w.VBox(children), "p10-turn")
         self._ended = False
         self._mode_changed()
+
+    def _build_settings(self, w, next_turn) -> None:
+        """The settings (aim, advice, dice; the phase and the dice set when the turn stands
+        alone), folded into one line that a tap opens."""
+
+        def field(label: str, widget):
+            return css_classes(
+                w.HBox([w.HTML(f"<span class='p10-label'>{label}</span>"), widget]), "p10-field"
+            )
+
+        settings = [
+            field("Aim", w.VBox([self.objective_select, self.aim_message])),
+            field("Advice", self.hint_toggle),
+            field("Dice", self.mode),
+        ]
+        if next_turn is None:
+            settings.insert(0, field("Phase", self.phase_select))
+            settings.append(field("Dice set", self.layout_select))
+        # the settings fold into one line that says what they are; a tap opens them
+        self.settings_toggle = css_classes(
+            w.ToggleButton(description="Settings", value=False), "p10-settings-toggle"
+        )
+        # a refused change of a menu is told here, beside the menus (not under the dice)
+        self.settings_message = css_classes(w.HTML(value=""), "p10-settings-message", "p10-msg")
+        self.settings_box = css_classes(w.VBox([*settings, self.settings_message]), "p10-settings")
+        self.settings_box.layout.display = "none"
+        self.settings_toggle.observe(
+            lambda c: setattr(self.settings_box.layout, "display", "" if c["new"] else "none"),
+            names="value",
+        )
 
     # ------------------------------------------------------------------ display
     def _repr_mimebundle_(self, **kwargs):

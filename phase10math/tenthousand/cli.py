@@ -362,6 +362,12 @@ def add_commands(subparsers) -> None:
     for p in (ev, th):
         p.add_argument("--exact", action="store_true", help=exact)
 
+    add_duel_command(sub)
+    add_advise_command(sub)
+
+
+def add_duel_command(sub) -> None:
+    """``tenk duel``: two optimal players, the first player's winning chance."""
     du = sub.add_parser("duel", help="two optimal players: the first player's winning chance")
     du.add_argument("--json", action="store_true")
     du.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -395,6 +401,9 @@ def add_commands(subparsers) -> None:
     _rule_options(du, target=True)
     du.set_defaults(func=_duel)
 
+
+def add_advise_command(sub) -> None:
+    """``tenk advise``: bank or roll, and which dice to keep, in the two-player game."""
     ad = sub.add_parser("advise", help="two-player game: bank or roll, and which dice to keep")
     ad.add_argument("--me", type=int_arg("tenk-score"), default=0, help="your banked score")
     ad.add_argument(

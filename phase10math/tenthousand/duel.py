@@ -366,6 +366,17 @@ def _solve(rules: TenKRules, tol: float, progress: bool, max_sweeps: int) -> Due
     return DuelSolution(rules, P, sweeps, change, secs, method=DuelMethod.JACOBI)
 
 
+def _duel_method(method: DuelMethod | str) -> DuelMethod:
+    """``method`` as a :class:`DuelMethod` (refused: a flag, or a name of none)."""
+    if isinstance(method, bool):
+        raise TenKRulesError(f"method={method!r}; allowed: layered, jacobi")
+    try:
+        return DuelMethod(method)
+    except ValueError:
+        allowed = ", ".join(m.value for m in DuelMethod)
+        raise TenKRulesError(f"method={method!r}; allowed: {allowed}") from None
+
+
 @public
 def solve_duel(
     rules: TenKRules | None = None,
@@ -393,13 +404,7 @@ def solve_duel(
     progress = check_flag(progress, "progress")
     use_cache = check_flag(use_cache, "use_cache")
     max_sweeps = check_count(max_sweeps, "max_sweeps")
-    if isinstance(method, bool):
-        raise TenKRulesError(f"method={method!r}; allowed: layered, jacobi")
-    try:
-        method = DuelMethod(method)
-    except ValueError:
-        allowed = ", ".join(m.value for m in DuelMethod)
-        raise TenKRulesError(f"method={method!r}; allowed: {allowed}") from None
+    method = _duel_method(method)
 
     def run() -> DuelSolution:
         if method is DuelMethod.LAYERED:

@@ -394,22 +394,27 @@ def solve_layered(
     for bl, delta in tries:
         L, Up, ok = _certify(ev, bl, P, P - delta, P + delta)
         if ok:
-            # narrow the proven box while a pass still takes a quarter off the first
-            # player's interval, until it is below 1e-10
-            for _ in range(refine):
-                if Up[0, 0] - L[0, 0] < 1e-10:
-                    break
-                L2, U2, ok2 = _certify(ev, bl, P, L, Up, check=False)
-                if not ok2:
-                    break
-                L2, U2 = np.maximum(L, L2), np.minimum(Up, U2)
-                shrink = (U2[0, 0] - L2[0, 0]) / max(Up[0, 0] - L[0, 0], 1e-300)
-                L, Up = L2, U2
-                if shrink > 0.75:
-                    break
+            L, Up = _narrow(ev, bl, P, L, Up, refine)
             break
     secs = time.perf_counter() - start
     return LayeredSolution(rules, P, L, Up, passes, change, secs, ok)
+
+
+def _narrow(ev: TurnPass, bl: list, P: np.ndarray, L: np.ndarray, Up: np.ndarray, refine: int):
+    """A proven box ``[L, Up]`` narrowed by at most ``refine`` more certifying passes, while
+    a pass still takes a quarter off the first player's interval, until it is below 1e-10."""
+    for _ in range(refine):
+        if Up[0, 0] - L[0, 0] < 1e-10:
+            break
+        L2, U2, ok2 = _certify(ev, bl, P, L, Up, check=False)
+        if not ok2:
+            break
+        L2, U2 = np.maximum(L, L2), np.minimum(Up, U2)
+        shrink = (U2[0, 0] - L2[0, 0]) / max(Up[0, 0] - L[0, 0], 1e-300)
+        L, Up = L2, U2
+        if shrink > 0.75:
+            break
+    return L, Up
 
 
 def certify_box(rules: TenKRules, P: np.ndarray, lower: np.ndarray, upper: np.ndarray, block=8):

@@ -17,7 +17,9 @@ description, which the loader compares with the request; the large solutions of 
 both keys, in the smallest integer dtypes their bounds allow, the 0/1 utility as bits,
 526 MiB, and the margins that rank a roll's holds by lookup,
 :mod:`~phase10math.turn.tensor.margins`) as ``.npy`` files, memory-mapped read-only, so that
-processes share one copy.
+processes share one copy (the 0/1 utility kept as its bits, read where a lookup needs it).
+The memory cache keeps the solutions and hold tables asked for last (:data:`MEMORY_KEEP`,
+:data:`HOLDS_KEEP`): a game moves on through the phases.
 
 >>> row = phase_row(1)
 >>> row["p_optimal"] > row["p_greedy"] > row["p_single_roll"]
@@ -76,7 +78,14 @@ __all__ = [
 ]
 
 _MEMORY: dict[str, TurnSolution] = {}  # the memory cache of solved turns, over the disk cache
-_HOLDS: dict[str, HoldTable] = {}  # hold tables read by decisions (mapped: no memory of their own)
+#: solutions the memory cache keeps, the most recently asked for (a phase's two objectives
+#: and the phase's before): a game moves on through the phases, and a solution asked for
+#: again is read from the disk cache (a phase without colors: a few MB, tens of milliseconds)
+MEMORY_KEEP = 4
+_HOLDS: dict[str, HoldTable] = {}  # hold tables read by decisions (a color phase's: mapped)
+#: hold tables kept, the most recently asked for: the live phases of six players, each with
+#: both objectives (a game's players move on; a table asked for again is read again)
+HOLDS_KEEP = 12
 BIG_ROLLS = 5_000_000
 
 
@@ -124,7 +133,7 @@ def cached_solution(
     phase = as_phase(phase)
     objective = Objective.parse(objective)
     key = turn_key(phase, objective, rules, layout, worst_second)
-    sol = _MEMORY.get(key)
+    sol = _MEMORY.pop(key, None)
     if sol is None:
         sol = cache.load(key, TurnSolution) or _load_large(
             phase, objective, rules, layout, worst_second
@@ -139,17 +148,21 @@ def cached_solution(
                 # gigabytes of roll values: kept on disk and memory-mapped from there (pages
                 # are read as they are used and can be dropped), not held in memory
                 sol = _load_large(phase, objective, rules, layout, worst_second) or sol
-        _remember(key, sol)
+    _remember(key, sol)
     return sol
 
 
 def _remember(key: str, sol: TurnSolution) -> None:
-    """Keep a solution in memory; at most two large ones (a phase's two objectives)."""
+    """Keep a solution in memory as the most recently asked for: at most
+    :data:`MEMORY_KEEP`, of which at most two large ones (a phase's two objectives); the
+    longest unasked are dropped."""
     if _is_big(sol):
         big = [k for k, v in _MEMORY.items() if _is_big(v)]
         for k in big[:-1]:
             del _MEMORY[k]
     _MEMORY[key] = sol
+    for k in list(_MEMORY)[:-MEMORY_KEEP]:
+        del _MEMORY[k]
 
 
 def _is_big(sol: TurnSolution) -> bool:
@@ -176,7 +189,9 @@ def _load_large(
 ) -> TurnSolution | None:
     """A large solution from its two entries (the best holds found again from the values
     where their entry is missing or damaged, and stored again)."""
-    sol = cache.load_large(turn_key(phase, objective, rules, layout, worst), TurnSolution)
+    # the 0/1 utility kept as its bits (cache.PackedBits): read where a lookup needs it
+    key = turn_key(phase, objective, rules, layout, worst)
+    sol = cache.load_large(key, TurnSolution, packed=True)
     if sol is None:
         return None
     holds_key = turn_key(phase, objective, rules, layout, worst, kind="holds")
@@ -185,7 +200,8 @@ def _load_large(
         engine = engine_for(sol.space, sol.rules)
         arg = {
             r: engine.best_holds_again(
-                [k.roll_num[r - 1] for k in sol.keys], [k.hold_num[r] for k in sol.keys]
+                [np.asarray(k.roll_num[r - 1]) for k in sol.keys],
+                [k.hold_num[r] for k in sol.keys],
             )
             for r in range(1, sol.rolls)
         }
@@ -205,16 +221,19 @@ def cached_holds(
 ) -> HoldTable:
     """The optimal turn's best holds (:class:`~phase10math.turn.holdtable.HoldTable`): the
     policy alone, what every decision reads. On ten different dice only the hold codes are
-    mapped (not the roll values); solved (and cached) where not cached yet."""
+    mapped (not the roll values); solved (and cached) where not cached yet. The memory keeps
+    the :data:`HOLDS_KEEP` tables asked for last."""
     phase = as_phase(phase)
     objective = Objective.parse(objective)
     key = turn_key(phase, objective, rules, layout, kind="holds")
-    table = _HOLDS.get(key)
+    table = _HOLDS.pop(key, None)
     if table is None:
         table = cache.load_large(key, HoldTable)
         if table is None:
             table = cached_solution(phase, objective, rules, layout, progress).hold_table()
-        _HOLDS[key] = table
+    _HOLDS[key] = table  # the most recently asked for, last
+    for k in list(_HOLDS)[:-HOLDS_KEEP]:
+        del _HOLDS[k]
     return table
 
 
@@ -274,7 +293,7 @@ def _row(ph: Phase, rules: Rules, layout: Layout, progress) -> dict[str, Fractio
     # and the strategies read them from there instead of solving the phase again
     comp = cached_solution(ph, "complete", rules, layout, progress)
     engine = engine_for(comp.space, rules)
-    single = engine.mean_over_first_roll(comp.roll_num[0], 1) / comp.utility_den
+    single = engine.mean_over_first_roll(np.asarray(comp.roll_num[0]), 1) / comp.utility_den
     p_optimal, e_complete_policy = comp.value(), comp.value2()
     del comp
     forget_large_solutions()

@@ -299,3 +299,29 @@ def test_an_import_that_a_ctrl_c_broke_is_the_ctrl_c_not_an_internal_error(tmp_p
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "phase10math: interrupted\n", "")
+
+
+def test_ctrl_c_that_lands_where_python_ignores_exceptions_is_still_answered(tmp_path):
+    """A Ctrl-C whose handler runs in a weakref callback (as in the import machinery's module
+    locks), where Python can only print and drop the exception: no traceback, the one line,
+    exit 130, although the main thread never sees it."""
+    script = command_script(
+        tmp_path,
+        """
+        import weakref
+
+        class Thing:
+            pass
+
+        def run():
+            thing = Thing()
+            ref = weakref.ref(thing, lambda ref: signal.raise_signal(signal.SIGINT))  # noqa: F841
+            del thing  # the callback's KeyboardInterrupt is ignored: the main thread runs on
+            threading.Event().wait(30)
+        """,
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=20
+    )
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "phase10math: interrupted\n", "")

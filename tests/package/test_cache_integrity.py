@@ -304,12 +304,48 @@ def test_a_large_zero_one_array_is_stored_as_bits_and_read_back_equal(fresh, mon
     for k in "acd":
         assert got[k].dtype == obj[k].dtype and np.array_equal(got[k], obj[k])
         assert not got[k].flags.writeable
+    # kept as bits: the entries asked for unpacked from their bytes alone
+    kept = cache.load_large("bits", packed=True)
+    assert kept["a"] is kept["b"][0] and isinstance(kept["d"], np.ndarray)
+    for k in "ac":
+        bits, want = kept[k], obj[k]
+        assert isinstance(bits, cache.PackedBits) and len(bits) == len(want)
+        assert bits.dtype == want.dtype and np.array_equal(np.asarray(bits), want)
+        idx = rng.integers(-len(want), len(want), 500)
+        assert bits[idx].dtype == want.dtype and np.array_equal(bits[idx], want[idx])
+        assert bits[len(want) - 1] == want[-1] and bits[[]].shape == (0,)
+        with pytest.raises(IndexError):
+            bits[len(want)]
     bit_file = min(folder.glob("*.npy"), key=lambda p: p.stat().st_size)
     data = bytearray(bit_file.read_bytes())
     data[-1] ^= 1
     bit_file.write_bytes(bytes(data))
     new_process(monkeypatch)
     assert cache.load_large("bits") is None and not folder.exists()
+
+
+def test_the_memory_cache_keeps_the_solutions_asked_for_last(fresh, monkeypatch):
+    """A game moves on through the phases: the memory cache keeps the solutions asked for
+    last (at most tables.MEMORY_KEEP), one asked for again moves to the end, and one asked
+    for after it was dropped is read from the disk cache, equal to the one solved."""
+    keep = tables.MEMORY_KEEP
+    first = {n: tables.cached_solution(n, layout=COMPACT_LAYOUT) for n in range(1, keep + 3)}
+    kept = list(tables._MEMORY.values())
+    assert len(kept) == keep and all(a is first[n] for a, n in zip(kept, range(3, keep + 3)))
+    again = tables.cached_solution(1, layout=COMPACT_LAYOUT)  # dropped: read from the disk
+    assert again is not first[1] and same_solution(again, first[1])
+    assert tables.cached_solution(4, layout=COMPACT_LAYOUT) is first[4]  # kept: moved last
+    tables.cached_solution(2, layout=COMPACT_LAYOUT)
+    kept = list(tables._MEMORY.values())
+    assert len(kept) == keep and kept[-2] is first[4] and kept[-3] is again
+    assert all(k is not first[n] for k in kept for n in (1, 3, 5))
+    # the hold tables alike, at most tables.HOLDS_KEEP of them
+    monkeypatch.setattr(tables, "HOLDS_KEEP", 2)
+    holds = {n: tables.cached_holds(n, layout=COMPACT_LAYOUT) for n in (1, 2, 3)}
+    kept = list(tables._HOLDS.values())
+    assert len(kept) == 2 and kept[0] is holds[2] and kept[1] is holds[3]
+    again = tables.cached_holds(1, layout=COMPACT_LAYOUT)
+    assert again is not holds[1] and same_arrays(again.arg, holds[1].arg)
 
 
 # --------------------------------------------------------------------------- small entries

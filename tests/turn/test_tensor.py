@@ -784,6 +784,14 @@ def test_cached_tensor_solution_is_mapped_small_and_answers_the_same(tmp_path, m
         assert got.roll_value(int(gid), 2) == sol.roll_value(int(gid), 2)
         assert got.roll_value(int(gid), 2, key=1) == sol.roll_value(int(gid), 2, key=1)
     assert (got.value(), got.value2()) == (sol.value(), sol.value2())
+    # the 0/1 utility kept as its bits: the same hold values and roll values
+    bits = cache.load_large("k", packed=True)
+    assert isinstance(bits.roll_num[0], cache.PackedBits)
+    for r in (1, 2):
+        assert (bits.hold_num[r][ids] == sol.hold_num[r][ids]).all()
+        assert (bits.keys[1].hold_num[r][ids] == sol.keys[1].hold_num[r][ids]).all()
+    for gid in space.full_ids[::97]:
+        assert bits.roll_value(int(gid), 0) == sol.roll_value(int(gid), 0)
 
 
 def test_the_one_backward_induction_drives_the_tensor_stages(monkeypatch):

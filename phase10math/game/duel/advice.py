@@ -74,27 +74,12 @@ def win_advice(
         raise InvalidRulesError(f"rolls left {rolls_left}: expected 1..{g.rules.rolls - 1}")
     tb = g.turns[k]
     space = tb.space
-    faces = parse_faces(faces)
-    if len(faces) != len(layout.dice):
-        raise InvalidDiceError(
-            f"give the {len(layout.dice)} dice in front of the player; got {len(faces)}"
-        )
-    require_colors(faces, g.phases[k])
+    faces = _roll_of(faces, layout, g.phases[k])
     fits = roll_fits(space, faces, layout, placed_faces(faces, layout, by_die, dice_of))
     U, E = _turn_utility(sol, g.state_key(me, opponent, second, last_chance), last_chance)
     counts = [space.counts_for(f.typed) for f in fits]
     subs = [_hold_ids(space, cnt) for cnt in counts]
-    # the chances to win, and their errors, of every way's holds at once: a hold's chance is
-    # a mean of the outcomes' chances, and a best choice among means errs by at most the
-    # largest error among them
-    every = np.unique(np.concatenate([np.asarray(ids, dtype=np.int64) for ids in subs]))
-    HV = tb.hold_values(np.stack([U, E], axis=1), rolls_left, every)
-    holds = _Holds(
-        space,
-        dict(zip(every.tolist(), HV[:, 0])),
-        dict(zip(every.tolist(), HV[:, 1])),
-        float(np.abs(U).max()) * 1e-12,
-    )
+    holds = _holds_of(tb, subs, U, E, rolls_left)
     per_turn = _per_turn_solutions(g, k, space)
     stop = _stop(g, k, faces, U, E, holds.rounding)
     answers = [holds.ranked(cnt, gids, per_turn, rolls_left) for cnt, gids in zip(counts, subs)]
@@ -109,6 +94,32 @@ def win_advice(
             )
         return out
     return _with_fits(out, answers, fits, faces, layout, ways)
+
+
+def _roll_of(faces: Sequence[Face | str] | str, layout: Layout, phase) -> list[Face]:
+    """The faces of a roll read, one for each die of ``layout``, with the colors ``phase``
+    needs."""
+    faces = parse_faces(faces)
+    if len(faces) != len(layout.dice):
+        raise InvalidDiceError(
+            f"give the {len(layout.dice)} dice in front of the player; got {len(faces)}"
+        )
+    require_colors(faces, phase)
+    return faces
+
+
+def _holds_of(tb, subs: list, U: np.ndarray, E: Any, rolls_left: int) -> _Holds:
+    """The chances to win, and their errors, of every way's holds (``subs``) at once: a
+    hold's chance is a mean of the outcomes' chances, and a best choice among means errs by
+    at most the largest error among them."""
+    every = np.unique(np.concatenate([np.asarray(ids, dtype=np.int64) for ids in subs]))
+    HV = tb.hold_values(np.stack([U, E], axis=1), rolls_left, every)
+    return _Holds(
+        tb.space,
+        dict(zip(every.tolist(), HV[:, 0])),
+        dict(zip(every.tolist(), HV[:, 1])),
+        float(np.abs(U).max()) * 1e-12,
+    )
 
 
 def _turn_utility(sol: DuelSolution, key: Any, last_chance: bool) -> tuple[np.ndarray, Any]:

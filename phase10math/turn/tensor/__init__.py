@@ -19,9 +19,9 @@ lie within axes 1..i is final):
   kept, then the larger state id), so the arg-max is the per-type solver's.
 
 Only roll-state values (``6**n``) are stored per number of rolls left; hold values are
-computed on demand (:class:`LazyHoldValues`): a few holds (a roll's sub-holds) from the
-stored margins of the roll values (:mod:`.margins`), many by a restricted transform over the
-asked holds.
+computed on demand (:class:`LazyHoldValues`): an exact solve's from the stored margins of
+the roll values (:mod:`.margins`; a roll's sub-holds at once, more holds in pieces), a float
+stage's by a restricted transform over the asked holds.
 Values are exact int64 numerators (:func:`phase10math.exact.fits_int64` is checked first).
 
 Speed: every pass over an axis runs in cache-sized blocks (the not-held slot and
@@ -35,7 +35,9 @@ A second key (lexicographic objectives) costs its roll values per number of roll
 left and two more comparisons per face slot (:func:`subset_max`, ``second``), but no second
 hold tensor: a stage where both keys fit in one int64 runs on one tensor (:func:`pack_keys`),
 any other runs die 0's faces one at a time on the other dice's tensors, in the memory of the
-one hold tensor (:func:`split_stage`).
+one hold tensor (:func:`split_stage`). An exact stage of ten dice splits each of those again
+on die 1's faces (:func:`~.memory.splits_again`): tensors of ``7**8`` entries, the same
+values and best holds in a seventh of the memory.
 
 The modules, one concern each: :mod:`.memory` (sizes, the memory budget, work buffers),
 :mod:`.slabs` (threads, slabs and cache-sized blocks), :mod:`.passes` (expectation and subset

@@ -1,6 +1,6 @@
-"""Hold values on demand from the roll values below (a few holds read from the stored
-margins, :mod:`.margins`; many by a restricted transform over the asked holds), and a
-stage's best holds again from them."""
+"""Hold values on demand from the roll values below (an exact solve's read from the stored
+margins, :mod:`.margins`, however many holds are asked; a float stage's by a restricted
+transform over the asked holds), and a stage's best holds again from them."""
 
 from __future__ import annotations
 
@@ -12,22 +12,24 @@ from phase10math.turn.tensor.margins import hold_margins, margin_hold_values
 from phase10math.turn.tensor.memory import face_shape
 from phase10math.turn.tensor.stages import split_stage
 
-#: requests of at most this many holds are answered from the margins (a roll's sub-holds)
+#: holds looked up at a time (a roll's sub-holds at once: at most ``2**10``); a request of
+#: more holds is answered in pieces of this many, so what a lookup reads stays bounded
 FEW = 1 << 11
 
 
 class LazyHoldValues:
     """``hold_num[r]`` of a tensor solve: ``self[gids]`` computes the hold values asked for
-    from the roll values with ``r - 1`` rolls left (a restricted transform: per die only the
-    faces some asked hold shows, plus the 'not held' sum); float64 roll values give the hold
-    values as means (the 'not held' sum over 6: a mean of six terms per die).
+    from the roll values with ``r - 1`` rolls left.
 
-    Integer roll values answer up to :data:`FEW` holds by lookup instead
+    Integer roll values (an exact solve) answer every request by lookup
     (:func:`~.margins.margin_hold_values`: a ranking of a roll's ``2**10`` sub-holds reads a
-    few hundred thousand entries, not the tensor) from ``margins``
-    (:func:`~.margins.hold_margins`), which :meth:`prepare` computes once: a solution stored
-    on disk keeps them beside its roll values, memory-mapped; a solution in memory computes
-    them at its first such request."""
+    few hundred thousand entries, not the tensor; a request of more holds in pieces of
+    :data:`FEW`) from ``margins`` (:func:`~.margins.hold_margins`), which :meth:`prepare`
+    computes once: a solution stored on disk keeps them beside its roll values,
+    memory-mapped; a solution in memory computes them at its first request. float64 roll
+    values (the means of a float stage) give the hold values as means by the restricted
+    transform (:meth:`transform`: per die only the faces some asked hold shows, plus the
+    'not held' sum over 6)."""
 
     #: the stored margins of the integer roll values below (None: not computed yet)
     margins: np.ndarray | None = None
@@ -41,7 +43,7 @@ class LazyHoldValues:
     @property
     def exact(self) -> bool:
         """Integer roll values below (not the float64 means of a float stage)."""
-        return np.asarray(self.below).dtype.kind in "iu"
+        return self.below.dtype.kind in "iu"  # (an array, or its bits: cache.PackedBits)
 
     def prepare(self) -> None:
         """Compute the margins of integer roll values (once; a float stage has none)."""
@@ -51,19 +53,23 @@ class LazyHoldValues:
     def __getitem__(self, gids):
         scalar = np.ndim(gids) == 0
         g = np.atleast_1d(np.asarray(gids, dtype=np.int64))
-        if len(g) <= FEW and self.exact and len(self.space.types) < 24:
-            self.prepare()
-            vals = margin_hold_values(self.space, self.below, self.margins, g)
-            return int(vals[0]) if scalar else vals
-        return self.transform(g, scalar)
+        if not self.exact:
+            return self.transform(g, scalar)
+        self.prepare()
+        vals = np.zeros(len(g), dtype=np.int64)
+        for at in range(0, len(g), FEW):
+            part = g[at : at + FEW]
+            vals[at : at + FEW] = margin_hold_values(self.space, self.below, self.margins, part)
+        return int(vals[0]) if scalar else vals
 
     def transform(self, g: np.ndarray, scalar: bool = False):
         """The values of the holds ``g`` by the restricted transform (every roll value
-        read)."""
+        read): the float stages' hold values; for integer roll values the same numbers as
+        the lookup, which tests compare."""
         sp = self.space
         n = len(sp.types)
         slots = [(g // int(st)) % (len(t.faces) + 1) for st, t in zip(sp.strides, sp.types)]
-        W = self.below.reshape(face_shape(sp))
+        W = np.asarray(self.below).reshape(face_shape(sp))
         floats = W.dtype.kind == "f"
         maps = []
         for d, typ in enumerate(sp.types):

@@ -133,7 +133,7 @@ def split_stage(
     sums = [0] * len(V) if totals else None
     outc = np.empty(F0 * P9, dtype=dt) if codes else None
     for f in range(F0):
-        vals = c = None  # the face before is not kept while this one is solved
+        vals = c = v = None  # the face before is not kept while this one is solved
         vals, c = solved(f)
         in_slabs(_better_of if codes else _max_of, *vals, c, *none_vals, none_codes)
         for k, v in enumerate(vals):

@@ -298,15 +298,7 @@ def solve_solitaire(
     check_solitaire_fits(spaces or phase_spaces(layout), rules)
     t0 = time.time()
     data = dict(phases_data or {k: phase_data(k, rules, layout) for k in range(1, LAST + 1)})
-    todo: list[tuple] = [(10, "later"), (10, "first")] + [(k, None) for k in range(9, 5, -1)]
-    for k in range(5, 0, -1):
-        lo, hi = dependent_range(k, data, rules)
-        reach = reachable_totals(k, data)
-        ks = sorted(
-            {state_key(k, T, data, rules)[1] for T in reach},
-            key=lambda c: -1e9 if c == "low" else 1e9 if c == "high" else c,
-        )
-        todo += [(k, c) for c in ks]
+    todo = states_to_solve(data, rules)
     bar = None
     if show_progress:
         bar = progress_bar(total=len(todo), desc="solitaire states", unit="state")
@@ -342,6 +334,19 @@ def solve_solitaire(
     give_back_memory()  # the tensor work buffers (0.4 GB on the recorded dice)
     out = SolitaireSolution(rules, states, time.time() - t0)
     return store_solution(key, out) if use_cache else out
+
+
+def states_to_solve(data: dict[int, PhaseData], rules: Rules) -> list[tuple]:
+    """Every MDP state, in the order they are solved: phase 10's two, phases 9..6, then per
+    phase 5..1 its reachable point classes ('low' first, 'high' last)."""
+    todo: list[tuple] = [(10, "later"), (10, "first")] + [(k, None) for k in range(9, 5, -1)]
+    for k in range(5, 0, -1):
+        ks = sorted(
+            {state_key(k, T, data, rules)[1] for T in reachable_totals(k, data)},
+            key=lambda c: -1e9 if c == "low" else 1e9 if c == "high" else c,
+        )
+        todo += [(k, c) for c in ks]
+    return todo
 
 
 def solitaire_key(rules: Rules, layout: Layout) -> str:

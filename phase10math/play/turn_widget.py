@@ -191,7 +191,32 @@ class TurnWidget(TurnView):
         self.message = css_classes(w.HTML(value=""), "p10-message", "p10-msg")
         self.entry_message = css_classes(w.HTML(value=""), "p10-entry-message", "p10-msg")
         self.picker = css_classes(w.HTML(), "p10-picker")
-        # "which die is this?": the typed faces (tap one), then the dice that can show it
+        self._build_which(w)
+        # a tap pad beside the text box: a number (or W), then its color letter
+        pad = []
+        for tok in [*(str(k) for k in range(1, 11)), "W", "r", "o", "b", "g", "\u232b"]:
+            b = css_classes(w.Button(description=tok), "p10-pad", f"p10-pad-{ord(tok[-1])}")
+            b.on_click(lambda _b, tok=tok: self._pad(tok))
+            pad.append(b)
+        self.pad = css_classes(w.HBox(pad), "p10-pad-box")
+        self.entry_box = css_classes(
+            w.VBox(
+                [
+                    self.entry_label,
+                    w.HBox([self.entry, self.enter_button]),
+                    self.preview,
+                    self.pad,
+                    self.entry_message,
+                    self.which_box,
+                    self.picker,
+                ]
+            ),
+            "p10-entry-box",
+        )
+
+    def _build_which(self, w) -> None:
+        """The "which die is this?" picker: the typed faces (tap one), then the dice that can
+        show it."""
         self.picking: int | None = None
         self.which_text = css_classes(w.HTML(), "p10-which-text")
         self.face_buttons = []
@@ -217,27 +242,6 @@ class TurnWidget(TurnView):
                 ]
             ),
             "p10-which",
-        )
-        # a tap pad beside the text box: a number (or W), then its color letter
-        pad = []
-        for tok in [*(str(k) for k in range(1, 11)), "W", "r", "o", "b", "g", "\u232b"]:
-            b = css_classes(w.Button(description=tok), "p10-pad", f"p10-pad-{ord(tok[-1])}")
-            b.on_click(lambda _b, tok=tok: self._pad(tok))
-            pad.append(b)
-        self.pad = css_classes(w.HBox(pad), "p10-pad-box")
-        self.entry_box = css_classes(
-            w.VBox(
-                [
-                    self.entry_label,
-                    w.HBox([self.entry, self.enter_button]),
-                    self.preview,
-                    self.pad,
-                    self.entry_message,
-                    self.which_box,
-                    self.picker,
-                ]
-            ),
-            "p10-entry-box",
         )
 
     def _build_menus(self, w, win) -> None:

@@ -28,7 +28,6 @@ TOO_LONG = {
     "play.panels:win_panel_html": 76,
     "play.turn_view:TurnView._prepare": 91,
     "play.turn_view:TurnView._draw": 120,
-    "play.turn_widget:TurnWidget._build_entry": 73,
     "play.why:_why_ranked": 171,
     "play.win:win_line": 86,
     "play.win:why_win": 95,

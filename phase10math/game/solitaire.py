@@ -68,8 +68,8 @@ from phase10math.turn.policy import (
 )
 from phase10math.turn.projection import projection_for
 from phase10math.turn.statespace import StateSpace
-from phase10math.turn.tables import cached_solution
-from phase10math.turn.tensor import memory_budget, release_buffers
+from phase10math.turn.tables import cached_solution, forget_large_solutions, too_large
+from phase10math.turn.tensor import held_heap, memory_budget, release_buffers
 
 REL_ERR = 1e-11
 LAST = 10
@@ -290,23 +290,15 @@ def solve_solitaire(
     """The optimal solitaire policy and its exact expected final score (cached on disk)."""
     if rules.holds != "free":
         raise InvalidRulesError("optimal solitaire is solved for free holds only")
-    key = cache.cache_key(kind="solitaire", rules=rules.to_dict(), layout=layout.fingerprint())
+    key = solitaire_key(rules, layout)
     use_cache = use_cache and phases_data is None
     if use_cache and (hit := cache.load(key, SolitaireSolution) or load_solution(key)):
         return hit
     spaces = {k: d.space for k, d in (phases_data or {}).items()}
     check_solitaire_fits(spaces or phase_spaces(layout), rules)
     t0 = time.time()
-    data = phases_data or {k: phase_data(k, rules, layout) for k in range(1, LAST + 1)}
-    todo: list[tuple] = [(10, "later"), (10, "first")] + [(k, None) for k in range(9, 5, -1)]
-    for k in range(5, 0, -1):
-        lo, hi = dependent_range(k, data, rules)
-        reach = reachable_totals(k, data)
-        ks = sorted(
-            {state_key(k, T, data, rules)[1] for T in reach},
-            key=lambda c: -1e9 if c == "low" else 1e9 if c == "high" else c,
-        )
-        todo += [(k, c) for c in ks]
+    data = dict(phases_data or {k: phase_data(k, rules, layout) for k in range(1, LAST + 1)})
+    todo = states_to_solve(data, rules)
     bar = None
     if show_progress:
         bar = progress_bar(total=len(todo), desc="solitaire states", unit="state")
@@ -323,6 +315,7 @@ def solve_solitaire(
         for part in (head, rest):
             _CTX = (data, states, rules, guess)
             if workers > 1 and len(part) > 2:
+                give_back_memory()  # each forked worker would count the parent's pages again
                 with WorkerPool(workers, "fork") as pool:
                     results = list(pool.map(_state_task, part))
             else:
@@ -333,12 +326,47 @@ def solve_solitaire(
             if bar is not None:
                 bar.update(len(part))
                 bar.set_postfix_str(f"phase {k}")
+        if k > 5:  # the states below need its solved values only, not its scores
+            del data[k]
     if bar is not None:
         bar.close()
     _CTX = None  # the states' policies in memory: the cached solution maps them instead
-    release_buffers()  # the tensor work buffers (0.4 GB on the recorded dice)
+    give_back_memory()  # the tensor work buffers (0.4 GB on the recorded dice)
     out = SolitaireSolution(rules, states, time.time() - t0)
     return store_solution(key, out) if use_cache else out
+
+
+def states_to_solve(data: dict[int, PhaseData], rules: Rules) -> list[tuple]:
+    """Every MDP state, in the order they are solved: phase 10's two, phases 9..6, then per
+    phase 5..1 its reachable point classes ('low' first, 'high' last)."""
+    todo: list[tuple] = [(10, "later"), (10, "first")] + [(k, None) for k in range(9, 5, -1)]
+    for k in range(5, 0, -1):
+        ks = sorted(
+            {state_key(k, T, data, rules)[1] for T in reachable_totals(k, data)},
+            key=lambda c: -1e9 if c == "low" else 1e9 if c == "high" else c,
+        )
+        todo += [(k, c) for c in ks]
+    return todo
+
+
+def solitaire_key(rules: Rules, layout: Layout) -> str:
+    """The disk cache key of the solitaire solution of these rules and dice."""
+    return cache.cache_key(kind="solitaire", rules=rules.to_dict(), layout=layout.fingerprint())
+
+
+def cached_solitaire(rules: Rules, layout: Layout) -> SolitaireSolution | None:
+    """The solitaire solution from the disk cache (memory-mapped where large), or None."""
+    key = solitaire_key(rules, layout)
+    return cache.load(key, SolitaireSolution) or load_solution(key)
+
+
+def give_back_memory() -> None:
+    """Free the tensor work buffers and give the process's free heap back to the system
+    (leaving a :func:`~phase10math.turn.tensor.memory.held_heap` block trims it): between
+    stages, so that one stage's peak does not stack on what the last one left."""
+    release_buffers()
+    with held_heap():
+        pass
 
 
 def load_solution(key: str) -> SolitaireSolution | None:
@@ -472,6 +500,11 @@ PER_TURN = {
 }
 
 
+def _objective(strategy: str) -> str:
+    """The turn objective of a per-turn strategy (a key of :data:`PER_TURN`)."""
+    return "score" if strategy == "score" else "complete"
+
+
 def per_turn_policy(
     strategy: str,
     number: int,
@@ -485,15 +518,48 @@ def per_turn_policy(
     P(complete), then the *lowest* expected score: what the tie rule is worth)."""
     if strategy not in PER_TURN:
         raise InvalidRulesError(f"strategy {strategy!r}; allowed: {', '.join(PER_TURN)}")
-    objective = "score" if strategy == "score" else "complete"
     sol = cached_solution(
-        number, objective, rules, layout, worst_second=strategy == "complete_worst"
+        number, _objective(strategy), rules, layout, worst_second=strategy == "complete_worst"
     )
     if sol.space.projection.name != data[number].space.projection.name:  # pragma: no cover
         raise InvalidRulesError(
             f"phase {number}: the turn and the phase data use other projections"
         )
     return sol.roll_arg
+
+
+def check_comparison_fits(rules: Rules, layout: Layout) -> None:
+    """Refuse at once (:class:`~phase10math.errors.StateSpaceTooLargeError`) a comparison
+    whose solitaire solve or per-turn turn solves would not fit in
+    :func:`~phase10math.turn.tensor.memory.memory_budget`, before any of them starts."""
+    if rules.holds != "free":
+        raise InvalidRulesError("optimal solitaire is solved for free holds only")
+    check_solitaire_fits(phase_spaces(layout), rules)
+    for k in range(1, LAST + 1):
+        if why := too_large(k, rules, layout):
+            raise StateSpaceTooLargeError(f"the per-turn policies of phase {k}: {why}")
+
+
+def per_turn_solutions(rules: Rules = DEFAULT_RULES, layout: Layout = DEFAULT_LAYOUT) -> None:
+    """Solve every per-turn strategy's turn at every phase into the disk cache (where found
+    there, nothing) in a worker process, whose memory goes back to the system when it ends:
+    a comparison does this before the solitaire solve, so that the turn solves' peak and
+    what they leave behind do not stack on the solitaire's; it then reads the large
+    solutions memory-mapped from the cache. Without a disk cache, nothing (the comparison
+    solves them in its own process, as it needs them)."""
+    if not cache.usable():
+        return
+    with WorkerPool(1, "fork") as pool:
+        list(pool.map(_per_turn_task, [(rules, layout)]))
+
+
+def _per_turn_task(args: tuple[Rules, Layout]) -> None:
+    rules, layout = args
+    for k in range(1, LAST + 1):
+        for s in PER_TURN:
+            cached_solution(k, _objective(s), rules, layout, worst_second=s == "complete_worst")
+            release_buffers()  # the tensor work buffers, before the next solve
+        forget_large_solutions()  # their mappings
 
 
 def score_distribution(pd: PhaseData, holds: Holds, rolls: int) -> dict[int, Fraction]:
@@ -537,6 +603,7 @@ def per_turn_expected_score(
             ex = evaluate_free_policy(pd.space, np.maximum(pd.score, 0), holds, R)
             p[k], mean[k] = pk, ex / pk
             release_buffers()  # before the next phase's turn solve
+            forget_large_solutions()  # and the pages of this one's mapped holds it touched
     thr = rules.five_phase_threshold + 1
     p_bonus = sum((q for a, q in dist5.items() if a >= thr), Fraction(0))
     fails = sum(((1 - v) / v for v in p.values()), Fraction(0))
@@ -738,7 +805,11 @@ def comparison(
             "simulate=1: give 0 (no simulation) or at least 2 games (one game has no spread)"
         )
     seed = check_seed(seed)
-    sol = solve_solitaire(rules, layout, show_progress=show_progress)
+    sol = cached_solitaire(rules, layout) if rules.holds == "free" else None
+    if sol is None:
+        check_comparison_fits(rules, layout)
+        per_turn_solutions(rules, layout)
+        sol = solve_solitaire(rules, layout, show_progress=show_progress)
     data = {k: phase_data(k, rules, layout) for k in range(1, LAST + 1)}
     rows: list[dict[str, Any]] = [{"policy": "optimal solitaire", "expected_score": sol.value}]
     fns: list[PolicyFn] = [solution_policy(sol, data)]

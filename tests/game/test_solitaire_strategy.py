@@ -13,7 +13,7 @@ from phase10math.errors import (
     InvalidRulesError,
 )
 from phase10math.game.engine import Game
-from phase10math.game.solitaire import solve_solitaire
+from phase10math.game.solitaire import comparison, solve_solitaire
 from phase10math.game.strategies import SolitaireStrategy, get_strategy
 
 # two kinds of dice (six alike high, four alike low): every phase, the color phase 8 too, on a
@@ -56,3 +56,18 @@ def test_solitaire_simulate_needs_two_games():
         code, out, err = run(["solitaire", "--simulate", n, "--json"])
         one_line_error(err, code)
         assert out == ""
+
+
+def test_comparison_from_a_fresh_cache_equals_one_without_a_cache(monkeypatch, tmp_path):
+    """From a fresh cache the per-turn turns are solved first in a worker process and read
+    back from the cache; without a cache all in this process: the same table."""
+    rules = Rules(rolls=2, five_phase_threshold=10**6)
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", "off")
+    alone = comparison(rules, TWO_KINDS, show_progress=False)
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    fresh = comparison(rules, TWO_KINDS, show_progress=False)
+    assert any(tmp_path.iterdir())  # the worker's solves are in the cache
+    assert fresh["text"] == alone["text"]
+    assert [r["expected_score"] for r in fresh["rows"]] == [
+        r["expected_score"] for r in alone["rows"]
+    ]

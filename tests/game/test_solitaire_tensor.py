@@ -18,6 +18,7 @@ from phase10math.game.solitaire import (
     PhaseData,
     SolitaireSolution,
     check_solitaire_fits,
+    comparison,
     phase_spaces,
     simulate_phase,
     solve_bytes,
@@ -29,9 +30,10 @@ from phase10math.turn.engine import final_scores
 from phase10math.turn.projection import FULL
 from phase10math.turn.solver import solve_utility
 from phase10math.turn.statespace import StateSpace
+from phase10math.turn.tables import row_spaces
 from phase10math.turn.tensor import slabs
 from phase10math.turn.tensor.codes import HoldIds, holds_from_codes
-from phase10math.turn.tensor.memory import is_tensor_space
+from phase10math.turn.tensor.memory import estimate_bytes, is_tensor_space
 
 REC = RECORDED_LAYOUT.dice
 
@@ -176,6 +178,23 @@ def test_recorded_solitaire_refused_at_once_over_the_memory_limit(monkeypatch):
     with pytest.raises(StateSpaceTooLargeError, match=r"phase 8 has 282,475,249 holds.*GiB"):
         solve_solitaire(Rules(), RECORDED_LAYOUT, show_progress=False, use_cache=False)
     assert time.perf_counter() - t < 30  # no phase solved: the other phases take minutes
+
+
+def test_recorded_comparison_refused_at_once_over_the_memory_limit(monkeypatch, tmp_path):
+    """From a fresh cache the comparison solves the per-turn turns first, then the solitaire:
+    under a limit that fits neither phase 8 solve it is refused before any phase is solved
+    (nothing written to the cache)."""
+    need = min(
+        solve_bytes(phase_spaces(RECORDED_LAYOUT)[8], 3),
+        *(estimate_bytes(sp, 3, second=True) for sp in row_spaces(8, RECORDED_LAYOUT)),
+    )
+    monkeypatch.setenv("PHASE10MATH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("PHASE10MATH_MEMORY_GB", repr(need / 2 / 2**30))
+    t = time.perf_counter()
+    with pytest.raises(StateSpaceTooLargeError, match=r"phase 8 .*GiB"):
+        comparison(Rules(), RECORDED_LAYOUT, show_progress=False)
+    assert time.perf_counter() - t < 30  # no phase solved: the other phases take minutes
+    assert not any(tmp_path.iterdir())  # nothing solved into the cache
 
 
 @pytest.mark.parametrize("n_high, n_low", [(1, 0), (2, 1), (3, 2)])

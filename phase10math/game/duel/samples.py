@@ -6,16 +6,19 @@ games (:class:`~phase10math.game.duelgames.DuelSample`) and of a win rule's game
 from __future__ import annotations
 
 import math
-from typing import ClassVar
 
 import numpy as np
 
 
-def z_score(diff: float, se: float, strict: bool = True) -> float:
+def z_score(diff: float, se: float) -> float:
     """A difference in standard errors. Where the games did not vary at all (``se`` 0): 0
-    where the difference is 0, else infinite (``strict``) or 0 (not ``strict``)."""
+    where the difference is 0, else infinite, so that a disagreement is never hidden.
+
+    >>> z_score(0.02, 0.01), z_score(0.0, 0.0), z_score(-0.5, 0.0)
+    (2.0, 0.0, -inf)
+    """
     if se == 0:
-        return math.copysign(math.inf, diff) if strict and diff != 0 else 0.0
+        return math.copysign(math.inf, diff) if diff != 0 else 0.0
     return diff / se
 
 
@@ -25,8 +28,6 @@ class ResultSample:
 
     got: np.ndarray
     want: np.ndarray
-    #: :attr:`z` where the games did not vary: infinite for a nonzero difference (True), or 0
-    strict_z: ClassVar[bool] = True
 
     @property
     def games(self) -> int:
@@ -50,4 +51,4 @@ class ResultSample:
     @property
     def z(self) -> float:
         """(mean - expected) in standard errors (:func:`z_score`)."""
-        return z_score(self.mean - self.expected, self.se, self.strict_z)
+        return z_score(self.mean - self.expected, self.se)

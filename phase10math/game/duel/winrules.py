@@ -37,7 +37,6 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import ClassVar
 
 import numpy as np
 
@@ -474,7 +473,6 @@ class RuleSample(ResultSample):
 
     got: np.ndarray
     want: np.ndarray
-    strict_z: ClassVar[bool] = False  # z is 0 where the games did not vary
 
 
 def simulate_rule(pricer: WinPricer, rule: WinRule, games: int, seed: int = 0) -> RuleSample:

@@ -65,6 +65,7 @@ __all__ = [
     "cached_holds",
     "cached_solution",
     "completion_utility",
+    "forget_large_solutions",
     "format_table",
     "greedy_holds",
     "heavy_phase",

@@ -297,7 +297,13 @@ def test_an_import_that_a_ctrl_c_broke_is_the_ctrl_c_not_an_internal_error(tmp_p
         """,
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env)
+    proc = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        preexec_fn=as_from_a_terminal,
+    )
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "phase10math: interrupted\n", "")
 
 
@@ -322,6 +328,11 @@ def test_ctrl_c_that_lands_where_python_ignores_exceptions_is_still_answered(tmp
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=20
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=20,
+        preexec_fn=as_from_a_terminal,
     )
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "phase10math: interrupted\n", "")

@@ -65,9 +65,16 @@ def as_from_a_terminal() -> None:
 def start(args: list[str], tmp_path: Path) -> subprocess.Popen:
     """``python -m phase10math ARGS`` in a session of its own, with an empty cache."""
     env = {**os.environ, "PHASE10MATH_CACHE_DIR": str(tmp_path / "cache")}
+    return launch([sys.executable, "-m", "phase10math", *args], env)
+
+
+def launch(cmd: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
+    """``cmd`` with this checkout first on the path, in a session of its own, handling Ctrl-C
+    as from a terminal, its output read as text."""
+    env = dict(os.environ if env is None else env)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     return subprocess.Popen(
-        [sys.executable, "-m", "phase10math", *args],
+        cmd,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -249,6 +256,17 @@ def command_script(tmp_path: Path, body: str) -> Path:
     return script
 
 
+def run_to_end(script: Path) -> subprocess.CompletedProcess:
+    """The script of :func:`command_script` run to its end (at most 20 s)."""
+    proc = launch([sys.executable, str(script)])
+    try:
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
 def test_ctrl_c_that_the_main_thread_cannot_take_is_answered_within_seconds(tmp_path):
     """The main thread deaf to Ctrl-C (in a wait that the signal does not wake, as in a long
     compiled kernel): the command still prints its one line and exits 130, at once."""
@@ -263,16 +281,7 @@ def test_ctrl_c_that_the_main_thread_cannot_take_is_answered_within_seconds(tmp_
             lock.acquire()  # never released
         """,
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, str(script)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-        preexec_fn=as_from_a_terminal,
-    )
+    proc = launch([sys.executable, str(script)])
     try:
         assert proc.stdout.readline() == "waiting\n"
         os.killpg(proc.pid, signal.SIGINT)
@@ -296,14 +305,7 @@ def test_an_import_that_a_ctrl_c_broke_is_the_ctrl_c_not_an_internal_error(tmp_p
                 raise ImportError("this is probably caused by a bad install") from None
         """,
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run(
-        [sys.executable, str(script)],
-        capture_output=True,
-        text=True,
-        env=env,
-        preexec_fn=as_from_a_terminal,
-    )
+    proc = run_to_end(script)
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "phase10math: interrupted\n", "")
 
 
@@ -326,13 +328,5 @@ def test_ctrl_c_that_lands_where_python_ignores_exceptions_is_still_answered(tmp
             threading.Event().wait(30)
         """,
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run(
-        [sys.executable, str(script)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=20,
-        preexec_fn=as_from_a_terminal,
-    )
+    proc = run_to_end(script)
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "phase10math: interrupted\n", "")
